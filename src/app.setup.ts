@@ -1,0 +1,52 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { assignRequestId } from './common/request-id';
+import { createValidationPipe } from './common/validation/validation.pipe';
+import { useNestForValidationRules } from './common/validation/validation-rules.container';
+import { MaxRecipientsRule } from './sender/dto/max-recipients.rule';
+import { AppConfig } from './config/app-config';
+
+const MAX_JSON_BODY = '20mb';
+
+/** The application exactly as it serves: `main.ts` listens on it, the e2e tests call it. */
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+    // A failure is reported to the caller of createApp, never answered with process.abort().
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.use(assignRequestId);
+  app.useBodyParser('json', { limit: MAX_JSON_BODY, type: ['application/json', 'application/*+json'] });
+  app.useGlobalPipes(createValidationPipe());
+  useNestForValidationRules(app, [MaxRecipientsRule]);
+  setUpSwagger(app);
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}
+
+function setUpSwagger(app: INestApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Mailroom')
+      .setDescription(
+        'Send email and read back your messages. Every operation needs a bearer token (JWT) whose `sub` is your user id: ' +
+          'press **Authorize** and paste one (`npm run token -- --sub you`). Errors are RFC 9457 `application/problem+json`.',
+      )
+      .setVersion('1')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

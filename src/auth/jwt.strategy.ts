@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { passportJwtSecret } from 'jwks-rsa';
+import { ExtractJwt, Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
+import { AppConfig } from '../config/app-config';
+import { InvalidTokenError } from '../common/problem/problem.errors';
+import type { AuthUser } from './current-user.decorator';
+
+const MAX_SUBJECT_LENGTH = 255;
+
+/**
+ * Verifies bearer tokens (SPEC §2). The algorithms come from configuration, never from the token,
+ * so `none` and algorithm confusion cannot work; `exp` and `sub` are required.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy) {
+  constructor(config: AppConfig) {
+    const { verification, issuer, audience } = config.auth;
+    const options: StrategyOptionsWithoutRequest = {
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      algorithms: verification.algorithms,
+      ignoreExpiration: false,
+      issuer,
+      audience,
+      ...(verification.kind === 'secret'
+        ? { secretOrKey: verification.secret }
+        : {
+            secretOrKeyProvider: passportJwtSecret({
+              jwksUri: verification.jwksUrl,
+              cache: true,
+              rateLimit: true,
+              jwksRequestsPerMinute: 10,
+            }),
+          }),
+    };
+    super(options);
+  }
+
+  validate(payload: { sub?: unknown; exp?: unknown }): AuthUser {
+    if (typeof payload.exp !== 'number') throw new InvalidTokenError('The token has no exp claim.');
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > MAX_SUBJECT_LENGTH) {
+      throw new InvalidTokenError(`The token's sub claim must be a string of 1-${MAX_SUBJECT_LENGTH} characters.`);
+    }
+    return { id: payload.sub };
+  }
+}

@@ -1,0 +1,6 @@
+import { SetMetadata } from '@nestjs/common';
+
+export const IS_PUBLIC = 'isPublic';
+
+/** Opts a route out of the global bearer-token guard (health, metrics). */
+export const Public = () => SetMetadata(IS_PUBLIC, true);

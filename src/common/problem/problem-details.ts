@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class FieldError {
+  @ApiProperty({ example: 'to[0]', description: 'Path of the failing field in the body or query' })
+  field!: string;
+
+  @ApiProperty({ example: 'must be an email address' })
+  message!: string;
+}
+
+/** RFC 9457 problem details, the body of every error response (SPEC §3). */
+export class ProblemDetails {
+  @ApiProperty({ example: 'about:blank' })
+  type!: string;
+
+  @ApiProperty({ example: 'Bad Request' })
+  title!: string;
+
+  @ApiProperty({ example: 400 })
+  status!: number;
+
+  @ApiProperty({ example: 'The request has 1 invalid field.' })
+  detail!: string;
+
+  @ApiPropertyOptional({ type: [FieldError] })
+  errors?: FieldError[];
+
+  @ApiProperty({ example: '0f8fad5b-d9cb-469f-a165-70867728950e', description: 'Also in the X-Request-Id header and the logs' })
+  requestId!: string;
+}

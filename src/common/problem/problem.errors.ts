@@ -1,0 +1,21 @@
+import type { FieldError } from './problem-details';
+
+/**
+ * Errors that services throw in the language of the domain; the problem filter alone decides
+ * what HTTP status and body each one becomes.
+ */
+export class InvalidInputError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.length === 1 ? 'The request has 1 invalid field.' : `The request has ${errors.length} invalid fields.`);
+  }
+}
+
+export class NotFoundError extends Error {
+  constructor(what: string) {
+    super(`${what} does not exist.`);
+  }
+}
+
+export class PayloadTooLargeError extends Error {}
+
+export class InvalidTokenError extends Error {}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { Environment } from './environment';
+
+export type Role = 'api' | 'worker' | 'all';
+
+/** How bearer tokens are verified: a shared HS256 key, or an identity provider's published keys. */
+export type TokenVerification =
+  | { kind: 'secret'; secret: string; algorithms: ['HS256'] }
+  | { kind: 'jwks'; jwksUrl: string; algorithms: ['RS256', 'ES256'] };
+
+export class ConfigurationError extends Error {}
+
+/**
+ * The typed configuration of one process, built once from the environment and injected where
+ * needed (by class: `constructor(private readonly config: AppConfig)`).
+ */
+export class AppConfig {
+  readonly production!: boolean;
+  readonly port!: number;
+  readonly host!: string;
+  readonly role!: Role;
+  readonly dataDir!: string;
+  /** Unset: the embedded PostgreSQL server is started (SPEC §1). */
+  readonly databaseUrl!: string | undefined;
+  readonly logLevel!: string;
+  readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
+  readonly limits!: { maxRecipients: number; maxAttachmentBytes: number };
+
+  constructor(values: AppConfig) {
+    Object.assign(this, values);
+  }
+
+  /** The configuration of this process: `.env` (when present) under the real environment. */
+  static load(): AppConfig {
+    // Node's own reader; variables already set in the environment win over the file.
+    if (existsSync('.env')) process.loadEnvFile('.env');
+    return AppConfig.fromEnvironment(process.env);
+  }
+
+  /** Validates the variables and fills the embedded defaults. */
+  static fromEnvironment(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    const vars = plainToInstance(Environment, blankToUndefined(env), { excludeExtraneousValues: false });
+    const errors = validateSync(vars, { forbidUnknownValues: false });
+    if (errors.length > 0) {
+      const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+      throw new ConfigurationError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    }
+    const production = vars.NODE_ENV === 'production';
+    const dataDir = resolve(vars.DATA_DIR ?? './data');
+    return new AppConfig({
+      production,
+      port: vars.PORT ?? 3000,
+      host: vars.HOST ?? '0.0.0.0',
+      role: (vars.ROLE ?? 'all') as Role,
+      dataDir,
+      databaseUrl: vars.DATABASE_URL,
+      logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
+      auth: {
+        verification: tokenVerification(vars, production, dataDir),
+        issuer: vars.JWT_ISSUER,
+        audience: vars.JWT_AUDIENCE,
+      },
+      limits: {
+        maxRecipients: vars.MAX_RECIPIENTS ?? 50,
+        maxAttachmentBytes: vars.MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
+      },
+    });
+  }
+}
+
+function tokenVerification(vars: Environment, production: boolean, dataDir: string): TokenVerification {
+  if (vars.JWT_SECRET && vars.JWT_JWKS_URL) {
+    throw new ConfigurationError('Set either JWT_SECRET or JWT_JWKS_URL, not both: one process trusts one kind of key.');
+  }
+  if (vars.JWT_JWKS_URL) return { kind: 'jwks', jwksUrl: vars.JWT_JWKS_URL, algorithms: ['RS256', 'ES256'] };
+  if (vars.JWT_SECRET) return { kind: 'secret', secret: vars.JWT_SECRET, algorithms: ['HS256'] };
+  if (production) {
+    throw new ConfigurationError('JWT_SECRET (or JWT_JWKS_URL) is required when NODE_ENV=production.');
+  }
+  return { kind: 'secret', secret: readOrCreateSecret(dataDir, 'jwt-secret'), algorithms: ['HS256'] };
+}
+
+/** A random key kept in DATA_DIR so that tokens stay valid across restarts of a development instance. */
+export function readOrCreateSecret(dataDir: string, fileName: string): string {
+  const path = join(dataDir, fileName);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    writeFileSync(path, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process starting on the same DATA_DIR won the race: use its key.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return readFileSync(path, 'utf8').trim();
+}
+
+/** `FOO=` in a .env file means "not set", not "set to nothing". */
+function blankToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+}

@@ -1,0 +1,44 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+/** The environment variables Mailroom reads (SPEC §1), as they arrive: strings, validated once at start-up. */
+export class Environment {
+  @IsOptional() @IsIn(['development', 'test', 'production'])
+  NODE_ENV?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  PORT?: number;
+
+  @IsOptional() @IsString()
+  HOST?: string;
+
+  @IsOptional() @IsIn(['api', 'worker', 'all'])
+  ROLE?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  DATA_DIR?: string;
+
+  @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters (256 bits for HS256)' })
+  JWT_SECRET?: string;
+
+  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  JWT_JWKS_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  JWT_ISSUER?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  JWT_AUDIENCE?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  MAX_RECIPIENTS?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(20 * 1024 * 1024)
+  MAX_ATTACHMENT_BYTES?: number;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+}

@@ -1,0 +1,47 @@
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { MessageAttachmentEntity } from '../messages/entities/message-attachment.entity';
+import { MessageRecipientEntity } from '../messages/entities/message-recipient.entity';
+import { MessageStatusEventEntity } from '../messages/entities/message-status-event.entity';
+import { MessageEntity } from '../messages/entities/message.entity';
+import { SenderEntity } from '../messages/entities/sender.entity';
+import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
+
+export const ENTITIES = [
+  SenderEntity,
+  MessageEntity,
+  MessageRecipientEntity,
+  MessageStatusEventEntity,
+  MessageAttachmentEntity,
+];
+
+/** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
+export const MIGRATIONS = [InitialSchema1763740800000];
+
+export function dataSourceOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    synchronize: false,
+    applicationName: 'mailroom',
+    extra: { max: 20 },
+  };
+}
+
+// An arbitrary constant: every Mailroom process agrees on it, so only one migrates at a time.
+const MIGRATION_LOCK_KEY = 0x6d61696c;
+
+/** Runs pending migrations under an advisory lock, so processes starting together do not race. */
+export async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lock.release();
+  }
+}

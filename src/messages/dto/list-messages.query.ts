@@ -1,0 +1,51 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayNotEmpty, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsEmailAddress, IsNotBefore } from '../../common/validation/validators';
+import { toBoolean, toDateBound, toDistinctList, toInteger, toLowerCase } from '../../common/validation/query-values';
+import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
+
+// Beyond this page, `skip` would no longer be an exact JSON integer.
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+
+const DATE_MESSAGE = 'must be an ISO 8601 date (2026-03-01) or date-time with an offset (2026-03-01T12:00:00Z)';
+
+/** `GET /user/messages` query (seed §4.1, SPEC §6). */
+export class ListMessagesQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10, description: 'Items per page' })
+  @Transform(toInteger) @IsInt() @Min(1) @Max(100)
+  take: number = 10;
+
+  @ApiPropertyOptional({ minimum: 1, default: 1, description: 'Page number, from 1' })
+  @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_PAGE)
+  page: number = 1;
+
+  @ApiPropertyOptional({ default: false, description: 'Include each message\'s status history (true/false/1/0)' })
+  @Transform(toBoolean) @IsBoolean({ message: 'must be true, false, 1 or 0' })
+  includeStatusHistory: boolean = false;
+
+  @ApiPropertyOptional({ type: String, example: '2026-03-01', description: 'Messages sent at or after this date (a whole UTC day) or date-time with offset' })
+  @IsOptional() @Transform(toDateBound('start')) @IsDate({ message: DATE_MESSAGE })
+  startDate?: Date;
+
+  @ApiPropertyOptional({ type: String, example: '2026-03-31T23:59:59Z', description: 'Messages sent at or before this date (a whole UTC day) or date-time with offset' })
+  @IsOptional() @Transform(toDateBound('end')) @IsDate({ message: DATE_MESSAGE }) @IsNotBefore('startDate')
+  endDate?: Date;
+
+  @ApiPropertyOptional({ format: 'email', description: 'Sender (From) address, case-insensitive' })
+  @IsOptional() @Transform(toLowerCase) @IsEmailAddress()
+  fromEmail?: string;
+
+  @ApiPropertyOptional({ format: 'email', description: 'One of the recipients, case-insensitive' })
+  @IsOptional() @Transform(toLowerCase) @IsEmailAddress()
+  toEmail?: string;
+
+  @ApiPropertyOptional({ type: String, example: 'sent,failed', description: `Comma-separated statuses: ${MESSAGE_STATUSES.join(', ')}` })
+  @IsOptional() @Transform(toDistinctList) @ArrayNotEmpty()
+  @IsIn(MESSAGE_STATUSES, { each: true, message: `must list only these statuses: ${MESSAGE_STATUSES.join(', ')}` })
+  statuses?: MessageStatus[];
+
+  @ApiPropertyOptional({ description: 'Exact bulkSendingId' })
+  @IsOptional() @IsString() @Length(1, 255)
+  bulkSending?: string;
+}

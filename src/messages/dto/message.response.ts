@@ -1,0 +1,55 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MESSAGE_PRIORITIES, MESSAGE_STATUSES } from '../message-status';
+import type { MessagePriority, MessageStatus } from '../message-status';
+
+export class StatusHistoryEntry {
+  @ApiProperty({ enum: MESSAGE_STATUSES })
+  status!: MessageStatus;
+
+  @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:00.000Z' })
+  at!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'SMTP reply or error behind the change', example: null })
+  detail!: string | null;
+}
+
+export class MessageResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ type: [String], example: ['ada@example.com'] })
+  to!: string[];
+
+  @ApiProperty({ example: 'Your invoice' })
+  subject!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'Stable id of this user\'s From address' })
+  senderId!: string;
+
+  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'queued' })
+  status!: MessageStatus;
+
+  @ApiProperty({ example: 'user-42', description: 'The `sub` of the token that sent it' })
+  userId!: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:00.000Z', description: 'When the message was accepted' })
+  sentAt!: string;
+
+  @ApiProperty({ format: 'email', example: 'billing@example.com' })
+  sender!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  bulkSendingId!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  contactId!: string | null;
+
+  @ApiProperty({ enum: MESSAGE_PRIORITIES, example: 'normal' })
+  priority!: MessagePriority;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, nullable: true })
+  customPayload!: Record<string, string> | null;
+
+  @ApiPropertyOptional({ type: [StatusHistoryEntry], description: 'Oldest first; present when asked for' })
+  statusHistory?: StatusHistoryEntry[];
+}

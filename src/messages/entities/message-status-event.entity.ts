@@ -1,0 +1,23 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { MessageStatus } from '../message-status';
+
+/** One entry of a message's status history, appended on every status change. */
+@Entity('message_status_events')
+@Index('ix_message_status_events_message', ['messageId', 'id'])
+export class MessageStatusEventEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column('uuid', { name: 'message_id' })
+  messageId!: string;
+
+  @Column('text')
+  status!: MessageStatus;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  at!: Date;
+
+  /** The SMTP reply or error behind the change, when there is one. */
+  @Column('text', { nullable: true })
+  detail!: string | null;
+}

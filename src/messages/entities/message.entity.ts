@@ -1,0 +1,61 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { MessagePriority, MessageStatus } from '../message-status';
+
+@Entity('messages')
+@Index('ix_messages_user_sent', ['userId', 'sentAt', 'id'])
+@Index('ix_messages_user_status_sent', ['userId', 'status', 'sentAt', 'id'])
+@Index('ix_messages_user_sender_sent', ['userId', 'senderId', 'sentAt', 'id'])
+@Index('ix_messages_user_bulk_sent', ['userId', 'bulkSendingId', 'sentAt', 'id'])
+export class MessageEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text', { name: 'user_id' })
+  userId!: string;
+
+  @Column('uuid', { name: 'sender_id' })
+  senderId!: string;
+
+  /** The From address exactly as given. */
+  @Column('text')
+  sender!: string;
+
+  /** The recipients as given, duplicates dropped; `message_recipients` holds them normalized for filtering. */
+  @Column('text', { array: true })
+  recipients!: string[];
+
+  @Column('text')
+  subject!: string;
+
+  @Column('text')
+  html!: string;
+
+  @Column('text')
+  status!: MessageStatus;
+
+  @Column('text')
+  priority!: MessagePriority;
+
+  @Column('text', { name: 'bulk_sending_id', nullable: true })
+  bulkSendingId!: string | null;
+
+  @Column('text', { name: 'contact_id', nullable: true })
+  contactId!: string | null;
+
+  @Column('jsonb', { name: 'custom_payload', nullable: true })
+  customPayload!: Record<string, string> | null;
+
+  @Column('text', { name: 'webhook_url', nullable: true })
+  webhookUrl!: string | null;
+
+  /** Empty means every status (SPEC §4). */
+  @Column('text', { name: 'webhook_statuses', array: true, nullable: true })
+  webhookStatuses!: MessageStatus[] | null;
+
+  /** The moment the message was accepted, in milliseconds. */
+  @Column({ type: 'timestamptz', name: 'sent_at', precision: 3 })
+  sentAt!: Date;
+
+  @Column({ type: 'timestamptz', name: 'updated_at', precision: 3 })
+  updatedAt!: Date;
+}

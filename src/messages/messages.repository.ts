@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { MessagePriority, MessageStatus } from './message-status';
+
+/** A message as lists and look-ups read it: everything but the body and the attachments. */
+export interface MessageRow {
+  id: string;
+  user_id: string;
+  sender_id: string;
+  sender: string;
+  recipients: string[];
+  subject: string;
+  status: MessageStatus;
+  priority: MessagePriority;
+  bulk_sending_id: string | null;
+  contact_id: string | null;
+  custom_payload: Record<string, string> | null;
+  sent_at: Date;
+}
+
+export interface StatusEventRow {
+  message_id: string;
+  status: MessageStatus;
+  at: Date;
+  detail: string | null;
+}
+
+export interface MessageFilter {
+  startDate?: Date;
+  endDate?: Date;
+  senderId?: string;
+  /** Lower-cased. */
+  recipient?: string;
+  statuses?: MessageStatus[];
+  bulkSendingId?: string;
+}
+
+export interface NewMessage {
+  id: string;
+  userId: string;
+  senderId: string;
+  sender: string;
+  recipients: string[];
+  subject: string;
+  html: string;
+  priority: MessagePriority;
+  bulkSendingId: string | null;
+  contactId: string | null;
+  customPayload: Record<string, string> | null;
+  webhookUrl: string | null;
+  webhookStatuses: MessageStatus[] | null;
+  sentAt: Date;
+  attachments: { id: string; fileName: string; contentType: string; content: Buffer }[];
+}
+
+const ROW_COLUMNS = `m.id, m.user_id, m.sender_id, m.sender, m.recipients, m.subject, m.status, m.priority,
+  m.bulk_sending_id, m.contact_id, m.custom_payload, m.sent_at`;
+
+/**
+ * Every read takes the owner's user id and filters on it, so that no method can return another
+ * user's message by mistake.
+ */
+@Injectable()
+export class MessagesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async getById(userId: string, id: string): Promise<MessageRow | undefined> {
+    const rows: MessageRow[] = await this.dataSource.query(
+      `SELECT ${ROW_COLUMNS} FROM messages m WHERE m.user_id = $1 AND m.id = $2`,
+      [userId, id],
+    );
+    return rows[0];
+  }
+
+  async count(userId: string, filter: MessageFilter): Promise<number> {
+    const { where, params } = whereClause(userId, filter);
+    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM messages m WHERE ${where}`, params);
+    return count;
+  }
+
+  /** Newest first, ties broken by id, so that pages never overlap or skip. */
+  async list(userId: string, filter: MessageFilter, skip: number, take: number): Promise<MessageRow[]> {
+    const { where, params } = whereClause(userId, filter);
+    return this.dataSource.query(
+      `SELECT ${ROW_COLUMNS} FROM messages m WHERE ${where}
+       ORDER BY m.sent_at DESC, m.id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+      [...params, skip, take],
+    );
+  }
+
+  /** The status histories of several messages in one query, oldest entry first. */
+  async getStatusHistories(userId: string, messageIds: string[]): Promise<Map<string, StatusEventRow[]>> {
+    const histories = new Map<string, StatusEventRow[]>(messageIds.map((id) => [id, []]));
+    if (messageIds.length === 0) return histories;
+    const rows: StatusEventRow[] = await this.dataSource.query(
+      `SELECT e.message_id, e.status, e.at, e.detail
+       FROM message_status_events e JOIN messages m ON m.id = e.message_id
+       WHERE m.user_id = $1 AND e.message_id = ANY($2::uuid[])
+       ORDER BY e.message_id, e.id`,
+      [userId, messageIds],
+    );
+    for (const row of rows) histories.get(row.message_id)!.push(row);
+    return histories;
+  }
+
+  /**
+   * Stores a new message as `queued`: its sender (once per user and address), the message, its
+   * recipients, the first history entry and its attachments. Pass the manager of the caller's
+   * transaction so that whatever else the send writes commits or rolls back with it.
+   */
+  async create(message: NewMessage, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `WITH sender AS (
+         INSERT INTO senders (id, user_id, email) VALUES ($3, $2, lower($4)) ON CONFLICT DO NOTHING
+       ), message AS (
+         INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12, $13, $14, $14)
+       ), recipients AS (
+         INSERT INTO message_recipients (message_id, email, user_id, sent_at)
+         SELECT $1, lower(r), $2, $14 FROM unnest($5::text[]) AS r
+       )
+       INSERT INTO message_status_events (message_id, status, at) VALUES ($1, 'queued', $14)`,
+      [
+        message.id,
+        message.userId,
+        message.senderId,
+        message.sender,
+        message.recipients,
+        message.subject,
+        message.html,
+        message.priority,
+        message.bulkSendingId,
+        message.contactId,
+        message.customPayload,
+        message.webhookUrl,
+        message.webhookStatuses,
+        message.sentAt,
+      ],
+    );
+    for (const [position, attachment] of message.attachments.entries()) {
+      await manager.query(
+        `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.content.length, attachment.content],
+      );
+    }
+  }
+}
+
+function whereClause(userId: string, filter: MessageFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const conditions = ['m.user_id = $1'];
+  const add = (sql: (p: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql(`$${params.length}`));
+  };
+  if (filter.startDate) add((p) => `m.sent_at >= ${p}`, filter.startDate);
+  if (filter.endDate) add((p) => `m.sent_at <= ${p}`, filter.endDate);
+  if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
+  if (filter.statuses) add((p) => `m.status = ANY(${p}::text[])`, filter.statuses);
+  if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
+  if (filter.recipient) {
+    add((p) => `EXISTS (SELECT 1 FROM message_recipients r WHERE r.user_id = $1 AND r.email = ${p} AND r.message_id = m.id)`, filter.recipient);
+  }
+  return { where: conditions.join(' AND '), params };
+}

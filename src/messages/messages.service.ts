@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/problem/problem.errors';
+import { ListMessagesQuery } from './dto/list-messages.query';
+import { MessagePageResponse } from './dto/message-page.response';
+import { MessageResponse } from './dto/message.response';
+import { MessageFilter, MessageRow, MessagesRepository, StatusEventRow } from './messages.repository';
+import { senderIdFor } from './sender-id';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class MessagesService {
+  constructor(private readonly messages: MessagesRepository) {}
+
+  async list(userId: string, query: ListMessagesQuery): Promise<MessagePageResponse> {
+    const { take, page } = query;
+    const filter = toFilter(userId, query);
+    const skip = (page - 1) * take;
+    const total = await this.messages.count(userId, filter);
+    const rows = skip < total ? await this.messages.list(userId, filter, skip, take) : [];
+    const histories = query.includeStatusHistory
+      ? await this.messages.getStatusHistories(userId, rows.map((r) => r.id))
+      : undefined;
+    const totalPages = Math.ceil(total / take);
+    return {
+      messages: rows.map((row) => mapMessage(row, histories?.get(row.id))),
+      take,
+      page,
+      skip,
+      total,
+      totalPages,
+      hasNext: page < totalPages,
+      startDate: query.startDate?.toISOString() ?? null,
+      endDate: query.endDate?.toISOString() ?? null,
+      fromEmail: query.fromEmail ?? null,
+      toEmail: query.toEmail ?? null,
+      statuses: query.statuses?.join(',') ?? null,
+      bulkSending: query.bulkSending ?? null,
+    };
+  }
+
+  async get(userId: string, id: string): Promise<MessageResponse> {
+    // A malformed id names no message: the same 404 as an unknown or foreign one.
+    const row = UUID.test(id) ? await this.messages.getById(userId, id) : undefined;
+    if (!row) throw new NotFoundError(`Message ${id}`);
+    const histories = await this.messages.getStatusHistories(userId, [row.id]);
+    return mapMessage(row, histories.get(row.id));
+  }
+}
+
+function toFilter(userId: string, query: ListMessagesQuery): MessageFilter {
+  return {
+    startDate: query.startDate,
+    endDate: query.endDate,
+    senderId: query.fromEmail ? senderIdFor(userId, query.fromEmail) : undefined,
+    recipient: query.toEmail,
+    statuses: query.statuses,
+    bulkSendingId: query.bulkSending,
+  };
+}
+
+/** The one place where a stored message becomes the API's Message. */
+export function mapMessage(row: MessageRow, history?: StatusEventRow[]): MessageResponse {
+  return {
+    id: row.id,
+    to: row.recipients,
+    subject: row.subject,
+    senderId: row.sender_id,
+    status: row.status,
+    userId: row.user_id,
+    sentAt: row.sent_at.toISOString(),
+    sender: row.sender,
+    bulkSendingId: row.bulk_sending_id,
+    contactId: row.contact_id,
+    priority: row.priority,
+    customPayload: row.custom_payload,
+    ...(history && {
+      statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail })),
+    }),
+  };
+}

@@ -1,0 +1,68 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, MinLength, Validate, ValidateNested,
+} from 'class-validator';
+import { HasNoLineBreaks, IsEmailAddress, IsStringRecord, MaxUtf8Bytes } from '../../common/validation/validators';
+import { MESSAGE_PRIORITIES, MessagePriority } from '../../messages/message-status';
+import { InlineAttachmentDto } from './inline-attachment.dto';
+import { MaxRecipientsRule } from './max-recipients.rule';
+import { WebhookSettingDto } from './webhook-setting.dto';
+
+const MAX_HTML_BYTES = 5 * 1024 * 1024;
+
+/** Drops repeated recipients, compared case-insensitively, keeping the first spelling. */
+function distinctAddresses({ value }: { value: unknown }): unknown {
+  if (!Array.isArray(value)) return value;
+  const seen = new Set<string>();
+  return value.filter((v) => typeof v !== 'string' || (!seen.has(v.toLowerCase()) && seen.add(v.toLowerCase())));
+}
+
+/** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */
+export class SendMessageDto {
+  @ApiProperty({ example: 'Your invoice', minLength: 1, maxLength: 998 })
+  @IsString() @Length(1, 998) @HasNoLineBreaks()
+  subject!: string;
+
+  @ApiProperty({ example: '<p>Hello Ada, your invoice is attached.</p>', description: 'HTML body, at most 5 MiB' })
+  @IsString() @MinLength(1) @MaxUtf8Bytes(MAX_HTML_BYTES)
+  html!: string;
+
+  @ApiProperty({ type: [String], example: ['ada@example.com'], description: 'Recipients (duplicates are dropped); at most MAX_RECIPIENTS' })
+  @Transform(distinctAddresses) @IsArray() @ArrayNotEmpty() @Validate(MaxRecipientsRule)
+  @IsEmailAddress({ each: true, message: 'must contain only email addresses (name@example.com)' })
+  to!: string[];
+
+  @ApiProperty({ format: 'email', example: 'billing@example.com', description: 'The From address' })
+  @IsEmailAddress()
+  sender!: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Ids of attachments you stored with POST /attachments (at most 20)' })
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsUUID('all', { each: true, message: 'must contain only attachment ids (UUIDs)' })
+  attachmentIds?: string[];
+
+  @ApiPropertyOptional({ type: [InlineAttachmentDto], description: 'At most 20' })
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => InlineAttachmentDto)
+  attachments?: InlineAttachmentDto[];
+
+  @ApiPropertyOptional({ example: 'march-newsletter', minLength: 1, maxLength: 255 })
+  @IsOptional() @IsString() @Length(1, 255)
+  bulkSendingId?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { orderId: '1234' }, description: 'At most 50 keys of 1-100 characters; values strings of at most 1,000' })
+  // The parsed JSON as sent: class-transformer would otherwise rebuild it and could lose keys.
+  @IsOptional() @Transform(({ obj }) => obj.customPayload) @IsStringRecord({ maxKeys: 50, maxKeyLength: 100, maxValueLength: 1000 })
+  customPayload?: Record<string, string>;
+
+  @ApiPropertyOptional({ example: 'contact-981', minLength: 1, maxLength: 255 })
+  @IsOptional() @IsString() @Length(1, 255)
+  contactId?: string;
+
+  @ApiPropertyOptional({ enum: MESSAGE_PRIORITIES, default: 'normal' })
+  @IsOptional() @IsIn(MESSAGE_PRIORITIES)
+  priority?: MessagePriority;
+
+  @ApiPropertyOptional({ type: WebhookSettingDto })
+  @IsOptional() @ValidateNested() @Type(() => WebhookSettingDto)
+  webhook?: WebhookSettingDto;
+}

@@ -1,0 +1,14 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, IsIn, IsOptional, IsUrl, MaxLength } from 'class-validator';
+import { MESSAGE_STATUSES, MessageStatus } from '../../messages/message-status';
+
+export class WebhookSettingDto {
+  @ApiProperty({ example: 'https://example.com/hooks/mailroom', maxLength: 2048 })
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'must be an absolute http(s) URL' })
+  @MaxLength(2048)
+  url!: string;
+
+  @ApiPropertyOptional({ enum: MESSAGE_STATUSES, isArray: true, description: 'Statuses to be told about; empty or absent means every status' })
+  @IsOptional() @IsArray() @IsIn(MESSAGE_STATUSES, { each: true, message: `must list only these statuses: ${MESSAGE_STATUSES.join(', ')}` })
+  status?: MessageStatus[];
+}

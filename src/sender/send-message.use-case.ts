@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { lookup as contentTypeOf } from 'mime-types';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
+import { AppConfig } from '../config/app-config';
+import { MessageResponse } from '../messages/dto/message.response';
+import { MessagesRepository, NewMessage } from '../messages/messages.repository';
+import { mapMessage } from '../messages/messages.service';
+import { senderIdFor } from '../messages/sender-id';
+import { SendMessageDto } from './dto/send-message.dto';
+
+/** Accepts an email for sending: checks what the DTO cannot, then stores it as `queued` in one transaction. */
+@Injectable()
+export class SendMessageUseCase {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly messages: MessagesRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute(userId: string, body: SendMessageDto): Promise<MessageResponse> {
+    this.refuseUnknownAttachmentIds(body.attachmentIds ?? []);
+    const attachments = this.decodeAttachments(body);
+    // Ordered by time, so consecutive messages land side by side in the primary-key index.
+    const message: NewMessage = {
+      id: uuidv7(),
+      userId,
+      senderId: senderIdFor(userId, body.sender),
+      sender: body.sender,
+      recipients: body.to,
+      subject: body.subject,
+      html: body.html,
+      priority: body.priority ?? 'normal',
+      bulkSendingId: body.bulkSendingId ?? null,
+      contactId: body.contactId ?? null,
+      customPayload: body.customPayload ?? null,
+      webhookUrl: body.webhook?.url ?? null,
+      webhookStatuses: body.webhook ? (body.webhook.status ?? []) : null,
+      sentAt: new Date(),
+      attachments,
+    };
+    await this.dataSource.transaction((manager) => this.messages.create(message, manager));
+    return mapMessage({
+      id: message.id,
+      user_id: userId,
+      sender_id: message.senderId,
+      sender: message.sender,
+      recipients: message.recipients,
+      subject: message.subject,
+      status: 'queued',
+      priority: message.priority,
+      bulk_sending_id: message.bulkSendingId,
+      contact_id: message.contactId,
+      custom_payload: message.customPayload,
+      sent_at: message.sentAt,
+    });
+  }
+
+  /** Stored attachments arrive with POST /attachments; until a user has stored one, every id is unknown. */
+  private refuseUnknownAttachmentIds(ids: string[]): void {
+    if (ids.length === 0) return;
+    throw new InvalidInputError(ids.map((id, i) => ({ field: `attachmentIds[${i}]`, message: `no attachment ${id} exists` })));
+  }
+
+  private decodeAttachments(body: SendMessageDto): NewMessage['attachments'] {
+    const attachments = (body.attachments ?? []).map((a) => ({
+      id: uuidv7(),
+      fileName: a.fileName,
+      contentType: contentTypeOf(a.fileName) || 'application/octet-stream',
+      content: Buffer.from(a.content, 'base64'),
+    }));
+    const bytes = attachments.reduce((sum, a) => sum + a.content.length, 0);
+    const limit = this.config.limits.maxAttachmentBytes;
+    if (bytes > limit) {
+      throw new PayloadTooLargeError(`The attachments decode to ${bytes} bytes; the limit per message is ${limit}.`);
+    }
+    return attachments;
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { MessagesModule } from '../messages/messages.module';
+import { MaxRecipientsRule } from './dto/max-recipients.rule';
+import { SenderController } from './sender.controller';
+import { SendMessageUseCase } from './send-message.use-case';
+
+@Module({
+  imports: [MessagesModule],
+  controllers: [SenderController],
+  providers: [SendMessageUseCase, MaxRecipientsRule],
+})
+export class SenderModule {}
