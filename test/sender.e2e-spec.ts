@@ -1,0 +1,199 @@
+import { rowsOwnedBy, sendBody } from './support/factories';
+import { bootTestApp, TestApp } from './support/test-app';
+import { bearer, newUserId } from './support/tokens';
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+describe('POST /sender/send', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp({ MAX_RECIPIENTS: '3', MAX_ATTACHMENT_BYTES: '1000' });
+  });
+  afterAll(() => t.close());
+
+  const send = (userId: string, body: unknown) =>
+    t.http.post('/sender/send').set(bearer(userId)).send(body as object);
+
+  it('stores the message as queued and answers 201 with the Message and its Location', async () => {
+    const userId = newUserId();
+    const before = Date.now();
+    const response = await send(
+      userId,
+      sendBody({
+        to: ['Ada@Example.com', 'grace@example.com', 'ada@example.COM'],
+        sender: 'Billing@Example.com',
+        bulkSendingId: 'march',
+        contactId: 'contact-1',
+        priority: 'high',
+        customPayload: { orderId: '1234', toString: 'kept' },
+        webhook: { url: 'https://hooks.example.com/mailroom', status: ['sent'] },
+        attachments: [{ fileName: 'invoice.pdf', content: b64('%PDF-1.4 fake') }],
+      }),
+    ).expect(201);
+
+    const message = response.body;
+    expect(message).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      to: ['Ada@Example.com', 'grace@example.com'],
+      subject: 'Your invoice',
+      senderId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'queued',
+      userId,
+      sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      sender: 'Billing@Example.com',
+      bulkSendingId: 'march',
+      contactId: 'contact-1',
+      priority: 'high',
+      customPayload: { orderId: '1234', toString: 'kept' },
+    });
+    expect(Date.parse(message.sentAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(response.headers.location).toBe(`/user/messages/${message.id}`);
+
+    const [stored] = await t.db.query(`SELECT * FROM messages WHERE id = $1`, [message.id]);
+    expect(stored).toMatchObject({
+      user_id: userId,
+      html: '<p>Hello Ada</p>',
+      status: 'queued',
+      webhook_url: 'https://hooks.example.com/mailroom',
+      webhook_statuses: ['sent'],
+    });
+    const recipients = await t.db.query(`SELECT email FROM message_recipients WHERE message_id = $1 ORDER BY email`, [message.id]);
+    expect(recipients.map((r: { email: string }) => r.email)).toEqual(['ada@example.com', 'grace@example.com']);
+    const history = await t.db.query(`SELECT status, at FROM message_status_events WHERE message_id = $1`, [message.id]);
+    expect(history).toEqual([{ status: 'queued', at: new Date(message.sentAt) }]);
+    const [attachment] = await t.db.query(`SELECT file_name, content_type, size, content FROM message_attachments WHERE message_id = $1`, [message.id]);
+    expect(attachment).toEqual({ file_name: 'invoice.pdf', content_type: 'application/pdf', size: 13, content: Buffer.from('%PDF-1.4 fake') });
+  });
+
+  it('defaults priority to normal and the optional fields to null; an empty webhook status list means every status', async () => {
+    const userId = newUserId();
+    const { body } = await send(userId, sendBody({ webhook: { url: 'http://localhost:9/hook' } })).expect(201);
+    expect(body).toMatchObject({ priority: 'normal', bulkSendingId: null, contactId: null, customPayload: null });
+    const [stored] = await t.db.query(`SELECT webhook_statuses FROM messages WHERE id = $1`, [body.id]);
+    expect(stored.webhook_statuses).toEqual([]);
+  });
+
+  it('gives one senderId per user and address, whatever the letter case, and another to another user', async () => {
+    const alice = newUserId('alice');
+    const bob = newUserId('bob');
+    const first = await send(alice, sendBody({ sender: 'news@example.com' })).expect(201);
+    const again = await send(alice, sendBody({ sender: 'NEWS@example.com' })).expect(201);
+    const other = await send(alice, sendBody({ sender: 'billing@example.com' })).expect(201);
+    const bobs = await send(bob, sendBody({ sender: 'news@example.com' })).expect(201);
+    expect(again.body.senderId).toBe(first.body.senderId);
+    expect(other.body.senderId).not.toBe(first.body.senderId);
+    expect(bobs.body.senderId).not.toBe(first.body.senderId);
+    expect(await rowsOwnedBy(t.db, alice)).toMatchObject({ senders: 2, messages: 3 });
+  });
+
+  it('drops duplicate recipients before counting them against MAX_RECIPIENTS', async () => {
+    const to = ['a@example.com', 'b@example.com', 'c@example.com', 'A@EXAMPLE.COM'];
+    const { body } = await send(newUserId(), sendBody({ to })).expect(201);
+    expect(body.to).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+  });
+
+  const long = (n: number) => 'x'.repeat(n);
+  const refused: [string, Record<string, unknown>, string][] = [
+    ['subject missing', sendBody({ subject: undefined }), 'subject'],
+    ['subject empty', sendBody({ subject: '' }), 'subject'],
+    ['subject too long', sendBody({ subject: long(999) }), 'subject'],
+    ['subject with CR LF', sendBody({ subject: 'Hi\r\nBcc: victim@example.com' }), 'subject'],
+    ['subject not a string', sendBody({ subject: 42 }), 'subject'],
+    ['html missing', sendBody({ html: undefined }), 'html'],
+    ['html empty', sendBody({ html: '' }), 'html'],
+    ['to missing', sendBody({ to: undefined }), 'to'],
+    ['to empty', sendBody({ to: [] }), 'to'],
+    ['to a string', sendBody({ to: 'ada@example.com' }), 'to'],
+    ['to with a bad address', sendBody({ to: ['ada@example.com', 'not-an-address'] }), 'to'],
+    ['to with a header injection', sendBody({ to: ['ada@example.com\r\nBcc: x@example.com'] }), 'to'],
+    ['to over MAX_RECIPIENTS', sendBody({ to: ['a@x.io', 'b@x.io', 'c@x.io', 'd@x.io'] }), 'to'],
+    ['sender missing', sendBody({ sender: undefined }), 'sender'],
+    ['sender not an address', sendBody({ sender: 'Billing <billing@example.com>' }), 'sender'],
+    ['an unknown field', sendBody({ cc: ['x@example.com'] }), 'cc'],
+    ['attachments not an array', sendBody({ attachments: { fileName: 'a', content: '' } }), 'attachments'],
+    ['more than 20 attachments', sendBody({ attachments: Array.from({ length: 21 }, () => ({ fileName: 'a.txt', content: '' })) }), 'attachments'],
+    ['an attachment file name with a slash', sendBody({ attachments: [{ fileName: '../etc/passwd', content: '' }] }), 'attachments[0].fileName'],
+    ['an attachment file name with NUL', sendBody({ attachments: [{ fileName: 'a\u0000.txt', content: '' }] }), 'attachments[0].fileName'],
+    ['an attachment file name too long', sendBody({ attachments: [{ fileName: long(256), content: '' }] }), 'attachments[0].fileName'],
+    ['attachment content not base64', sendBody({ attachments: [{ fileName: 'a.txt', content: 'not base64!' }] }), 'attachments[0].content'],
+    ['attachment content base64url', sendBody({ attachments: [{ fileName: 'a.txt', content: '-_-_' }] }), 'attachments[0].content'],
+    ['attachment content unpadded', sendBody({ attachments: [{ fileName: 'a.txt', content: 'aGk' }] }), 'attachments[0].content'],
+    ['an attachment with an unknown field', sendBody({ attachments: [{ fileName: 'a.txt', content: '', url: 'x' }] }), 'attachments[0].url'],
+    ['attachmentIds not UUIDs', sendBody({ attachmentIds: ['abc'] }), 'attachmentIds'],
+    ['an unknown attachment id', sendBody({ attachmentIds: ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'] }), 'attachmentIds[0]'],
+    ['bulkSendingId empty', sendBody({ bulkSendingId: '' }), 'bulkSendingId'],
+    ['contactId too long', sendBody({ contactId: long(256) }), 'contactId'],
+    ['customPayload an array', sendBody({ customPayload: ['a'] }), 'customPayload'],
+    ['customPayload with a number value', sendBody({ customPayload: { a: 1 } }), 'customPayload'],
+    ['customPayload with a nested object', sendBody({ customPayload: { a: { b: 'c' } } }), 'customPayload'],
+    ['customPayload with 51 keys', sendBody({ customPayload: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }), 'customPayload'],
+    ['customPayload with a long value', sendBody({ customPayload: { a: long(1001) } }), 'customPayload'],
+    ['customPayload with a long key', sendBody({ customPayload: { [long(101)]: 'v' } }), 'customPayload'],
+    ['customPayload with the key constructor', sendBody({ customPayload: { constructor: 'x' } }), 'customPayload.constructor'],
+    ['customPayload with the key __proto__', JSON.parse('{"subject":"s","html":"h","to":["a@b.io"],"sender":"s@b.io","customPayload":{"__proto__":"x"}}'), 'customPayload.__proto__'],
+    ['a nested prototype key', sendBody({ webhook: { url: 'https://example.com/h', prototype: 'x' } }), 'webhook.prototype'],
+    ['priority unknown', sendBody({ priority: 'urgent' }), 'priority'],
+    ['webhook not an object', sendBody({ webhook: 'https://example.com' }), 'webhook'],
+    ['webhook url missing', sendBody({ webhook: { status: ['sent'] } }), 'webhook.url'],
+    ['webhook url relative', sendBody({ webhook: { url: '/hook' } }), 'webhook.url'],
+    ['webhook url not http', sendBody({ webhook: { url: 'ftp://example.com/hook' } }), 'webhook.url'],
+    ['webhook url too long', sendBody({ webhook: { url: `https://example.com/${long(2048)}` } }), 'webhook.url'],
+    ['webhook status unknown', sendBody({ webhook: { url: 'https://example.com/h', status: ['delivered'] } }), 'webhook.status'],
+  ];
+
+  it.each(refused)('refuses %s with 400 naming the field, and writes nothing', async (_case, body, field) => {
+    const userId = newUserId();
+    const response = await send(userId, body).expect(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, requestId: expect.any(String) });
+    expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    expect(await rowsOwnedBy(t.db, userId)).toEqual({ senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0 });
+  });
+
+  it('lists every failing field at once', async () => {
+    const response = await send(newUserId(), { subject: '', to: ['x'], priority: 'urgent' }).expect(400);
+    const fields = response.body.errors.map((e: { field: string }) => e.field).sort();
+    expect(fields).toEqual(['html', 'priority', 'sender', 'subject', 'to']);
+    expect(response.body.errors).toContainEqual({ field: 'html', message: 'is required' });
+  });
+
+  it('refuses attachments that decode to more than MAX_ATTACHMENT_BYTES with 413, and writes nothing', async () => {
+    const userId = newUserId();
+    const content = Buffer.alloc(600).toString('base64');
+    const response = await send(userId, sendBody({ attachments: [{ fileName: 'a.bin', content }, { fileName: 'b.bin', content }] })).expect(413);
+    expect(response.body).toMatchObject({ status: 413, title: 'Payload Too Large' });
+    expect(response.body.detail).toContain('1200 bytes');
+    expect(await rowsOwnedBy(t.db, userId)).toEqual({ senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0 });
+    await send(userId, sendBody({ attachments: [{ fileName: 'a.bin', content: Buffer.alloc(1000).toString('base64') }] })).expect(201);
+  });
+
+  it('answers 413 to a JSON body over 20 MiB', async () => {
+    const userId = newUserId();
+    const response = await send(userId, sendBody({ html: 'x'.repeat(20 * 1024 * 1024 + 1) })).expect(413);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
+  });
+
+  it('refuses html over 5 MiB with 400', async () => {
+    const response = await send(newUserId(), sendBody({ html: 'é'.repeat(2.5 * 1024 * 1024 + 1) })).expect(400);
+    expect(response.body.errors).toEqual([{ field: 'html', message: 'must be at most 5242880 bytes' }]);
+  });
+
+  it('answers 415 to a body that is not JSON, and 400 to malformed JSON or JSON that is not an object', async () => {
+    const userId = newUserId();
+    const form = await t.http.post('/sender/send').set(bearer(userId)).type('form').send('subject=hi').expect(415);
+    expect(form.body.status).toBe(415);
+    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'text/plain').send('{}').expect(415);
+    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('{"subject": ').expect(400);
+    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('[1, 2]').expect(400);
+    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('"text"').expect(400);
+    const empty = await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').expect(400);
+    expect(empty.body.errors).toContainEqual({ field: 'subject', message: 'is required' });
+    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
+  });
+
+  it('needs a token before it looks at the body', async () => {
+    const response = await t.http.post('/sender/send').send(sendBody()).expect(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+  });
+});
