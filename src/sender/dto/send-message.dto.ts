@@ -4,7 +4,8 @@ import {
   ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, MinLength, Validate, ValidateNested,
 } from 'class-validator';
 import { HasNoLineBreaks, IsEmailAddress, IsStringRecord, MaxUtf8Bytes } from '../../common/validation/validators';
-import { MESSAGE_PRIORITIES, MessagePriority } from '../../messages/message-status';
+import { MESSAGE_PRIORITIES } from '../../messages/message-status';
+import type { MessagePriority } from '../../messages/message-status';
 import { InlineAttachmentDto } from './inline-attachment.dto';
 import { MaxRecipientsRule } from './max-recipients.rule';
 import { WebhookSettingDto } from './webhook-setting.dto';

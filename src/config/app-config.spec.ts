@@ -1,0 +1,159 @@
+import 'reflect-metadata';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AppConfig, ConfigurationError } from './app-config';
+
+const SECRET = 'a-secret-of-at-least-thirty-two-characters!';
+
+describe(AppConfig.name, () => {
+  describe('fromEnvironment', () => {
+    it('fills the defaults of SPEC §1', () => {
+      const sut = AppConfig.fromEnvironment({ JWT_SECRET: SECRET });
+
+      expect(sut.port).toBe(3000);
+      expect(sut.host).toBe('0.0.0.0');
+      expect(sut.role).toBe('all');
+      expect(sut.production).toBe(false);
+      expect(sut.dataDir).toBe(resolve('./data'));
+      expect(sut.databaseUrl).toBeUndefined();
+      expect(sut.limits).toEqual({ maxRecipients: 50, maxAttachmentBytes: 10485760 });
+      expect(sut.auth).toEqual({
+        verification: { kind: 'secret', secret: SECRET, algorithms: ['HS256'] },
+        issuer: undefined,
+        audience: undefined,
+      });
+    });
+
+    it('reads the values it is given', () => {
+      const sut = AppConfig.fromEnvironment({
+        JWT_SECRET: SECRET,
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        ROLE: 'worker',
+        DATABASE_URL: 'postgresql://mailroom@db:5432/mailroom',
+        JWT_ISSUER: 'https://issuer.example.com/',
+        JWT_AUDIENCE: 'mailroom',
+        MAX_RECIPIENTS: '5',
+        MAX_ATTACHMENT_BYTES: '1024',
+      });
+
+      expect(sut.port).toBe(8080);
+      expect(sut.host).toBe('127.0.0.1');
+      expect(sut.role).toBe('worker');
+      expect(sut.databaseUrl).toBe('postgresql://mailroom@db:5432/mailroom');
+      expect(sut.auth.issuer).toBe('https://issuer.example.com/');
+      expect(sut.auth.audience).toBe('mailroom');
+      expect(sut.limits).toEqual({ maxRecipients: 5, maxAttachmentBytes: 1024 });
+    });
+
+    it('treats a blank variable as unset', () => {
+      const sut = AppConfig.fromEnvironment({ JWT_SECRET: SECRET, PORT: '', ROLE: '', JWT_JWKS_URL: '' });
+
+      expect(sut.port).toBe(3000);
+      expect(sut.role).toBe('all');
+      expect(sut.auth.verification.kind).toBe('secret');
+    });
+
+    it.each([
+      ['PORT', 'abc'],
+      ['PORT', '70000'],
+      ['ROLE', 'boss'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['JWT_SECRET', 'too-short'],
+      ['MAX_RECIPIENTS', '0'],
+      ['MAX_ATTACHMENT_BYTES', 'lots'],
+      ['NODE_ENV', 'staging'],
+      ['JWT_JWKS_URL', 'not a url'],
+    ])('refuses %s=%s with a message naming the variable', (name, value) => {
+      const env = { JWT_SECRET: SECRET, [name]: value };
+      if (name === 'JWT_JWKS_URL') delete (env as Record<string, string | undefined>).JWT_SECRET;
+
+      const load = () => AppConfig.fromEnvironment(env);
+
+      expect(load).toThrow(ConfigurationError);
+      expect(load).toThrow(new RegExp(`\\b${name}\\b`));
+    });
+
+    it('reports every invalid variable at once', () => {
+      const load = () => AppConfig.fromEnvironment({ JWT_SECRET: SECRET, PORT: 'abc', ROLE: 'boss' });
+
+      expect(load).toThrow(/PORT[\s\S]*ROLE/);
+    });
+
+    it('refuses to start in production without a key', () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-config-'));
+      try {
+        const load = () => AppConfig.fromEnvironment({ NODE_ENV: 'production', DATA_DIR: dataDir });
+
+        expect(load).toThrow(ConfigurationError);
+        expect(load).toThrow(/JWT_SECRET/);
+        expect(() => statSync(join(dataDir, 'jwt-secret'))).toThrow();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    it('accepts production with a JWKS URL and no secret', () => {
+      const sut = AppConfig.fromEnvironment({ NODE_ENV: 'production', JWT_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json' });
+
+      expect(sut.production).toBe(true);
+      expect(sut.auth.verification).toEqual({
+        kind: 'jwks',
+        jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
+        algorithms: ['RS256', 'ES256'],
+      });
+    });
+
+    it('refuses both JWT_SECRET and JWT_JWKS_URL', () => {
+      const load = () => AppConfig.fromEnvironment({ JWT_SECRET: SECRET, JWT_JWKS_URL: 'https://idp.example.com/jwks.json' });
+
+      expect(load).toThrow(ConfigurationError);
+      expect(load).toThrow(/JWT_SECRET.*JWT_JWKS_URL/);
+    });
+
+    describe('without JWT_SECRET outside production', () => {
+      let dataDir: string;
+
+      beforeEach(() => {
+        dataDir = join(mkdtempSync(join(tmpdir(), 'mailroom-config-')), 'not-yet-created');
+      });
+
+      afterEach(() => {
+        rmSync(resolve(dataDir, '..'), { recursive: true, force: true });
+      });
+
+      it('creates a random secret in DATA_DIR, readable by its owner only', () => {
+        const sut = AppConfig.fromEnvironment({ NODE_ENV: 'development', DATA_DIR: dataDir });
+
+        const path = join(dataDir, 'jwt-secret');
+        expect(statSync(path).mode & 0o777).toBe(0o600);
+        expect(sut.auth.verification).toEqual({
+          kind: 'secret',
+          secret: readFileSync(path, 'utf8').trim(),
+          algorithms: ['HS256'],
+        });
+        expect((sut.auth.verification as { secret: string }).secret.length).toBeGreaterThanOrEqual(32);
+      });
+
+      it('reuses the same secret on the next start', () => {
+        const first = AppConfig.fromEnvironment({ NODE_ENV: 'development', DATA_DIR: dataDir });
+        const second = AppConfig.fromEnvironment({ NODE_ENV: 'development', DATA_DIR: dataDir });
+
+        expect(second.auth.verification).toEqual(first.auth.verification);
+      });
+
+      it('gives different data directories different secrets', () => {
+        const other = mkdtempSync(join(tmpdir(), 'mailroom-config-'));
+        try {
+          const first = AppConfig.fromEnvironment({ DATA_DIR: dataDir });
+          const second = AppConfig.fromEnvironment({ DATA_DIR: other });
+
+          expect(second.auth.verification).not.toEqual(first.auth.verification);
+        } finally {
+          rmSync(other, { recursive: true, force: true });
+        }
+      });
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { MessageStatus } from '../../src/messages/message-status';
+import { MessagesRepository, NewMessage } from '../../src/messages/messages.repository';
+import { senderIdFor } from '../../src/messages/sender-id';
+
+/** A body that POST /sender/send accepts; tests change one thing at a time. */
+export function sendBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    subject: 'Your invoice',
+    html: '<p>Hello Ada</p>',
+    to: ['ada@example.com'],
+    sender: 'billing@example.com',
+    ...overrides,
+  };
+}
+
+/**
+ * Stores a message through the repository, at a chosen time and status, for the list tests
+ * that need control over time (the API stamps messages with "now").
+ */
+export async function storeMessage(
+  db: DataSource,
+  userId: string,
+  fields: Partial<NewMessage> & { status?: MessageStatus } = {},
+): Promise<NewMessage> {
+  const sender = fields.sender ?? 'billing@example.com';
+  const message: NewMessage = {
+    id: uuidv7(),
+    userId,
+    senderId: senderIdFor(userId, sender),
+    sender,
+    recipients: ['ada@example.com'],
+    subject: `Message ${randomUUID()}`,
+    html: '<p>Hi</p>',
+    priority: 'normal',
+    bulkSendingId: null,
+    contactId: null,
+    customPayload: null,
+    webhookUrl: null,
+    webhookStatuses: null,
+    sentAt: new Date(),
+    attachments: [],
+    ...fields,
+  };
+  await db.transaction((manager) => new MessagesRepository(db).create(message, manager));
+  if (fields.status && fields.status !== 'queued') {
+    await db.query(`UPDATE messages SET status = $2 WHERE id = $1`, [message.id, fields.status]);
+    await db.query(`INSERT INTO message_status_events (message_id, status, at) VALUES ($1, $2, $3)`, [
+      message.id,
+      fields.status,
+      new Date(message.sentAt.getTime() + 1000),
+    ]);
+  }
+  return message;
+}
+
+/** Row counts of everything a user owns, to prove that a refused request wrote nothing. */
+export async function rowsOwnedBy(db: DataSource, userId: string): Promise<Record<string, number>> {
+  const [counts] = await db.query(
+    `SELECT
+       (SELECT count(*)::int FROM senders WHERE user_id = $1) AS senders,
+       (SELECT count(*)::int FROM messages WHERE user_id = $1) AS messages,
+       (SELECT count(*)::int FROM message_recipients WHERE user_id = $1) AS recipients,
+       (SELECT count(*)::int FROM message_status_events e JOIN messages m ON m.id = e.message_id WHERE m.user_id = $1) AS events,
+       (SELECT count(*)::int FROM message_attachments a JOIN messages m ON m.id = a.message_id WHERE m.user_id = $1) AS attachments`,
+    [userId],
+  );
+  return counts;
+}

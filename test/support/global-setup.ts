@@ -1,0 +1,43 @@
+// Gives the e2e run one fresh database, migrated once: a new database on the server of
+// DATABASE_URL when it is set (as on CI), otherwise on an embedded server in a temporary folder.
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, runMigrationsExclusively } from '../../src/database/data-source-options';
+import { createDatabaseIfMissing, EmbeddedPostgres } from '../../src/database/embedded-postgres';
+
+export interface TestDatabaseState {
+  embedded?: EmbeddedPostgres;
+  dropUrl?: { maintenanceUrl: string; name: string };
+}
+
+export default async function globalSetup(): Promise<void> {
+  const state: TestDatabaseState = {};
+  let url: string;
+  if (process.env.DATABASE_URL) {
+    const server = new URL(process.env.DATABASE_URL);
+    const name = `mailroom_test_${randomBytes(4).toString('hex')}`;
+    const maintenanceUrl = new URL(server);
+    maintenanceUrl.pathname = '/postgres';
+    await createDatabaseIfMissing(maintenanceUrl.toString(), name);
+    server.pathname = `/${name}`;
+    url = server.toString();
+    state.dropUrl = { maintenanceUrl: maintenanceUrl.toString(), name };
+  } else {
+    state.embedded = new EmbeddedPostgres(mkdtempSync(join(tmpdir(), 'mailroom-test-')));
+    url = await state.embedded.start();
+  }
+  const dataSource = await new DataSource(dataSourceOptions(url)).initialize();
+  await runMigrationsExclusively(dataSource);
+  await dataSource.destroy();
+  process.env.TEST_DATABASE_URL = url;
+  (globalThis as { testDatabase?: TestDatabaseState }).testDatabase = state;
+  process.stdout.write(`\ne2e database: ${state.embedded ? 'embedded PostgreSQL' : `${name(url)} on DATABASE_URL's server`}\n`);
+}
+
+function name(url: string): string {
+  return new URL(url).pathname.slice(1);
+}
