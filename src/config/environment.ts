@@ -1,12 +1,17 @@
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+/** Digits only: `1e3`, `0x50` and ` 80 ` are not port numbers. */
+function wholeNumber({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+}
 
 /** The environment variables Mailroom reads (SPEC §1), as they arrive: strings, validated once at start-up. */
 export class Environment {
   @IsOptional() @IsIn(['development', 'test', 'production'])
   NODE_ENV?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(65535)
   PORT?: number;
 
   @IsOptional() @IsString()
@@ -33,10 +38,10 @@ export class Environment {
   @IsOptional() @IsString() @MinLength(1)
   JWT_AUDIENCE?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(1000)
   MAX_RECIPIENTS?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(20 * 1024 * 1024)
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(20 * 1024 * 1024)
   MAX_ATTACHMENT_BYTES?: number;
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])

@@ -99,7 +99,7 @@ describe(toBoolean.name, () => {
     expect(toBoolean({ value })).toBe(expected);
   });
 
-  it.each(['TRUE', 'yes', 'on', '', ' true', '2'])('leaves %j unchanged', (value) => {
+  it.each(['TRUE', 'yes', 'on', '', ' true', '2', 'constructor', 'toString', '__proto__'])('leaves %j unchanged', (value) => {
     expect(toBoolean({ value })).toBe(value);
   });
 

@@ -10,7 +10,7 @@ export function toInteger({ value }: { value: unknown }): unknown {
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 
 export function toBoolean({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' && value in BOOLEANS ? BOOLEANS[value] : value;
+  return typeof value === 'string' && Object.hasOwn(BOOLEANS, value) ? BOOLEANS[value] : value;
 }
 
 export function toLowerCase({ value }: { value: unknown }): unknown {

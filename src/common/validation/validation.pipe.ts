@@ -15,7 +15,7 @@ export function createValidationPipe(): ValidationPipe {
 }
 
 // When a value has the wrong type, its other rules are noise: report the type alone.
-const TYPE_RULES = ['whitelistValidation', 'nestedValidation', 'isString', 'isArray', 'isInt', 'isBoolean', 'isDate'];
+const TYPE_RULES = ['isString', 'isArray', 'isObject', 'isInt', 'isBoolean', 'isDate', 'nestedValidation'];
 
 /**
  * Flattens class-validator's tree into one `{field, message}` per failing rule, with paths like

@@ -12,11 +12,11 @@ const DATE_MESSAGE = 'must be an ISO 8601 date (2026-03-01) or date-time with an
 
 /** `GET /user/messages` query (seed §4.1, SPEC §6). */
 export class ListMessagesQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 10, description: 'Items per page' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Items per page' })
   @Transform(toInteger) @IsInt() @Min(1) @Max(100)
   take: number = 10;
 
-  @ApiPropertyOptional({ minimum: 1, default: 1, description: 'Page number, from 1' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1' })
   @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_PAGE)
   page: number = 1;
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, MinLength, Validate, ValidateNested,
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, MinLength, Validate, ValidateNested,
 } from 'class-validator';
 import { HasNoLineBreaks, IsEmailAddress, IsStringRecord, MaxUtf8Bytes } from '../../common/validation/validators';
 import { MESSAGE_PRIORITIES } from '../../messages/message-status';
@@ -43,7 +43,8 @@ export class SendMessageDto {
   attachmentIds?: string[];
 
   @ApiPropertyOptional({ type: [InlineAttachmentDto], description: 'At most 20' })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => InlineAttachmentDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsObject({ each: true, message: 'must contain only {fileName, content} objects' })
+  @ValidateNested({ each: true }) @Type(() => InlineAttachmentDto)
   attachments?: InlineAttachmentDto[];
 
   @ApiPropertyOptional({ example: 'march-newsletter', minLength: 1, maxLength: 255 })
@@ -64,6 +65,6 @@ export class SendMessageDto {
   priority?: MessagePriority;
 
   @ApiPropertyOptional({ type: WebhookSettingDto })
-  @IsOptional() @ValidateNested() @Type(() => WebhookSettingDto)
+  @IsOptional() @IsObject({ message: 'must be an object {url, status}' }) @ValidateNested() @Type(() => WebhookSettingDto)
   webhook?: WebhookSettingDto;
 }

@@ -1,0 +1,62 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { automock } from '../../test/support/automock';
+import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
+import { AppConfig } from '../config/app-config';
+import { MessagesRepository, NewMessage } from '../messages/messages.repository';
+import { senderIdFor } from '../messages/sender-id';
+import { SendMessageDto } from './dto/send-message.dto';
+import { SendMessageUseCase } from './send-message.use-case';
+
+const USER = 'user-1';
+const config = { limits: { maxRecipients: 50, maxAttachmentBytes: 10 } } as AppConfig;
+
+function body(fields: Partial<SendMessageDto> = {}): SendMessageDto {
+  return Object.assign(new SendMessageDto(), { subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'News@Example.com', ...fields });
+}
+
+describe(SendMessageUseCase.name, () => {
+  let dataSource: jest.Mocked<DataSource>;
+  let repository: jest.Mocked<MessagesRepository>;
+  let sut: SendMessageUseCase;
+  const manager = {} as EntityManager;
+
+  beforeEach(() => {
+    dataSource = automock<DataSource>('DataSource');
+    repository = automock<MessagesRepository>('MessagesRepository');
+    sut = new SendMessageUseCase(dataSource, repository, config);
+  });
+
+  it('stores the message inside a transaction and answers it as queued', async () => {
+    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    repository.create.mockResolvedValue();
+    const answer = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
+
+    const [stored, usedManager] = repository.create.mock.calls[0];
+    expect(usedManager).toBe(manager);
+    expect(stored).toMatchObject<Partial<NewMessage>>({
+      id: answer.id,
+      userId: USER,
+      senderId: senderIdFor(USER, 'news@example.com'),
+      sender: 'News@Example.com',
+      priority: 'normal',
+      webhookUrl: 'https://h.example.com',
+      webhookStatuses: [],
+    });
+    expect(stored.attachments).toEqual([{ id: expect.any(String), fileName: 'a.png', contentType: 'image/png', content: Buffer.from('hi') }]);
+    expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
+  });
+
+  it('refuses attachments over the byte limit before touching the database', async () => {
+    const eleven = Buffer.alloc(11).toString('base64');
+    await expect(sut.execute(USER, body({ attachments: [{ fileName: 'a.bin', content: eleven }] }))).rejects.toBeInstanceOf(PayloadTooLargeError);
+    expect(dataSource.transaction).not.toHaveBeenCalled();
+  });
+
+  it('names every attachment id it cannot resolve', async () => {
+    const ids = ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', '7f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'];
+    const error = await sut.execute(USER, body({ attachmentIds: ids })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual(['attachmentIds[0]', 'attachmentIds[1]']);
+    expect(dataSource.transaction).not.toHaveBeenCalled();
+  });
+});
