@@ -27,7 +27,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useGlobalPipes(createValidationPipe());
   useNestForValidationRules(app, [MaxRecipientsRule]);
   setUpSwagger(app);
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

