@@ -200,7 +200,8 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       const bobsList = await list(bob, { includeStatusHistory: true }).expect(200);
       expect(bobsList.body.total).toBe(1);
       expect(ids(bobsList.body)).not.toContain(alices.id);
-      for (const query of [{ bulkSending: 'shared' }, { toEmail: 'x@example.com' }, { fromEmail: 'billing@example.com' }]) {
+      const filters: Record<string, string>[] = [{ bulkSending: 'shared' }, { toEmail: 'x@example.com' }, { fromEmail: 'billing@example.com' }];
+      for (const query of filters) {
         const { body } = await list(bob, query).expect(200);
         expect(body.total).toBe(1);
         expect(body.messages.every((m: { userId: string }) => m.userId === bob)).toBe(true);

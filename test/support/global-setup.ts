@@ -10,7 +10,7 @@ import { dataSourceOptions, runMigrationsExclusively } from '../../src/database/
 import { createDatabaseIfMissing, EmbeddedPostgres } from '../../src/database/embedded-postgres';
 
 export interface TestDatabaseState {
-  embedded?: EmbeddedPostgres;
+  embedded?: { server: EmbeddedPostgres; dataDir: string };
   dropUrl?: { maintenanceUrl: string; name: string };
 }
 
@@ -27,8 +27,9 @@ export default async function globalSetup(): Promise<void> {
     url = server.toString();
     state.dropUrl = { maintenanceUrl: maintenanceUrl.toString(), name };
   } else {
-    state.embedded = new EmbeddedPostgres(mkdtempSync(join(tmpdir(), 'mailroom-test-')));
-    url = await state.embedded.start();
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-test-'));
+    state.embedded = { server: new EmbeddedPostgres(dataDir), dataDir };
+    url = await state.embedded.server.start();
   }
   const dataSource = await new DataSource(dataSourceOptions(url)).initialize();
   await runMigrationsExclusively(dataSource);

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -23,11 +23,12 @@ export interface TestApp {
 export async function bootTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is set by test/support/global-setup.ts; run the e2e project with jest.');
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-data-'));
   const config = AppConfig.fromEnvironment({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     JWT_SECRET: TEST_JWT_SECRET,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'mailroom-data-')),
+    DATA_DIR: dataDir,
     ...env,
   });
   const app = await createApp(config);
@@ -36,6 +37,9 @@ export async function bootTestApp(env: Record<string, string> = {}): Promise<Tes
     http: request(app.getHttpServer()),
     db: app.get(DataSource),
     config,
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

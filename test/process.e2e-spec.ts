@@ -1,0 +1,257 @@
+// The real entry point as a user runs it (SPEC §1): `src/main.ts` in a child process on the
+// embedded defaults, with nothing but a DATA_DIR; then the token CLI, SIGTERM and a restart.
+import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { sign } from 'jsonwebtoken';
+import { sendBody } from './support/factories';
+import {
+  exitOf,
+  killChild,
+  processesMentioning,
+  PROJECT_ROOT,
+  stopProcessesMentioning,
+  TS_NODE,
+} from './support/child-processes';
+
+const TIMEOUT = 120_000;
+const STARTUP_MS = 60_000;
+const SHUTDOWN_MS = 30_000;
+
+const children: ChildProcessWithoutNullStreams[] = [];
+const dataDirs: string[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) await killChild(child);
+  for (const dir of dataDirs.splice(0)) {
+    // A server killed the hard way leaves its PostgreSQL behind: stop that too, by pid.
+    await stopProcessesMentioning(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, TIMEOUT);
+
+function freshDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mailroom-process-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A user's environment: no database and no key configured, so the embedded defaults apply.
+ * LOG_LEVEL is dropped as well: the demo token is read from the log.
+ */
+function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'LOG_LEVEL']) {
+    delete env[name];
+  }
+  return { ...env, DATA_DIR: dataDir, HOST: '127.0.0.1', NODE_ENV: 'development', ...extra };
+}
+
+interface Mailroom {
+  child: ChildProcessWithoutNullStreams;
+  base: string;
+  /** The demo token from the start-up log. */
+  token: string;
+  stderr(): string;
+}
+
+function spawnMailroom(dataDir: string, env: Record<string, string>): {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+} {
+  const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: PROJECT_ROOT, env: userEnv(dataDir, env) });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Starts `src/main.ts` and waits for the line that prints the demo user's token. */
+async function startMailroom(dataDir: string): Promise<Mailroom> {
+  const port = await freePort();
+  const { child, stdout, stderr } = spawnMailroom(dataDir, { PORT: String(port) });
+  const deadline = Date.now() + STARTUP_MS;
+  for (;;) {
+    const token = demoTokenIn(stdout());
+    if (token) return { child, base: `http://127.0.0.1:${port}`, token, stderr };
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      throw new Error(
+        `Mailroom printed no token (exit ${child.exitCode ?? child.signalCode ?? 'none yet'}).\n` +
+          `stderr:\n${stderr()}\nstdout (end):\n${stdout().slice(-3000)}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** stdout is pino's JSON lines; the token is in the `msg` of the line that announces it. */
+function demoTokenIn(stdout: string): string | undefined {
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('Token for user')) continue;
+    let msg: unknown;
+    try {
+      msg = (JSON.parse(line) as { msg?: unknown }).msg;
+    } catch {
+      continue; // the line is still being written
+    }
+    if (typeof msg === 'string' && msg.includes('Token for user "demo-user"')) {
+      return /eyJ[\w-]+\.[\w-]+\.[\w-]+/.exec(msg)?.[0];
+    }
+  }
+  return undefined;
+}
+
+async function api(
+  base: string,
+  path: string,
+  options: { token?: string; method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${base}${path}`, {
+    method: options.method ?? 'GET',
+    headers: {
+      ...(options.token && { Authorization: `Bearer ${options.token}` }),
+      ...(options.body !== undefined && { 'Content-Type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text for the failure message
+  }
+  return { status: response.status, body };
+}
+
+function claims(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+}
+
+describe('the mailroom process (node src/main.ts)', () => {
+  it(
+    'serves on the embedded defaults and prints a demo token that lists and sends',
+    async () => {
+      const dataDir = freshDataDir();
+      const mailroom = await startMailroom(dataDir);
+
+      expect(claims(mailroom.token)).toMatchObject({ sub: 'demo-user' });
+      const ready = await api(mailroom.base, '/health/ready');
+      expect(ready).toMatchObject({ status: 200, body: { status: 'ok' } });
+      const empty = await api(mailroom.base, '/user/messages', { token: mailroom.token });
+      expect(empty).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
+
+      const sent = await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() });
+
+      expect(sent).toMatchObject({ status: 201, body: { status: 'queued', userId: 'demo-user', subject: 'Your invoice' } });
+      const listed = await api(mailroom.base, '/user/messages', { token: mailroom.token });
+      expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
+      // The embedded server keeps its data where SPEC §1 says.
+      expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'accepts a token from the token CLI run on the same DATA_DIR, and no token signed with another key',
+    async () => {
+      const dataDir = freshDataDir();
+      const mailroom = await startMailroom(dataDir);
+
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [...TS_NODE, 'src/auth/token.cli.ts', '--sub', 'someone', '--ttl', '5m'],
+        { cwd: PROJECT_ROOT, env: userEnv(dataDir), timeout: STARTUP_MS },
+      );
+
+      const token = stdout.trim();
+      expect(token).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+      const { sub, iat, exp } = claims(token);
+      expect(sub).toBe('someone');
+      expect(Number(exp) - Number(iat)).toBe(300);
+      const listed = await api(mailroom.base, '/user/messages', { token });
+      expect(listed).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
+      // The control: the server does not accept just any well-formed token.
+      const foreign = sign({}, 'some-other-key-of-at-least-thirty-two-characters', { subject: 'someone', expiresIn: 300 });
+      expect((await api(mailroom.base, '/user/messages', { token: foreign })).status).toBe(401);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits with code 0 within 30 s of SIGTERM and stops the PostgreSQL server it started',
+    async () => {
+      const dataDir = freshDataDir();
+      const mailroom = await startMailroom(dataDir);
+      // Some work first, so that shutdown has a pool and a finished request behind it.
+      expect((await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() })).status).toBe(201);
+      expect(processesMentioning(dataDir)).not.toHaveLength(0);
+
+      mailroom.child.kill('SIGTERM');
+      const exit = await exitOf(mailroom.child, SHUTDOWN_MS);
+
+      // stderr rides along so that a failure shows what the process said on the way out.
+      expect({ exit, stderr: mailroom.stderr() }).toEqual({ exit: { code: 0, signal: null }, stderr: expect.any(String) });
+      expect(processesMentioning(dataDir)).toEqual([]);
+      await expect(fetch(`${mailroom.base}/health`)).rejects.toThrow();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps messages and its key when started again on the same DATA_DIR',
+    async () => {
+      const dataDir = freshDataDir();
+      const first = await startMailroom(dataDir);
+      const sent = await api(first.base, '/sender/send', { method: 'POST', token: first.token, body: sendBody() });
+      expect(sent.status).toBe(201);
+      first.child.kill('SIGTERM');
+      expect(await exitOf(first.child, SHUTDOWN_MS)).toBeDefined();
+
+      const second = await startMailroom(dataDir);
+
+      const listed = await api(second.base, '/user/messages', { token: second.token });
+      expect(listed).toMatchObject({ status: 200, body: { total: 1 } });
+      expect(listed.body.messages[0]).toMatchObject({ id: sent.body.id, subject: sent.body.subject, sentAt: sent.body.sentAt });
+      // The generated key was reused: the first run's token still works.
+      expect((await api(second.base, '/user/messages', { token: first.token })).status).toBe(200);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'refuses to start with PORT=notaport, naming PORT on stderr',
+    async () => {
+      const dataDir = freshDataDir();
+
+      const { child, stdout, stderr } = spawnMailroom(dataDir, { PORT: 'notaport' });
+      const exit = await exitOf(child, STARTUP_MS);
+
+      expect(exit).toEqual({ code: expect.any(Number), signal: null });
+      expect(exit!.code).not.toBe(0);
+      expect(stderr()).toMatch(/\bPORT\b/);
+      expect(stdout()).not.toContain('Listening on');
+      // Configuration is checked before anything starts.
+      expect(processesMentioning(dataDir)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});

