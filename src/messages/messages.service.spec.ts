@@ -1,0 +1,90 @@
+import { automock } from '../../test/support/automock';
+import { NotFoundError } from '../common/problem/problem.errors';
+import { ListMessagesQuery } from './dto/list-messages.query';
+import { MessageRow, MessagesRepository } from './messages.repository';
+import { MessagesService } from './messages.service';
+import { senderIdFor } from './sender-id';
+
+const USER = 'user-1';
+
+function query(fields: Partial<ListMessagesQuery> = {}): ListMessagesQuery {
+  return Object.assign(new ListMessagesQuery(), fields);
+}
+
+function row(id: string): MessageRow {
+  return {
+    id, user_id: USER, sender_id: 's', sender: 'a@example.com', recipients: ['b@example.com'], subject: 'Hi',
+    status: 'queued', priority: 'normal', bulk_sending_id: null, contact_id: null, custom_payload: null,
+    sent_at: new Date('2026-03-01T10:00:00.000Z'),
+  };
+}
+
+describe(MessagesService.name, () => {
+  let repository: jest.Mocked<MessagesRepository>;
+  let sut: MessagesService;
+
+  beforeEach(() => {
+    repository = automock<MessagesRepository>('MessagesRepository');
+    sut = new MessagesService(repository);
+  });
+
+  describe('list', () => {
+    it('derives skip, totalPages and hasNext from take, page and the total', async () => {
+      repository.count.mockResolvedValue(25);
+      repository.list.mockResolvedValue([row('a')]);
+      const page = await sut.list(USER, query({ take: 10, page: 3 }));
+      expect(repository.list).toHaveBeenCalledWith(USER, expect.any(Object), 20, 10);
+      expect(page).toMatchObject({ take: 10, page: 3, skip: 20, total: 25, totalPages: 3, hasNext: false });
+    });
+
+    it('does not query rows for a page past the end', async () => {
+      repository.count.mockResolvedValue(5);
+      const page = await sut.list(USER, query({ take: 10, page: 2 }));
+      expect(page).toMatchObject({ messages: [], skip: 10, total: 5, totalPages: 1, hasNext: false });
+      expect(repository.list).not.toHaveBeenCalled();
+    });
+
+    it('reports no pages for no messages', async () => {
+      repository.count.mockResolvedValue(0);
+      expect(await sut.list(USER, query())).toMatchObject({ total: 0, totalPages: 0, hasNext: false, messages: [] });
+    });
+
+    it('turns fromEmail into the sender id and passes the other filters through', async () => {
+      repository.count.mockResolvedValue(0);
+      const startDate = new Date('2026-03-01T00:00:00.000Z');
+      await sut.list(USER, query({ fromEmail: 'news@example.com', toEmail: 'ada@example.com', statuses: ['sent'], bulkSending: 'b', startDate }));
+      expect(repository.count).toHaveBeenCalledWith(USER, {
+        startDate, endDate: undefined, senderId: senderIdFor(USER, 'news@example.com'), recipient: 'ada@example.com', statuses: ['sent'], bulkSendingId: 'b',
+      });
+    });
+
+    it('loads status histories for the whole page in one call, only when asked', async () => {
+      repository.count.mockResolvedValue(2);
+      repository.list.mockResolvedValue([row('a'), row('b')]);
+      const withoutHistory = await sut.list(USER, query());
+      expect(repository.getStatusHistories).not.toHaveBeenCalled();
+      expect(withoutHistory.messages[0]).not.toHaveProperty('statusHistory');
+
+      const at = new Date('2026-03-01T10:00:00.000Z');
+      repository.getStatusHistories.mockResolvedValue(new Map([['a', [{ message_id: 'a', status: 'queued', at, detail: null }]], ['b', []]]));
+      const withHistory = await sut.list(USER, query({ includeStatusHistory: true }));
+      expect(repository.getStatusHistories).toHaveBeenCalledTimes(1);
+      expect(repository.getStatusHistories).toHaveBeenCalledWith(USER, ['a', 'b']);
+      expect(withHistory.messages[0].statusHistory).toEqual([{ status: 'queued', at: '2026-03-01T10:00:00.000Z', detail: null }]);
+    });
+  });
+
+  describe('get', () => {
+    it('treats an id that is not a UUID as unknown without asking the database', async () => {
+      await expect(sut.get(USER, 'nope')).rejects.toBeInstanceOf(NotFoundError);
+      expect(repository.getById).not.toHaveBeenCalled();
+    });
+
+    it('is NotFound when the repository has no such message for the user', async () => {
+      repository.getById.mockResolvedValue(undefined);
+      const id = '01a1ff99-7a4f-72c1-b480-10d9bd71662f';
+      await expect(sut.get(USER, id)).rejects.toThrow(`Message ${id} does not exist.`);
+      expect(repository.getById).toHaveBeenCalledWith(USER, id);
+    });
+  });
+});
