@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { MessageEntity } from './message.entity';
 
 /** An inline attachment of a send body, decoded, kept with its message for delivery. */
 @Entity('message_attachments')
@@ -9,6 +10,10 @@ export class MessageAttachmentEntity {
 
   @Column('uuid', { name: 'message_id' })
   messageId!: string;
+
+  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'message_attachments_message_id_fkey' })
+  message?: MessageEntity;
 
   @Column('smallint')
   position!: number;

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { MessageEntity } from './message.entity';
 
 /**
  * One row per recipient, lower-cased, carrying the owner and time of its message so that the
@@ -9,6 +10,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 export class MessageRecipientEntity {
   @PrimaryColumn('uuid', { name: 'message_id' })
   messageId!: string;
+
+  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'message_recipients_message_id_fkey' })
+  message?: MessageEntity;
 
   @PrimaryColumn('text')
   email!: string;

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { MessageEntity } from './message.entity';
 import type { MessageStatus } from '../message-status';
 
 /** One entry of a message's status history, appended on every status change. */
@@ -10,6 +11,10 @@ export class MessageStatusEventEntity {
 
   @Column('uuid', { name: 'message_id' })
   messageId!: string;
+
+  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'message_status_events_message_id_fkey' })
+  message?: MessageEntity;
 
   @Column('text')
   status!: MessageStatus;

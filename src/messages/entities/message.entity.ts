@@ -1,7 +1,10 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { SenderEntity } from './sender.entity';
 import type { MessagePriority, MessageStatus } from '../message-status';
 
 @Entity('messages')
+@Check('messages_status_check', `status IN ('queued', 'sending', 'deferred', 'sent', 'failed')`)
+@Check('messages_priority_check', `priority IN ('low', 'normal', 'high')`)
 @Index('ix_messages_user_sent', ['userId', 'sentAt', 'id'])
 @Index('ix_messages_user_status_sent', ['userId', 'status', 'sentAt', 'id'])
 @Index('ix_messages_user_sender_sent', ['userId', 'senderId', 'sentAt', 'id'])
@@ -15,6 +18,10 @@ export class MessageEntity {
 
   @Column('uuid', { name: 'sender_id' })
   senderId!: string;
+
+  @ManyToOne(() => SenderEntity)
+  @JoinColumn({ name: 'sender_id', foreignKeyConstraintName: 'messages_sender_id_fkey' })
+  senderEntity?: SenderEntity;
 
   /** The From address exactly as given. */
   @Column('text')
