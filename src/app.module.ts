@@ -6,6 +6,8 @@ import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DeliveryModule } from './delivery/delivery.module';
+import { QueueModule } from './queue/queue.module';
 import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
 import { SenderModule } from './sender/sender.module';
@@ -27,6 +29,8 @@ export class AppModule {
           },
         }),
         DatabaseModule,
+        QueueModule,
+        DeliveryModule.forRoot(config),
         AuthModule,
         MessagesModule,
         SenderModule,

@@ -11,11 +11,15 @@ const DEMO_TOKEN_TTL_SECONDS = 24 * 3600;
 async function bootstrap(): Promise<void> {
   const config = AppConfig.load();
   const app = await createApp(config);
-  await app.listen(config.port, config.host);
   const logger = new Logger('Mailroom');
   stopGracefullyOn(['SIGTERM', 'SIGINT'], () => app.close(), logger);
+  if (config.role === 'worker') {
+    logger.log('Delivering (ROLE=worker: no HTTP listener)');
+    return;
+  }
+  await app.listen(config.port, config.host);
   const base = `http://localhost:${config.port}`;
-  logger.log(`Listening on ${config.host}:${config.port}; Swagger UI at ${base}/docs`);
+  logger.log(`Listening on ${config.host}:${config.port} (ROLE=${config.role}); Swagger UI at ${base}/docs`);
   if (!config.production && config.auth.verification.kind === 'secret') {
     const token = signToken(config, DEMO_USER, DEMO_TOKEN_TTL_SECONDS);
     logger.log(`Token for user "${DEMO_USER}", valid 24 h: ${token}`);

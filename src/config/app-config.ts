@@ -29,6 +29,14 @@ export class AppConfig {
   readonly logLevel!: string;
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
   readonly limits!: { maxRecipients: number; maxAttachmentBytes: number };
+  readonly delivery!: {
+    /** Unset: the outbox transport writes `.eml` files to DATA_DIR/outbox. */
+    smtpUrl: string | undefined;
+    /** Seconds to wait before each retry after a temporary failure; its length is the number of retries. */
+    retryDelays: number[];
+    concurrency: number;
+    leaseSeconds: number;
+  };
 
   constructor(values: AppConfig) {
     Object.assign(this, values);
@@ -63,6 +71,12 @@ export class AppConfig {
         verification: tokenVerification(vars, production, dataDir),
         issuer: vars.JWT_ISSUER,
         audience: vars.JWT_AUDIENCE,
+      },
+      delivery: {
+        smtpUrl: vars.SMTP_URL,
+        retryDelays: (vars.DELIVERY_RETRY_DELAYS ?? '30,120,600,1800,3600,7200,14400').split(',').map(Number),
+        concurrency: vars.WORKER_CONCURRENCY ?? 8,
+        leaseSeconds: vars.DELIVERY_LEASE_SECONDS ?? 120,
       },
       limits: {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,

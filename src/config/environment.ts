@@ -6,6 +6,8 @@ function wholeNumber({ value }: { value: unknown }): unknown {
   return typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
 }
 
+const DELAY_LIST = /^\d{1,6}(,\d{1,6})*$/;
+
 /** The environment variables Mailroom reads (SPEC §1), as they arrive: strings, validated once at start-up. */
 export class Environment {
   @IsOptional() @IsIn(['development', 'test', 'production'])
@@ -43,6 +45,19 @@ export class Environment {
 
   @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(20 * 1024 * 1024)
   MAX_ATTACHMENT_BYTES?: number;
+
+  @IsOptional() @Matches(/^smtps?:\/\/[^\s/]+(:\d+)?\/?(\?\S*)?$/, { message: 'SMTP_URL must look like smtp://user:pass@host:port or smtps://host' })
+  SMTP_URL?: string;
+
+  @IsOptional() @Matches(DELAY_LIST, { message: 'DELIVERY_RETRY_DELAYS must be comma-separated whole seconds, like 30,120,600' })
+  DELIVERY_RETRY_DELAYS?: string;
+
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(256)
+  WORKER_CONCURRENCY?: number;
+
+  /** How long a delivery may hold its job before another worker may take it over (crash recovery). */
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(3600)
+  DELIVERY_LEASE_SECONDS?: number;
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;

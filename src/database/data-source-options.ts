@@ -5,6 +5,7 @@ import { MessageStatusEventEntity } from '../messages/entities/message-status-ev
 import { MessageEntity } from '../messages/entities/message.entity';
 import { SenderEntity } from '../messages/entities/sender.entity';
 import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
+import { DeliveryAttempts1763827200000 } from './migrations/1763827200000-delivery-attempts';
 
 export const ENTITIES = [
   SenderEntity,
@@ -15,7 +16,7 @@ export const ENTITIES = [
 ];
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
-export const MIGRATIONS = [InitialSchema1763740800000];
+export const MIGRATIONS = [InitialSchema1763740800000, DeliveryAttempts1763827200000];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

@@ -2,6 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { automock } from '../../test/support/automock';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
+import { DeliveryQueue } from '../delivery/delivery-queue';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { senderIdFor } from '../messages/sender-id';
 import { SendMessageDto } from './dto/send-message.dto';
@@ -17,18 +18,27 @@ function body(fields: Partial<SendMessageDto> = {}): SendMessageDto {
 describe(SendMessageUseCase.name, () => {
   let dataSource: jest.Mocked<DataSource>;
   let repository: jest.Mocked<MessagesRepository>;
+  let deliveries: jest.Mocked<DeliveryQueue>;
   let sut: SendMessageUseCase;
   const manager = {} as EntityManager;
 
   beforeEach(() => {
     dataSource = automock<DataSource>('DataSource');
     repository = automock<MessagesRepository>('MessagesRepository');
-    sut = new SendMessageUseCase(dataSource, repository, config);
+    deliveries = automock<DeliveryQueue>('DeliveryQueue');
+    sut = new SendMessageUseCase(dataSource, repository, deliveries, config);
   });
 
-  it('stores the message inside a transaction and answers it as queued', async () => {
-    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
-    repository.create.mockResolvedValue();
+  it('stores the message and queues its delivery in one transaction, then wakes the workers', async () => {
+    const order: string[] = [];
+    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => {
+      const result = await work(manager);
+      order.push('commit');
+      return result;
+    }) as never);
+    repository.create.mockImplementation(async () => void order.push('create'));
+    deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
+    deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
     const answer = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
 
     const [stored, usedManager] = repository.create.mock.calls[0];
@@ -44,6 +54,8 @@ describe(SendMessageUseCase.name, () => {
     });
     expect(stored.attachments).toEqual([{ id: expect.any(String), fileName: 'a.png', contentType: 'image/png', content: Buffer.from('hi') }]);
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
+    expect(deliveries.enqueue).toHaveBeenCalledWith(manager, { messageId: answer.id, attempt: 1 }, 'normal');
+    expect(order).toEqual(['create', 'enqueue', 'commit', 'notify']);
   });
 
   it('refuses attachments over the byte limit before touching the database', async () => {

@@ -5,18 +5,23 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
+import { DeliveryQueue } from '../delivery/delivery-queue';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { mapMessage } from '../messages/messages.service';
 import { senderIdFor } from '../messages/sender-id';
 import { SendMessageDto } from './dto/send-message.dto';
 
-/** Accepts an email for sending: checks what the DTO cannot, then stores it as `queued` in one transaction. */
+/**
+ * Accepts an email for sending: checks what the DTO cannot, then stores it as `queued` and
+ * queues its delivery in one transaction, so that no accepted message is lost or sent unstored.
+ */
 @Injectable()
 export class SendMessageUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly messages: MessagesRepository,
+    private readonly deliveries: DeliveryQueue,
     private readonly config: AppConfig,
   ) {}
 
@@ -41,7 +46,11 @@ export class SendMessageUseCase {
       sentAt: new Date(),
       attachments,
     };
-    await this.dataSource.transaction((manager) => this.messages.create(message, manager));
+    await this.dataSource.transaction(async (manager) => {
+      await this.messages.create(message, manager);
+      await this.deliveries.enqueue(manager, { messageId: message.id, attempt: 1 }, message.priority);
+    });
+    this.deliveries.notifyCommitted();
     return mapMessage({
       id: message.id,
       user_id: userId,

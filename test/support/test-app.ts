@@ -1,13 +1,16 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup';
 import { AppConfig } from '../../src/config/app-config';
+import { createDatabaseIfMissing } from '../../src/database/embedded-postgres';
 
 export const TEST_JWT_SECRET = 'test-secret-of-at-least-thirty-two-characters';
 
@@ -19,13 +22,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real application on the run's test database; `env` overrides SPEC §1 variables. */
-export async function bootTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is set by test/support/global-setup.ts; run the e2e project with jest.');
+/**
+ * The real application on the run's test database; `env` overrides SPEC §1 variables.
+ * It runs as ROLE=api unless told otherwise, so that no test's worker delivers another test's
+ * messages; tests of delivery ask for a database of their own (`isolatedDatabase`).
+ */
+export async function bootTestApp(env: Record<string, string> = {}, options: { isolatedDatabase?: boolean } = {}): Promise<TestApp> {
+  const sharedUrl = process.env.TEST_DATABASE_URL;
+  if (!sharedUrl) throw new Error('TEST_DATABASE_URL is set by test/support/global-setup.ts; run the e2e project with jest.');
+  const databaseUrl = options.isolatedDatabase ? await createIsolatedDatabase(sharedUrl) : sharedUrl;
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-data-'));
   const config = AppConfig.fromEnvironment({
     NODE_ENV: 'test',
+    ROLE: 'api',
     DATABASE_URL: databaseUrl,
     JWT_SECRET: TEST_JWT_SECRET,
     DATA_DIR: dataDir,
@@ -40,6 +49,30 @@ export async function bootTestApp(env: Record<string, string> = {}): Promise<Tes
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (options.isolatedDatabase) await dropDatabase(databaseUrl);
     },
   };
+}
+
+/** An empty database beside the shared one; the application migrates it when it starts. */
+export async function createIsolatedDatabase(sharedUrl: string): Promise<string> {
+  const url = new URL(sharedUrl);
+  const name = `${url.pathname.slice(1)}_${randomBytes(3).toString('hex')}`;
+  url.pathname = '/postgres';
+  await createDatabaseIfMissing(url.toString(), name);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }

@@ -59,6 +59,10 @@ export class MessageEntity {
   @Column('text', { name: 'webhook_statuses', array: true, nullable: true })
   webhookStatuses!: MessageStatus[] | null;
 
+  /** Delivery attempts started; a delivery job carries the number of the attempt it is for. */
+  @Column('integer', { name: 'delivery_attempts', default: 0 })
+  deliveryAttempts!: number;
+
   /** The moment the message was accepted, in milliseconds. */
   @Column({ type: 'timestamptz', name: 'sent_at', precision: 3 })
   sentAt!: Date;

@@ -1,0 +1,40 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { MailerModule } from '@nestjs-modules/mailer';
+import { AppConfig } from '../config/app-config';
+import { DeliverMessageUseCase } from './deliver-message.use-case';
+import { DeliveryQueue } from './delivery-queue';
+import { DeliveryRepository } from './delivery.repository';
+import { DeliveryWorker } from './delivery.worker';
+import { Mailer } from './mailer/mailer';
+import { OutboxMailer } from './mailer/outbox.mailer';
+import { SmtpMailer } from './mailer/smtp.mailer';
+
+/** Delivery: the queue producer (for the sender), the worker, and the mailer chosen by SMTP_URL. */
+@Module({})
+export class DeliveryModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const { smtpUrl, concurrency } = config.delivery;
+    const mailer: Provider = { provide: Mailer, useClass: smtpUrl ? SmtpMailer : OutboxMailer };
+    return {
+      module: DeliveryModule,
+      global: true,
+      imports: smtpUrl
+        ? [
+            MailerModule.forRoot({
+              transport: {
+                url: smtpUrl,
+                pool: true,
+                maxConnections: concurrency,
+                // Well under the job lease, so a stuck server costs an attempt, not the lease.
+                connectionTimeout: 10_000,
+                greetingTimeout: 10_000,
+                socketTimeout: 30_000,
+              },
+            }),
+          ]
+        : [],
+      providers: [mailer, DeliveryQueue, DeliveryRepository, DeliverMessageUseCase, DeliveryWorker],
+      exports: [DeliveryQueue],
+    };
+  }
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTransport } from 'nodemailer';
+import { AppConfig } from '../../config/app-config';
+import { Mailer, MailReceipt, OutgoingMail } from './mailer';
+import { toMimeMessage } from './mime';
+
+/** With no SMTP_URL, each message becomes one RFC 5322 file, DATA_DIR/outbox/<id>.eml. */
+@Injectable()
+export class OutboxMailer extends Mailer {
+  private readonly directory: string;
+  private readonly composer = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+
+  constructor(config: AppConfig) {
+    super();
+    this.directory = join(config.dataDir, 'outbox');
+  }
+
+  async send(mail: OutgoingMail): Promise<MailReceipt> {
+    const { message } = await this.composer.sendMail(toMimeMessage(mail));
+    await mkdir(this.directory, { recursive: true });
+    const path = join(this.directory, `${mail.id}.eml`);
+    // Written aside and renamed, so that a reader never sees half a message.
+    await writeFile(`${path}.part`, message as Buffer);
+    await rename(`${path}.part`, path);
+    return { reply: `written to the outbox as ${mail.id}.eml`, rejected: [] };
+  }
+}

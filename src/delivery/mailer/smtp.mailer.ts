@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { MailerService } from '@nestjs-modules/mailer';
+import { Mailer, MailDeliveryError, MailReceipt, OutgoingMail } from './mailer';
+import { toMimeMessage } from './mime';
+
+/** Delivers over SMTP (SMTP_URL) through @nestjs-modules/mailer's pooled nodemailer transport. */
+@Injectable()
+export class SmtpMailer extends Mailer {
+  constructor(private readonly mailer: MailerService) {
+    super();
+  }
+
+  async send(mail: OutgoingMail): Promise<MailReceipt> {
+    try {
+      const info = await this.mailer.sendMail(toMimeMessage(mail));
+      return { reply: String(info.response ?? ''), rejected: (info.rejected ?? []).map(String) };
+    } catch (error) {
+      throw classify(error);
+    }
+  }
+}
+
+/** SPEC §5: a 5xx reply is permanent; 4xx replies, timeouts and connection failures are retried. */
+export function classify(error: unknown): MailDeliveryError {
+  const { responseCode, response, message, code } = error as { responseCode?: number; response?: string; message?: string; code?: string };
+  const detail = response ?? [code, message].filter(Boolean).join(': ');
+  return new MailDeliveryError(detail || 'unknown SMTP error', typeof responseCode === 'number' && responseCode >= 500);
+}

@@ -1,0 +1,79 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import PgBoss from 'pg-boss';
+import { DataSource, EntityManager } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { AppConfig } from '../config/app-config';
+
+export interface QueueJob<T> {
+  id: string;
+  data: T;
+}
+
+/**
+ * The durable job queue: pg-boss in the application's own PostgreSQL, sharing its connection
+ * pool. Jobs are written through the caller's transaction, so a job exists exactly when the
+ * change that asked for it was committed.
+ */
+@Injectable()
+export class JobQueue implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(JobQueue.name);
+  private readonly boss: PgBoss;
+
+  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
+    const pool = (dataSource.driver as PostgresDriver).master;
+    this.boss = new PgBoss({
+      db: { executeSql: async (text, values) => pool.query(text, values) },
+      schema: 'pgboss',
+      // Jobs whose worker died are taken back after their lease; check at least twice per lease.
+      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(config.delivery.leaseSeconds / 2))),
+      schedule: false,
+    });
+    this.boss.on('error', (error) => this.logger.error(error));
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.boss.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.boss.stop({ graceful: false, close: false });
+  }
+
+  /** Creates the queue unless another process already has. */
+  async ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<void> {
+    if (await this.boss.getQueue(name)) return;
+    await this.boss.createQueue(name, { name, ...options }).catch(async (error: unknown) => {
+      if (!(await this.boss.getQueue(name))) throw error;
+    });
+  }
+
+  async send(manager: EntityManager, name: string, data: object, options: PgBoss.JobOptions = {}): Promise<void> {
+    await this.boss.send(name, data, { ...options, db: executorOf(manager) });
+  }
+
+  fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {
+    return this.boss.fetch<T>(name, { batchSize, priority: true });
+  }
+
+  async complete(manager: EntityManager, name: string, id: string): Promise<void> {
+    await this.boss.complete(name, id, { db: executorOf(manager) });
+  }
+
+  /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an SMTP outcome). */
+  async fail(name: string, id: string, error: Error): Promise<void> {
+    await this.boss.fail(name, id, { message: error.message });
+  }
+
+  /** Jobs waiting to be fetched (created or waiting for a retry). */
+  size(name: string): Promise<number> {
+    return this.boss.getQueueSize(name);
+  }
+}
+
+/** pg-boss runs its statements through the caller's transaction. */
+function executorOf(manager: EntityManager): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => ({ rows: (await manager.queryRunner!.query(text, values, true)).records }),
+  };
+}

@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { DeliveryQueue } from '../src/delivery/delivery-queue';
+import { sendBody } from './support/factories';
+import { SmtpSink } from './support/smtp-sink';
+import { bootTestApp, TestApp } from './support/test-app';
+import { bearer, newUserId } from './support/tokens';
+import { waitForStatus } from './support/wait-for';
+
+const b64 = (bytes: Buffer) => bytes.toString('base64');
+const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
+
+describe('delivery over SMTP', () => {
+  const sink = new SmtpSink();
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const port = await sink.start();
+    t = await bootTestApp(
+      { ROLE: 'all', SMTP_URL: sink.url(port), DELIVERY_RETRY_DELAYS: '1,1', WORKER_CONCURRENCY: '4' },
+      { isolatedDatabase: true },
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.stop();
+  });
+  afterEach(() => {
+    sink.reply = () => 'accept';
+    sink.refuseRecipients.clear();
+  });
+
+  const send = async (userId: string, overrides: Record<string, unknown> = {}) =>
+    (await t.http.post('/sender/send').set(bearer(userId)).send(sendBody(overrides)).expect(201)).body;
+
+  it('hands the message to the SMTP server as a complete MIME message, then marks it sent', async () => {
+    const userId = newUserId();
+    const pdf = Buffer.from('%PDF-1.4 not really');
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]);
+    const message = await send(userId, {
+      sender: 'billing@example.com',
+      to: ['ada@example.com', 'grace@example.com'],
+      subject: 'Ünïcode invoice',
+      html: '<h1>Invoice</h1><p>Total: <b>42 €</b></p>',
+      attachments: [
+        { fileName: 'invoice.pdf', content: b64(pdf) },
+        { fileName: 'logo.png', content: b64(png) },
+      ],
+    });
+    const delivered = await waitForStatus(t.http, userId, message.id, 'sent');
+    expect(statuses(delivered)).toEqual(['queued', 'sending', 'sent']);
+    expect(delivered.statusHistory[2].detail).toMatch(/^250 2\.0\.0 Ok: queued as \d+$/);
+
+    const [mail] = sink.acceptedFor(message.id);
+    expect(mail.from).toBe('billing@example.com');
+    expect(mail.to).toEqual(['ada@example.com', 'grace@example.com']);
+    expect(mail.parsed.from?.text).toBe('billing@example.com');
+    expect(mail.parsed.subject).toBe('Ünïcode invoice');
+    expect(mail.parsed.messageId).toBe(`<${message.id}@example.com>`);
+    expect(mail.parsed.html).toContain('<p>Total: <b>42 €</b></p>');
+    expect(mail.parsed.text).toContain('Total: 42 €');
+    expect(mail.parsed.text).not.toContain('<b>');
+    expect(mail.parsed.attachments.map((a) => [a.filename, a.contentType, a.content])).toEqual([
+      ['invoice.pdf', 'application/pdf', pdf],
+      ['logo.png', 'image/png', png],
+    ]);
+  });
+
+  it('defers after a 4xx reply, retries on DELIVERY_RETRY_DELAYS, and is accepted once', async () => {
+    const userId = newUserId();
+    sink.reply = (_mail, attempt) => (attempt === 1 ? { code: 451, message: '4.3.0 Try again later' } : 'accept');
+    const message = await send(userId);
+    const delivered = await waitForStatus(t.http, userId, message.id, 'sent');
+    expect(statuses(delivered)).toEqual(['queued', 'sending', 'deferred', 'sending', 'sent']);
+    expect(delivered.statusHistory[2].detail).toContain('451 4.3.0 Try again later');
+    const deferredAt = Date.parse(delivered.statusHistory[2].at);
+    expect(Date.parse(delivered.statusHistory[3].at) - deferredAt).toBeGreaterThanOrEqual(900);
+    expect(sink.acceptedFor(message.id)).toHaveLength(1);
+    expect(sink.attemptsFor(message.id)).toBe(2);
+  });
+
+  it('fails at once on a 5xx reply, without retrying', async () => {
+    const userId = newUserId();
+    sink.reply = () => ({ code: 554, message: '5.7.1 Message rejected as spam' });
+    const message = await send(userId);
+    const failed = await waitForStatus(t.http, userId, message.id, 'failed');
+    expect(statuses(failed)).toEqual(['queued', 'sending', 'failed']);
+    expect(failed.statusHistory[2].detail).toContain('554 5.7.1 Message rejected as spam');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(sink.attemptsFor(message.id)).toBe(1);
+  });
+
+  it('fails when every recipient is refused with 550, and is sent to the others when only some are', async () => {
+    const userId = newUserId();
+    sink.refuseRecipients = new Set(['gone@example.com']);
+    const all = await send(userId, { to: ['gone@example.com'] });
+    const some = await send(userId, { to: ['gone@example.com', 'ada@example.com'] });
+    const failed = await waitForStatus(t.http, userId, all.id, 'failed');
+    expect(failed.statusHistory.at(-1).detail).toContain('550');
+    const sent = await waitForStatus(t.http, userId, some.id, 'sent');
+    expect(sent.statusHistory.at(-1).detail).toContain('refused: gone@example.com');
+    expect(sink.acceptedFor(some.id)[0].to).toEqual(['ada@example.com']);
+  });
+
+  it('fails once the retries are used up', async () => {
+    const userId = newUserId();
+    sink.reply = () => ({ code: 421, message: '4.7.0 Too busy' });
+    const message = await send(userId);
+    const failed = await waitForStatus(t.http, userId, message.id, 'failed');
+    expect(statuses(failed)).toEqual(['queued', 'sending', 'deferred', 'sending', 'deferred', 'sending', 'failed']);
+    expect(failed.statusHistory.at(-1).detail).toContain('gave up after 3 attempts');
+    expect(sink.attemptsFor(message.id)).toBe(3);
+  });
+
+  it('ignores a duplicate or late job: a final message is not sent again or moved', async () => {
+    const userId = newUserId();
+    const message = await send(userId);
+    const sent = await waitForStatus(t.http, userId, message.id, 'sent');
+    const deliveries = t.app.get(DeliveryQueue);
+    await t.db.transaction((m) => deliveries.enqueue(m, { messageId: message.id, attempt: 1 }, 'normal'));
+    await t.db.transaction((m) => deliveries.enqueue(m, { messageId: message.id, attempt: 2 }, 'normal'));
+    deliveries.notifyCommitted();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM pgboss.job WHERE data->>'messageId' = $1 AND state = 'completed'`, [message.id]);
+    expect(count).toBe(3);
+    const after = await waitForStatus(t.http, userId, message.id, 'sent');
+    expect(after.statusHistory).toEqual(sent.statusHistory);
+    expect(sink.attemptsFor(message.id)).toBe(1);
+  });
+});
+
+describe('priority', () => {
+  const sink = new SmtpSink();
+  afterAll(() => sink.stop());
+
+  it('delivers high before normal before low', async () => {
+    const port = await sink.start();
+    // The API process queues while no worker runs; then one worker with one slot drains the queue.
+    const api = await bootTestApp({ SMTP_URL: sink.url(port) }, { isolatedDatabase: true });
+    const userId = newUserId();
+    const ids: Record<string, string> = {};
+    for (const priority of ['low', 'normal', 'high', 'low', 'high']) {
+      const { body } = await api.http.post('/sender/send').set(bearer(userId)).send(sendBody({ priority, subject: priority })).expect(201);
+      ids[body.id] = priority;
+    }
+    const worker = await bootTestApp(
+      { ROLE: 'worker', SMTP_URL: sink.url(port), WORKER_CONCURRENCY: '1', DATABASE_URL: api.config.databaseUrl! },
+    );
+    try {
+      await sink.waitUntil(() => sink.accepted.length === 5);
+      expect(sink.accepted.map((m) => m.parsed.subject)).toEqual(['high', 'high', 'normal', 'low', 'low']);
+    } finally {
+      await worker.close();
+      await api.close();
+    }
+  });
+});
+
+describe('the outbox transport (no SMTP_URL)', () => {
+  it('writes one parseable .eml file per message to DATA_DIR/outbox', async () => {
+    const t = await bootTestApp({ ROLE: 'all' }, { isolatedDatabase: true });
+    try {
+      const userId = newUserId();
+      const { body } = await t.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(sendBody({ attachments: [{ fileName: 'notes.txt', content: b64(Buffer.from('hello')) }] }))
+        .expect(201);
+      const sent = await waitForStatus(t.http, userId, body.id, 'sent');
+      expect(sent.statusHistory.at(-1).detail).toBe(`written to the outbox as ${body.id}.eml`);
+      const parsed = await simpleParser(readFileSync(join(t.config.dataDir, 'outbox', `${body.id}.eml`)));
+      expect(parsed.messageId).toBe(`<${body.id}@example.com>`);
+      expect(parsed.subject).toBe('Your invoice');
+      expect((parsed.to as { text: string }).text).toBe('ada@example.com');
+      expect(parsed.html).toBe('<p>Hello Ada</p>');
+      expect(parsed.text?.trim()).toBe('Hello Ada');
+      expect(parsed.attachments[0].content.toString()).toBe('hello');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { AddressInfo } from 'node:net';
+import { ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: Buffer;
+  parsed: ParsedMail;
+}
+
+/** What the sink answers to one message's DATA: accept it, or reply with an SMTP error. */
+export type SinkReply = 'accept' | { code: number; message: string };
+
+/**
+ * A real SMTP server on loopback for the tests. By default it accepts everything; a test can
+ * refuse recipients, answer DATA with an error, or hold DATA open (to kill a worker mid-delivery).
+ */
+export class SmtpSink {
+  readonly accepted: ReceivedMail[] = [];
+  /** Every DATA the server saw the end of, accepted or not, by Message-ID. */
+  readonly attempts: string[] = [];
+  refuseRecipients = new Set<string>();
+  reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
+  private readonly server: SMTPServer;
+  private waiters: (() => void)[] = [];
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (this.refuseRecipients.has(address.address.toLowerCase())) {
+          const error = Object.assign(new Error('5.1.1 No such user here'), { responseCode: 550 });
+          return callback(error);
+        }
+        callback();
+      },
+      onData: (stream, session, callback) => void this.onData(stream, session, callback),
+    });
+  }
+
+  async start(): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return (this.server.server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  url(port: number): string {
+    return `smtp://127.0.0.1:${port}`;
+  }
+
+  acceptedFor(messageId: string): ReceivedMail[] {
+    return this.accepted.filter((m) => m.parsed.messageId?.includes(messageId));
+  }
+
+  attemptsFor(messageId: string): number {
+    return this.attempts.filter((id) => id.includes(messageId)).length;
+  }
+
+  /** Resolves once `predicate` holds, checked after each message the sink sees. */
+  async waitUntil(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > deadline) throw new Error('The SMTP sink did not see what the test waited for');
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
+  private async onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const parsed = await simpleParser(raw);
+    const messageId = parsed.messageId ?? '';
+    this.attempts.push(messageId);
+    const reply = await this.reply(parsed, this.attemptsFor(messageId));
+    if (reply === 'accept') {
+      this.accepted.push({
+        from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        to: session.envelope.rcptTo.map((r) => r.address),
+        raw,
+        parsed,
+      });
+      callback(null, `2.0.0 Ok: queued as ${this.accepted.length}`);
+    } else {
+      callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
+    }
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+}

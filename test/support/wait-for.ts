@@ -1,0 +1,13 @@
+import type TestAgent from 'supertest/lib/agent';
+import { bearer } from './tokens';
+
+/** Polls GET /user/messages/{id} until the message has `status`; returns it with its history. */
+export async function waitForStatus(http: TestAgent, userId: string, id: string, status: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await http.get(`/user/messages/${id}`).set(bearer(userId)).expect(200);
+    if (body.status === status) return body;
+    if (Date.now() > deadline) throw new Error(`Message ${id} is ${body.status}, not ${status}: ${JSON.stringify(body.statusHistory)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
