@@ -10,11 +10,10 @@ import { useNestForValidationRules } from './common/validation/validation-rules.
 import { MaxRecipientsRule } from './sender/dto/max-recipients.rule';
 import { AppConfig } from './config/app-config';
 
-const MAX_JSON_BODY = '20mb';
-
 /** The application exactly as it serves: `main.ts` listens on it, the e2e tests call it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    // Bodies are read per route, after authentication (JsonBodyInterceptor).
     bodyParser: false,
     bufferLogs: true,
     // A failure is reported to the caller of createApp, never answered with process.abort().
@@ -23,7 +22,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.use(assignRequestId);
-  app.useBodyParser('json', { limit: MAX_JSON_BODY, type: ['application/json', 'application/*+json'] });
   app.useGlobalPipes(createValidationPipe());
   useNestForValidationRules(app, [MaxRecipientsRule]);
   setUpSwagger(app);

@@ -132,6 +132,11 @@ describe('POST /sender/send', () => {
     ['customPayload with the key constructor', sendBody({ customPayload: { constructor: 'x' } }), 'customPayload.constructor'],
     ['customPayload with the key __proto__', JSON.parse('{"subject":"s","html":"h","to":["a@b.io"],"sender":"s@b.io","customPayload":{"__proto__":"x"}}'), 'customPayload.__proto__'],
     ['a nested prototype key', sendBody({ webhook: { url: 'https://example.com/h', prototype: 'x' } }), 'webhook.prototype'],
+    ['a NUL in the subject', sendBody({ subject: 'a\u0000b' }), 'subject'],
+    ['a NUL in the html', sendBody({ html: '<p>\u0000</p>' }), 'html'],
+    ['a NUL in a customPayload value', sendBody({ customPayload: { a: 'x\u0000' } }), 'customPayload.a'],
+    ['a NUL in a customPayload key', sendBody({ customPayload: { 'a\u0000': 'x' } }), 'customPayload.a\\0'],
+    ['JSON nested 40 levels deep', sendBody({ junk: JSON.parse('['.repeat(40) + ']'.repeat(40)) }), 'junk' + '[0]'.repeat(31)],
     ['priority unknown', sendBody({ priority: 'urgent' }), 'priority'],
     ['webhook not an object', sendBody({ webhook: 'https://example.com' }), 'webhook'],
     ['webhook an array', sendBody({ webhook: [{ url: 'https://example.com/hook' }] }), 'webhook'],
@@ -152,6 +157,27 @@ describe('POST /sender/send', () => {
     expect(response.body).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, requestId: expect.any(String) });
     expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(await rowsOwnedBy(t.db, userId)).toEqual({ senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0 });
+  });
+
+  it('refuses a body of more than 10,000 values, and a deeply nested one, quickly and without a 500', async () => {
+    const userId = newUserId();
+    const wide = await send(userId, sendBody({ to: Array.from({ length: 200_000 }, (_, i) => `user${i}@example.com`) })).expect(400);
+    expect(wide.body.detail).toBe('The body holds more than 10000 values.');
+    const deep = '{"x":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
+    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send(deep).expect(400);
+    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
+  });
+
+  it('compares addresses case-insensitively the same way everywhere, beyond ASCII', async () => {
+    const userId = newUserId();
+    const dotless = await send(userId, sendBody({ sender: 'i@example.com', to: ['i@example.com', 'İ@example.com'] })).expect(201);
+    const dotted = await send(userId, sendBody({ sender: 'İ@example.com' })).expect(201);
+    expect(dotless.body.to).toEqual(['i@example.com', 'İ@example.com']);
+    expect(dotted.body.senderId).not.toBe(dotless.body.senderId);
+    const again = await send(userId, sendBody({ sender: 'İ@EXAMPLE.COM' })).expect(201);
+    expect(again.body.senderId).toBe(dotted.body.senderId);
+    const listed = await t.http.get('/user/messages').query({ toEmail: 'İ@example.com' }).set(bearer(userId)).expect(200);
+    expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([dotless.body.id]);
   });
 
   it('lists every failing field at once', async () => {
@@ -196,8 +222,20 @@ describe('POST /sender/send', () => {
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
   });
 
-  it('needs a token before it looks at the body', async () => {
-    const response = await t.http.post('/sender/send').send(sendBody()).expect(401);
-    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+  it('answers a body it cannot decode with 4xx, never 500', async () => {
+    const userId = newUserId();
+    const gzip = await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send(JSON.stringify(sendBody())).expect(400);
+    expect(gzip.body.detail).toBe('The body could not be read.');
+    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{}').expect(415);
+    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json; charset=utf-16').send('{}').expect(415);
+    const malformed = await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('{"subject": nope}').expect(400);
+    expect(malformed.body.detail).toBe('The body is not valid JSON.');
+  });
+
+  it('needs a token before it reads the body at all', async () => {
+    for (const body of [JSON.stringify(sendBody()), '{bad', JSON.stringify(sendBody({ html: 'x'.repeat(21 * 1024 * 1024) }))]) {
+      const response = await t.http.post('/sender/send').set('Content-Type', 'application/json').send(body).expect(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
-import { JsonBodyGuard } from '../common/json-body.guard';
+import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { MessageResponse } from '../messages/dto/message.response';
 import { SendMessageDto } from './dto/send-message.dto';
@@ -16,8 +16,7 @@ export class SenderController {
   constructor(private readonly sendMessage: SendMessageUseCase) {}
 
   @Post('send')
-  @HttpCode(201)
-  @UseGuards(JsonBodyGuard)
+  @UseInterceptors(JsonBodyInterceptor)
   @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery and returns it.' })
   @ApiConsumes('application/json')
   @ApiCreatedResponse({

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import type { FieldError, ProblemDetails } from './problem-details';
-import { InvalidInputError, InvalidTokenError, NotFoundError, PayloadTooLargeError } from './problem.errors';
+import { InvalidInputError, InvalidTokenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from './problem.errors';
 
 type Problem = { status: number; detail: string; errors?: FieldError[] };
 
@@ -15,7 +15,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
     const problem = toProblem(exception);
-    if (problem.status >= 500) this.logger.error(exception);
+    if (problem.status >= 500) this.logger.error({ err: summary(exception), requestId: request.id }, 'Request failed');
     if (response.headersSent) return;
     if (problem.status === HttpStatus.UNAUTHORIZED) {
       response.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
@@ -39,11 +39,10 @@ export function toProblem(exception: unknown): Problem {
   if (exception instanceof NotFoundError) return { status: 404, detail: exception.message };
   if (exception instanceof PayloadTooLargeError) return { status: 413, detail: exception.message };
   if (exception instanceof InvalidTokenError) return { status: 401, detail: exception.message };
+  if (exception instanceof ServiceUnavailableError) return { status: 503, detail: exception.message };
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), detail: httpExceptionDetail(exception) };
   }
-  const bodyParserError = asBodyParserError(exception);
-  if (bodyParserError) return bodyParserError;
   return { status: 500, detail: 'An unexpected error occurred; it has been logged with this request id.' };
 }
 
@@ -55,21 +54,12 @@ function httpExceptionDetail(exception: HttpException): string {
   return typeof message === 'string' ? message : exception.message;
 }
 
-/** Express's body parser reports its failures as errors with a `type` and a 4xx `status`. */
-function asBodyParserError(exception: unknown): Problem | undefined {
-  const error = exception as { type?: unknown; status?: unknown; limit?: unknown } | null;
-  if (!error || typeof error.type !== 'string' || typeof error.status !== 'number') return undefined;
-  switch (error.type) {
-    case 'entity.parse.failed':
-      return { status: 400, detail: 'The body is not valid JSON.' };
-    case 'entity.too.large':
-      return { status: 413, detail: `The body is larger than the limit of ${error.limit} bytes.` };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return { status: 415, detail: 'The body must be UTF-8 encoded JSON.' };
-    default:
-      return error.status >= 400 && error.status < 500
-        ? { status: error.status, detail: 'The body could not be read.' }
-        : undefined;
-  }
+/**
+ * What the log keeps of an unexpected error: never the whole object, since a database error
+ * carries its query parameters, which hold message bodies and addresses.
+ */
+function summary(exception: unknown): Record<string, unknown> {
+  if (!(exception instanceof Error)) return { value: String(exception).slice(0, 200) };
+  const { code, constraint, table } = exception as { code?: string; constraint?: string; table?: string };
+  return { type: exception.name, message: exception.message.slice(0, 500), code, constraint, table, stack: exception.stack };
 }

@@ -19,3 +19,6 @@ export class NotFoundError extends Error {
 export class PayloadTooLargeError extends Error {}
 
 export class InvalidTokenError extends Error {}
+
+/** A dependency (the database, the identity provider) is not answering; not the caller's fault. */
+export class ServiceUnavailableError extends Error {}

@@ -1,0 +1,47 @@
+import { BadRequestException } from '@nestjs/common';
+import type { FieldError } from '../problem/problem-details';
+import { InvalidInputError } from '../problem/problem.errors';
+
+// Far beyond any request of ours (the largest has a few hundred values); they bound the work of
+// the walk below and of the validators after it, whatever a 20 MiB body holds.
+const MAX_DEPTH = 32;
+const MAX_VALUES = 10_000;
+// The validation pipe deletes these keys (prototype-pollution protection): refusing them is
+// better than silently storing a customPayload without the key the caller sent.
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Checks a parsed body for what no field rule should have to: it must be an object of at most
+ * 10,000 values nested at most 32 levels deep, free of NUL characters (PostgreSQL text cannot
+ * hold them) and of reserved keys. Walks without recursion, so no body can exhaust the stack.
+ */
+export function inspectJson(body: unknown): void {
+  if (body === undefined) return;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new BadRequestException('The body must be a JSON object.');
+  }
+  const errors: FieldError[] = [];
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 0 }];
+  let values = 0;
+  while (pending.length > 0 && errors.length < 20) {
+    const { value, path, depth } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) errors.push({ field: path, message: 'must not contain NUL characters' });
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_DEPTH) {
+      errors.push({ field: path, message: `is nested deeper than ${MAX_DEPTH} levels` });
+      continue;
+    }
+    values += Array.isArray(value) ? value.length : Object.keys(value).length;
+    if (values > MAX_VALUES) throw new BadRequestException(`The body holds more than ${MAX_VALUES} values.`);
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (RESERVED_KEYS.has(key)) errors.push({ field: childPath, message: 'is a reserved name (__proto__, constructor and prototype cannot be keys)' });
+      else if (key.includes('\0')) errors.push({ field: childPath.replace(/\0/g, '\\0'), message: 'must not contain NUL characters' });
+      else pending.push({ value: child, path: childPath, depth: depth + 1 });
+    }
+  }
+  if (errors.length > 0) throw new InvalidInputError(errors);
+}

@@ -1,0 +1,46 @@
+import {
+  BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor, UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import { json, Request, Response } from 'express';
+import { Observable } from 'rxjs';
+import { PayloadTooLargeError } from '../problem/problem.errors';
+import { inspectJson } from './inspect-json';
+
+const MAX_BODY = '20mb';
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+const parse = json({ limit: MAX_BODY, type: () => true, strict: true });
+
+/**
+ * Reads a JSON body for one route, after the bearer token was checked (interceptors run after
+ * guards), so that nobody without a token gets 20 MiB parsed. Other media types get 415; JSON
+ * that is not an object, too deep, or carries NUL or a reserved key gets 400.
+ */
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const [mediaType, ...parameters] = (request.headers['content-type'] ?? '').toLowerCase().split(';').map((p) => p.trim());
+    if (!JSON_MEDIA_TYPE.test(mediaType)) {
+      throw new UnsupportedMediaTypeException('The body must be JSON, sent with Content-Type: application/json.');
+    }
+    // RFC 8259: JSON between systems is UTF-8.
+    const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+    if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new UnsupportedMediaTypeException('The body must be UTF-8 JSON.');
+    }
+    await new Promise<void>((resolve, reject) =>
+      parse(request, context.switchToHttp().getResponse<Response>(), (error?: unknown) => (error ? reject(readError(error)) : resolve())),
+    );
+    inspectJson(request.body);
+    return next.handle();
+  }
+}
+
+/** body-parser's failures, in our terms; its own messages would quote the body back. */
+function readError(error: unknown): Error {
+  const { type, status } = error as { type?: string; status?: number };
+  if (type === 'entity.parse.failed') return new BadRequestException('The body is not valid JSON.');
+  if (type === 'entity.too.large') return new PayloadTooLargeError(`The body is larger than ${MAX_BODY.replace('mb', ' MiB')}.`);
+  if (status === 415) return new UnsupportedMediaTypeException('The body must be UTF-8 JSON without a Content-Encoding.');
+  return new BadRequestException('The body could not be read.');
+}
