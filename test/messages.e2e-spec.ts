@@ -1,4 +1,4 @@
-import { rowsOwnedBy, sendBody, storeMessage } from './support/factories';
+import { sendBody, storeMessage } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 
@@ -145,7 +145,7 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
     it.each([
       ['startDate', '2026-02-30'], ['startDate', '01/03/2026'], ['endDate', '2026-03-01T12:00:00'], ['endDate', 'yesterday'],
       ['fromEmail', 'billing'], ['toEmail', 'a@b'], ['statuses', 'sent,delivered'], ['statuses', ''], ['statuses', 'sent,,failed'],
-      ['bulkSending', ''],
+      ['bulkSending', ''], ['bulkSending', 'a\u0000b'], ['endDate', '9999-12-31T23:00:00-14:00'],
     ])('refuses %s=%s with 400 naming it', async (name, value) => {
       const response = await list(userId, { [name]: value }).expect(400);
       expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([name]);
@@ -186,7 +186,8 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       const userId = newUserId();
       const unknown = await t.http.get('/user/messages/01a1ff99-7a4f-72c1-b480-10d9bd71662f').set(bearer(userId)).expect(404);
       expect(unknown.body).toMatchObject({ status: 404, title: 'Not Found' });
-      await t.http.get('/user/messages/not-a-uuid').set(bearer(userId)).expect(404);
+      const malformed = await t.http.get(`/user/messages/${'x'.repeat(5000)}`).set(bearer(userId)).expect(404);
+      expect(malformed.body.detail).toBe('That message does not exist.');
     });
   });
 
@@ -210,14 +211,6 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       const missing = await t.http.get('/user/messages/01a1ff99-0000-7000-8000-000000000000').set(bearer(bob)).expect(404);
       expect({ ...foreign.body, requestId: '' }).toEqual({ ...missing.body, requestId: '', detail: foreign.body.detail });
       expect(foreign.body.detail).toBe(`Message ${alices.id} does not exist.`);
-    });
-
-    it('a refused list changes nothing', async () => {
-      const userId = newUserId();
-      await storeMessage(t.db, userId);
-      const before = await rowsOwnedBy(t.db, userId);
-      await list(userId, { take: 0 }).expect(400);
-      expect(await rowsOwnedBy(t.db, userId)).toEqual(before);
     });
   });
 });

@@ -41,7 +41,11 @@ export interface NewMessage {
   userId: string;
   senderId: string;
   sender: string;
+  /** The sender's addressKey(). */
+  senderKey: string;
   recipients: string[];
+  /** addressKey() of each recipient, in the same order. */
+  recipientKeys: string[];
   subject: string;
   html: string;
   priority: MessagePriority;
@@ -54,8 +58,11 @@ export interface NewMessage {
   attachments: { id: string; fileName: string; contentType: string; content: Buffer }[];
 }
 
-const ROW_COLUMNS = `m.id, m.user_id, m.sender_id, m.sender, m.recipients, m.subject, m.status, m.priority,
-  m.bulk_sending_id, m.contact_id, m.custom_payload, m.sent_at`;
+const COLUMNS = [
+  'id', 'user_id', 'sender_id', 'sender', 'recipients', 'subject', 'status', 'priority',
+  'bulk_sending_id', 'contact_id', 'custom_payload', 'sent_at',
+];
+const ROW_COLUMNS = COLUMNS.map((column) => `m.${column}`).join(', ');
 
 /**
  * Every read takes the owner's user id and filters on it, so that no method can return another
@@ -106,22 +113,26 @@ export class MessagesRepository {
 
   /**
    * Stores a new message as `queued`: its sender (once per user and address), the message, its
-   * recipients, the first history entry and its attachments. Pass the manager of the caller's
-   * transaction so that whatever else the send writes commits or rolls back with it.
+   * recipients, the first history entry and its attachments, and returns it as lists read it.
+   * Pass the manager of the caller's transaction so that whatever else the send writes commits
+   * or rolls back with it.
    */
-  async create(message: NewMessage, manager: EntityManager): Promise<void> {
-    await manager.query(
+  async create(message: NewMessage, manager: EntityManager): Promise<MessageRow> {
+    const [row]: MessageRow[] = await manager.query(
       `WITH sender AS (
-         INSERT INTO senders (id, user_id, email) VALUES ($3, $2, lower($4)) ON CONFLICT DO NOTHING
-       ), message AS (
+         INSERT INTO senders (id, user_id, email) VALUES ($3, $2, $15) ON CONFLICT DO NOTHING
+       ), m AS (
          INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
            bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12, $13, $14, $14)
+         RETURNING ${COLUMNS.join(', ')}
        ), recipients AS (
          INSERT INTO message_recipients (message_id, email, user_id, sent_at)
-         SELECT $1, lower(r), $2, $14 FROM unnest($5::text[]) AS r
+         SELECT $1, key, $2, $14 FROM unnest($16::text[]) AS key
+       ), history AS (
+         INSERT INTO message_status_events (message_id, status, at) VALUES ($1, 'queued', $14)
        )
-       INSERT INTO message_status_events (message_id, status, at) VALUES ($1, 'queued', $14)`,
+       SELECT * FROM m`,
       [
         message.id,
         message.userId,
@@ -137,6 +148,8 @@ export class MessagesRepository {
         message.webhookUrl,
         message.webhookStatuses,
         message.sentAt,
+        message.senderKey,
+        message.recipientKeys,
       ],
     );
     for (const [position, attachment] of message.attachments.entries()) {
@@ -146,6 +159,7 @@ export class MessagesRepository {
         [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.content.length, attachment.content],
       );
     }
+    return row;
   }
 }
 

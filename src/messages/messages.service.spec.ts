@@ -3,7 +3,7 @@ import { NotFoundError } from '../common/problem/problem.errors';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageRow, MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
-import { senderIdFor } from './sender-id';
+import { senderIdFor } from './addresses';
 
 const USER = 'user-1';
 

@@ -3,8 +3,9 @@ import { NotFoundError } from '../common/problem/problem.errors';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessagePageResponse } from './dto/message-page.response';
 import { MessageResponse } from './dto/message.response';
-import { MessageFilter, MessageRow, MessagesRepository, StatusEventRow } from './messages.repository';
-import { senderIdFor } from './sender-id';
+import { mapMessage } from './message.mapper';
+import { MessageFilter, MessagesRepository } from './messages.repository';
+import { senderIdFor } from './addresses';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,7 +43,7 @@ export class MessagesService {
   async get(userId: string, id: string): Promise<MessageResponse> {
     // A malformed id names no message: the same 404 as an unknown or foreign one.
     const row = UUID.test(id) ? await this.messages.getById(userId, id) : undefined;
-    if (!row) throw new NotFoundError(`Message ${id}`);
+    if (!row) throw new NotFoundError(UUID.test(id) ? `Message ${id}` : 'That message');
     const histories = await this.messages.getStatusHistories(userId, [row.id]);
     return mapMessage(row, histories.get(row.id));
   }
@@ -56,26 +57,5 @@ function toFilter(userId: string, query: ListMessagesQuery): MessageFilter {
     recipient: query.toEmail,
     statuses: query.statuses,
     bulkSendingId: query.bulkSending,
-  };
-}
-
-/** The one place where a stored message becomes the API's Message. */
-export function mapMessage(row: MessageRow, history?: StatusEventRow[]): MessageResponse {
-  return {
-    id: row.id,
-    to: row.recipients,
-    subject: row.subject,
-    senderId: row.sender_id,
-    status: row.status,
-    userId: row.user_id,
-    sentAt: row.sent_at.toISOString(),
-    sender: row.sender,
-    bulkSendingId: row.bulk_sending_id,
-    contactId: row.contact_id,
-    priority: row.priority,
-    customPayload: row.custom_payload,
-    ...(history && {
-      statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail })),
-    }),
   };
 }

@@ -4,7 +4,7 @@ import { InvalidInputError, PayloadTooLargeError } from '../common/problem/probl
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
-import { senderIdFor } from '../messages/sender-id';
+import { senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SendMessageUseCase } from './send-message.use-case';
 
@@ -36,7 +36,14 @@ describe(SendMessageUseCase.name, () => {
       order.push('commit');
       return result;
     }) as never);
-    repository.create.mockImplementation(async () => void order.push('create'));
+    repository.create.mockImplementation(async (message) => {
+      order.push('create');
+      return {
+        id: message.id, user_id: message.userId, sender_id: message.senderId, sender: message.sender, recipients: message.recipients,
+        subject: message.subject, status: 'queued', priority: message.priority, bulk_sending_id: null, contact_id: null,
+        custom_payload: null, sent_at: message.sentAt,
+      };
+    });
     deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
     deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
     const answer = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
@@ -48,6 +55,8 @@ describe(SendMessageUseCase.name, () => {
       userId: USER,
       senderId: senderIdFor(USER, 'news@example.com'),
       sender: 'News@Example.com',
+      senderKey: 'news@example.com',
+      recipientKeys: ['ada@example.com'],
       priority: 'normal',
       webhookUrl: 'https://h.example.com',
       webhookStatuses: [],

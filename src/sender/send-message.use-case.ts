@@ -8,8 +8,8 @@ import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
-import { mapMessage } from '../messages/messages.service';
-import { senderIdFor } from '../messages/sender-id';
+import { mapMessage } from '../messages/message.mapper';
+import { addressKey, senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
 
 /**
@@ -34,7 +34,9 @@ export class SendMessageUseCase {
       userId,
       senderId: senderIdFor(userId, body.sender),
       sender: body.sender,
+      senderKey: addressKey(body.sender),
       recipients: body.to,
+      recipientKeys: body.to.map(addressKey),
       subject: body.subject,
       html: body.html,
       priority: body.priority ?? 'normal',
@@ -46,25 +48,13 @@ export class SendMessageUseCase {
       sentAt: new Date(),
       attachments,
     };
-    await this.dataSource.transaction(async (manager) => {
-      await this.messages.create(message, manager);
+    const stored = await this.dataSource.transaction(async (manager) => {
+      const row = await this.messages.create(message, manager);
       await this.deliveries.enqueue(manager, { messageId: message.id, attempt: 1 }, message.priority);
+      return row;
     });
     this.deliveries.notifyCommitted();
-    return mapMessage({
-      id: message.id,
-      user_id: userId,
-      sender_id: message.senderId,
-      sender: message.sender,
-      recipients: message.recipients,
-      subject: message.subject,
-      status: 'queued',
-      priority: message.priority,
-      bulk_sending_id: message.bulkSendingId,
-      contact_id: message.contactId,
-      custom_payload: message.customPayload,
-      sent_at: message.sentAt,
-    });
+    return mapMessage(stored);
   }
 
   /** Stored attachments arrive with POST /attachments; until a user has stored one, every id is unknown. */

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { MessageStatus } from '../../src/messages/message-status';
 import { MessagesRepository, NewMessage } from '../../src/messages/messages.repository';
-import { senderIdFor } from '../../src/messages/sender-id';
+import { addressKey, senderIdFor } from '../../src/messages/addresses';
 
 /** A body that POST /sender/send accepts; tests change one thing at a time. */
 export function sendBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -26,12 +26,15 @@ export async function storeMessage(
   fields: Partial<NewMessage> & { status?: MessageStatus } = {},
 ): Promise<NewMessage> {
   const sender = fields.sender ?? 'billing@example.com';
+  const recipients = fields.recipients ?? ['ada@example.com'];
   const message: NewMessage = {
     id: uuidv7(),
     userId,
     senderId: senderIdFor(userId, sender),
     sender,
-    recipients: ['ada@example.com'],
+    senderKey: addressKey(sender),
+    recipients,
+    recipientKeys: recipients.map(addressKey),
     subject: `Message ${randomUUID()}`,
     html: '<p>Hi</p>',
     priority: 'normal',

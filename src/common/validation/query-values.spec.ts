@@ -1,4 +1,4 @@
-import { parseDateBound, toBoolean, toDateBound, toDistinctList, toInteger, toLowerCase } from './query-values';
+import { parseDateBound, toBoolean, toDateBound, toDistinctList, toInteger } from './query-values';
 
 const iso = (date: Date | undefined) => date?.toISOString();
 
@@ -126,14 +126,5 @@ describe(toDistinctList.name, () => {
 
     expect(toDistinctList({ value: array })).toBe(array);
     expect(toDistinctList({ value: undefined })).toBeUndefined();
-  });
-});
-
-describe(toLowerCase.name, () => {
-  it('lower-cases strings and leaves anything else unchanged', () => {
-    const array = ['Ada@Example.com'];
-
-    expect(toLowerCase({ value: 'Ada@Example.COM' })).toBe('ada@example.com');
-    expect(toLowerCase({ value: array })).toBe(array);
   });
 });

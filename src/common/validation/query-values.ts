@@ -13,10 +13,6 @@ export function toBoolean({ value }: { value: unknown }): unknown {
   return typeof value === 'string' && Object.hasOwn(BOOLEANS, value) ? BOOLEANS[value] : value;
 }
 
-export function toLowerCase({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' ? value.toLowerCase() : value;
-}
-
 /** `a,b,a` → `['a', 'b']`; blanks are kept so that the validator can refuse them. */
 export function toDistinctList({ value }: { value: unknown }): unknown {
   return typeof value === 'string' ? [...new Set(value.split(',').map((s) => s.trim()))] : value;
@@ -46,7 +42,10 @@ export function parseDateBound(text: string, bound: 'start' | 'end'): Date | und
   // Stored times have millisecond precision: a start bound inside a millisecond begins at the next one.
   const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));
   const beyond = bound === 'start' && /[1-9]/.test(fraction.slice(3)) ? 1 : 0;
-  return new Date(local - offsetMinutes * 60_000 + millis + beyond);
+  const instant = new Date(local - offsetMinutes * 60_000 + millis + beyond);
+  // An offset can carry a date past year 9999 or before year 1, which ISO 8601 text cannot echo.
+  const year = instant.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? instant : undefined;
 }
 
 export function toDateBound(bound: 'start' | 'end') {

@@ -1,12 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { IsEmailAddress, IsNotBefore } from '../../common/validation/validators';
-import { toBoolean, toDateBound, toDistinctList, toInteger, toLowerCase } from '../../common/validation/query-values';
+import { toBoolean, toDateBound, toDistinctList, toInteger } from '../../common/validation/query-values';
+import { addressKey } from '../addresses';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
 // Beyond this page, `skip` would no longer be an exact JSON integer.
 export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+
+const toAddressKey = ({ value }: { value: unknown }) => (typeof value === 'string' ? addressKey(value) : value);
 
 const DATE_MESSAGE = 'must be an ISO 8601 date (2026-03-01) or date-time with an offset (2026-03-01T12:00:00Z)';
 
@@ -33,11 +36,11 @@ export class ListMessagesQuery {
   endDate?: Date;
 
   @ApiPropertyOptional({ format: 'email', description: 'Sender (From) address, case-insensitive' })
-  @IsOptional() @Transform(toLowerCase) @IsEmailAddress()
+  @IsOptional() @Transform(toAddressKey) @IsEmailAddress()
   fromEmail?: string;
 
   @ApiPropertyOptional({ format: 'email', description: 'One of the recipients, case-insensitive' })
-  @IsOptional() @Transform(toLowerCase) @IsEmailAddress()
+  @IsOptional() @Transform(toAddressKey) @IsEmailAddress()
   toEmail?: string;
 
   @ApiPropertyOptional({ type: String, example: 'sent,failed', description: `Comma-separated statuses: ${MESSAGE_STATUSES.join(', ')}` })
@@ -46,6 +49,6 @@ export class ListMessagesQuery {
   statuses?: MessageStatus[];
 
   @ApiPropertyOptional({ description: 'Exact bulkSendingId' })
-  @IsOptional() @IsString() @Length(1, 255)
+  @IsOptional() @IsString() @Length(1, 255) @Matches(/^[^\0]*$/, { message: 'must not contain NUL characters' })
   bulkSending?: string;
 }

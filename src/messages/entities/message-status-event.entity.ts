@@ -1,9 +1,10 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { MessageEntity } from './message.entity';
 import type { MessageStatus } from '../message-status';
 
 /** One entry of a message's status history, appended on every status change. */
 @Entity('message_status_events')
+@Check('message_status_events_status_check', `status IN ('queued', 'sending', 'deferred', 'sent', 'failed')`)
 @Index('ix_message_status_events_message', ['messageId', 'id'])
 export class MessageStatusEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })

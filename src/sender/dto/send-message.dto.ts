@@ -4,6 +4,7 @@ import {
   ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, MinLength, Validate, ValidateNested,
 } from 'class-validator';
 import { HasNoLineBreaks, IsEmailAddress, IsStringRecord, MaxUtf8Bytes } from '../../common/validation/validators';
+import { addressKey } from '../../messages/addresses';
 import { MESSAGE_PRIORITIES } from '../../messages/message-status';
 import type { MessagePriority } from '../../messages/message-status';
 import { InlineAttachmentDto } from './inline-attachment.dto';
@@ -16,7 +17,7 @@ const MAX_HTML_BYTES = 5 * 1024 * 1024;
 function distinctAddresses({ value }: { value: unknown }): unknown {
   if (!Array.isArray(value)) return value;
   const seen = new Set<string>();
-  return value.filter((v) => typeof v !== 'string' || (!seen.has(v.toLowerCase()) && seen.add(v.toLowerCase())));
+  return value.filter((v) => typeof v !== 'string' || (!seen.has(addressKey(v)) && seen.add(addressKey(v))));
 }
 
 /** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */

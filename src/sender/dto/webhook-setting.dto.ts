@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsIn, IsOptional, IsUrl, MaxLength } from 'class-validator';
+import { IsArray, IsIn, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
 import { MESSAGE_STATUSES, MessageStatus } from '../../messages/message-status';
 
 export class WebhookSettingDto {
   @ApiProperty({ example: 'https://example.com/hooks/mailroom', maxLength: 2048 })
+  @IsString()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'must be an absolute http(s) URL' })
   @MaxLength(2048)
   url!: string;

@@ -1,0 +1,23 @@
+import type { MessageResponse } from './dto/message.response';
+import type { MessageRow, StatusEventRow } from './messages.repository';
+
+/** The one place where a stored message becomes the API's Message. */
+export function mapMessage(row: MessageRow, history?: StatusEventRow[]): MessageResponse {
+  return {
+    id: row.id,
+    to: row.recipients,
+    subject: row.subject,
+    senderId: row.sender_id,
+    status: row.status,
+    userId: row.user_id,
+    sentAt: row.sent_at.toISOString(),
+    sender: row.sender,
+    bulkSendingId: row.bulk_sending_id,
+    contactId: row.contact_id,
+    priority: row.priority,
+    customPayload: row.custom_payload,
+    ...(history && {
+      statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail })),
+    }),
+  };
+}
