@@ -108,6 +108,8 @@ describe('authentication (SPEC §2)', () => {
       ['a token with an empty sub', () => `Bearer ${sign({ sub: '' }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`],
       ['a token with a numeric sub', () => `Bearer ${sign({ sub: 42 }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`],
       ['a token with a sub of 256 characters', () => `Bearer ${tokenFor('u'.repeat(256))}`],
+      ['a token with a NUL in its sub', () => `Bearer ${tokenFor('user\u0000admin')}`],
+      ['a token with a line break in its sub', () => `Bearer ${tokenFor('user\nadmin')}`],
     ];
 
     it.each(refused)('refuses %s', async (_case, authorization) => {
@@ -231,6 +233,26 @@ describe('authentication (SPEC §2)', () => {
       const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token()}`);
 
       expectInvalidToken(response);
+    });
+  });
+
+  describe('when the identity provider\'s keys cannot be fetched', () => {
+    it('answers 503 without naming the provider, not 401', async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const t = await bootTestApp({ JWT_SECRET: '', JWT_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` });
+      try {
+        const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        const token = sign({}, privateKey, { algorithm: 'RS256', keyid: 'k1', subject: newUserId(), expiresIn: 600 });
+        const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token}`).expect(503);
+        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(response.body.detail).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
+        expect(response.headers['www-authenticate']).toBeUndefined();
+      } finally {
+        await t.close();
+      }
     });
   });
 });

@@ -1,6 +1,6 @@
 import { bootTestApp, TestApp } from './support/test-app';
 
-describe('platform: health and request ids', () => {
+describe('platform: health', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();

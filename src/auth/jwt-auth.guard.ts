@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { InvalidTokenError } from '../common/problem/problem.errors';
+import { InvalidTokenError, ServiceUnavailableError } from '../common/problem/problem.errors';
 import { IS_PUBLIC } from './public.decorator';
 
 /** The global guard: every route needs a valid bearer token unless marked @Public(). */
@@ -18,16 +18,24 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   override handleRequest<TUser>(error: unknown, user: TUser | false, info: unknown): TUser {
     if (error instanceof InvalidTokenError) throw error;
-    if (error || !user) throw new InvalidTokenError(describeFailure(info));
-    return user;
+    if (!error && user) return user;
+    throw failure(error ?? info);
   }
 }
 
-/** passport-jwt reports why a token failed as `info`: jsonwebtoken's errors, or "No auth token". */
-function describeFailure(info: unknown): string {
-  const message = info instanceof Error ? info.message : '';
-  if (message === 'No auth token') return 'Send a bearer token: Authorization: Bearer <JWT>.';
-  if (message === 'jwt expired') return 'The token has expired.';
-  if (message) return `The token was refused: ${message}.`;
-  return 'The token was refused.';
+const TOKEN_ERRORS = new Set(['JsonWebTokenError', 'TokenExpiredError', 'NotBeforeError']);
+
+/**
+ * passport-jwt reports why a token failed as `info`: one of jsonwebtoken's errors, "No auth
+ * token", or the key provider's own error. That last one means the identity provider's keys
+ * could not be fetched: our outage, not the caller's bad token, and its text names our hosts.
+ */
+function failure(cause: unknown): Error {
+  // Read by shape: errors from Node's own modules are not instances of every realm's Error.
+  const { name, message } = (typeof cause === 'object' && cause !== null ? cause : {}) as { name?: string; message?: string };
+  if (message === undefined) return new InvalidTokenError('The token was refused.');
+  if (message === 'No auth token') return new InvalidTokenError('Send a bearer token: Authorization: Bearer <JWT>.');
+  if (name === 'TokenExpiredError') return new InvalidTokenError('The token has expired.');
+  if (name && TOKEN_ERRORS.has(name)) return new InvalidTokenError(`The token was refused: ${message}.`);
+  return new ServiceUnavailableError('Tokens cannot be verified right now (the signing keys are unavailable); try again shortly.');
 }

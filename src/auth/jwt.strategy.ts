@@ -38,9 +38,10 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
 
   validate(payload: { sub?: unknown; exp?: unknown }): AuthUser {
     if (typeof payload.exp !== 'number') throw new InvalidTokenError('The token has no exp claim.');
-    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > MAX_SUBJECT_LENGTH) {
-      throw new InvalidTokenError(`The token's sub claim must be a string of 1-${MAX_SUBJECT_LENGTH} characters.`);
+    const { sub } = payload;
+    if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH || /[\x00-\x1f\x7f]/.test(sub)) {
+      throw new InvalidTokenError(`The token's sub claim must be a string of 1-${MAX_SUBJECT_LENGTH} characters without control characters.`);
     }
-    return { id: payload.sub };
+    return { id: sub };
   }
 }

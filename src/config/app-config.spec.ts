@@ -68,7 +68,6 @@ describe(AppConfig.name, () => {
       ['JWT_SECRET', 'too-short'],
       ['MAX_RECIPIENTS', '0'],
       ['MAX_ATTACHMENT_BYTES', 'lots'],
-      ['NODE_ENV', 'staging'],
       ['JWT_JWKS_URL', 'not a url'],
     ])('refuses %s=%s with a message naming the variable', (name, value) => {
       const env = { JWT_SECRET: SECRET, [name]: value };

@@ -10,7 +10,8 @@ const DELAY_LIST = /^\d{1,6}(,\d{1,6})*$/;
 
 /** The environment variables Mailroom reads (SPEC §1), as they arrive: strings, validated once at start-up. */
 export class Environment {
-  @IsOptional() @IsIn(['development', 'test', 'production'])
+  /** Only `production` changes behaviour (no generated JWT key, no demo token). */
+  @IsOptional() @IsString()
   NODE_ENV?: string;
 
   @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(65535)

@@ -2,6 +2,8 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator';
+import { ServiceUnavailableError } from '../common/problem/problem.errors';
+import { QueueHealthIndicator } from './queue.health';
 
 @ApiTags('health')
 @Public()
@@ -10,6 +12,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly queue: QueueHealthIndicator,
   ) {}
 
   @Get()
@@ -21,9 +24,25 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOperation({ summary: 'Readiness: the database and the job queue answer' })
   @ApiServiceUnavailableResponse({ description: 'Not ready: a problem body names what failed' })
-  ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+  async ready(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([
+        () => this.database.pingCheck('database', { timeout: 2000 }),
+        () => this.queue.check('queue'),
+      ]);
+    } catch (error) {
+      throw new ServiceUnavailableError(`Not ready: ${failedChecks(error)}.`);
+    }
   }
+}
+
+/**
+ * Terminus reports failures as `{error: {name: {...}}}`. The problem names the failed checks but
+ * not their errors, which can name internal hosts: this endpoint needs no token.
+ */
+function failedChecks(error: unknown): string {
+  const names = Object.keys((error as { response?: { error?: object } }).response?.error ?? {});
+  return names.length > 0 ? `${names.join(' and ')} not answering` : 'a check failed';
 }
