@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { ArgumentMetadata } from '@nestjs/common';
+import { useContainer } from 'class-validator';
+import { InvalidInputError } from '../../common/problem/problem.errors';
+import { createValidationPipe } from '../../common/validation/validation.pipe';
+import { AppConfig } from '../../config/app-config';
+import { MaxRecipientsRule } from './max-recipients.rule';
+import { SendMessageDto } from './send-message.dto';
+
+const metadata: ArgumentMetadata = { type: 'body', metatype: SendMessageDto };
+const valid = { subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'news@example.com' };
+
+describe(SendMessageDto.name, () => {
+  const sut = createValidationPipe();
+  const rule = new MaxRecipientsRule({ limits: { maxRecipients: 2, maxAttachmentBytes: 10 } } as AppConfig);
+
+  beforeAll(() => useContainer({ get: (c: unknown) => (c === MaxRecipientsRule ? rule : undefined) }, { fallback: true }));
+  afterAll(() => useContainer({ get: () => undefined }, { fallback: true }));
+
+  const fieldsRefused = async (body: object) => {
+    const error = await sut.transform({ ...valid, ...body }, metadata).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    return (error as InvalidInputError).errors;
+  };
+
+  it('accepts the four required fields alone and defaults nothing it was not given', async () => {
+    const dto = await sut.transform({ ...valid }, metadata);
+    expect(dto).toBeInstanceOf(SendMessageDto);
+    expect(dto).toEqual(valid);
+  });
+
+  it('drops repeated recipients case-insensitively before counting them', async () => {
+    const dto = await sut.transform({ ...valid, to: ['A@x.io', 'a@X.io', 'b@x.io'] }, metadata);
+    expect(dto.to).toEqual(['A@x.io', 'b@x.io']);
+    expect(await fieldsRefused({ to: ['a@x.io', 'b@x.io', 'c@x.io'] })).toEqual([
+      { field: 'to', message: 'must have at most 2 distinct recipients' },
+    ]);
+  });
+
+  it.each([
+    [{ subject: 'x'.repeat(999) }, 'subject'],
+    [{ subject: 'a\rb' }, 'subject'],
+    [{ html: 'é'.repeat(2_621_441) }, 'html'],
+    [{ to: ['a@x.io', 'a@localhost'] }, 'to'],
+    [{ sender: 'a@x.io, b@x.io' }, 'sender'],
+    [{ attachments: [{ fileName: 'a\\b', content: '' }] }, 'attachments[0].fileName'],
+    [{ attachments: [{ fileName: 'a', content: 'YQ' }] }, 'attachments[0].content'],
+    [{ attachmentIds: Array.from({ length: 21 }, () => '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a') }, 'attachmentIds'],
+    [{ customPayload: { '': 'empty key' } }, 'customPayload'],
+    [{ priority: 'HIGH' }, 'priority'],
+    [{ webhook: { url: 'https://h.example.com', status: ['queued', 'bounced'] } }, 'webhook.status'],
+    [{ webhook: { url: 123 } }, 'webhook.url'],
+  ])('refuses %j naming %s', async (body, field) => {
+    expect((await fieldsRefused(body)).map((e) => e.field)).toEqual([field]);
+  });
+});
