@@ -10,6 +10,7 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { QueueModule } from './queue/queue.module';
 import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { SenderModule } from './sender/sender.module';
 
 @Module({})
@@ -35,6 +36,7 @@ export class AppModule {
         MessagesModule,
         SenderModule,
         HealthModule,
+        MetricsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
     };

@@ -65,6 +65,9 @@ describe('delivery over SMTP', () => {
       ['invoice.pdf', 'application/pdf', pdf],
       ['logo.png', 'image/png', png],
     ]);
+    const metrics = (await t.http.get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/^mailroom_deliveries_total\{outcome="sent"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^mailroom_delivery_latency_seconds_count [1-9]\d*$/m);
   });
 
   it('defers after a 4xx reply, retries on DELIVERY_RETRY_DELAYS, and is accepted once', async () => {

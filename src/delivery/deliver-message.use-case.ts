@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { JobQueue, QueueJob } from '../queue/job-queue';
 import { DeliveryJob, DeliveryQueue, DELIVERY_QUEUE } from './delivery-queue';
 import { DeliverableMessage, DeliveryOutcome, DeliveryRepository } from './delivery.repository';
@@ -22,6 +23,7 @@ export class DeliverMessageUseCase {
     private readonly queue: JobQueue,
     private readonly mailer: Mailer,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute(job: QueueJob<DeliveryJob>): Promise<DeliveryResult> {
@@ -30,6 +32,7 @@ export class DeliverMessageUseCase {
     if (!message) {
       // Final already, or a job for an attempt that is not the current one.
       await this.dataSource.transaction((m) => this.queue.complete(m, DELIVERY_QUEUE, job.id));
+      this.metrics.deliveries.inc({ outcome: 'skipped' });
       return 'skipped';
     }
     const outcome = await this.handOver(message, attempt);
@@ -40,6 +43,8 @@ export class DeliverMessageUseCase {
       }
       await this.queue.complete(m, DELIVERY_QUEUE, job.id);
     });
+    this.metrics.deliveries.inc({ outcome: outcome.status });
+    if (outcome.status === 'sent') this.metrics.deliveryLatency.observe((Date.now() - message.sentAt.getTime()) / 1000);
     return outcome.status;
   }
 

@@ -3,6 +3,7 @@ import { automock } from '../../test/support/automock';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
+import { Metrics } from '../metrics/metrics';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
@@ -19,6 +20,7 @@ describe(SendMessageUseCase.name, () => {
   let dataSource: jest.Mocked<DataSource>;
   let repository: jest.Mocked<MessagesRepository>;
   let deliveries: jest.Mocked<DeliveryQueue>;
+  let metrics: jest.Mocked<Metrics>;
   let sut: SendMessageUseCase;
   const manager = {} as EntityManager;
 
@@ -26,7 +28,8 @@ describe(SendMessageUseCase.name, () => {
     dataSource = automock<DataSource>('DataSource');
     repository = automock<MessagesRepository>('MessagesRepository');
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
-    sut = new SendMessageUseCase(dataSource, repository, deliveries, config);
+    metrics = automock<Metrics>('Metrics');
+    sut = new SendMessageUseCase(dataSource, repository, deliveries, config, metrics);
   });
 
   it('stores the message and queues its delivery in one transaction, then wakes the workers', async () => {
@@ -46,6 +49,8 @@ describe(SendMessageUseCase.name, () => {
     });
     deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
     deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
+    const accepted = { inc: jest.fn() };
+    Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
     const answer = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
 
     const [stored, usedManager] = repository.create.mock.calls[0];
@@ -65,6 +70,7 @@ describe(SendMessageUseCase.name, () => {
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
     expect(deliveries.enqueue).toHaveBeenCalledWith(manager, { messageId: answer.id, attempt: 1 }, 'normal');
     expect(order).toEqual(['create', 'enqueue', 'commit', 'notify']);
+    expect(accepted.inc).toHaveBeenCalledTimes(1);
   });
 
   it('refuses attachments over the byte limit before touching the database', async () => {

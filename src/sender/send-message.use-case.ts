@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
+import { Metrics } from '../metrics/metrics';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { mapMessage } from '../messages/message.mapper';
@@ -23,6 +24,7 @@ export class SendMessageUseCase {
     private readonly messages: MessagesRepository,
     private readonly deliveries: DeliveryQueue,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute(userId: string, body: SendMessageDto): Promise<MessageResponse> {
@@ -54,6 +56,7 @@ export class SendMessageUseCase {
       return row;
     });
     this.deliveries.notifyCommitted();
+    this.metrics.messagesAccepted.inc();
     return mapMessage(stored);
   }
 

@@ -5,7 +5,8 @@
 export function automock<T extends object>(name = 'mock'): jest.Mocked<T> {
   const methods = new Map<PropertyKey, jest.Mock>();
   return new Proxy({} as jest.Mocked<T>, {
-    get(_target, property) {
+    get(target, property) {
+      if (property in target) return target[property as keyof typeof target]; // set by the test
       if (property === 'then') return undefined; // not a promise
       if (!methods.has(property)) {
         methods.set(

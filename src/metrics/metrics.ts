@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DELIVERY_QUEUE } from '../delivery/delivery-queue';
+import { JobQueue } from '../queue/job-queue';
+
+/** The Prometheus metrics of one process, in a registry of its own (GET /metrics). */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly messagesAccepted = new Counter({
+    name: 'mailroom_messages_accepted_total',
+    help: 'Messages accepted by POST /sender/send',
+    registers: [this.registry],
+  });
+
+  readonly deliveries = new Counter({
+    name: 'mailroom_deliveries_total',
+    help: 'Delivery attempts by outcome (sent, deferred, failed, skipped)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deliveryLatency = new Histogram({
+    name: 'mailroom_delivery_latency_seconds',
+    help: 'From acceptance to the SMTP server accepting the message',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 1800, 7200],
+    registers: [this.registry],
+  });
+
+  constructor(queue: JobQueue) {
+    new Gauge({
+      name: 'mailroom_queue_waiting_jobs',
+      help: 'Delivery jobs waiting to be fetched',
+      registers: [this.registry],
+      async collect() {
+        this.set(await queue.size(DELIVERY_QUEUE));
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+}
