@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { passportJwtSecret } from 'jwks-rsa';
@@ -23,7 +24,9 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
       issuer,
       audience,
       ...(verification.kind === 'secret'
-        ? { secretOrKey: verification.secret }
+        ? // A KeyObject made once: given a string, jsonwebtoken tries it as a public key first, and
+          // that failure (an exception per request) cost more than the verification itself.
+          { secretOrKey: createSecretKey(Buffer.from(verification.secret)) as unknown as string }
         : {
             secretOrKeyProvider: passportJwtSecret({
               jwksUri: verification.jwksUrl,
