@@ -14,6 +14,8 @@ async function bootstrap(): Promise<void> {
   const logger = new Logger('Mailroom');
   stopGracefullyOn(['SIGTERM', 'SIGINT'], () => app.close(), logger);
   if (config.role === 'worker') {
+    // listen() is what flushes the logs buffered during start-up; a worker never calls it.
+    app.flushLogs();
     logger.log('Delivering (ROLE=worker: no HTTP listener)');
     return;
   }

@@ -4,7 +4,7 @@ import { simpleParser } from 'mailparser';
 import { DeliveryQueue } from '../src/delivery/delivery-queue';
 import { sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
-import { bootTestApp, TestApp } from './support/test-app';
+import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 
@@ -181,6 +181,45 @@ describe('the outbox transport (no SMTP_URL)', () => {
       expect(parsed.attachments[0].content.toString()).toBe('hello');
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('shutdown and settings', () => {
+  const sink = new SmtpSink();
+  afterAll(() => sink.stop());
+
+  it('finishes a delivery it has started before the mailer closes, rather than deferring it', async () => {
+    const port = await sink.start();
+    const databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+    try {
+      for (let round = 0; round < 5; round++) {
+        const t = await bootTestApp({ ROLE: 'all', SMTP_URL: sink.url(port), DATABASE_URL: databaseUrl });
+        const { body } = await t.http.post('/sender/send').set(bearer(newUserId())).send(sendBody()).expect(201);
+        await t.close();
+        const viewer = await bootTestApp({ DATABASE_URL: databaseUrl });
+        const history: { status: string; detail: string | null }[] = await viewer.db.query(
+          `SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`,
+          [body.id],
+        );
+        await viewer.close();
+        expect(history.filter((e) => e.status === 'deferred')).toEqual([]);
+        expect(['queued', 'sent']).toContain(history.at(-1)!.status);
+      }
+    } finally {
+      await dropDatabase(databaseUrl);
+    }
+  });
+
+  it('applies a changed DELIVERY_LEASE_SECONDS to the existing queue', async () => {
+    const first = await bootTestApp({}, { isolatedDatabase: true });
+    try {
+      const second = await bootTestApp({ DELIVERY_LEASE_SECONDS: '7', DATABASE_URL: first.config.databaseUrl! });
+      await second.close();
+      const [queue] = await first.db.query(`SELECT expire_seconds FROM pgboss.queue WHERE name = 'message-delivery'`);
+      expect(queue.expire_seconds).toBe(7);
+    } finally {
+      await first.close();
     }
   });
 });

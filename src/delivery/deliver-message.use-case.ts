@@ -1,57 +1,48 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { Metrics } from '../metrics/metrics';
-import { JobQueue, QueueJob } from '../queue/job-queue';
-import { DeliveryJob, DeliveryQueue, DELIVERY_QUEUE } from './delivery-queue';
-import { DeliverableMessage, DeliveryOutcome, DeliveryRepository } from './delivery.repository';
+import { QueueJob } from '../queue/job-queue';
+import { DeliveryJob } from './delivery-queue';
+import { DeliveryRecorder } from './delivery-recorder';
+import { DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
 
-export type DeliveryResult = DeliveryOutcome | 'skipped';
-
 /**
- * One delivery attempt: claim the message (→ sending), hand it to the mailer, and record the
- * outcome together with the job's completion and, after a temporary failure, the next attempt.
+ * Delivery attempts: claim the messages of a batch of jobs (→ sending), hand each to the mailer,
+ * and record each outcome with its job's completion and, after a temporary failure, the next
+ * attempt on DELIVERY_RETRY_DELAYS (SPEC §5).
  */
 @Injectable()
 export class DeliverMessageUseCase {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly deliveries: DeliveryRepository,
-    private readonly deliveryQueue: DeliveryQueue,
-    private readonly queue: JobQueue,
+    private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
     private readonly config: AppConfig,
-    private readonly metrics: Metrics,
   ) {}
 
-  async execute(job: QueueJob<DeliveryJob>): Promise<DeliveryResult> {
-    const { messageId, attempt } = job.data;
-    const message = await this.dataSource.transaction((m) => this.deliveries.claim(m, messageId, attempt));
-    if (!message) {
-      // Final already, or a job for an attempt that is not the current one.
-      await this.dataSource.transaction((m) => this.queue.complete(m, DELIVERY_QUEUE, job.id));
-      this.metrics.deliveries.inc({ outcome: 'skipped' });
-      return 'skipped';
+  /** Claims the jobs' messages; jobs with nothing to deliver (final, or another attempt's) are completed. */
+  async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
+    const messages = await this.deliveries.claim(jobs.map((j) => j.data));
+    const claimed: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
+    for (const job of jobs) {
+      const index = messages.findIndex((m) => m.id === job.data.messageId && m.attempt === job.data.attempt);
+      if (index >= 0) claimed.push({ job, message: messages.splice(index, 1)[0] });
+      else void this.recorder.record({ jobId: job.id, skipped: true }).catch(() => undefined);
     }
-    const outcome = await this.handOver(message, attempt);
-    await this.dataSource.transaction(async (m) => {
-      const moved = await this.deliveries.finish(m, messageId, attempt, outcome.status, outcome.detail);
-      if (moved && outcome.retryAfterSeconds) {
-        await this.deliveryQueue.enqueue(m, { messageId, attempt: attempt + 1 }, message.priority, outcome.retryAfterSeconds);
-      }
-      await this.queue.complete(m, DELIVERY_QUEUE, job.id);
+    return claimed;
+  }
+
+  /** One attempt at one claimed message; resolves once its outcome is committed. */
+  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<DeliveryStatus> {
+    const outcome = await this.handOver(message);
+    await this.recorder.record({
+      jobId: job.id,
+      finished: { messageId: message.id, attempt: message.attempt, priority: message.priority, sentAt: message.sentAt, ...outcome },
     });
-    this.metrics.deliveries.inc({ outcome: outcome.status });
-    if (outcome.status === 'sent') this.metrics.deliveryLatency.observe((Date.now() - message.sentAt.getTime()) / 1000);
     return outcome.status;
   }
 
-  private async handOver(
-    message: DeliverableMessage,
-    attempt: number,
-  ): Promise<{ status: DeliveryOutcome; detail: string; retryAfterSeconds?: number }> {
+  private async handOver(message: DeliverableMessage): Promise<{ status: DeliveryStatus; detail: string; retryAfterSeconds?: number }> {
     let receipt: MailReceipt;
     try {
       receipt = await this.mailer.send({
@@ -65,6 +56,7 @@ export class DeliverMessageUseCase {
     } catch (error) {
       if (!(error instanceof MailDeliveryError)) throw error;
       const delays = this.config.delivery.retryDelays;
+      const { attempt } = message;
       if (error.permanent) return { status: 'failed', detail: error.message };
       if (attempt > delays.length) return { status: 'failed', detail: `${error.message} (gave up after ${attempt} attempts)` };
       return { status: 'deferred', detail: error.message, retryAfterSeconds: delays[attempt - 1] };

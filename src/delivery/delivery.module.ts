@@ -2,14 +2,18 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { MailerModule } from '@nestjs-modules/mailer';
 import { AppConfig } from '../config/app-config';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
-import { DeliveryQueue } from './delivery-queue';
+import { DeliveryQueueModule } from './delivery-queue.module';
+import { DeliveryRecorder } from './delivery-recorder';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryWorker } from './delivery.worker';
 import { Mailer } from './mailer/mailer';
 import { OutboxMailer } from './mailer/outbox.mailer';
 import { SmtpMailer } from './mailer/smtp.mailer';
 
-/** Delivery: the queue producer (for the sender), the worker, and the mailer chosen by SMTP_URL. */
+/**
+ * Delivery: the worker and the mailer chosen by SMTP_URL. Not global on purpose: Nest destroys
+ * global modules last, so the worker (distance 1) drains before the mailer's pool (global) closes.
+ */
 @Module({})
 export class DeliveryModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -17,9 +21,10 @@ export class DeliveryModule {
     const mailer: Provider = { provide: Mailer, useClass: smtpUrl ? SmtpMailer : OutboxMailer };
     return {
       module: DeliveryModule,
-      global: true,
-      imports: smtpUrl
-        ? [
+      imports: [
+        DeliveryQueueModule,
+        ...(smtpUrl
+          ? [
             MailerModule.forRoot({
               transport: {
                 url: smtpUrl,
@@ -31,10 +36,10 @@ export class DeliveryModule {
                 socketTimeout: 30_000,
               },
             }),
-          ]
-        : [],
-      providers: [mailer, DeliveryQueue, DeliveryRepository, DeliverMessageUseCase, DeliveryWorker],
-      exports: [DeliveryQueue],
+            ]
+          : []),
+      ],
+      providers: [mailer, DeliveryRepository, DeliveryRecorder, DeliverMessageUseCase, DeliveryWorker],
     };
   }
 }

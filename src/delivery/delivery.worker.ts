@@ -1,9 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { JobQueue, QueueJob } from '../queue/job-queue';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
 import { DeliveryJob, DeliveryQueue, DELIVERY_QUEUE } from './delivery-queue';
+import { DeliverableMessage } from './delivery.repository';
 
 // Between fetches that found nothing; sends in this process wake the worker at once.
 const IDLE_POLL_MS = 250;
@@ -16,7 +16,7 @@ const DRAIN_DEADLINE_MS = 25_000;
  * is work. Runs in `worker` and `all` processes.
  */
 @Injectable()
-export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly inFlight = new Set<Promise<void>>();
   private running?: Promise<void>;
@@ -38,16 +38,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.running = this.run();
   }
 
-  /** Stops fetching, then waits for the deliveries in flight; any still running are left to their lease. */
-  async beforeApplicationShutdown(): Promise<void> {
+  /**
+   * Stops fetching, then waits for the deliveries in flight, before the mailer and the database
+   * close (see DeliveryModule); any still running at the deadline are left to their lease.
+   */
+  async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     this.unsubscribe();
     this.wake();
     await this.running;
-    const drained = Promise.all(this.inFlight).then(() => true);
-    if (!(await Promise.race([drained, sleep(DRAIN_DEADLINE_MS, false)]))) {
-      this.logger.warn(`${this.inFlight.size} deliveries still running at shutdown; their jobs return after the lease`);
-    }
+    let deadline: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      Promise.all(this.inFlight).then(() => true),
+      new Promise<false>((resolve) => (deadline = setTimeout(resolve, DRAIN_DEADLINE_MS, false))),
+    ]);
+    clearTimeout(deadline);
+    if (!drained) this.logger.warn(`${this.inFlight.size} deliveries still running at shutdown; their jobs return after the lease`);
   }
 
   private async run(): Promise<void> {
@@ -65,13 +71,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         await this.idle();
         continue;
       }
-      for (const job of jobs) this.start(job);
+      const claimed = await this.deliverMessage.claim(jobs).catch((error: unknown) => {
+        this.logger.error(error);
+        return [];
+      });
+      for (const { job, message } of claimed) this.start(job, message);
     }
   }
 
-  private start(job: QueueJob<DeliveryJob>): void {
+  private start(job: QueueJob<DeliveryJob>, message: DeliverableMessage): void {
     const delivery = this.deliverMessage
-      .execute(job)
+      .execute(job, message)
       .then(() => undefined)
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, messageId: job.data.messageId }, 'Delivery failed unexpectedly; the job will be retried');

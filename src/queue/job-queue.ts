@@ -40,12 +40,17 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     await this.boss.stop({ graceful: false, close: false });
   }
 
-  /** Creates the queue unless another process already has. */
+  /**
+   * Creates the queue, or updates its options: pg-boss copies them into each job it inserts, so
+   * a changed setting (the lease) must reach the queue. Processes starting together may race.
+   */
   async ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<void> {
-    if (await this.boss.getQueue(name)) return;
-    await this.boss.createQueue(name, { name, ...options }).catch(async (error: unknown) => {
-      if (!(await this.boss.getQueue(name))) throw error;
-    });
+    if (!(await this.boss.getQueue(name))) {
+      await this.boss.createQueue(name, { name, ...options }).catch(async (error: unknown) => {
+        if (!(await this.boss.getQueue(name))) throw error;
+      });
+    }
+    await this.boss.updateQueue(name, { name, ...options });
   }
 
   async send(manager: EntityManager, name: string, data: object, options: PgBoss.JobOptions = {}): Promise<void> {
@@ -56,8 +61,8 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     return this.boss.fetch<T>(name, { batchSize, priority: true });
   }
 
-  async complete(manager: EntityManager, name: string, id: string): Promise<void> {
-    await this.boss.complete(name, id, { db: executorOf(manager) });
+  async complete(manager: EntityManager, name: string, ids: string[]): Promise<void> {
+    await this.boss.complete(name, ids, { db: executorOf(manager) });
   }
 
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an SMTP outcome). */

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { DeliveryQueueModule } from '../delivery/delivery-queue.module';
 import { MessagesModule } from '../messages/messages.module';
 import { MaxRecipientsRule } from './dto/max-recipients.rule';
 import { SenderController } from './sender.controller';
 import { SendMessageUseCase } from './send-message.use-case';
 
 @Module({
-  imports: [MessagesModule],
+  imports: [MessagesModule, DeliveryQueueModule],
   controllers: [SenderController],
   providers: [SendMessageUseCase, MaxRecipientsRule],
 })

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Metrics } from '../metrics/metrics';
+import type { MessagePriority } from '../messages/message-status';
+import { JobQueue } from '../queue/job-queue';
+import { DELIVERY_QUEUE, DeliveryQueue } from './delivery-queue';
+import { DeliveryRepository, FinishedAttempt } from './delivery.repository';
+
+/** How one job ended: its attempt finished (and maybe a retry is due), or it had nothing to do. */
+export type JobResult =
+  | { jobId: string; finished: FinishedAttempt & { priority: MessagePriority; sentAt: Date; retryAfterSeconds?: number } }
+  | { jobId: string; skipped: true };
+
+/**
+ * Writes what deliveries came to. Results that arrive while a write is under way wait for the
+ * next one, so that under load one transaction records many deliveries: their status changes,
+ * the next attempts of deferred ones, and the completion of their jobs, all or nothing.
+ */
+@Injectable()
+export class DeliveryRecorder {
+  private pending: { result: JobResult; done: () => void; failed: (error: unknown) => void }[] = [];
+  private writing?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveryRepository,
+    private readonly deliveryQueue: DeliveryQueue,
+    private readonly queue: JobQueue,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** Resolves once the result is committed. */
+  record(result: JobResult): Promise<void> {
+    return new Promise((done, failed) => {
+      this.pending.push({ result, done, failed });
+      this.writing ??= this.writeAll();
+    });
+  }
+
+  private async writeAll(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0);
+      try {
+        await this.write(batch.map((p) => p.result));
+        batch.forEach((p) => p.done());
+      } catch (error) {
+        batch.forEach((p) => p.failed(error));
+      }
+    }
+    this.writing = undefined;
+  }
+
+  private async write(results: JobResult[]): Promise<void> {
+    const finished = results.flatMap((r) => ('finished' in r ? [r.finished] : []));
+    await this.dataSource.transaction(async (manager) => {
+      const moved = finished.length > 0 ? await this.deliveries.finish(manager, finished) : new Set<string>();
+      for (const f of finished) {
+        if (f.retryAfterSeconds && moved.has(f.messageId)) {
+          await this.deliveryQueue.enqueue(manager, { messageId: f.messageId, attempt: f.attempt + 1 }, f.priority, f.retryAfterSeconds);
+        }
+      }
+      await this.queue.complete(manager, DELIVERY_QUEUE, results.map((r) => r.jobId));
+    });
+    for (const result of results) {
+      if (!('finished' in result)) {
+        this.metrics.deliveries.inc({ outcome: 'skipped' });
+        continue;
+      }
+      this.metrics.deliveries.inc({ outcome: result.finished.status });
+      if (result.finished.status === 'sent') this.metrics.deliveryLatency.observe((Date.now() - result.finished.sentAt.getTime()) / 1000);
+    }
+  }
+}
