@@ -1,0 +1,326 @@
+// Delivery across worker processes (SPEC §1 ROLE, §5 "exactly once, even when a worker dies
+// mid-delivery", §8 SIGTERM drains): real `node src/main.ts` workers, a real SMTP sink in this
+// process, and an in-process ROLE=api app that only queues, all on a database of this file's own.
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exitOf, killChild, PROJECT_ROOT, TS_NODE } from './support/child-processes';
+import { sendBody } from './support/factories';
+import { SinkReply, SmtpSink } from './support/smtp-sink';
+import { bootTestApp, createIsolatedDatabase, dropDatabase, TEST_JWT_SECRET, TestApp } from './support/test-app';
+import { bearer, newUserId } from './support/tokens';
+import { waitForStatus } from './support/wait-for';
+
+const TIMEOUT = 120_000;
+const LEASE_SECONDS = 2;
+/** A worker booting from the TypeScript sources (ts-node) takes a few seconds; this is generous. */
+const DELIVERY_MS = 60_000;
+const SHUTDOWN_MS = 30_000;
+
+/** What a well-behaved SMTP server answers to a DATA whose client is gone (see test 1). */
+const CLIENT_GONE: SinkReply = { code: 451, message: '4.4.2 Client went away before the reply' };
+
+interface Worker {
+  child: ChildProcessWithoutNullStreams;
+  /** Date.now() when the process exited, once it has. */
+  exitedAt?: number;
+  stdout(): string;
+  stderr(): string;
+  /** The end of the worker's output, for failure messages. */
+  tail(): string;
+}
+
+const sink = new SmtpSink();
+let sinkUrl: string;
+let databaseUrl: string;
+let api: TestApp;
+const workers: Worker[] = [];
+const dataDirs: string[] = [];
+/** Replies the sink is holding open, by subject; released in afterEach whatever happened. */
+const held = new Map<string, (reply: SinkReply) => void>();
+
+beforeAll(async () => {
+  sinkUrl = sink.url(await sink.start());
+  databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+  // The API process migrates the new database; it runs ROLE=api, so it only queues. It gets the
+  // workers' lease as well: the first process to create the pg-boss queue fixes its lease for
+  // every process (src/delivery/delivery-queue.ts ensureQueue), and jobs take it when inserted.
+  api = await bootTestApp({ SMTP_URL: sinkUrl, DATABASE_URL: databaseUrl, DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS) });
+}, TIMEOUT);
+
+afterEach(async () => {
+  for (const release of held.values()) release(CLIENT_GONE);
+  held.clear();
+  sink.reply = () => 'accept';
+  for (const worker of workers.splice(0)) await killChild(worker.child);
+  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}, TIMEOUT);
+
+afterAll(async () => {
+  try {
+    await api?.close();
+    await sink.stop();
+  } finally {
+    if (databaseUrl) await dropDatabase(databaseUrl);
+  }
+}, TIMEOUT);
+
+function spawnWorker(extra: Record<string, string> = {}): Worker {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-worker-'));
+  dataDirs.push(dataDir);
+  const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      ROLE: 'worker',
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: sinkUrl,
+      JWT_SECRET: TEST_JWT_SECRET,
+      DATA_DIR: dataDir,
+      DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      ...extra,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const worker: Worker = {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    tail: () => `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? 'none yet'}\nstderr:\n${stderr.slice(-3000)}\nstdout (end):\n${stdout.slice(-3000)}`,
+  };
+  child.once('exit', () => (worker.exitedAt = Date.now()));
+  workers.push(worker);
+  return worker;
+}
+
+async function send(userId: string, overrides: Record<string, unknown> = {}): Promise<string> {
+  const { body } = await api.http.post('/sender/send').set(bearer(userId)).send(sendBody(overrides)).expect(201);
+  expect(body.status).toBe('queued');
+  return body.id;
+}
+
+async function getMessage(userId: string, id: string) {
+  return (await api.http.get(`/user/messages/${id}`).set(bearer(userId)).expect(200)).body;
+}
+
+/** waitForStatus, with what the workers said when it times out. */
+async function waitForSent(userId: string, id: string, ...watched: Worker[]) {
+  try {
+    return await waitForStatus(api.http, userId, id, 'sent', DELIVERY_MS);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${watched.map((w) => w.tail()).join('\n---\n')}`);
+  }
+}
+
+async function waitForDataOf(id: string, attempts: number, ...watched: Worker[]): Promise<void> {
+  try {
+    await sink.waitUntil(() => sink.attemptsFor(id) >= attempts, DELIVERY_MS);
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (DATA #${attempts} of ${id})\n${watched.map((w) => w.tail()).join('\n---\n')}`);
+  }
+}
+
+/**
+ * Holds the sink's reply to the first DATA of each message whose subject is in `subjects` until
+ * the test releases it (by subject). Subjects, not ids: the hold must be in place before the
+ * message is sent, and a worker may reach DATA before the test has read the id from the answer.
+ */
+function holdFirstDataOf(subjects: Set<string>): void {
+  sink.reply = (mail, attempt) => {
+    if (!subjects.has(mail.subject ?? '') || attempt !== 1) return 'accept';
+    return new Promise<SinkReply>((resolve) => held.set(mail.subject!, resolve));
+  };
+}
+
+const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** 'refused', or 'connected' when something listens on 127.0.0.1:port. */
+function probe(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED' ? 'refused' : `error ${error.code}`));
+  });
+}
+
+describe('worker processes (ROLE=worker, node src/main.ts)', () => {
+  it(
+    'a worker killed with SIGKILL mid-delivery loses nothing and the message is accepted exactly once',
+    async () => {
+      const userId = newUserId('crash');
+      // Two slots, so that the test knows exactly which jobs are in flight when the worker dies.
+      const a = spawnWorker({ WORKER_CONCURRENCY: '2' });
+
+      // Delivered by A before anything goes wrong.
+      const early = [await send(userId), await send(userId), await send(userId)];
+      for (const id of early) await waitForSent(userId, id, a);
+
+      // In flight at the kill: the reply to the first DATA of each is held open.
+      const subjects = { target: `In flight ${userId}`, second: `Also in flight ${userId}` };
+      holdFirstDataOf(new Set(Object.values(subjects)));
+      const target = await send(userId, { subject: subjects.target });
+      const second = await send(userId, { subject: subjects.second });
+      await waitForDataOf(target, 1, a);
+      await waitForDataOf(second, 1, a);
+      // Still queued at the kill: both of A's slots are taken, so A does not fetch these.
+      const late = [await send(userId), await send(userId)];
+      await sleep(1000);
+      for (const id of late) expect((await getMessage(userId, id)).status).toBe('queued');
+      expect(late.map((id) => sink.attemptsFor(id))).toEqual([0, 0]);
+
+      a.child.kill('SIGKILL');
+      expect(await exitOf(a.child, 10_000)).toEqual({ code: null, signal: 'SIGKILL' });
+
+      // The SMTP client is gone: the held attempts must not count as accepted. SmtpSink records
+      // an 'accept' whether or not its client is still connected (tried: a client destroyed
+      // while its DATA reply was held still lands in `accepted`), so the held replies answer as
+      // a well-behaved server would, with a temporary error that no client will ever read.
+      for (const subject of Object.values(subjects)) {
+        expect(held.has(subject)).toBe(true);
+        held.get(subject)!(CLIENT_GONE);
+        held.delete(subject);
+      }
+      await sleep(200);
+      expect(sink.acceptedFor(target)).toHaveLength(0);
+      expect(sink.acceptedFor(second)).toHaveLength(0);
+      // Nothing was lost or moved on: the database still says they are being sent.
+      expect((await getMessage(userId, target)).status).toBe('sending');
+      expect((await getMessage(userId, second)).status).toBe('sending');
+
+      const b = spawnWorker();
+      const delivered = await waitForSent(userId, target, a, b);
+      const all = [...early, target, second, ...late];
+      const final = new Map<string, any>();
+      for (const id of all) final.set(id, await waitForSent(userId, id, b));
+      // Longer than a lease, so that a second copy of anything would have time to arrive.
+      await sleep(LEASE_SECONDS * 1000 + 1500);
+
+      expect(statuses(delivered)).toEqual(['queued', 'sending', 'sending', 'sent']);
+      // The retry is A's job coming back after its lease, not a new attempt.
+      const [, firstSending, secondSending] = delivered.statusHistory;
+      expect(Date.parse(secondSending.at) - Date.parse(firstSending.at)).toBeGreaterThanOrEqual(LEASE_SECONDS * 1000);
+      expect(delivered.statusHistory[3].detail).toMatch(/^250 /);
+      const copies = sink.acceptedFor(target);
+      expect(copies).toHaveLength(1);
+      expect(copies[0].parsed.messageId).toBe(`<${target}@example.com>`);
+      expect(copies[0].parsed.subject).toBe(subjects.target);
+      expect(sink.attemptsFor(target)).toBe(2);
+
+      expect(Object.fromEntries(all.map((id) => [id, sink.acceptedFor(id).length]))).toEqual(
+        Object.fromEntries(all.map((id) => [id, 1])),
+      );
+      expect(Object.fromEntries(all.map((id) => [id, statuses(final.get(id))]))).toEqual({
+        ...Object.fromEntries(early.map((id) => [id, ['queued', 'sending', 'sent']])),
+        [target]: ['queued', 'sending', 'sending', 'sent'],
+        [second]: ['queued', 'sending', 'sending', 'sent'],
+        ...Object.fromEntries(late.map((id) => [id, ['queued', 'sending', 'sent']])),
+      });
+      expect(Object.fromEntries(all.map((id) => [id, sink.attemptsFor(id)]))).toEqual({
+        ...Object.fromEntries(all.map((id) => [id, 1])),
+        [target]: 2,
+        [second]: 2,
+      });
+      // The status history is what the database says now, not a passing moment.
+      expect(statuses(await getMessage(userId, target))).toEqual(['queued', 'sending', 'sending', 'sent']);
+
+      b.child.kill('SIGTERM');
+      const exit = await exitOf(b.child, SHUTDOWN_MS);
+      expect({ exit, output: exit?.code === 0 ? '' : b.tail() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'SIGTERM drains: a delivery in flight is finished before the worker exits',
+    async () => {
+      const userId = newUserId('drain');
+      const worker = spawnWorker();
+      let releasedAt: number | undefined;
+      sink.reply = (_mail, attempt) =>
+        attempt === 1
+          ? new Promise<SinkReply>((resolve) =>
+              setTimeout(() => {
+                releasedAt = Date.now();
+                resolve('accept');
+              }, 2000),
+            )
+          : 'accept';
+
+      const id = await send(userId, { subject: 'Drain me' });
+      await waitForDataOf(id, 1, worker);
+      const termAt = Date.now();
+      worker.child.kill('SIGTERM');
+      const exit = await exitOf(worker.child, SHUTDOWN_MS);
+
+      expect({ exit, output: exit?.code === 0 ? '' : worker.tail() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+      expect(worker.exitedAt! - termAt).toBeLessThan(SHUTDOWN_MS);
+      // SIGTERM went out while the reply was held, and the process waited for it.
+      expect(releasedAt).toBeDefined();
+      expect(termAt).toBeLessThan(releasedAt!);
+      expect(worker.exitedAt).toBeGreaterThanOrEqual(releasedAt!);
+      // Read once, not polled: the worker recorded the outcome before it exited.
+      const message = await getMessage(userId, id);
+      expect(message.status).toBe('sent');
+      expect(statuses(message)).toEqual(['queued', 'sending', 'sent']);
+      expect(sink.acceptedFor(id)).toHaveLength(1);
+      expect(sink.attemptsFor(id)).toBe(1);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'ROLE=api does not deliver and ROLE=worker does not listen',
+    async () => {
+      const userId = newUserId('roles');
+      const ids = [await send(userId), await send(userId)];
+      // No worker runs: the API process only queued them.
+      await sleep(3000);
+      for (const id of ids) expect((await getMessage(userId, id)).status).toBe('queued');
+      expect(ids.map((id) => sink.attemptsFor(id))).toEqual([0, 0]);
+      const jobs: { id: string; state: string }[] = await api.db.query(
+        `SELECT data->>'messageId' AS id, state FROM pgboss.job WHERE data->>'messageId' = ANY($1)`,
+        [ids],
+      );
+      expect(jobs.sort((x, y) => x.id.localeCompare(y.id))).toEqual([...ids].sort((x, y) => x.localeCompare(y)).map((id) => ({ id, state: 'created' })));
+
+      const port = await freePort();
+      const worker = spawnWorker({ PORT: String(port) });
+      for (const id of ids) await waitForSent(userId, id, worker);
+
+      // Fully up (it has delivered), and still nothing on its PORT.
+      expect(await probe(port)).toBe('refused');
+      expect(worker.child.exitCode).toBeNull();
+      // It logs (start-up included), says what it does, and never says it listens.
+      expect(worker.stdout()).toContain('Delivering (ROLE=worker: no HTTP listener)');
+      expect(worker.stdout()).toContain('Nest application successfully started');
+      expect({ stdout: worker.stdout(), stderr: worker.stderr() }).toEqual({
+        stdout: expect.not.stringContaining('Listening on'),
+        stderr: expect.not.stringContaining('Listening on'),
+      });
+      expect(ids.map((id) => sink.acceptedFor(id).length)).toEqual([1, 1]);
+    },
+    TIMEOUT,
+  );
+});
