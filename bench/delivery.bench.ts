@@ -1,0 +1,148 @@
+// npm run bench:delivery [-- --messages 5000] [--profile]
+// Delivery throughput (queue → worker → SMTP sink accepts → status sent), and end to end with
+// the HTTP send in front, against the raw rate of nodemailer sending the same messages straight
+// to the same sink from one process. Uses DATABASE_URL's server when set, else an embedded one.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { sign } from 'jsonwebtoken';
+import { createTransport } from 'nodemailer';
+import { benchDatabase, freePort, ROOT, runConcurrently, SinkProcess } from './support';
+
+const { values } = parseArgs({ options: { messages: { type: 'string', default: '5000' }, profile: { type: 'boolean', default: false } } });
+// --profile: the Mailroom processes write V8 CPU profiles to bench/out/profiles.
+const NODE_ARGS = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/out/profiles')}`] : [];
+const MESSAGES = Number(values.messages);
+const CONCURRENCY = 8; // WORKER_CONCURRENCY's default: SMTP connections on both sides
+const HTTP_CONNECTIONS = 32;
+const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
+
+const message = (i: number) => ({
+  subject: `Benchmark message ${i}`,
+  html: `<h1>Hello</h1><p>This is message <b>${i}</b> of the delivery benchmark.</p>`,
+  to: [`user${i}@example.com`],
+  sender: 'bench@example.com',
+});
+
+async function rawNodemailer(sink: SinkProcess): Promise<number> {
+  const transport = createTransport({ host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true, pool: true, maxConnections: CONCURRENCY, maxMessages: Infinity });
+  const started = performance.now();
+  await runConcurrently(MESSAGES, CONCURRENCY * 4, async (i) => {
+    const m = message(i);
+    await transport.sendMail({ from: m.sender, to: m.to, subject: m.subject, html: m.html });
+  });
+  const seconds = (performance.now() - started) / 1000;
+  transport.close();
+  return MESSAGES / seconds;
+}
+
+/** A Mailroom process (`node dist/src/main.js`) on the bench database, ready to serve. */
+async function startMailroom(databaseUrl: string, sink: SinkProcess, role: 'all' | 'api' | 'worker'): Promise<{ port: number; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [...NODE_ARGS, 'dist/src/main.js'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      ROLE: role,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: SECRET,
+      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      WORKER_CONCURRENCY: String(CONCURRENCY),
+    },
+  });
+  child.stderr.pipe(process.stderr);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (role !== 'worker') {
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`Mailroom exited with ${code}`)));
+      const poll = setInterval(() => {
+        fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok && (clearInterval(poll), resolve()), () => undefined);
+      }, 100);
+    });
+  }
+  return { port, stop };
+}
+
+async function sendOverHttp(port: number, first: number): Promise<void> {
+  const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench', expiresIn: 3600 })}`;
+  await runConcurrently(MESSAGES, HTTP_CONNECTIONS, async (i) => {
+    const response = await fetch(`http://127.0.0.1:${port}/sender/send`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(message(first + i)),
+    });
+    if (response.status !== 201) throw new Error(`send answered ${response.status}: ${await response.text()}`);
+  });
+}
+
+/** ROLE=all: from the first HTTP send to the sink accepting the last message. */
+async function endToEnd(databaseUrl: string, sink: SinkProcess): Promise<{ rate: number; acceptRate: number }> {
+  const mailroom = await startMailroom(databaseUrl, sink, 'all');
+  try {
+    const before = await sink.count();
+    const started = performance.now();
+    await sendOverHttp(mailroom.port, 0);
+    const accepted = performance.now();
+    await sink.waitFor(before + MESSAGES, 600_000);
+    const seconds = (performance.now() - started) / 1000;
+    return { rate: MESSAGES / seconds, acceptRate: MESSAGES / ((accepted - started) / 1000) };
+  } finally {
+    await mailroom.stop();
+  }
+}
+
+/** The delivery path alone: messages queued by a ROLE=api process, drained by a ROLE=worker process. */
+async function drain(databaseUrl: string, sink: SinkProcess): Promise<number> {
+  const api = await startMailroom(databaseUrl, sink, 'api');
+  await sendOverHttp(api.port, MESSAGES);
+  await api.stop();
+  const before = await sink.count();
+  const started = performance.now();
+  const worker = await startMailroom(databaseUrl, sink, 'worker');
+  try {
+    await sink.waitFor(before + MESSAGES, 600_000);
+    return MESSAGES / ((performance.now() - started) / 1000);
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const sink = await SinkProcess.start();
+  const database = await benchDatabase();
+  try {
+    const raw = await rawNodemailer(sink);
+    const drained = await drain(database.url, sink);
+    const { rate, acceptRate } = await endToEnd(database.url, sink);
+    const rows = [
+      ['raw: nodemailer → sink, one process, pool of 8', `${raw.toFixed(0)} msg/s`],
+      ['delivery: queued → worker (ROLE=worker) → sink accepted → status sent', `${drained.toFixed(0)} msg/s`],
+      ['**ratio delivery / raw** (target ≥ 0.50)', `**${(drained / raw).toFixed(2)}**`],
+      ['end to end, one ROLE=all process: HTTP send (32 connections) → sink', `${rate.toFixed(0)} msg/s`],
+      ['  its HTTP accept phase alone', `${acceptRate.toFixed(0)} msg/s`],
+      ['ratio end to end / raw', (rate / raw).toFixed(2)],
+    ];
+    process.stdout.write(`\nDelivery benchmark, ${MESSAGES} messages\n\n| measure | value |\n|---|---|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+  } finally {
+    sink.stop();
+    await database.close();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
+});
