@@ -32,14 +32,17 @@ export class DeliverMessageUseCase {
     return claimed;
   }
 
-  /** One attempt at one claimed message; resolves once its outcome is committed. */
-  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<DeliveryStatus> {
+  /**
+   * One attempt at one claimed message. Resolves once the mail server has answered, with the
+   * promise of the outcome's commit: the worker can start the next delivery meanwhile.
+   */
+  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<{ recorded: Promise<void> }> {
     const outcome = await this.handOver(message);
-    await this.recorder.record({
+    const recorded = this.recorder.record({
       jobId: job.id,
       finished: { messageId: message.id, attempt: message.attempt, priority: message.priority, sentAt: message.sentAt, ...outcome },
     });
-    return outcome.status;
+    return { recorded };
   }
 
   private async handOver(message: DeliverableMessage): Promise<{ status: DeliveryStatus; detail: string; retryAfterSeconds?: number }> {

@@ -7,6 +7,8 @@ import { JobQueue } from '../queue/job-queue';
 import { DELIVERY_QUEUE, DeliveryQueue } from './delivery-queue';
 import { DeliveryRepository, FinishedAttempt } from './delivery.repository';
 
+const GATHER_MS = 5;
+
 /** How one job ended: its attempt finished (and maybe a retry is due), or it had nothing to do. */
 export type JobResult =
   | { jobId: string; finished: FinishedAttempt & { priority: MessagePriority; sentAt: Date; retryAfterSeconds?: number } }
@@ -39,6 +41,8 @@ export class DeliveryRecorder {
   }
 
   private async writeAll(): Promise<void> {
+    // A moment for results arriving together to share the transaction.
+    await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0);
       try {

@@ -30,6 +30,8 @@ export class DeliveryModule {
                 url: smtpUrl,
                 pool: true,
                 maxConnections: concurrency,
+                // nodemailer's default (100) reconnects every few seconds under load.
+                maxMessages: 10_000,
                 // Well under the job lease, so a stuck server costs an attempt, not the lease.
                 connectionTimeout: 10_000,
                 greetingTimeout: 10_000,

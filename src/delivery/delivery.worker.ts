@@ -11,14 +11,16 @@ const IDLE_POLL_MS = 250;
 const DRAIN_DEADLINE_MS = 25_000;
 
 /**
- * Keeps up to WORKER_CONCURRENCY deliveries in flight. It fetches as many jobs as it has free
- * slots the moment a slot frees up, so the queue never waits out a polling interval while there
- * is work. Runs in `worker` and `all` processes.
+ * Keeps up to WORKER_CONCURRENCY deliveries in flight, fetching more the moment there is room,
+ * so the queue never waits out a polling interval while there is work. Runs in `worker` and
+ * `all` processes.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly recording = new Set<Promise<void>>();
+  private readonly ready: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
   private running?: Promise<void>;
   private stopping = false;
   private woken = false;
@@ -39,56 +41,78 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Stops fetching, then waits for the deliveries in flight, before the mailer and the database
-   * close (see DeliveryModule); any still running at the deadline are left to their lease.
+   * Stops fetching, then finishes the deliveries in flight and in stock, before the mailer and
+   * the database close (see DeliveryModule); any unfinished at the deadline are left to their lease.
    */
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     this.unsubscribe();
     this.wake();
-    await this.running;
+    const drained = (this.running ?? Promise.resolve())
+      .then(() => Promise.all(this.inFlight))
+      .then(() => Promise.all(this.recording))
+      .then(() => true);
     let deadline: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([
-      Promise.all(this.inFlight).then(() => true),
-      new Promise<false>((resolve) => (deadline = setTimeout(resolve, DRAIN_DEADLINE_MS, false))),
-    ]);
+    const inTime = await Promise.race([drained, new Promise<false>((resolve) => (deadline = setTimeout(resolve, DRAIN_DEADLINE_MS, false)))]);
     clearTimeout(deadline);
-    if (!drained) this.logger.warn(`${this.inFlight.size} deliveries still running at shutdown; their jobs return after the lease`);
+    if (!inTime) this.logger.warn(`${this.inFlight.size + this.ready.length} deliveries unfinished at shutdown; their jobs return after the lease`);
   }
 
+  /**
+   * Keeps the slots busy from a small stock of claimed messages, refilled while deliveries run,
+   * so that a freed slot starts the next delivery at once instead of after two round trips to
+   * the database. The stock holds two batches at most; at shutdown it is delivered with the rest.
+   */
   private async run(): Promise<void> {
     const concurrency = this.config.delivery.concurrency;
-    while (!this.stopping) {
-      if (this.inFlight.size >= concurrency) {
+    while (!this.stopping || this.ready.length > 0) {
+      while (this.inFlight.size < concurrency && this.ready.length > 0) {
+        const { job, message } = this.ready.shift()!;
+        this.start(job, message);
+      }
+      if (this.stopping) {
         await Promise.race(this.inFlight);
         continue;
       }
-      const jobs = await this.queue.fetch<DeliveryJob>(DELIVERY_QUEUE, concurrency - this.inFlight.size).catch((error: unknown) => {
-        this.logger.error(error);
-        return [];
-      });
-      if (jobs.length === 0) {
-        await this.idle();
-        continue;
-      }
-      const claimed = await this.deliverMessage.claim(jobs).catch((error: unknown) => {
-        this.logger.error(error);
-        return [];
-      });
-      for (const { job, message } of claimed) this.start(job, message);
+      // Refilled a batch at a time, from half full to full, so each fetch and claim serves many.
+      if (this.ready.length <= concurrency && (await this.refill(2 * concurrency - this.ready.length))) continue;
+      if (this.inFlight.size >= concurrency) await Promise.race(this.inFlight);
+      else if (this.ready.length === 0) await this.idle();
     }
   }
 
+  /** Fetches and claims up to `count` jobs into the stock; false when there were none. */
+  private async refill(count: number): Promise<boolean> {
+    try {
+      const jobs = await this.queue.fetch<DeliveryJob>(DELIVERY_QUEUE, count);
+      if (jobs.length === 0) return false;
+      this.ready.push(...(await this.deliverMessage.claim(jobs)));
+      return true;
+    } catch (error) {
+      this.logger.error(error);
+      return false;
+    }
+  }
+
+  /**
+   * A slot is held while the mail server has the message; the outcome's commit, batched with
+   * others by the recorder, goes on outside the slot (and is awaited by the drain).
+   */
   private start(job: QueueJob<DeliveryJob>, message: DeliverableMessage): void {
+    const giveBack = async (error: unknown) => {
+      this.logger.error({ err: error, messageId: job.data.messageId }, 'Delivery failed unexpectedly; the job will be retried');
+      await this.queue.fail(DELIVERY_QUEUE, job.id, error as Error).catch(() => undefined);
+    };
     const delivery = this.deliverMessage
       .execute(job, message)
-      .then(() => undefined)
-      .catch(async (error: unknown) => {
-        this.logger.error({ err: error, messageId: job.data.messageId }, 'Delivery failed unexpectedly; the job will be retried');
-        await this.queue.fail(DELIVERY_QUEUE, job.id, error as Error).catch(() => undefined);
-      })
+      .then(({ recorded }) => this.track(this.recording, recorded.catch(giveBack)), giveBack)
       .finally(() => this.inFlight.delete(delivery));
     this.inFlight.add(delivery);
+  }
+
+  private track(set: Set<Promise<void>>, work: Promise<void>): void {
+    set.add(work);
+    void work.finally(() => set.delete(work));
   }
 
   private wake(): void {

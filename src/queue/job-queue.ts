@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -20,8 +21,11 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(JobQueue.name);
   private readonly boss: PgBoss;
 
+  private readonly pool: Pool;
+
   constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
-    const pool = (dataSource.driver as PostgresDriver).master;
+    const pool: Pool = (dataSource.driver as PostgresDriver).master;
+    this.pool = pool;
     this.boss = new PgBoss({
       db: { executeSql: async (text, values) => pool.query(text, values) },
       schema: 'pgboss',
@@ -34,10 +38,28 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.boss.start();
+    await this.indexFetchOrder();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.boss.stop({ graceful: false, close: false });
+  }
+
+  /**
+   * pg-boss 10 fetches the next jobs by priority, then age, but indexes waiting jobs by start
+   * time only: each fetch sorted every waiting job (3.6 ms at 4,000 waiting, growing with the
+   * backlog; 0.09 ms with this index). Built once, by whichever process starts first.
+   */
+  private async indexFetchOrder(): Promise<void> {
+    await this.pool
+      .query(
+        `CREATE INDEX IF NOT EXISTS mailroom_job_fetch_order ON pgboss.job (name, priority DESC, created_on, id)
+         WHERE state < 'active'`,
+      )
+      .catch((error: { code?: string }) => {
+        // Two processes starting together: the other one built it.
+        if (error.code !== '42P07' && error.code !== '23505') throw error;
+      });
   }
 
   /**
