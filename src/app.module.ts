@@ -12,6 +12,7 @@ import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SenderModule } from './sender/sender.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -35,6 +36,7 @@ export class AppModule {
         AuthModule,
         MessagesModule,
         SenderModule,
+        WebhooksModule,
         HealthModule,
         MetricsModule,
       ],

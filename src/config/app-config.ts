@@ -29,6 +29,14 @@ export class AppConfig {
   readonly logLevel!: string;
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
   readonly limits!: { maxRecipients: number; maxAttachmentBytes: number };
+  readonly webhooks!: {
+    /** The master key every user's signing secret is derived from. */
+    signingKey: string;
+    allowPrivateNetworks: boolean;
+    timeoutMs: number;
+    /** Seconds before each retry after the first, immediate attempt. */
+    retryDelays: number[];
+  };
   readonly delivery!: {
     /** Unset: the outbox transport writes `.eml` files to DATA_DIR/outbox. */
     smtpUrl: string | undefined;
@@ -77,6 +85,15 @@ export class AppConfig {
         retryDelays: (vars.DELIVERY_RETRY_DELAYS ?? '30,120,600,1800,3600,7200,14400').split(',').map(Number),
         concurrency: vars.WORKER_CONCURRENCY ?? 8,
         leaseSeconds: vars.DELIVERY_LEASE_SECONDS ?? 120,
+      },
+      webhooks: {
+        // Read (or created) when first needed, so that merely parsing configuration writes nothing.
+        get signingKey() {
+          return (vars.WEBHOOK_SIGNING_KEY ??= readOrCreateSecret(dataDir, 'webhook-signing-key'));
+        },
+        allowPrivateNetworks: vars.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+        timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 10_000,
+        retryDelays: (vars.WEBHOOK_RETRY_DELAYS ?? '5,300,1800,7200,18000,36000,36000').split(',').map(Number),
       },
       limits: {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,

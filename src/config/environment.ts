@@ -60,6 +60,18 @@ export class Environment {
   @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(3600)
   DELIVERY_LEASE_SECONDS?: number;
 
+  @IsOptional() @IsString() @MinLength(32, { message: 'WEBHOOK_SIGNING_KEY must be at least 32 characters' })
+  WEBHOOK_SIGNING_KEY?: string;
+
+  @IsOptional() @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS?: string;
+
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(100) @Max(120_000)
+  WEBHOOK_TIMEOUT_MS?: number;
+
+  @IsOptional() @Matches(DELAY_LIST, { message: 'WEBHOOK_RETRY_DELAYS must be comma-separated whole seconds, like 5,300,1800' })
+  WEBHOOK_RETRY_DELAYS?: string;
+
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 }

@@ -6,6 +6,7 @@ import { MessageEntity } from '../messages/entities/message.entity';
 import { SenderEntity } from '../messages/entities/sender.entity';
 import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
 import { DeliveryAttempts1763827200000 } from './migrations/1763827200000-delivery-attempts';
+import { WebhookEvents1763913600000 } from './migrations/1763913600000-webhook-events';
 
 export const ENTITIES = [
   SenderEntity,
@@ -16,7 +17,7 @@ export const ENTITIES = [
 ];
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
-export const MIGRATIONS = [InitialSchema1763740800000, DeliveryAttempts1763827200000];
+export const MIGRATIONS = [InitialSchema1763740800000, DeliveryAttempts1763827200000, WebhookEvents1763913600000];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

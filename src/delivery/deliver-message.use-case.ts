@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { QueueJob } from '../queue/job-queue';
+import { WebhookQueue } from '../webhooks/webhook-queue';
 import { DeliveryJob } from './delivery-queue';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
@@ -14,7 +17,9 @@ import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
 @Injectable()
 export class DeliverMessageUseCase {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly deliveries: DeliveryRepository,
+    private readonly webhooks: WebhookQueue,
     private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
     private readonly config: AppConfig,
@@ -22,7 +27,12 @@ export class DeliverMessageUseCase {
 
   /** Claims the jobs' messages; jobs with nothing to deliver (final, or another attempt's) are completed. */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
-    const messages = await this.deliveries.claim(jobs.map((j) => j.data));
+    // The claim and the webhook jobs it causes commit together.
+    const messages = await this.dataSource.transaction(async (manager) => {
+      const claimed = await this.deliveries.claim(manager, jobs.map((j) => j.data));
+      await this.webhooks.enqueue(manager, claimed.webhookEventIds);
+      return claimed.messages;
+    });
     const claimed: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
     for (const job of jobs) {
       const index = messages.findIndex((m) => m.id === job.data.messageId && m.attempt === job.data.attempt);

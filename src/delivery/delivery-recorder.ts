@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Metrics } from '../metrics/metrics';
 import type { MessagePriority } from '../messages/message-status';
 import { JobQueue } from '../queue/job-queue';
+import { WebhookQueue } from '../webhooks/webhook-queue';
 import { DELIVERY_QUEUE, DeliveryQueue } from './delivery-queue';
 import { DeliveryRepository, FinishedAttempt } from './delivery.repository';
 
@@ -17,7 +18,7 @@ export type JobResult =
 /**
  * Writes what deliveries came to. Results that arrive while a write is under way wait for the
  * next one, so that under load one transaction records many deliveries: their status changes,
- * the next attempts of deferred ones, and the completion of their jobs, all or nothing.
+ * the webhook events and next attempts these cause, and their jobs' completion, all or nothing.
  */
 @Injectable()
 export class DeliveryRecorder {
@@ -28,6 +29,7 @@ export class DeliveryRecorder {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly deliveries: DeliveryRepository,
     private readonly deliveryQueue: DeliveryQueue,
+    private readonly webhooks: WebhookQueue,
     private readonly queue: JobQueue,
     private readonly metrics: Metrics,
   ) {}
@@ -58,7 +60,9 @@ export class DeliveryRecorder {
   private async write(results: JobResult[]): Promise<void> {
     const finished = results.flatMap((r) => ('finished' in r ? [r.finished] : []));
     await this.dataSource.transaction(async (manager) => {
-      const moved = finished.length > 0 ? await this.deliveries.finish(manager, finished) : new Set<string>();
+      const { moved, webhookEventIds } =
+        finished.length > 0 ? await this.deliveries.finish(manager, finished) : { moved: new Set<string>(), webhookEventIds: [] };
+      await this.webhooks.enqueue(manager, webhookEventIds);
       for (const f of finished) {
         if (f.retryAfterSeconds && moved.has(f.messageId)) {
           await this.deliveryQueue.enqueue(manager, { messageId: f.messageId, attempt: f.attempt + 1 }, f.priority, f.retryAfterSeconds);

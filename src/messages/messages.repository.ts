@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { webhookEventsCte } from '../webhooks/webhook-events.sql';
 import type { MessagePriority, MessageStatus } from './message-status';
 
 /** A message as lists and look-ups read it: everything but the body and the attachments. */
@@ -117,22 +118,22 @@ export class MessagesRepository {
    * Pass the manager of the caller's transaction so that whatever else the send writes commits
    * or rolls back with it.
    */
-  async create(message: NewMessage, manager: EntityManager): Promise<MessageRow> {
-    const [row]: MessageRow[] = await manager.query(
+  async create(message: NewMessage, manager: EntityManager): Promise<{ row: MessageRow; webhookEventIds: string[] }> {
+    const [stored]: (MessageRow & { webhook_event_id: string | null })[] = await manager.query(
       `WITH sender AS (
          INSERT INTO senders (id, user_id, email) VALUES ($3, $2, $15) ON CONFLICT DO NOTHING
        ), m AS (
          INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
            bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12, $13, $14, $14)
-         RETURNING ${COLUMNS.join(', ')}
+         RETURNING ${COLUMNS.join(', ')}, status_changes, webhook_url, webhook_statuses
        ), recipients AS (
          INSERT INTO message_recipients (message_id, email, user_id, sent_at)
          SELECT $1, key, $2, $14 FROM unnest($16::text[]) AS key
        ), history AS (
          INSERT INTO message_status_events (message_id, status, at) VALUES ($1, 'queued', $14)
-       )
-       SELECT * FROM m`,
+       ), ${webhookEventsCte('m')}
+       SELECT m.*, w.id AS webhook_event_id FROM m LEFT JOIN webhook_events_created w ON w.message_id = m.id`,
       [
         message.id,
         message.userId,
@@ -159,7 +160,8 @@ export class MessagesRepository {
         [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.content.length, attachment.content],
       );
     }
-    return row;
+    const { webhook_event_id: webhookEventId, ...row } = stored;
+    return { row, webhookEventIds: webhookEventId ? [webhookEventId] : [] };
   }
 }
 

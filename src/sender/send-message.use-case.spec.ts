@@ -4,13 +4,14 @@ import { InvalidInputError, PayloadTooLargeError } from '../common/problem/probl
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { Metrics } from '../metrics/metrics';
+import { WebhookQueue } from '../webhooks/webhook-queue';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SendMessageUseCase } from './send-message.use-case';
 
 const USER = 'user-1';
-const config = { limits: { maxRecipients: 50, maxAttachmentBytes: 10 } } as AppConfig;
+const config = { limits: { maxRecipients: 50, maxAttachmentBytes: 10 }, webhooks: { allowPrivateNetworks: false } } as AppConfig;
 
 function body(fields: Partial<SendMessageDto> = {}): SendMessageDto {
   return Object.assign(new SendMessageDto(), { subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'News@Example.com', ...fields });
@@ -21,6 +22,7 @@ describe(SendMessageUseCase.name, () => {
   let repository: jest.Mocked<MessagesRepository>;
   let deliveries: jest.Mocked<DeliveryQueue>;
   let metrics: jest.Mocked<Metrics>;
+  let webhooks: jest.Mocked<WebhookQueue>;
   let sut: SendMessageUseCase;
   const manager = {} as EntityManager;
 
@@ -29,7 +31,8 @@ describe(SendMessageUseCase.name, () => {
     repository = automock<MessagesRepository>('MessagesRepository');
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
     metrics = automock<Metrics>('Metrics');
-    sut = new SendMessageUseCase(dataSource, repository, deliveries, config, metrics);
+    webhooks = automock<WebhookQueue>('WebhookQueue');
+    sut = new SendMessageUseCase(dataSource, repository, deliveries, webhooks, config, metrics);
   });
 
   it('stores the message and queues its delivery in one transaction, then wakes the workers', async () => {
@@ -41,12 +44,14 @@ describe(SendMessageUseCase.name, () => {
     }) as never);
     repository.create.mockImplementation(async (message) => {
       order.push('create');
-      return {
+      const row = {
         id: message.id, user_id: message.userId, sender_id: message.senderId, sender: message.sender, recipients: message.recipients,
-        subject: message.subject, status: 'queued', priority: message.priority, bulk_sending_id: null, contact_id: null,
+        subject: message.subject, status: 'queued' as const, priority: message.priority, bulk_sending_id: null, contact_id: null,
         custom_payload: null, sent_at: message.sentAt,
       };
+      return { row, webhookEventIds: ['event-1'] };
     });
+    webhooks.enqueue.mockImplementation(async () => void order.push('webhooks'));
     deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
     deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
     const accepted = { inc: jest.fn() };
@@ -69,7 +74,8 @@ describe(SendMessageUseCase.name, () => {
     expect(stored.attachments).toEqual([{ id: expect.any(String), fileName: 'a.png', contentType: 'image/png', content: Buffer.from('hi') }]);
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
     expect(deliveries.enqueue).toHaveBeenCalledWith(manager, { messageId: answer.id, attempt: 1 }, 'normal');
-    expect(order).toEqual(['create', 'enqueue', 'commit', 'notify']);
+    expect(order).toEqual(['create', 'enqueue', 'webhooks', 'commit', 'notify']);
+    expect(webhooks.enqueue).toHaveBeenCalledWith(manager, ['event-1']);
     expect(accepted.inc).toHaveBeenCalledTimes(1);
   });
 

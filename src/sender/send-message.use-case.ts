@@ -7,6 +7,8 @@ import { InvalidInputError, PayloadTooLargeError } from '../common/problem/probl
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { Metrics } from '../metrics/metrics';
+import { WebhookQueue } from '../webhooks/webhook-queue';
+import { isPublicAddress, literalAddress } from '../webhooks/webhook-target';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { mapMessage } from '../messages/message.mapper';
@@ -23,11 +25,13 @@ export class SendMessageUseCase {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly messages: MessagesRepository,
     private readonly deliveries: DeliveryQueue,
+    private readonly webhooks: WebhookQueue,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {}
 
   async execute(userId: string, body: SendMessageDto): Promise<MessageResponse> {
+    this.refuseUnreachableWebhook(body.webhook?.url);
     this.refuseUnknownAttachmentIds(body.attachmentIds ?? []);
     const attachments = this.decodeAttachments(body);
     // Ordered by time, so consecutive messages land side by side in the primary-key index.
@@ -51,13 +55,23 @@ export class SendMessageUseCase {
       attachments,
     };
     const stored = await this.dataSource.transaction(async (manager) => {
-      const row = await this.messages.create(message, manager);
+      const { row, webhookEventIds } = await this.messages.create(message, manager);
       await this.deliveries.enqueue(manager, { messageId: message.id, attempt: 1 }, message.priority);
+      await this.webhooks.enqueue(manager, webhookEventIds);
       return row;
     });
     this.deliveries.notifyCommitted();
     this.metrics.messagesAccepted.inc();
     return mapMessage(stored);
+  }
+
+  /** A webhook URL naming a private address outright can never be delivered: say so now (SPEC §7). */
+  private refuseUnreachableWebhook(url: string | undefined): void {
+    if (!url || this.config.webhooks.allowPrivateNetworks) return;
+    const address = literalAddress(new URL(url));
+    if (address && !isPublicAddress(address)) {
+      throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address})` }]);
+    }
   }
 
   /** Stored attachments arrive with POST /attachments; until a user has stored one, every id is unknown. */

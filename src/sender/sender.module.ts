@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { DeliveryQueueModule } from '../delivery/delivery-queue.module';
 import { MessagesModule } from '../messages/messages.module';
+import { WebhookQueueModule } from '../webhooks/webhook-queue.module';
 import { MaxRecipientsRule } from './dto/max-recipients.rule';
 import { SenderController } from './sender.controller';
 import { SendMessageUseCase } from './send-message.use-case';
 
 @Module({
-  imports: [MessagesModule, DeliveryQueueModule],
+  imports: [MessagesModule, DeliveryQueueModule, WebhookQueueModule],
   controllers: [SenderController],
   providers: [SendMessageUseCase, MaxRecipientsRule],
 })

@@ -1,0 +1,111 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { mapMessage } from '../messages/message.mapper';
+import { MessagesRepository } from '../messages/messages.repository';
+import { JobQueue, QueueJob } from '../queue/job-queue';
+import { WebhookDeliveriesRepository, WebhookEventRow, WebhookState } from './webhook-deliveries.repository';
+import { WebhookJob, WebhookQueue, WEBHOOK_QUEUE } from './webhook-queue';
+import { WebhookResponse, WebhookSender } from './webhook-sender';
+import { WebhookSigner } from './webhook-signer';
+
+/**
+ * Delivers webhook events (SPEC §7): one signed POST per attempt, each attempt logged; a 2xx is
+ * success, a 410 stops, anything else is retried on WEBHOOK_RETRY_DELAYS with the same
+ * `webhook-id`. Runs in `worker` and `all` processes.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private stop = async () => {};
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly queue: JobQueue,
+    private readonly webhooks: WebhookQueue,
+    private readonly events: WebhookDeliveriesRepository,
+    private readonly messages: MessagesRepository,
+    private readonly signer: WebhookSigner,
+    private readonly sender: WebhookSender,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.role === 'api') return;
+    this.stop = await this.queue.work<WebhookJob>(WEBHOOK_QUEUE, { batchSize: 8, pollingIntervalSeconds: 1 }, (jobs) =>
+      this.track(Promise.all(jobs.map((job) => this.deliverOrGiveBack(job))).then(() => undefined)),
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+    await Promise.all(this.inFlight);
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    return work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async deliverOrGiveBack(job: QueueJob<WebhookJob>): Promise<void> {
+    try {
+      await this.deliver(job.data.eventId);
+    } catch (error) {
+      this.logger.error({ err: error, eventId: job.data.eventId }, 'Webhook delivery failed unexpectedly; the job will be retried');
+      await this.queue.fail(WEBHOOK_QUEUE, job.id, error as Error).catch(() => undefined);
+    }
+  }
+
+  private async deliver(eventId: string): Promise<void> {
+    const event = await this.events.getForDispatch(eventId);
+    // Delivered, given up or gone since this job was queued (a replay makes it pending again).
+    if (!event || event.state !== 'pending') return;
+    const body = await this.payload(event);
+    if (body === undefined) return;
+    const attemptedAt = new Date();
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    const response = await this.sender.post(
+      event.url,
+      {
+        'webhook-id': event.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': this.signer.sign(event.user_id, event.id, timestamp, body),
+      },
+      body,
+    );
+    const { state, retryAfterSeconds } = this.outcome(event, response);
+    const nextAttemptAt = retryAfterSeconds ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
+    await this.dataSource.transaction(async (manager) => {
+      await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
+      if (retryAfterSeconds) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
+    });
+  }
+
+  private outcome(event: WebhookEventRow, response: WebhookResponse): { state: WebhookState; retryAfterSeconds?: number } {
+    const code = response.statusCode;
+    if (code !== undefined && code >= 200 && code < 300) return { state: 'delivered' };
+    if (code === 410) return { state: 'gone' };
+    const delays = this.config.webhooks.retryDelays;
+    // `attempts` counts the attempts before this one.
+    const retryAfterSeconds = delays[event.attempts];
+    return retryAfterSeconds === undefined ? { state: 'failed' } : { state: 'pending', retryAfterSeconds };
+  }
+
+  /**
+   * The event's body: the message as it stood at this status change (its first `sequence`
+   * history entries), the same on every attempt.
+   */
+  private async payload(event: WebhookEventRow): Promise<string | undefined> {
+    const row = await this.messages.getById(event.user_id, event.message_id);
+    if (!row) return undefined;
+    const history = (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!.slice(0, event.sequence);
+    const message = mapMessage({ ...row, status: event.status }, history);
+    return JSON.stringify({
+      type: `message.${event.status}`,
+      timestamp: event.created_at.toISOString(),
+      data: { message, sequence: event.sequence },
+    });
+  }
+}

@@ -1,0 +1,27 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { JobQueue } from '../queue/job-queue';
+
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+
+export interface WebhookJob {
+  eventId: string;
+}
+
+/** Puts webhook events on the queue inside the transaction that created them (SPEC §7). */
+@Injectable()
+export class WebhookQueue implements OnApplicationBootstrap {
+  constructor(private readonly queue: JobQueue) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Retries follow WEBHOOK_RETRY_DELAYS (scheduled by the dispatcher); pg-boss's own retry only
+    // brings back a job whose worker died.
+    await this.queue.ensureQueue(WEBHOOK_QUEUE, { expireInSeconds: 300, retryLimit: 20, retryDelay: 5 });
+  }
+
+  async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {
+    for (const eventId of eventIds) {
+      await this.queue.send(manager, WEBHOOK_QUEUE, { eventId }, startAfterSeconds ? { startAfter: startAfterSeconds } : {});
+    }
+  }
+}

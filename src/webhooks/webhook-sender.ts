@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { AppConfig } from '../config/app-config';
+import { isPublicAddress, literalAddress, publicOnlyLookup } from './webhook-target';
+
+export interface WebhookResponse {
+  /** Absent when no response came (refused target, timeout, connection error). */
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+}
+
+// Enough to read an error page; the body is not kept.
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * One POST of a signed event: within WEBHOOK_TIMEOUT_MS, redirects not followed, and only to
+ * public addresses unless WEBHOOK_ALLOW_PRIVATE_NETWORKS (checked at connection time).
+ */
+@Injectable()
+export class WebhookSender {
+  constructor(private readonly config: AppConfig) {}
+
+  post(url: string, headers: Record<string, string>, body: string): Promise<WebhookResponse> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const target = new URL(url);
+    const { allowPrivateNetworks, timeoutMs } = this.config.webhooks;
+    const literal = literalAddress(target);
+    if (!allowPrivateNetworks && literal && !isPublicAddress(literal)) {
+      return Promise.resolve({ error: `${literal} is not a public address; webhooks may not reach it`, durationMs: 0 });
+    }
+    return new Promise((resolve) => {
+      const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+        target,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Mailroom-Webhooks/1' },
+          ...(allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
+          signal: AbortSignal.timeout(timeoutMs),
+        },
+        (response) => {
+          let received = 0;
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > MAX_RESPONSE_BYTES) response.destroy();
+          });
+          response.on('close', () => resolve({ statusCode: response.statusCode, durationMs: elapsed() }));
+        },
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
+        resolve({ error: timedOut ? `no answer within ${timeoutMs} ms` : (error.message || error.code || 'connection failed'), durationMs: elapsed() });
+      });
+      request.end(body);
+    });
+  }
+}

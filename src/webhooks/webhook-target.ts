@@ -1,0 +1,36 @@
+import { lookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The SSRF guard (SPEC §7): a webhook may only reach public unicast addresses. Loopback, private,
+ * link-local (cloud metadata among them), CGNAT, multicast, unique-local, NAT64 and the other
+ * special ranges are refused, IPv4-mapped IPv6 judged as the IPv4 it carries.
+ */
+export function isPublicAddress(address: string): boolean {
+  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
+}
+
+/** The host of a URL if it is an IP literal ([::1] without its brackets), else undefined. */
+export function literalAddress(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return ipaddr.isValid(host) ? host : undefined;
+}
+
+/**
+ * A DNS lookup for the HTTP client that refuses a host when any of its addresses is not public,
+ * and connects to the address it checked, so that a second resolution cannot swap it (DNS
+ * rebinding). Runs on every attempt.
+ */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '', 0);
+    const refused = addresses.find((a) => !isPublicAddress(a.address));
+    if (refused || addresses.length === 0) {
+      const reason = Object.assign(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach`), { code: 'EWEBHOOKTARGET' });
+      return callback(reason, '', 0);
+    }
+    if (options.all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};

@@ -1,0 +1,43 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/current-user.decorator';
+import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { ListWebhookDeliveriesQuery, WebhookDeliveryPageResponse, WebhookSecretResponse } from './dto/webhook-delivery.dto';
+import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { WebhookSigner } from './webhook-signer';
+
+@ApiTags('webhooks')
+@ApiBearerAuth()
+@Controller('user')
+export class WebhooksController {
+  constructor(
+    private readonly signer: WebhookSigner,
+    private readonly deliveries: WebhookDeliveriesService,
+  ) {}
+
+  @Get('webhook-secret')
+  @ApiOperation({ summary: 'Your webhook signing secret (Standard Webhooks, whsec_…)' })
+  @ApiOkResponse({ type: WebhookSecretResponse })
+  @ApiProblemResponses(401)
+  secret(@CurrentUser() user: AuthUser): WebhookSecretResponse {
+    return { secret: this.signer.secretFor(user.id) };
+  }
+
+  @Get('webhook-deliveries')
+  @ApiOperation({ summary: 'Your webhook events and each attempt to deliver them, newest first' })
+  @ApiOkResponse({ type: WebhookDeliveryPageResponse })
+  @ApiProblemResponses(400, 401)
+  list(@CurrentUser() user: AuthUser, @Query() query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryPageResponse> {
+    return this.deliveries.list(user.id, query);
+  }
+
+  @Post('webhook-deliveries/:id/replay')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send an event again, with the same webhook-id' })
+  @ApiAcceptedResponse({ schema: { example: { id: '01a1ffa8-9fc5-732e-a326-ec80b8d3887f', state: 'pending' } } })
+  @ApiProblemResponses(401, 404)
+  replay(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<{ id: string; state: 'pending' }> {
+    return this.deliveries.replay(user.id, id);
+  }
+}
