@@ -4,6 +4,8 @@ import { MessageRecipientEntity } from '../messages/entities/message-recipient.e
 import { MessageStatusEventEntity } from '../messages/entities/message-status-event.entity';
 import { MessageEntity } from '../messages/entities/message.entity';
 import { SenderEntity } from '../messages/entities/sender.entity';
+import { WebhookAttemptEntity } from '../webhooks/entities/webhook-attempt.entity';
+import { WebhookEventEntity } from '../webhooks/entities/webhook-event.entity';
 import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
 import { DeliveryAttempts1763827200000 } from './migrations/1763827200000-delivery-attempts';
 import { WebhookEvents1763913600000 } from './migrations/1763913600000-webhook-events';
@@ -14,6 +16,8 @@ export const ENTITIES = [
   MessageRecipientEntity,
   MessageStatusEventEntity,
   MessageAttachmentEntity,
+  WebhookEventEntity,
+  WebhookAttemptEntity,
 ];
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */

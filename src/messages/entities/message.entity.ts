@@ -63,6 +63,10 @@ export class MessageEntity {
   @Column('integer', { name: 'delivery_attempts', default: 0 })
   deliveryAttempts!: number;
 
+  /** Status changes so far: the `sequence` of the webhook event each one causes. */
+  @Column('integer', { name: 'status_changes', default: 1 })
+  statusChanges!: number;
+
   /** The moment the message was accepted, in milliseconds. */
   @Column({ type: 'timestamptz', name: 'sent_at', precision: 3 })
   sentAt!: Date;
