@@ -64,7 +64,8 @@ export class DeliveryRecorder {
         finished.length > 0 ? await this.deliveries.finish(manager, finished) : { moved: new Set<string>(), webhookEventIds: [] };
       await this.webhooks.enqueue(manager, webhookEventIds);
       for (const f of finished) {
-        if (f.retryAfterSeconds && moved.has(f.messageId)) {
+        // A delay of 0 is a retry too.
+        if (f.retryAfterSeconds !== undefined && moved.has(f.messageId)) {
           await this.deliveryQueue.enqueue(manager, { messageId: f.messageId, attempt: f.attempt + 1 }, f.priority, f.retryAfterSeconds);
         }
       }

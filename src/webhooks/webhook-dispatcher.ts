@@ -76,10 +76,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       body,
     );
     const { state, retryAfterSeconds } = this.outcome(event, response);
-    const nextAttemptAt = retryAfterSeconds ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
+    const retrying = retryAfterSeconds !== undefined;
+    const nextAttemptAt = retrying ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
     await this.dataSource.transaction(async (manager) => {
       await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
-      if (retryAfterSeconds) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
+      if (retrying) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
     });
   }
 

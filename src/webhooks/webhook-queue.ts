@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config';
 import { JobQueue } from '../queue/job-queue';
 
 export const WEBHOOK_QUEUE = 'webhook-delivery';
@@ -11,12 +12,16 @@ export interface WebhookJob {
 /** Puts webhook events on the queue inside the transaction that created them (SPEC §7). */
 @Injectable()
 export class WebhookQueue implements OnApplicationBootstrap {
-  constructor(private readonly queue: JobQueue) {}
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly config: AppConfig,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // Retries follow WEBHOOK_RETRY_DELAYS (scheduled by the dispatcher); pg-boss's own retry only
-    // brings back a job whose worker died.
-    await this.queue.ensureQueue(WEBHOOK_QUEUE, { expireInSeconds: 300, retryLimit: 20, retryDelay: 5 });
+    // brings back a job whose worker died, once an attempt could no longer be running.
+    const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
+    await this.queue.ensureQueue(WEBHOOK_QUEUE, { expireInSeconds: leaseSeconds, retryLimit: 20, retryDelay: 5 });
   }
 
   async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {

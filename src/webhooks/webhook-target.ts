@@ -8,7 +8,11 @@ import ipaddr from 'ipaddr.js';
  * special ranges are refused, IPv4-mapped IPv6 judged as the IPv4 it carries.
  */
 export function isPublicAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  // ipaddr.js calls the deprecated IPv4-compatible form (::a.b.c.d) unicast: it is not public.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return false;
+  return parsed.range() === 'unicast';
 }
 
 /** The host of a URL if it is an IP literal ([::1] without its brackets), else undefined. */
