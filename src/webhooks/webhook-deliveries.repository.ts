@@ -55,26 +55,22 @@ export class WebhookDeliveriesRepository {
     return count;
   }
 
-  /** Newest first. */
-  async list(userId: string, messageId: string | undefined, skip: number, take: number): Promise<WebhookEventRow[]> {
-    return this.dataSource.query(
-      `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE user_id = $1 AND ($2::uuid IS NULL OR message_id = $2)
-       ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`,
-      [userId, messageId ?? null, skip, take],
-    );
-  }
-
-  async attemptsOf(userId: string, eventIds: string[]): Promise<Map<string, WebhookAttemptRow[]>> {
-    const byEvent = new Map<string, WebhookAttemptRow[]>(eventIds.map((id) => [id, []]));
-    if (eventIds.length === 0) return byEvent;
-    const rows: WebhookAttemptRow[] = await this.dataSource.query(
-      `SELECT a.event_id, a.attempted_at, a.status_code, a.duration_ms, a.error
-       FROM webhook_attempts a JOIN webhook_events e ON e.id = a.event_id
-       WHERE e.user_id = $1 AND a.event_id = ANY($2::uuid[]) ORDER BY a.event_id, a.id`,
-      [userId, eventIds],
-    );
-    for (const row of rows) byEvent.get(row.event_id)!.push(row);
-    return byEvent;
+  /**
+   * Newest first, each event with its attempts, oldest first: read in one statement, so that an
+   * event and its attempts are seen as of the same moment (an attempt is being logged meanwhile).
+   */
+  async list(userId: string, messageId: string | undefined, skip: number, take: number): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
+    const rows: (WebhookEventRow & { attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[] })[] =
+      await this.dataSource.query(
+        `SELECT ${EVENT_COLUMNS}, COALESCE((
+           SELECT json_agg(json_build_object('event_id', a.event_id, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
+             'duration_ms', a.duration_ms, 'error', a.error) ORDER BY a.id)
+           FROM webhook_attempts a WHERE a.event_id = e.id), '[]') AS attempt_log
+         FROM webhook_events e WHERE user_id = $1 AND ($2::uuid IS NULL OR message_id = $2)
+         ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`,
+        [userId, messageId ?? null, skip, take],
+      );
+    return rows.map((row) => ({ ...row, attempt_log: row.attempt_log.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })) }));
   }
 
   async recordAttempt(

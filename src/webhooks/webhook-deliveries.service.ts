@@ -21,10 +21,9 @@ export class WebhookDeliveriesService {
     const skip = (page - 1) * take;
     const total = await this.events.count(userId, messageId);
     const rows = skip < total ? await this.events.list(userId, messageId, skip, take) : [];
-    const attempts = await this.events.attemptsOf(userId, rows.map((r) => r.id));
     const totalPages = Math.ceil(total / take);
     return {
-      deliveries: rows.map((row) => mapDelivery(row, attempts.get(row.id)!)),
+      deliveries: rows.map((row) => mapDelivery(row, row.attempt_log)),
       take,
       page,
       skip,
