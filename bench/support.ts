@@ -1,8 +1,8 @@
 import 'reflect-metadata';
+export { freePort } from '../src/common/free-port';
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface, Interface } from 'node:readline';
 import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/database/embedded-postgres';
@@ -10,16 +10,6 @@ import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/database/embed
 export const ROOT = join(__dirname, '..');
 export const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The counting sink of smtp-sink.process.ts. */
 export class SinkProcess {

@@ -1,5 +1,6 @@
 // The real entry point as a user runs it (SPEC §1): `src/main.ts` in a child process on the
 // embedded defaults, with nothing but a DATA_DIR; then the token CLI, SIGTERM and a restart.
+import { freePort } from '../src/common/free-port';
 import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -39,16 +40,6 @@ function freshDataDir(): string {
   return dir;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A user's environment: no database and no key configured, so the embedded defaults apply.

@@ -1,6 +1,7 @@
 // Delivery across worker processes (SPEC §1 ROLE, §5 "exactly once, even when a worker dies
 // mid-delivery", §8 SIGTERM drains): real `node src/main.ts` workers, a real SMTP sink in this
 // process, and an in-process ROLE=api app that only queues, all on a database of this file's own.
+import { freePort } from '../src/common/free-port';
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -142,16 +143,6 @@ function holdFirstDataOf(subjects: Set<string>): void {
 const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** 'refused', or 'connected' when something listens on 127.0.0.1:port. */
 function probe(port: number): Promise<string> {

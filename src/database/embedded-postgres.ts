@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
+import { freePort } from '../common/free-port';
 import { readOrCreateSecret } from '../config/secret-file';
 
 type EmbeddedPostgresServer = {
@@ -64,17 +64,6 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
     await this.server?.stop();
     this.server = undefined;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function createDatabaseIfMissing(maintenanceUrl: string, name: string): Promise<void> {

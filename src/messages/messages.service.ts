@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid, pageEnvelope } from '../common/paging';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessagePageResponse } from './dto/message-page.response';
@@ -7,30 +8,20 @@ import { mapMessage } from './message.mapper';
 import { MessageFilter, MessagesRepository } from './messages.repository';
 import { senderIdFor } from './addresses';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 @Injectable()
 export class MessagesService {
   constructor(private readonly messages: MessagesRepository) {}
 
   async list(userId: string, query: ListMessagesQuery): Promise<MessagePageResponse> {
-    const { take, page } = query;
     const filter = toFilter(userId, query);
-    const skip = (page - 1) * take;
-    const total = await this.messages.count(userId, filter);
-    const rows = skip < total ? await this.messages.list(userId, filter, skip, take) : [];
+    const envelope = pageEnvelope(query, await this.messages.count(userId, filter));
+    const rows = envelope.skip < envelope.total ? await this.messages.list(userId, filter, envelope.skip, query.take) : [];
     const histories = query.includeStatusHistory
       ? await this.messages.getStatusHistories(userId, rows.map((r) => r.id))
       : undefined;
-    const totalPages = Math.ceil(total / take);
     return {
       messages: rows.map((row) => mapMessage(row, histories?.get(row.id))),
-      take,
-      page,
-      skip,
-      total,
-      totalPages,
-      hasNext: page < totalPages,
+      ...envelope,
       startDate: query.startDate?.toISOString() ?? null,
       endDate: query.endDate?.toISOString() ?? null,
       fromEmail: query.fromEmail ?? null,
@@ -42,8 +33,8 @@ export class MessagesService {
 
   async get(userId: string, id: string): Promise<MessageResponse> {
     // A malformed id names no message: the same 404 as an unknown or foreign one.
-    const row = UUID.test(id) ? await this.messages.getById(userId, id) : undefined;
-    if (!row) throw new NotFoundError(UUID.test(id) ? `Message ${id}` : 'That message');
+    const row = isUuid(id) ? await this.messages.getById(userId, id) : undefined;
+    if (!row) throw new NotFoundError(isUuid(id) ? `Message ${id}` : 'That message');
     const histories = await this.messages.getStatusHistories(userId, [row.id]);
     return mapMessage(row, histories.get(row.id));
   }

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { isUuid, pageEnvelope } from '../common/paging';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { ListWebhookDeliveriesQuery, WebhookDeliveryPageResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.dto';
 import { WebhookAttemptRow, WebhookDeliveriesRepository, WebhookEventRow } from './webhook-deliveries.repository';
 import { WebhookQueue } from './webhook-queue';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The delivery log of a user's webhook events, and replays. */
 @Injectable()
@@ -17,19 +16,13 @@ export class WebhookDeliveriesService {
     private readonly webhooks: WebhookQueue,
   ) {}
 
-  async list(userId: string, { take, page, messageId }: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryPageResponse> {
-    const skip = (page - 1) * take;
-    const total = await this.events.count(userId, messageId);
-    const rows = skip < total ? await this.events.list(userId, messageId, skip, take) : [];
-    const totalPages = Math.ceil(total / take);
+  async list(userId: string, query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryPageResponse> {
+    const { messageId } = query;
+    const envelope = pageEnvelope(query, await this.events.count(userId, messageId));
+    const rows = envelope.skip < envelope.total ? await this.events.list(userId, messageId, envelope.skip, query.take) : [];
     return {
       deliveries: rows.map((row) => mapDelivery(row, row.attempt_log)),
-      take,
-      page,
-      skip,
-      total,
-      totalPages,
-      hasNext: page < totalPages,
+      ...envelope,
       messageId: messageId ?? null,
     };
   }
@@ -37,13 +30,13 @@ export class WebhookDeliveriesService {
   /** Sends the event again, with the same `webhook-id`, whatever became of it. */
   async replay(userId: string, id: string): Promise<{ id: string; state: 'pending' }> {
     const replayed =
-      UUID.test(id) &&
+      isUuid(id) &&
       (await this.dataSource.transaction(async (manager) => {
         if (!(await this.events.markForReplay(manager, userId, id))) return false;
         await this.webhooks.enqueue(manager, [id]);
         return true;
       }));
-    if (!replayed) throw new NotFoundError(UUID.test(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
+    if (!replayed) throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
     return { id, state: 'pending' };
   }
 }

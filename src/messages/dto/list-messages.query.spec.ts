@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { ArgumentMetadata } from '@nestjs/common';
 import { InvalidInputError } from '../../common/problem/problem.errors';
 import { createValidationPipe } from '../../common/validation/validation.pipe';
-import { ListMessagesQuery, MAX_PAGE } from './list-messages.query';
+import { MAX_PAGE } from '../../common/paging';
+import { ListMessagesQuery } from './list-messages.query';
 
 const metadata: ArgumentMetadata = { type: 'query', metatype: ListMessagesQuery };
 

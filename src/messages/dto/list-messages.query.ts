@@ -1,28 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsDate, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { IsEmailAddress, IsNotBefore } from '../../common/validation/validators';
-import { toBoolean, toDateBound, toDistinctList, toInteger } from '../../common/validation/query-values';
+import { PageQuery } from '../../common/paging';
+import { toBoolean, toDateBound, toDistinctList } from '../../common/validation/query-values';
 import { addressKey } from '../addresses';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
-
-// Beyond this page, `skip` would no longer be an exact JSON integer.
-export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 
 const toAddressKey = ({ value }: { value: unknown }) => (typeof value === 'string' ? addressKey(value) : value);
 
 const DATE_MESSAGE = 'must be an ISO 8601 date (2026-03-01) or date-time with an offset (2026-03-01T12:00:00Z)';
 
 /** `GET /user/messages` query (seed §4.1, SPEC §6). */
-export class ListMessagesQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Items per page' })
-  @Transform(toInteger) @IsInt() @Min(1) @Max(100)
-  take: number = 10;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1' })
-  @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_PAGE)
-  page: number = 1;
-
+export class ListMessagesQuery extends PageQuery {
   @ApiPropertyOptional({ default: false, description: 'Include each message\'s status history (true/false/1/0)' })
   @Transform(toBoolean) @IsBoolean({ message: 'must be true, false, 1 or 0' })
   includeStatusHistory: boolean = false;

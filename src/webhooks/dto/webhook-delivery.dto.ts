@@ -1,18 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
-import { toInteger } from '../../common/validation/query-values';
-import { MAX_PAGE } from '../../messages/dto/list-messages.query';
+import { IsOptional, IsUUID } from 'class-validator';
+import { PageQuery } from '../../common/paging';
 
-export class ListWebhookDeliveriesQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10 })
-  @Transform(toInteger) @IsInt() @Min(1) @Max(100)
-  take: number = 10;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_PAGE)
-  page: number = 1;
-
+export class ListWebhookDeliveriesQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only the events of this message' })
   @IsOptional() @IsUUID('all', { message: 'must be a message id (UUID)' })
   messageId?: string;

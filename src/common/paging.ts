@@ -1,0 +1,31 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+import { toInteger } from './validation/query-values';
+
+// Beyond this page, `skip` would no longer be an exact JSON integer.
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+
+/** `take` and `page` as the seed defines them for lists (1–100, default 10; from 1). */
+export class PageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Items per page' })
+  @Transform(toInteger) @IsInt() @Min(1) @Max(100)
+  take: number = 10;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1' })
+  @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_PAGE)
+  page: number = 1;
+}
+
+/** The envelope of a page: `skip = (page-1)*take`, `totalPages = ceil(total/take)`, `hasNext = page < totalPages`. */
+export function pageEnvelope({ take, page }: PageQuery, total: number) {
+  const totalPages = Math.ceil(total / take);
+  return { take, page, skip: (page - 1) * take, total, totalPages, hasNext: page < totalPages };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids in paths are UUIDs; anything else names nothing (a 404, not a 400). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
