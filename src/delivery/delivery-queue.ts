@@ -28,11 +28,14 @@ export class DeliveryQueue implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.ensureQueue(DELIVERY_QUEUE, {
-      // pg-boss's own retries only cover a worker that died holding the job (SMTP outcomes are
-      // scheduled by us): the job comes back after its lease.
+      // pg-boss's own retries only cover a worker that died holding the job, or a database that
+      // failed mid-delivery (SMTP outcomes are scheduled by us): the job comes back after its
+      // lease, then with doubling delays (capped by pg-boss at 2^16 s), for days, so that no
+      // message is left `sending` by an outage.
       expireInSeconds: this.config.delivery.leaseSeconds,
-      retryLimit: 20,
+      retryLimit: 50,
       retryDelay: 1,
+      retryBackoff: true,
     });
   }
 

@@ -21,7 +21,7 @@ export class WebhookQueue implements OnApplicationBootstrap {
     // Retries follow WEBHOOK_RETRY_DELAYS (scheduled by the dispatcher); pg-boss's own retry only
     // brings back a job whose worker died, once an attempt could no longer be running.
     const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
-    await this.queue.ensureQueue(WEBHOOK_QUEUE, { expireInSeconds: leaseSeconds, retryLimit: 20, retryDelay: 5 });
+    await this.queue.ensureQueue(WEBHOOK_QUEUE, { expireInSeconds: leaseSeconds, retryLimit: 50, retryDelay: 5, retryBackoff: true });
   }
 
   async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {
