@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { DeliveryQueue } from '../src/delivery/delivery-queue';
@@ -208,6 +208,22 @@ describe('shutdown and settings', () => {
       }
     } finally {
       await dropDatabase(databaseUrl);
+    }
+  });
+
+  it('treats a transport that fails in a way of its own as a temporary failure: retried, then failed', async () => {
+    const t = await bootTestApp({ ROLE: 'all', DELIVERY_RETRY_DELAYS: '0' }, { isolatedDatabase: true });
+    try {
+      // The outbox transport cannot create its folder where a file stands.
+      writeFileSync(join(t.config.dataDir, 'outbox'), 'not a folder');
+      const userId = newUserId();
+      const { body } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody()).expect(201);
+      const failed = await waitForStatus(t.http, userId, body.id, 'failed');
+      expect(statuses(failed)).toEqual(['queued', 'sending', 'deferred', 'sending', 'failed']);
+      expect(failed.statusHistory.at(-1).detail).toMatch(/EEXIST|ENOTDIR/);
+      expect(failed.statusHistory.at(-1).detail).toContain('gave up after 2 attempts');
+    } finally {
+      await t.close();
     }
   });
 

@@ -67,12 +67,15 @@ export class DeliverMessageUseCase {
         attachments: message.attachments,
       });
     } catch (error) {
-      if (!(error instanceof MailDeliveryError)) throw error;
+      // Anything but a 5xx reply is worth retrying, including a transport that failed in a way
+      // of its own (an unwritable outbox): such failures go through the same lifecycle.
+      const permanent = error instanceof MailDeliveryError && error.permanent;
+      const detail = (error as Error).message || 'the transport failed';
       const delays = this.config.delivery.retryDelays;
       const { attempt } = message;
-      if (error.permanent) return { status: 'failed', detail: error.message };
-      if (attempt > delays.length) return { status: 'failed', detail: `${error.message} (gave up after ${attempt} attempts)` };
-      return { status: 'deferred', detail: error.message, retryAfterSeconds: delays[attempt - 1] };
+      if (permanent) return { status: 'failed', detail };
+      if (attempt > delays.length) return { status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
+      return { status: 'deferred', detail, retryAfterSeconds: delays[attempt - 1] };
     }
     const refused = receipt.rejected.length > 0 ? ` (refused: ${receipt.rejected.join(', ')})` : '';
     return { status: 'sent', detail: `${receipt.reply}${refused}` };

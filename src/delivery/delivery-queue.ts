@@ -30,8 +30,8 @@ export class DeliveryQueue implements OnApplicationBootstrap {
     await this.queue.ensureQueue(DELIVERY_QUEUE, {
       // pg-boss's own retries only cover a worker that died holding the job, or a database that
       // failed mid-delivery (SMTP outcomes are scheduled by us): the job comes back after its
-      // lease, then with doubling delays (capped by pg-boss at 2^16 s), for days, so that no
-      // message is left `sending` by an outage.
+      // lease, then with doubling delays (capped by pg-boss at 2^16 s) while pg-boss keeps the
+      // job (14 days).
       expireInSeconds: this.config.delivery.leaseSeconds,
       retryLimit: 50,
       retryDelay: 1,

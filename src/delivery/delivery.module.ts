@@ -28,6 +28,9 @@ export class DeliveryModule {
         ...(smtpUrl
           ? [
             MailerModule.forRoot({
+              // A send gives up within half the default lease (120 s), so that its job is not taken
+              // over while it still runs.
+              sendTimeout: 60_000,
               transport: {
                 url: smtpUrl,
                 pool: true,

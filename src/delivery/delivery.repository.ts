@@ -38,8 +38,9 @@ export interface FinishedAttempt {
 @Injectable()
 export class DeliveryRepository {
   /**
-   * queued/deferred → sending for the given attempts (or sending again, when the worker of that
-   * attempt died). Returns the messages it moved; the others are final or belong to another attempt.
+   * queued/deferred → sending for the attempt that follows the last one, or sending again for the
+   * same attempt (its job came back: its worker died, or outlived the lease). Returns the messages
+   * it moved; the others are final or belong to another attempt.
    */
   async claim(
     manager: EntityManager,
@@ -53,8 +54,9 @@ export class DeliveryRepository {
            UPDATE messages m SET status = 'sending', delivery_attempts = w.attempt, status_changes = m.status_changes + 1,
              updated_at = clock_timestamp()
            FROM wanted w
-           WHERE m.id = w.message_id AND m.status IN ('queued', 'deferred', 'sending')
-             AND m.delivery_attempts IN (w.attempt - 1, w.attempt)
+           WHERE m.id = w.message_id
+             AND ((m.status IN ('queued', 'deferred') AND m.delivery_attempts = w.attempt - 1)
+               OR (m.status = 'sending' AND m.delivery_attempts = w.attempt))
            RETURNING m.id, w.attempt, m.sender, m.recipients, m.subject, m.html, m.priority, m.sent_at, ${sourceColumns('m')}
          ), logged AS (
            INSERT INTO message_status_events (message_id, status, at, detail)

@@ -7,8 +7,9 @@ import { DeliverableMessage } from './delivery.repository';
 
 // Between fetches that found nothing; sends in this process wake the worker at once.
 const IDLE_POLL_MS = 250;
-// SPEC §8 gives shutdown 30 s: in-flight deliveries get most of it, the rest is for closing.
-const DRAIN_DEADLINE_MS = 25_000;
+// SPEC §8 gives shutdown 30 s: webhooks drain first (5 s at most), then deliveries (20 s at
+// most), and the rest is for closing.
+const DRAIN_DEADLINE_MS = 20_000;
 
 /**
  * Keeps up to WORKER_CONCURRENCY deliveries in flight, fetching more the moment there is room,

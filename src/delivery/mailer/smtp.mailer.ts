@@ -20,9 +20,14 @@ export class SmtpMailer extends Mailer {
   }
 }
 
-/** SPEC §5: a 5xx reply is permanent; 4xx replies, timeouts and connection failures are retried. */
+/**
+ * SPEC §5: a 5xx reply is permanent; 4xx replies, timeouts and connection failures are retried.
+ * A 5xx about our own login or TLS (EAUTH, 530 must STARTTLS) says nothing about the message: a
+ * wrong password must not fail the whole backlog, so those are retried too.
+ */
 export function classify(error: unknown): MailDeliveryError {
   const { responseCode, response, message, code } = error as { responseCode?: number; response?: string; message?: string; code?: string };
   const detail = response ?? [code, message].filter(Boolean).join(': ');
-  return new MailDeliveryError(detail || 'unknown SMTP error', typeof responseCode === 'number' && responseCode >= 500);
+  const aboutUs = code === 'EAUTH' || responseCode === 530;
+  return new MailDeliveryError(detail || 'unknown SMTP error', typeof responseCode === 'number' && responseCode >= 500 && !aboutUs);
 }
