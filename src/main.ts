@@ -12,7 +12,15 @@ async function bootstrap(): Promise<void> {
   const config = AppConfig.load();
   const app = await createApp(config);
   const logger = new Logger('Mailroom');
-  stopGracefullyOn(['SIGTERM', 'SIGINT'], () => app.close(), logger);
+  stopGracefullyOn(
+    ['SIGTERM', 'SIGINT'],
+    async () => {
+      // No new requests (the listener closes, idle connections too), then the drains and the rest.
+      app.getHttpServer().close();
+      await app.close();
+    },
+    logger,
+  );
   if (config.role === 'worker') {
     // listen() is what flushes the logs buffered during start-up; a worker never calls it.
     app.flushLogs();

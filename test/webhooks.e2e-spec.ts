@@ -664,6 +664,17 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
     expect(count).toBe(0);
   });
 
+  it('refuses a webhook URL with a user name or password', async () => {
+    const userId = newUserId('userinfo');
+    const response = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ webhook: { url: 'https://user:secret@hooks.example.com/mailroom' } }))
+      .expect(400);
+    expect(response.body.errors).toEqual([{ field: 'webhook.url', message: 'must not contain a user name or password' }]);
+    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
+  });
+
   it('accepts a public address at send time', async () => {
     const userId = newUserId('public');
     // 'failed' never happens to a message the sink accepts, so no request leaves the machine.

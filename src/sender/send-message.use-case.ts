@@ -65,10 +65,18 @@ export class SendMessageUseCase {
     return mapMessage(stored);
   }
 
-  /** A webhook URL naming a private address outright can never be delivered: say so now (SPEC §7). */
+  /**
+   * A webhook URL naming a private address outright can never be delivered: say so now (SPEC §7).
+   * Nor may it carry credentials, which would be sent as Basic auth and shown in the delivery log.
+   */
   private refuseUnreachableWebhook(url: string | undefined): void {
-    if (!url || this.config.webhooks.allowPrivateNetworks) return;
-    const address = literalAddress(new URL(url));
+    if (!url) return;
+    const target = new URL(url);
+    if (target.username || target.password) {
+      throw new InvalidInputError([{ field: 'webhook.url', message: 'must not contain a user name or password' }]);
+    }
+    if (this.config.webhooks.allowPrivateNetworks) return;
+    const address = literalAddress(target);
     if (address && !isPublicAddress(address)) {
       throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address})` }]);
     }

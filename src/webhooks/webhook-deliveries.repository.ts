@@ -89,12 +89,15 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  /** Makes an event of this user's pending again; false when there is no such event. */
-  async markForReplay(manager: EntityManager, userId: string, id: string): Promise<boolean> {
-    const rows = await manager.query(
-      `UPDATE webhook_events SET state = 'pending', next_attempt_at = clock_timestamp() WHERE user_id = $1 AND id = $2 RETURNING id`,
-      [userId, id],
-    );
-    return rows[0].length === 1;
+  /**
+   * Makes an event of this user's pending again. 'queued': it was not pending, so it needs a job;
+   * 'already': it is pending, its job is on the queue; 'missing': no such event of this user.
+   */
+  async markForReplay(manager: EntityManager, userId: string, id: string): Promise<'queued' | 'already' | 'missing'> {
+    const [before] = await manager.query(`SELECT state FROM webhook_events WHERE user_id = $1 AND id = $2 FOR UPDATE`, [userId, id]);
+    if (!before) return 'missing';
+    if (before.state === 'pending') return 'already';
+    await manager.query(`UPDATE webhook_events SET state = 'pending', next_attempt_at = clock_timestamp() WHERE id = $1`, [id]);
+    return 'queued';
   }
 }

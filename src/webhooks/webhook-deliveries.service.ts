@@ -27,14 +27,17 @@ export class WebhookDeliveriesService {
     };
   }
 
-  /** Sends the event again, with the same `webhook-id`, whatever became of it. */
+  /**
+   * Sends the event again, with the same `webhook-id`: one more attempt for a delivered, failed or
+   * gone event; nothing new for a pending one, whose next attempt is already on the queue.
+   */
   async replay(userId: string, id: string): Promise<{ id: string; state: 'pending' }> {
     const replayed =
       isUuid(id) &&
       (await this.dataSource.transaction(async (manager) => {
-        if (!(await this.events.markForReplay(manager, userId, id))) return false;
-        await this.webhooks.enqueue(manager, [id]);
-        return true;
+        const marked = await this.events.markForReplay(manager, userId, id);
+        if (marked === 'queued') await this.webhooks.enqueue(manager, [id]);
+        return marked !== 'missing';
       }));
     if (!replayed) throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
     return { id, state: 'pending' };

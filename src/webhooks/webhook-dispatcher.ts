@@ -10,6 +10,8 @@ import { WebhookJob, WebhookQueue, WEBHOOK_QUEUE } from './webhook-queue';
 import { WebhookResponse, WebhookSender } from './webhook-sender';
 import { WebhookSigner } from './webhook-signer';
 
+const DRAIN_DEADLINE_MS = 5_000;
+
 /**
  * Delivers webhook events (SPEC §7): one signed POST per attempt, each attempt logged; a 2xx is
  * success, a 410 stops, anything else is retried on WEBHOOK_RETRY_DELAYS with the same
@@ -39,9 +41,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     );
   }
 
+  /** Stops fetching and gives the posts in flight up to 5 s; those unfinished return after their lease. */
   async onModuleDestroy(): Promise<void> {
     await this.stop();
-    await Promise.all(this.inFlight);
+    let deadline: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => (deadline = setTimeout(resolve, DRAIN_DEADLINE_MS)))]);
+    clearTimeout(deadline);
   }
 
   private track(work: Promise<void>): Promise<void> {
@@ -51,15 +56,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   private async deliverOrGiveBack(job: QueueJob<WebhookJob>): Promise<void> {
     try {
-      await this.deliver(job.data.eventId);
+      await this.deliver(job);
     } catch (error) {
       this.logger.error({ err: error, eventId: job.data.eventId }, 'Webhook delivery failed unexpectedly; the job will be retried');
       await this.queue.fail(WEBHOOK_QUEUE, job.id, error as Error).catch(() => undefined);
     }
   }
 
-  private async deliver(eventId: string): Promise<void> {
-    const event = await this.events.getForDispatch(eventId);
+  private async deliver(job: QueueJob<WebhookJob>): Promise<void> {
+    const event = await this.events.getForDispatch(job.data.eventId);
     // Delivered, given up or gone since this job was queued (a replay makes it pending again).
     if (!event || event.state !== 'pending') return;
     const body = await this.payload(event);
@@ -78,9 +83,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const { state, retryAfterSeconds } = this.outcome(event, response);
     const retrying = retryAfterSeconds !== undefined;
     const nextAttemptAt = retrying ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
+    // The attempt, the next one and this job's completion commit together (pg-boss would
+    // complete the job later, on its own, and a crash in between would send the event twice).
     await this.dataSource.transaction(async (manager) => {
       await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
       if (retrying) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
+      await this.queue.complete(manager, WEBHOOK_QUEUE, [job.id]);
     });
   }
 
@@ -89,7 +97,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     if (code !== undefined && code >= 200 && code < 300) return { state: 'delivered' };
     if (code === 410) return { state: 'gone' };
     const delays = this.config.webhooks.retryDelays;
-    // `attempts` counts the attempts before this one.
+    // `attempts` counts the attempts before this one. A replay gets one attempt, no new retries.
     const retryAfterSeconds = delays[event.attempts];
     return retryAfterSeconds === undefined ? { state: 'failed' } : { state: 'pending', retryAfterSeconds };
   }

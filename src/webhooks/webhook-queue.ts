@@ -18,8 +18,9 @@ export class WebhookQueue implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // Retries follow WEBHOOK_RETRY_DELAYS (scheduled by the dispatcher); pg-boss's own retry only
-    // brings back a job whose worker died, once an attempt could no longer be running.
+    // Retries follow WEBHOOK_RETRY_DELAYS (scheduled by the dispatcher); pg-boss's own retries
+    // bring back a job whose worker died (once an attempt could no longer be running) or that
+    // failed unexpectedly (the database), with doubling delays.
     const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
     await this.queue.ensureQueue(WEBHOOK_QUEUE, { expireInSeconds: leaseSeconds, retryLimit: 50, retryDelay: 5, retryBackoff: true });
   }

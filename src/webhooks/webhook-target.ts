@@ -24,7 +24,7 @@ export function literalAddress(url: URL): string | undefined {
 /**
  * A DNS lookup for the HTTP client that refuses a host when any of its addresses is not public,
  * and connects to the address it checked, so that a second resolution cannot swap it (DNS
- * rebinding). Runs on every attempt.
+ * rebinding). It runs for every new connection; a kept-alive one was checked when it opened.
  */
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   lookup(hostname, { ...options, all: true }, (error, addresses) => {
