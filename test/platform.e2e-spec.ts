@@ -37,6 +37,7 @@ describe('platform: metrics', () => {
     expect(response.text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/sender\/send",status="201"\} 1$/m);
     expect(response.text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="\/user\/messages\/:id",status="404"\} 1$/m);
     expect(response.text).toMatch(/^mailroom_queue_waiting_jobs \d+$/m);
+    expect(response.text).toMatch(/^mailroom_webhook_queue_waiting_jobs \d+$/m);
     expect(response.text).toMatch(/^process_resident_memory_bytes \d+/m);
   });
 });

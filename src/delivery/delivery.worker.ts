@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { JobQueue, QueueJob } from '../queue/job-queue';
+import { Waker } from '../queue/waker';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
 import { DeliveryJob, DeliveryQueue, DELIVERY_QUEUE } from './delivery-queue';
 import { DeliverableMessage } from './delivery.repository';
@@ -24,8 +25,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly ready: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
   private running?: Promise<void>;
   private stopping = false;
-  private woken = false;
-  private endIdle = () => {};
+  private readonly waker = new Waker();
   private unsubscribe = () => {};
 
   constructor(
@@ -37,7 +37,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
-    this.unsubscribe = this.deliveryQueue.onWork(() => this.wake());
+    this.unsubscribe = this.deliveryQueue.onWork(() => this.waker.wake());
     this.running = this.run();
   }
 
@@ -48,7 +48,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     this.unsubscribe();
-    this.wake();
+    this.waker.wake();
     const drained = (this.running ?? Promise.resolve())
       .then(() => Promise.all(this.inFlight))
       .then(() => Promise.all(this.recording))
@@ -78,7 +78,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       // Refilled a batch at a time, from half full to full, so each fetch and claim serves many.
       if (this.ready.length <= concurrency && (await this.refill(2 * concurrency - this.ready.length))) continue;
       if (this.inFlight.size >= concurrency) await Promise.race(this.inFlight);
-      else if (this.ready.length === 0) await this.idle();
+      else if (this.ready.length === 0) await this.waker.sleep(IDLE_POLL_MS);
     }
   }
 
@@ -114,25 +114,5 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private track(set: Set<Promise<void>>, work: Promise<void>): void {
     set.add(work);
     void work.finally(() => set.delete(work));
-  }
-
-  private wake(): void {
-    this.woken = true;
-    this.endIdle();
-  }
-
-  /** Sleeps until the poll interval passes, a send in this process wakes us, or shutdown. */
-  private async idle(): Promise<void> {
-    if (!this.woken) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_POLL_MS);
-        this.endIdle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.endIdle = () => {};
-    }
-    this.woken = false;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DELIVERY_QUEUE } from '../delivery/delivery-queue';
 import { JobQueue } from '../queue/job-queue';
+import { WEBHOOK_QUEUE } from '../webhooks/webhook-queue';
 
 /** The Prometheus metrics of one process, in a registry of its own (GET /metrics). */
 @Injectable()
@@ -43,6 +44,14 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.set(await queue.size(DELIVERY_QUEUE));
+      },
+    });
+    new Gauge({
+      name: 'mailroom_webhook_queue_waiting_jobs',
+      help: 'Webhook events waiting to be posted (retries included)',
+      registers: [this.registry],
+      async collect() {
+        this.set(await queue.size(WEBHOOK_QUEUE));
       },
     });
     collectDefaultMetrics({ register: this.registry });

@@ -92,15 +92,6 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     await this.boss.fail(name, id, { message: error.message });
   }
 
-  /**
-   * Runs `handler` on batches of jobs, polling every `pollingIntervalSeconds` while idle; pg-boss
-   * completes the batch when the handler resolves. Returns a function that stops fetching.
-   */
-  async work<T>(name: string, options: { batchSize: number; pollingIntervalSeconds: number }, handler: (jobs: QueueJob<T>[]) => Promise<void>): Promise<() => Promise<void>> {
-    const id = await this.boss.work<T>(name, options, handler);
-    return () => this.boss.offWork({ id });
-  }
-
   /** Jobs waiting to be fetched (created or waiting for a retry). */
   size(name: string): Promise<number> {
     return this.boss.getQueueSize(name);

@@ -5,12 +5,16 @@ import { AppConfig } from '../config/app-config';
 import { mapMessage } from '../messages/message.mapper';
 import { MessagesRepository } from '../messages/messages.repository';
 import { JobQueue, QueueJob } from '../queue/job-queue';
+import { Waker } from '../queue/waker';
 import { WebhookDeliveriesRepository, WebhookEventRow, WebhookState } from './webhook-deliveries.repository';
 import { WebhookJob, WebhookQueue, WEBHOOK_QUEUE } from './webhook-queue';
 import { WebhookResponse, WebhookSender } from './webhook-sender';
 import { WebhookSigner } from './webhook-signer';
 
 const DRAIN_DEADLINE_MS = 5_000;
+// Posts wait on receivers, not on this machine: more of them than deliveries.
+const CONCURRENCY = 32;
+const IDLE_POLL_MS = 250;
 
 /**
  * Delivers webhook events (SPEC §7): one signed POST per attempt, each attempt logged; a 2xx is
@@ -21,7 +25,9 @@ const DRAIN_DEADLINE_MS = 5_000;
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly inFlight = new Set<Promise<void>>();
-  private stop = async () => {};
+  private readonly waker = new Waker();
+  private running?: Promise<void>;
+  private stopping = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -34,24 +40,42 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly sender: WebhookSender,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
-    this.stop = await this.queue.work<WebhookJob>(WEBHOOK_QUEUE, { batchSize: 8, pollingIntervalSeconds: 1 }, (jobs) =>
-      this.track(Promise.all(jobs.map((job) => this.deliverOrGiveBack(job))).then(() => undefined)),
-    );
+    this.running = this.run();
   }
 
   /** Stops fetching and gives the posts in flight up to 5 s; those unfinished return after their lease. */
   async onModuleDestroy(): Promise<void> {
-    await this.stop();
+    this.stopping = true;
+    this.waker.wake();
+    await this.running;
     let deadline: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => (deadline = setTimeout(resolve, DRAIN_DEADLINE_MS)))]);
     clearTimeout(deadline);
   }
 
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    return work.finally(() => this.inFlight.delete(work));
+  /**
+   * Keeps up to 32 posts in flight, each on its own (a slow receiver holds one slot, not a
+   * batch), and fetches again the moment one ends: no polling interval while there is work, and
+   * a 250 ms one when there is none.
+   */
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      if (this.inFlight.size >= CONCURRENCY) {
+        await Promise.race(this.inFlight);
+        continue;
+      }
+      const jobs = await this.queue.fetch<WebhookJob>(WEBHOOK_QUEUE, CONCURRENCY - this.inFlight.size).catch((error: unknown) => {
+        this.logger.error(error);
+        return [];
+      });
+      if (jobs.length === 0) await this.waker.sleep(IDLE_POLL_MS);
+      for (const job of jobs) {
+        const post = this.deliverOrGiveBack(job).finally(() => this.inFlight.delete(post));
+        this.inFlight.add(post);
+      }
+    }
   }
 
   private async deliverOrGiveBack(job: QueueJob<WebhookJob>): Promise<void> {
