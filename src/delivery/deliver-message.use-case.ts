@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { QueueJob } from '../queue/job-queue';
+import { JobQueue, QueueJob } from '../queue/job-queue';
+import { Metrics } from '../metrics/metrics';
 import { WebhookQueue } from '../webhooks/webhook-queue';
-import { DeliveryJob } from './delivery-queue';
+import { DELIVERY_QUEUE, DeliveryJob } from './delivery-queue';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
@@ -22,23 +23,30 @@ export class DeliverMessageUseCase {
     private readonly webhooks: WebhookQueue,
     private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
+    private readonly queue: JobQueue,
+    private readonly metrics: Metrics,
     private readonly config: AppConfig,
   ) {}
 
-  /** Claims the jobs' messages; jobs with nothing to deliver (final, or another attempt's) are completed. */
+  /**
+   * Claims the jobs' messages. The claim, the webhook jobs it causes and the completion of the
+   * jobs with nothing to deliver (final, or another attempt's) commit together.
+   */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
-    // The claim and the webhook jobs it causes commit together.
-    const messages = await this.dataSource.transaction(async (manager) => {
-      const claimed = await this.deliveries.claim(manager, jobs.map((j) => j.data));
-      await this.webhooks.enqueue(manager, claimed.webhookEventIds);
-      return claimed.messages;
+    const { claimed, skipped } = await this.dataSource.transaction(async (manager) => {
+      const { messages, webhookEventIds } = await this.deliveries.claim(manager, jobs.map((j) => j.data));
+      await this.webhooks.enqueue(manager, webhookEventIds);
+      const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
+      const others: string[] = [];
+      for (const job of jobs) {
+        const index = messages.findIndex((m) => m.id === job.data.messageId && m.attempt === job.data.attempt);
+        if (index >= 0) pairs.push({ job, message: messages.splice(index, 1)[0] });
+        else others.push(job.id);
+      }
+      if (others.length > 0) await this.queue.complete(manager, DELIVERY_QUEUE, others);
+      return { claimed: pairs, skipped: others.length };
     });
-    const claimed: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
-    for (const job of jobs) {
-      const index = messages.findIndex((m) => m.id === job.data.messageId && m.attempt === job.data.attempt);
-      if (index >= 0) claimed.push({ job, message: messages.splice(index, 1)[0] });
-      else void this.recorder.record({ jobId: job.id, skipped: true }).catch(() => undefined);
-    }
+    if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);
     return claimed;
   }
 

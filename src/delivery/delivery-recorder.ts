@@ -12,10 +12,11 @@ const GATHER_MS = 5;
 // 0.4 s to 6.4 s apart: about 12 s, within the shutdown drain.
 const WRITE_ATTEMPTS = 5;
 
-/** How one job ended: its attempt finished (and maybe a retry is due), or it had nothing to do. */
-export type JobResult =
-  | { jobId: string; finished: FinishedAttempt & { priority: MessagePriority; sentAt: Date; retryAfterSeconds?: number } }
-  | { jobId: string; skipped: true };
+/** How one job's attempt finished (and whether a retry is due). */
+export interface JobResult {
+  jobId: string;
+  finished: FinishedAttempt & { priority: MessagePriority; sentAt: Date; retryAfterSeconds?: number };
+}
 
 /**
  * Writes what deliveries came to. Results that arrive while a write is under way wait for the
@@ -75,10 +76,9 @@ export class DeliveryRecorder {
   }
 
   private async write(results: JobResult[]): Promise<void> {
-    const finished = results.flatMap((r) => ('finished' in r ? [r.finished] : []));
+    const finished = results.map((r) => r.finished);
     await this.dataSource.transaction(async (manager) => {
-      const { moved, webhookEventIds } =
-        finished.length > 0 ? await this.deliveries.finish(manager, finished) : { moved: new Set<string>(), webhookEventIds: [] };
+      const { moved, webhookEventIds } = await this.deliveries.finish(manager, finished);
       await this.webhooks.enqueue(manager, webhookEventIds);
       for (const f of finished) {
         // A delay of 0 is a retry too.
@@ -89,10 +89,6 @@ export class DeliveryRecorder {
       await this.queue.complete(manager, DELIVERY_QUEUE, results.map((r) => r.jobId));
     });
     for (const result of results) {
-      if (!('finished' in result)) {
-        this.metrics.deliveries.inc({ outcome: 'skipped' });
-        continue;
-      }
       this.metrics.deliveries.inc({ outcome: result.finished.status });
       if (result.finished.status === 'sent') this.metrics.deliveryLatency.observe((Date.now() - result.finished.sentAt.getTime()) / 1000);
     }
