@@ -2,15 +2,11 @@
 // mid-delivery", §8 SIGTERM drains): real `node src/main.ts` workers, a real SMTP sink in this
 // process, and an in-process ROLE=api app that only queues, all on a database of this file's own.
 import { freePort } from '../src/common/free-port';
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { exitOf, killChild, PROJECT_ROOT, TS_NODE } from './support/child-processes';
+import { connect } from 'node:net';
+import { exitOf, startWorkerProcess, WorkerProcess } from './support/child-processes';
 import { sendBody } from './support/factories';
 import { SinkReply, SmtpSink } from './support/smtp-sink';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TEST_JWT_SECRET, TestApp } from './support/test-app';
+import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 
@@ -23,22 +19,12 @@ const SHUTDOWN_MS = 30_000;
 /** What a well-behaved SMTP server answers to a DATA whose client is gone (see test 1). */
 const CLIENT_GONE: SinkReply = { code: 451, message: '4.4.2 Client went away before the reply' };
 
-interface Worker {
-  child: ChildProcessWithoutNullStreams;
-  /** Date.now() when the process exited, once it has. */
-  exitedAt?: number;
-  stdout(): string;
-  stderr(): string;
-  /** The end of the worker's output, for failure messages. */
-  tail(): string;
-}
 
 const sink = new SmtpSink();
 let sinkUrl: string;
 let databaseUrl: string;
 let api: TestApp;
-const workers: Worker[] = [];
-const dataDirs: string[] = [];
+const workers: WorkerProcess[] = [];
 /** Replies the sink is holding open, by subject; released in afterEach whatever happened. */
 const held = new Map<string, (reply: SinkReply) => void>();
 
@@ -55,8 +41,7 @@ afterEach(async () => {
   for (const release of held.values()) release(CLIENT_GONE);
   held.clear();
   sink.reply = () => 'accept';
-  for (const worker of workers.splice(0)) await killChild(worker.child);
-  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const worker of workers.splice(0)) await worker.stop();
 }, TIMEOUT);
 
 afterAll(async () => {
@@ -68,35 +53,8 @@ afterAll(async () => {
   }
 }, TIMEOUT);
 
-function spawnWorker(extra: Record<string, string> = {}): Worker {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-worker-'));
-  dataDirs.push(dataDir);
-  const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      ROLE: 'worker',
-      DATABASE_URL: databaseUrl,
-      SMTP_URL: sinkUrl,
-      JWT_SECRET: TEST_JWT_SECRET,
-      DATA_DIR: dataDir,
-      DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'info',
-      ...extra,
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const worker: Worker = {
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    tail: () => `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? 'none yet'}\nstderr:\n${stderr.slice(-3000)}\nstdout (end):\n${stdout.slice(-3000)}`,
-  };
-  child.once('exit', () => (worker.exitedAt = Date.now()));
+function spawnWorker(extra: Record<string, string> = {}): WorkerProcess {
+  const worker = startWorkerProcess({ DATABASE_URL: databaseUrl, SMTP_URL: sinkUrl, DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS), ...extra });
   workers.push(worker);
   return worker;
 }
@@ -112,7 +70,7 @@ async function getMessage(userId: string, id: string) {
 }
 
 /** waitForStatus, with what the workers said when it times out. */
-async function waitForSent(userId: string, id: string, ...watched: Worker[]) {
+async function waitForSent(userId: string, id: string, ...watched: WorkerProcess[]) {
   try {
     return await waitForStatus(api.http, userId, id, 'sent', DELIVERY_MS);
   } catch (error) {
@@ -120,7 +78,7 @@ async function waitForSent(userId: string, id: string, ...watched: Worker[]) {
   }
 }
 
-async function waitForDataOf(id: string, attempts: number, ...watched: Worker[]): Promise<void> {
+async function waitForDataOf(id: string, attempts: number, ...watched: WorkerProcess[]): Promise<void> {
   try {
     await sink.waitUntil(() => sink.attemptsFor(id) >= attempts, DELIVERY_MS);
   } catch (error) {

@@ -1,7 +1,9 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { TEST_JWT_SECRET } from './test-app';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..');
 
@@ -168,4 +170,44 @@ export class EmbeddedPostgresInChild {
       this.child.stdin.write(`${JSON.stringify({ id, method })}\n`);
     });
   }
+}
+
+export interface WorkerProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Date.now() when the process exited, once it has. */
+  exitedAt?: number;
+  stdout(): string;
+  stderr(): string;
+  /** The end of the worker's output, for failure messages. */
+  tail(): string;
+  /** Ends the process (SIGTERM, then SIGKILL) and removes its DATA_DIR. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real worker process, as deployed (`node src/main.ts` with ROLE=worker), on a temporary
+ * DATA_DIR of its own; `env` names at least DATABASE_URL.
+ */
+export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-worker-'));
+  const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ROLE: 'worker', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const worker: WorkerProcess = {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    tail: () => `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? 'none yet'}\nstderr:\n${stderr.slice(-3000)}\nstdout (end):\n${stdout.slice(-3000)}`,
+    stop: async () => {
+      await killChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  child.once('exit', () => (worker.exitedAt = Date.now()));
+  return worker;
 }
