@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid, pageEnvelope } from '../common/paging';
+import { pageEnvelope } from '../common/paging';
+import { isUuid } from '../common/uuid';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessagePageResponse } from './dto/message-page.response';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { isUuid, pageEnvelope } from '../common/paging';
+import { pageEnvelope } from '../common/paging';
+import { isUuid } from '../common/uuid';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { ListWebhookDeliveriesQuery, WebhookDeliveryPageResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.dto';
 import { WebhookAttemptRow, WebhookDeliveriesRepository, WebhookEventRow } from './webhook-deliveries.repository';
