@@ -1,16 +1,15 @@
 // Webhooks (SPEC §6, §7): a real HTTP receiver on loopback (test/support/webhook-receiver.ts), a
 // real SMTP sink, the real application. Every describe block whose apps deliver has a database of
 // its own, so that no other test file's worker takes its jobs.
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type TestAgent from 'supertest/lib/agent';
-import { exitOf, killChild, PROJECT_ROOT, TS_NODE } from './support/child-processes';
+import { exitOf, startWorkerProcess, WorkerProcess } from './support/child-processes';
 import { rowsOwnedBy, sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TEST_JWT_SECRET, TestApp } from './support/test-app';
+import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 import { ReceivedRequest, ReceiverReply, WebhookReceiver } from './support/webhook-receiver';
@@ -459,6 +458,28 @@ describe('webhook delivery (ROLE=all, private networks allowed)', () => {
     );
 
     it(
+      'adds nothing for a pending event, whose next attempt is already queued: no duplicate requests',
+      async () => {
+        const userId = newUserId('replay-pending');
+        const path = newPath('replay-pending');
+        scriptFor(path, (attempt) => ({ status: attempt === 1 ? 500 : 200 }));
+        const accepted = await send(userId, { webhook: { url: receiver.url(path), status: ['sent'] } });
+        const [pending] = await waitForLog(t.http, userId, accepted.id, (d) => d.length === 1 && d[0].attempts.length === 1, 'the first attempt');
+        expect(pending.state).toBe('pending');
+
+        for (let i = 0; i < 2; i++) {
+          const response = await t.http.post(`/user/webhook-deliveries/${pending.id}/replay`).set(bearer(userId)).expect(202);
+          expect(response.body).toEqual({ id: pending.id, state: 'pending' });
+        }
+        const [delivered] = await waitForLog(t.http, userId, accepted.id, allIn('delivered', 1), 'a delivered event');
+        await sleep(2000);
+        expect(receiver.on(path).map((r) => r.answered)).toEqual([500, 200]);
+        expect(delivered.attempts.map((a: any) => a.statusCode)).toEqual([500, 200]);
+      },
+      TIMEOUT,
+    );
+
+    it(
       "answers 404, alike, for another user's event, an unknown id and a malformed one, and sends nothing",
       async () => {
         const owner = newUserId('owner');
@@ -715,8 +736,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
   let smtpUrl: string;
   let databaseUrl: string;
   let api: TestApp;
-  const workers: { child: ChildProcessWithoutNullStreams; output: () => string }[] = [];
-  const dataDirs: string[] = [];
+  const workers: WorkerProcess[] = [];
   const held: (() => void)[] = [];
 
   // The same key for the API and the workers: the API serves the secret, the workers sign with it.
@@ -741,8 +761,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
   afterEach(async () => {
     for (const release of held.splice(0)) release();
     receiver.reply = () => ({ status: 200 });
-    for (const worker of workers.splice(0)) await killChild(worker.child);
-    for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const worker of workers.splice(0)) await worker.stop();
   }, TIMEOUT);
 
   afterAll(async () => {
@@ -755,17 +774,8 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
     }
   }, TIMEOUT);
 
-  function spawnWorker() {
-    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-webhook-worker-'));
-    dataDirs.push(dataDir);
-    const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env, ROLE: 'worker', DATABASE_URL: databaseUrl, JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const worker = { child, output: () => `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? 'none yet'}:\n${output.slice(-4000)}` };
+  function spawnWorker(): WorkerProcess {
+    const worker = startWorkerProcess({ ...env, DATABASE_URL: databaseUrl });
     workers.push(worker);
     return worker;
   }
@@ -800,7 +810,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
           await receiver.waitFor(() => receiver.on(path).filter((r) => r.answered === 200).length >= 3, `three events at ${path}`, 60_000);
         }
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n${worker.output()}`);
+        throw new Error(`${(error as Error).message}\n${worker.tail()}`);
       }
       const secret = await secretOf(api.http, userId);
       for (const [i, path] of paths.entries()) {
@@ -831,7 +841,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       try {
         await receiver.waitFor(() => receiver.on(path).length === 1, 'the held request', 60_000);
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n${a.output()}`);
+        throw new Error(`${(error as Error).message}\n${a.tail()}`);
       }
       const eventId = header(receiver.on(path)[0], 'webhook-id');
       a.child.kill('SIGKILL');
@@ -854,7 +864,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       try {
         await receiver.waitFor(() => receiver.withId(eventId).some((r) => r.answered === 200), 'the event again', 60_000);
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n${b.output()}`);
+        throw new Error(`${(error as Error).message}\n${b.tail()}`);
       }
       const copies = receiver.withId(eventId);
       // At least once: the held copy (never answered) and the one that worker B delivered.
