@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { DeliveryQueue } from '../src/delivery/delivery-queue';
 import { sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
@@ -224,6 +226,34 @@ describe('shutdown and settings', () => {
       expect(failed.statusHistory.at(-1).detail).toContain('gave up after 2 attempts');
     } finally {
       await t.close();
+    }
+  });
+
+  it('defers, rather than fails, when the SMTP server refuses our login (a 535 is not about the message)', async () => {
+    const refusingLogin = new SMTPServer({
+      authMethods: ['PLAIN', 'LOGIN'],
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      // Closing must not wait for the mailer's pooled connection.
+      closeTimeout: 500,
+      onAuth: (_auth, _session, callback) => callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 })),
+    });
+    await new Promise<void>((resolve) => refusingLogin.listen(0, '127.0.0.1', resolve));
+    const { port } = refusingLogin.server.address() as AddressInfo;
+    const t = await bootTestApp(
+      { ROLE: 'all', SMTP_URL: `smtp://mailroom:wrong@127.0.0.1:${port}`, DELIVERY_RETRY_DELAYS: '600' },
+      { isolatedDatabase: true },
+    );
+    try {
+      const userId = newUserId();
+      const { body } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody()).expect(201);
+      const deferred = await waitForStatus(t.http, userId, body.id, 'deferred', 10_000);
+      expect(statuses(deferred)).toEqual(['queued', 'sending', 'deferred']);
+      expect(deferred.statusHistory.at(-1).detail).toContain('535');
+    } finally {
+      await t.close();
+      await new Promise<void>((resolve) => refusingLogin.close(() => resolve()));
     }
   });
 
