@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { AttachmentsModule } from './attachments/attachments.module';
 import { AuthModule } from './auth/auth.module';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { AppConfig } from './config/app-config';
@@ -11,6 +12,7 @@ import { QueueModule } from './queue/queue.module';
 import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SenderModule } from './sender/sender.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -34,7 +36,10 @@ export class AppModule {
         QueueModule,
         DeliveryModule.forRoot(config),
         AuthModule,
+        // After AuthModule: its guard must have named the caller before requests are counted.
+        RateLimitModule,
         MessagesModule,
+        AttachmentsModule,
         SenderModule,
         WebhooksModule,
         HealthModule,

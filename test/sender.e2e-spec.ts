@@ -1,4 +1,4 @@
-import { rowsOwnedBy, sendBody } from './support/factories';
+import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 
@@ -156,7 +156,7 @@ describe('POST /sender/send', () => {
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.body).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, requestId: expect.any(String) });
     expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
-    expect(await rowsOwnedBy(t.db, userId)).toEqual({ senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0 });
+    expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
   });
 
   it('refuses a body of more than 10,000 values, and a deeply nested one, quickly and without a 500', async () => {
@@ -193,7 +193,7 @@ describe('POST /sender/send', () => {
     const response = await send(userId, sendBody({ attachments: [{ fileName: 'a.bin', content }, { fileName: 'b.bin', content }] })).expect(413);
     expect(response.body).toMatchObject({ status: 413, title: 'Payload Too Large' });
     expect(response.body.detail).toContain('1200 bytes');
-    expect(await rowsOwnedBy(t.db, userId)).toEqual({ senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0 });
+    expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
     await send(userId, sendBody({ attachments: [{ fileName: 'a.bin', content: Buffer.alloc(1000).toString('base64') }] })).expect(201);
   });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type TestAgent from 'supertest/lib/agent';
 import { exitOf, startWorkerProcess, WorkerProcess } from './support/child-processes';
-import { rowsOwnedBy, sendBody } from './support/factories';
+import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
 import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
@@ -680,7 +680,7 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
     const response = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url } })).expect(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.body.errors).toEqual([{ field: 'webhook.url', message: expect.stringMatching(/private, loopback or link-local/) }]);
-    expect(await rowsOwnedBy(t.db, userId)).toEqual({ senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0 });
+    expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
     const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM webhook_events WHERE user_id = $1`, [userId]);
     expect(count).toBe(0);
   });

@@ -17,7 +17,7 @@ describe(AppConfig.name, () => {
       expect(sut.production).toBe(false);
       expect(sut.dataDir).toBe(resolve('./data'));
       expect(sut.databaseUrl).toBeUndefined();
-      expect(sut.limits).toEqual({ maxRecipients: 50, maxAttachmentBytes: 10485760 });
+      expect(sut.limits).toEqual({ maxRecipients: 50, maxAttachmentBytes: 10485760, requestsPerMinute: 600 });
       expect(sut.auth).toEqual({
         verification: { kind: 'secret', secret: SECRET, algorithms: ['HS256'] },
         issuer: undefined,
@@ -36,6 +36,7 @@ describe(AppConfig.name, () => {
         JWT_AUDIENCE: 'mailroom',
         MAX_RECIPIENTS: '5',
         MAX_ATTACHMENT_BYTES: '1024',
+        RATE_LIMIT_PER_MINUTE: '30',
       });
 
       expect(sut.port).toBe(8080);
@@ -44,7 +45,7 @@ describe(AppConfig.name, () => {
       expect(sut.databaseUrl).toBe('postgresql://mailroom@db:5432/mailroom');
       expect(sut.auth.issuer).toBe('https://issuer.example.com/');
       expect(sut.auth.audience).toBe('mailroom');
-      expect(sut.limits).toEqual({ maxRecipients: 5, maxAttachmentBytes: 1024 });
+      expect(sut.limits).toEqual({ maxRecipients: 5, maxAttachmentBytes: 1024, requestsPerMinute: 30 });
     });
 
     it('treats a blank variable as unset', () => {
@@ -68,6 +69,7 @@ describe(AppConfig.name, () => {
       ['JWT_SECRET', 'too-short'],
       ['MAX_RECIPIENTS', '0'],
       ['MAX_ATTACHMENT_BYTES', 'lots'],
+      ['RATE_LIMIT_PER_MINUTE', '0'],
       ['JWT_JWKS_URL', 'not a url'],
     ])('refuses %s=%s with a message naming the variable', (name, value) => {
       const env = { JWT_SECRET: SECRET, [name]: value };

@@ -28,7 +28,7 @@ export class AppConfig {
   readonly databaseUrl!: string | undefined;
   readonly logLevel!: string;
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
-  readonly limits!: { maxRecipients: number; maxAttachmentBytes: number };
+  readonly limits!: { maxRecipients: number; maxAttachmentBytes: number; requestsPerMinute: number };
   readonly webhooks!: {
     /** The master key every user's signing secret is derived from. */
     signingKey: string;
@@ -98,6 +98,7 @@ export class AppConfig {
       limits: {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,
         maxAttachmentBytes: vars.MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
+        requestsPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 600,
       },
     });
   }

@@ -44,6 +44,9 @@ export class Environment {
   @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(1000)
   MAX_RECIPIENTS?: number;
 
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(100_000_000)
+  RATE_LIMIT_PER_MINUTE?: number;
+
   @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(20 * 1024 * 1024)
   MAX_ATTACHMENT_BYTES?: number;
 

@@ -1,4 +1,6 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { AttachmentEntity } from '../attachments/entities/attachment.entity';
+import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity';
 import { MessageAttachmentEntity } from '../messages/entities/message-attachment.entity';
 import { MessageRecipientEntity } from '../messages/entities/message-recipient.entity';
 import { MessageStatusEventEntity } from '../messages/entities/message-status-event.entity';
@@ -9,6 +11,9 @@ import { WebhookEventEntity } from '../webhooks/entities/webhook-event.entity';
 import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
 import { DeliveryAttempts1763827200000 } from './migrations/1763827200000-delivery-attempts';
 import { WebhookEvents1763913600000 } from './migrations/1763913600000-webhook-events';
+import { StoredAttachments1764000000000 } from './migrations/1764000000000-stored-attachments';
+import { IdempotencyKeys1764000001000 } from './migrations/1764000001000-idempotency-keys';
+import { RateLimitCounters1764000002000 } from './migrations/1764000002000-rate-limit-counters';
 
 export const ENTITIES = [
   SenderEntity,
@@ -16,12 +21,21 @@ export const ENTITIES = [
   MessageRecipientEntity,
   MessageStatusEventEntity,
   MessageAttachmentEntity,
+  AttachmentEntity,
   WebhookEventEntity,
   WebhookAttemptEntity,
+  IdempotencyKeyEntity,
 ];
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
-export const MIGRATIONS = [InitialSchema1763740800000, DeliveryAttempts1763827200000, WebhookEvents1763913600000];
+export const MIGRATIONS = [
+  InitialSchema1763740800000,
+  DeliveryAttempts1763827200000,
+  WebhookEvents1763913600000,
+  StoredAttachments1764000000000,
+  IdempotencyKeys1764000001000,
+  RateLimitCounters1764000002000,
+];
 
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {

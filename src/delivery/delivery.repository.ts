@@ -108,8 +108,9 @@ export class DeliveryRepository {
     const byMessage = new Map<string, DeliverableMessage['attachments']>();
     if (messageIds.length === 0) return byMessage;
     const rows: { message_id: string; file_name: string; content_type: string; content: Buffer }[] = await manager.query(
-      `SELECT message_id, file_name, content_type, content FROM message_attachments
-       WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, position`,
+      `SELECT ma.message_id, ma.file_name, ma.content_type, coalesce(ma.content, a.content) AS content
+       FROM message_attachments ma LEFT JOIN attachments a ON a.id = ma.attachment_id
+       WHERE ma.message_id = ANY($1::uuid[]) ORDER BY ma.message_id, ma.position`,
       [messageIds],
     );
     for (const row of rows) {

@@ -17,7 +17,7 @@ export class MessagesController {
   @Get()
   @ApiOperation({ summary: 'List your messages, newest first, with filters and pages' })
   @ApiOkResponse({ type: MessagePageResponse })
-  @ApiProblemResponses(400, 401)
+  @ApiProblemResponses(400, 401, 429)
   list(@CurrentUser() user: AuthUser, @Query() query: ListMessagesQuery): Promise<MessagePageResponse> {
     return this.service.list(user.id, query);
   }
@@ -25,7 +25,7 @@ export class MessagesController {
   @Get(':id')
   @ApiOperation({ summary: 'One of your messages, with its status history' })
   @ApiOkResponse({ type: MessageResponse })
-  @ApiProblemResponses(401, 404)
+  @ApiProblemResponses(401, 404, 429)
   get(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<MessageResponse> {
     return this.service.get(user.id, id);
   }

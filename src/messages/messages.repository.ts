@@ -56,7 +56,8 @@ export interface NewMessage {
   webhookUrl: string | null;
   webhookStatuses: MessageStatus[] | null;
   sentAt: Date;
-  attachments: { id: string; fileName: string; contentType: string; content: Buffer }[];
+  /** Inline ones carry their bytes; stored ones name the attachment that holds them. */
+  attachments: { id: string; fileName: string; contentType: string; size: number; content: Buffer | null; attachmentId: string | null }[];
 }
 
 const COLUMNS = [
@@ -155,9 +156,9 @@ export class MessagesRepository {
     );
     for (const [position, attachment] of message.attachments.entries()) {
       await manager.query(
-        `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.content.length, attachment.content],
+        `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content, attachment_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.size, attachment.content, attachment.attachmentId],
       );
     }
     const { webhook_event_id: webhookEventId, ...row } = stored;

@@ -1,6 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { automock } from '../../test/support/automock';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
+import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { Metrics } from '../metrics/metrics';
@@ -23,6 +25,7 @@ describe(SendMessageUseCase.name, () => {
   let deliveries: jest.Mocked<DeliveryQueue>;
   let metrics: jest.Mocked<Metrics>;
   let webhooks: jest.Mocked<WebhookQueue>;
+  let attachments: jest.Mocked<AttachmentsRepository>;
   let sut: SendMessageUseCase;
   const manager = {} as EntityManager;
 
@@ -32,7 +35,9 @@ describe(SendMessageUseCase.name, () => {
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
     metrics = automock<Metrics>('Metrics');
     webhooks = automock<WebhookQueue>('WebhookQueue');
-    sut = new SendMessageUseCase(dataSource, repository, deliveries, webhooks, config, metrics);
+    attachments = automock<AttachmentsRepository>('AttachmentsRepository');
+    const idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
+    sut = new SendMessageUseCase(dataSource, repository, attachments, idempotencyKeys, deliveries, webhooks, config, metrics);
   });
 
   it('stores the message and queues its delivery in one transaction, then wakes the workers', async () => {
@@ -56,7 +61,8 @@ describe(SendMessageUseCase.name, () => {
     deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
-    const answer = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
+    attachments.findOwned.mockResolvedValue([]);
+    const { message: answer, replayed } = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
 
     const [stored, usedManager] = repository.create.mock.calls[0];
     expect(usedManager).toBe(manager);
@@ -71,7 +77,10 @@ describe(SendMessageUseCase.name, () => {
       webhookUrl: 'https://h.example.com',
       webhookStatuses: [],
     });
-    expect(stored.attachments).toEqual([{ id: expect.any(String), fileName: 'a.png', contentType: 'image/png', content: Buffer.from('hi') }]);
+    expect(stored.attachments).toEqual([
+      { id: expect.any(String), fileName: 'a.png', contentType: 'image/png', size: 2, content: Buffer.from('hi'), attachmentId: null },
+    ]);
+    expect(replayed).toBe(false);
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
     expect(deliveries.enqueue).toHaveBeenCalledWith(manager, { messageId: answer.id, attempt: 1 }, 'normal');
     expect(order).toEqual(['create', 'enqueue', 'webhooks', 'commit', 'notify']);
@@ -85,11 +94,30 @@ describe(SendMessageUseCase.name, () => {
     expect(dataSource.transaction).not.toHaveBeenCalled();
   });
 
-  it('names every attachment id it cannot resolve', async () => {
-    const ids = ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', '7f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'];
+  it('names every attachment id the user has not stored, and stores nothing', async () => {
+    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    const ids = ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', '7F1F2F0D-7A21-4D3E-9C55-8C4F5F1E3B0A', '8f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'];
+    attachments.findOwned.mockResolvedValue([
+      { id: '7f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', file_name: 'a.pdf', content_type: 'application/pdf', size: 1, created_at: new Date() },
+    ]);
+
     const error = await sut.execute(USER, body({ attachmentIds: ids })).catch((e: unknown) => e);
+
     expect(error).toBeInstanceOf(InvalidInputError);
-    expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual(['attachmentIds[0]', 'attachmentIds[1]']);
-    expect(dataSource.transaction).not.toHaveBeenCalled();
+    expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual(['attachmentIds[0]', 'attachmentIds[2]']);
+    expect(attachments.findOwned).toHaveBeenCalledWith(USER, ids.map((id) => id.toLowerCase()), manager);
+    expect(repository.create).not.toHaveBeenCalled();
+  });
+
+  it('counts stored attachments toward the byte limit with inline ones', async () => {
+    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    const id = '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a';
+    attachments.findOwned.mockResolvedValue([{ id, file_name: 'a.pdf', content_type: 'application/pdf', size: 8, created_at: new Date() }]);
+    const three = Buffer.alloc(3).toString('base64');
+
+    const sending = sut.execute(USER, body({ attachmentIds: [id], attachments: [{ fileName: 'b.bin', content: three }] }));
+
+    await expect(sending).rejects.toBeInstanceOf(PayloadTooLargeError);
+    expect(repository.create).not.toHaveBeenCalled();
   });
 });

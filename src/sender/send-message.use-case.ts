@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { lookup as contentTypeOf } from 'mime-types';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
+import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { Metrics } from '../metrics/metrics';
@@ -15,6 +17,14 @@ import { mapMessage } from '../messages/message.mapper';
 import { addressKey, senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
 
+export interface SendResult {
+  message: MessageResponse;
+  /** The first answer to an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+type MessageAttachment = NewMessage['attachments'][number];
+
 /**
  * Accepts an email for sending: checks what the DTO cannot, then stores it as `queued` and
  * queues its delivery in one transaction, so that no accepted message is lost or sent unstored.
@@ -24,18 +34,38 @@ export class SendMessageUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly messages: MessagesRepository,
+    private readonly attachments: AttachmentsRepository,
+    private readonly idempotencyKeys: IdempotencyKeys,
     private readonly deliveries: DeliveryQueue,
     private readonly webhooks: WebhookQueue,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {}
 
-  async execute(userId: string, body: SendMessageDto): Promise<MessageResponse> {
+  async execute(userId: string, body: SendMessageDto, idempotencyKey?: string): Promise<SendResult> {
     this.refuseUnreachableWebhook(body.webhook?.url);
-    this.refuseUnknownAttachmentIds(body.attachmentIds ?? []);
-    const attachments = this.decodeAttachments(body);
-    // Ordered by time, so consecutive messages land side by side in the primary-key index.
-    const message: NewMessage = {
+    const inline = this.decodeInlineAttachments(body);
+    const result = await this.dataSource.transaction(async (manager): Promise<SendResult> => {
+      if (idempotencyKey) {
+        const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, body);
+        if (earlier) return { message: earlier as MessageResponse, replayed: true };
+      }
+      const stored = await this.storedAttachments(manager, userId, body.attachmentIds ?? []);
+      this.refuseOversizedAttachments([...inline, ...stored]);
+      const message = await this.store(manager, this.newMessage(userId, body, [...inline, ...stored]));
+      if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, body, message);
+      return { message, replayed: false };
+    });
+    if (!result.replayed) {
+      this.deliveries.notifyCommitted();
+      this.metrics.messagesAccepted.inc();
+    }
+    return result;
+  }
+
+  private newMessage(userId: string, body: SendMessageDto, attachments: MessageAttachment[]): NewMessage {
+    return {
+      // Ordered by time, so consecutive messages land side by side in the primary-key index.
       id: uuidv7(),
       userId,
       senderId: senderIdFor(userId, body.sender),
@@ -54,15 +84,14 @@ export class SendMessageUseCase {
       sentAt: new Date(),
       attachments,
     };
-    const stored = await this.dataSource.transaction(async (manager) => {
-      const { row, webhookEventIds } = await this.messages.create(message, manager);
-      await this.deliveries.enqueue(manager, { messageId: message.id, attempt: 1 }, message.priority);
-      await this.webhooks.enqueue(manager, webhookEventIds);
-      return row;
-    });
-    this.deliveries.notifyCommitted();
-    this.metrics.messagesAccepted.inc();
-    return mapMessage(stored);
+  }
+
+  /** The message and its delivery job (and any webhook event) commit together or not at all. */
+  private async store(manager: EntityManager, message: NewMessage): Promise<MessageResponse> {
+    const { row, webhookEventIds } = await this.messages.create(message, manager);
+    await this.deliveries.enqueue(manager, { messageId: message.id, attempt: 1 }, message.priority);
+    await this.webhooks.enqueue(manager, webhookEventIds);
+    return mapMessage(row);
   }
 
   /**
@@ -82,24 +111,42 @@ export class SendMessageUseCase {
     }
   }
 
-  /** Stored attachments arrive with POST /attachments; until a user has stored one, every id is unknown. */
-  private refuseUnknownAttachmentIds(ids: string[]): void {
-    if (ids.length === 0) return;
-    throw new InvalidInputError(ids.map((id, i) => ({ field: `attachmentIds[${i}]`, message: `no attachment ${id} exists` })));
+  /** The caller's stored attachments, in the order named; another user's id is as unknown as a made-up one. */
+  private async storedAttachments(manager: EntityManager, userId: string, ids: string[]): Promise<MessageAttachment[]> {
+    const named = ids.map((id) => id.toLowerCase());
+    const found = new Map((await this.attachments.findOwned(userId, named, manager)).map((a) => [a.id, a]));
+    const unknown = named.flatMap((id, i) => (found.has(id) ? [] : [{ field: `attachmentIds[${i}]`, message: `no attachment ${id} exists` }]));
+    if (unknown.length > 0) throw new InvalidInputError(unknown);
+    // Naming a file twice attaches it once.
+    return [...new Set(named)].map((id) => {
+      const a = found.get(id)!;
+      return { id: uuidv7(), fileName: a.file_name, contentType: a.content_type, size: a.size, content: null, attachmentId: a.id };
+    });
   }
 
-  private decodeAttachments(body: SendMessageDto): NewMessage['attachments'] {
-    const attachments = (body.attachments ?? []).map((a) => ({
-      id: uuidv7(),
-      fileName: a.fileName,
-      contentType: contentTypeOf(a.fileName) || 'application/octet-stream',
-      content: Buffer.from(a.content, 'base64'),
-    }));
-    const bytes = attachments.reduce((sum, a) => sum + a.content.length, 0);
+  private decodeInlineAttachments(body: SendMessageDto): MessageAttachment[] {
+    const attachments = (body.attachments ?? []).map((a) => {
+      const content = Buffer.from(a.content, 'base64');
+      return {
+        id: uuidv7(),
+        fileName: a.fileName,
+        contentType: contentTypeOf(a.fileName) || 'application/octet-stream',
+        size: content.length,
+        content,
+        attachmentId: null,
+      };
+    });
+    // Over the limit on its own: no need to look up the stored ones.
+    this.refuseOversizedAttachments(attachments);
+    return attachments;
+  }
+
+  /** MAX_ATTACHMENT_BYTES bounds the decoded bytes of a message, inline and stored together. */
+  private refuseOversizedAttachments(attachments: MessageAttachment[]): void {
+    const bytes = attachments.reduce((sum, a) => sum + a.size, 0);
     const limit = this.config.limits.maxAttachmentBytes;
     if (bytes > limit) {
-      throw new PayloadTooLargeError(`The attachments decode to ${bytes} bytes; the limit per message is ${limit}.`);
+      throw new PayloadTooLargeError(`The attachments come to ${bytes} bytes; the limit per message is ${limit}.`);
     }
-    return attachments;
   }
 }

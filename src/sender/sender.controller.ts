@@ -1,10 +1,11 @@
-import { Body, Controller, Post, Res, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, Post, Res, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { idempotencyKeyOf } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SendMessageUseCase } from './send-message.use-case';
@@ -19,18 +20,28 @@ export class SenderController {
   @UseInterceptors(JsonBodyInterceptor)
   @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery and returns it.' })
   @ApiConsumes('application/json')
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Up to 255 characters, kept 24 h: a repeat with the same body gets the first answer and sends nothing again',
+  })
   @ApiCreatedResponse({
     type: MessageResponse,
-    headers: { Location: { description: 'The message: /user/messages/{id}', schema: { type: 'string' } } },
+    headers: {
+      Location: { description: 'The message: /user/messages/{id}', schema: { type: 'string' } },
+      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request', schema: { type: 'string' } },
+    },
   })
-  @ApiProblemResponses(400, 401, 413, 415)
+  @ApiProblemResponses(400, 401, 409, 413, 415, 422, 429)
   async send(
     @CurrentUser() user: AuthUser,
     @Body() body: SendMessageDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
-    const message = await this.sendMessage.execute(user.id, body);
+    const { message, replayed } = await this.sendMessage.execute(user.id, body, idempotencyKeyOf(idempotencyKey));
     response.location(`/user/messages/${message.id}`);
+    if (replayed) response.setHeader('Idempotent-Replayed', 'true');
     return message;
   }
 }

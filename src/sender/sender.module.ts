@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AttachmentsModule } from '../attachments/attachments.module';
 import { DeliveryQueueModule } from '../delivery/delivery-queue.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MessagesModule } from '../messages/messages.module';
 import { WebhookQueueModule } from '../webhooks/webhook-queue.module';
 import { MaxRecipientsRule } from './dto/max-recipients.rule';
@@ -7,7 +9,7 @@ import { SenderController } from './sender.controller';
 import { SendMessageUseCase } from './send-message.use-case';
 
 @Module({
-  imports: [MessagesModule, DeliveryQueueModule, WebhookQueueModule],
+  imports: [MessagesModule, AttachmentsModule, IdempotencyModule, DeliveryQueueModule, WebhookQueueModule],
   controllers: [SenderController],
   providers: [SendMessageUseCase, MaxRecipientsRule],
 })

@@ -19,7 +19,7 @@ export class WebhooksController {
   @Get('webhook-secret')
   @ApiOperation({ summary: 'Your webhook signing secret (Standard Webhooks, whsec_…)' })
   @ApiOkResponse({ type: WebhookSecretResponse })
-  @ApiProblemResponses(401)
+  @ApiProblemResponses(401, 429)
   secret(@CurrentUser() user: AuthUser): WebhookSecretResponse {
     return { secret: this.signer.secretFor(user.id) };
   }
@@ -27,7 +27,7 @@ export class WebhooksController {
   @Get('webhook-deliveries')
   @ApiOperation({ summary: 'Your webhook events and each attempt to deliver them, newest first' })
   @ApiOkResponse({ type: WebhookDeliveryPageResponse })
-  @ApiProblemResponses(400, 401)
+  @ApiProblemResponses(400, 401, 429)
   list(@CurrentUser() user: AuthUser, @Query() query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryPageResponse> {
     return this.deliveries.list(user.id, query);
   }
@@ -36,7 +36,7 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Send an event again, with the same webhook-id' })
   @ApiAcceptedResponse({ schema: { example: { id: '01a1ffa8-9fc5-732e-a326-ec80b8d3887f', state: 'pending' } } })
-  @ApiProblemResponses(401, 404)
+  @ApiProblemResponses(401, 404, 429)
   replay(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<{ id: string; state: 'pending' }> {
     return this.deliveries.replay(user.id, id);
   }

@@ -59,6 +59,9 @@ export async function storeMessage(
   return message;
 }
 
+/** What rowsOwnedBy() finds for a user whose every request was refused. */
+export const NOTHING_OWNED = { senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0, storedAttachments: 0, idempotencyKeys: 0 };
+
 /** Row counts of everything a user owns, to prove that a refused request wrote nothing. */
 export async function rowsOwnedBy(db: DataSource, userId: string): Promise<Record<string, number>> {
   const [counts] = await db.query(
@@ -67,7 +70,9 @@ export async function rowsOwnedBy(db: DataSource, userId: string): Promise<Recor
        (SELECT count(*)::int FROM messages WHERE user_id = $1) AS messages,
        (SELECT count(*)::int FROM message_recipients WHERE user_id = $1) AS recipients,
        (SELECT count(*)::int FROM message_status_events e JOIN messages m ON m.id = e.message_id WHERE m.user_id = $1) AS events,
-       (SELECT count(*)::int FROM message_attachments a JOIN messages m ON m.id = a.message_id WHERE m.user_id = $1) AS attachments`,
+       (SELECT count(*)::int FROM message_attachments a JOIN messages m ON m.id = a.message_id WHERE m.user_id = $1) AS attachments,
+       (SELECT count(*)::int FROM attachments WHERE user_id = $1) AS "storedAttachments",
+       (SELECT count(*)::int FROM idempotency_keys WHERE user_id = $1) AS "idempotencyKeys"`,
     [userId],
   );
   return counts;

@@ -2,7 +2,10 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import type { FieldError, ProblemDetails } from './problem-details';
-import { InvalidInputError, InvalidTokenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from './problem.errors';
+import {
+  IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError, InvalidTokenError, NotFoundError, PayloadTooLargeError,
+  RateLimitedError, ServiceUnavailableError,
+} from './problem.errors';
 
 type Problem = { status: number; detail: string; errors?: FieldError[] };
 
@@ -40,6 +43,9 @@ export function toProblem(exception: unknown): Problem {
   if (exception instanceof PayloadTooLargeError) return { status: 413, detail: exception.message };
   if (exception instanceof InvalidTokenError) return { status: 401, detail: exception.message };
   if (exception instanceof ServiceUnavailableError) return { status: 503, detail: exception.message };
+  if (exception instanceof RateLimitedError) return { status: 429, detail: exception.message };
+  if (exception instanceof IdempotencyConflictError) return { status: 409, detail: exception.message };
+  if (exception instanceof IdempotencyMismatchError) return { status: 422, detail: exception.message };
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), detail: httpExceptionDetail(exception) };
   }

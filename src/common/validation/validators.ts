@@ -41,8 +41,13 @@ const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
 export const IsStandardBase64 = (options?: ValidationOptions) =>
   rule('isStandardBase64', (v) => typeof v === 'string' && STANDARD_BASE64.test(v), 'must be standard base64 (RFC 4648 §4, padded)', options);
 
+/** A file name that cannot name a path or break out of a MIME header. */
+export function isSafeFileName(value: unknown): value is string {
+  return typeof value === 'string' && !/[/\\\r\n\0]/.test(value);
+}
+
 export const IsSafeFileName = (options?: ValidationOptions) =>
-  rule('isSafeFileName', (v) => typeof v === 'string' && !/[/\\\r\n\0]/.test(v), 'must not contain /, \\, CR, LF or NUL', options);
+  rule('isSafeFileName', isSafeFileName, 'must not contain /, \\, CR, LF or NUL', options);
 
 export interface StringRecordLimits {
   maxKeys: number;

@@ -1,9 +1,15 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { AttachmentEntity } from '../../attachments/entities/attachment.entity';
 import { MessageEntity } from './message.entity';
 
-/** An inline attachment of a send body, decoded, kept with its message for delivery. */
+/**
+ * One attachment of a message, in the order delivery attaches them: an inline one of the send
+ * body (decoded, its bytes here) or a stored one of `attachmentIds` (its bytes stay in
+ * `attachments`, so a file sent to many recipients is stored once).
+ */
 @Entity('message_attachments')
 @Index('ix_message_attachments_message', ['messageId', 'position'])
+@Check('ck_message_attachments_one_source', `(content IS NULL) <> (attachment_id IS NULL)`)
 export class MessageAttachmentEntity {
   @PrimaryColumn('uuid')
   id!: string;
@@ -27,6 +33,13 @@ export class MessageAttachmentEntity {
   @Column('integer')
   size!: number;
 
-  @Column('bytea')
-  content!: Buffer;
+  @Column('bytea', { nullable: true })
+  content!: Buffer | null;
+
+  @Column('uuid', { name: 'attachment_id', nullable: true })
+  attachmentId!: string | null;
+
+  @ManyToOne(() => AttachmentEntity)
+  @JoinColumn({ name: 'attachment_id', foreignKeyConstraintName: 'message_attachments_attachment_id_fkey' })
+  attachment?: AttachmentEntity;
 }

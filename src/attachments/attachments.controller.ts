@@ -1,0 +1,39 @@
+import { Controller, Post, Req, UnsupportedMediaTypeException, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { CurrentUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/current-user.decorator';
+import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { AttachmentsService } from './attachments.service';
+import type { UploadedFilePart } from './attachments.service';
+import { AttachmentResponse } from './dto/attachment.response';
+
+@ApiTags('attachments')
+@ApiBearerAuth()
+@Controller('attachments')
+export class AttachmentsController {
+  constructor(private readonly service: AttachmentsService) {}
+
+  @Post()
+  // Runs after the guards: nobody without a token gets a body parsed. Limits: AttachmentsModule.
+  @UseInterceptors(FileInterceptor('file'))
+  @ApiOperation({
+    summary: 'Store a file to attach to later sends',
+    description: 'One `file` part of at most MAX_ATTACHMENT_BYTES. Send its `id` in `attachmentIds` of POST /sender/send.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiCreatedResponse({ type: AttachmentResponse })
+  @ApiProblemResponses(400, 401, 413, 415, 429)
+  upload(
+    @CurrentUser() user: AuthUser,
+    @UploadedFile() file: UploadedFilePart | undefined,
+    @Req() request: Request,
+  ): Promise<AttachmentResponse> {
+    if (!request.is('multipart/form-data')) {
+      throw new UnsupportedMediaTypeException('The body must be multipart/form-data with one part named file.');
+    }
+    return this.service.store(user.id, file);
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError } from '../common/problem/problem.errors';
+
+// Namespaces our advisory locks (the two-integer form), apart from the migration lock's.
+const LOCK_NAMESPACE = 0x69646b79;
+export const KEY_LIFETIME = '24 hours';
+// Visible ASCII and spaces: what any client can put in a header and read back unchanged.
+const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** The optional Idempotency-Key header, checked: 1–255 visible characters (SPEC §4). */
+export function idempotencyKeyOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!KEY.test(header)) throw new InvalidInputError([{ field: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
+  return header;
+}
+
+/**
+ * Idempotency-Key for sends (SPEC §4), held in the send's own transaction: the key's
+ * transaction-scoped advisory lock makes a concurrent repeat a 409, in any process; the answer
+ * is stored in the same commit as the message, so a repeat finds either both or neither.
+ */
+@Injectable()
+export class IdempotencyKeys {
+  /**
+   * Takes the key for this transaction. Returns the first answer when the key was used with
+   * the same request in the last 24 h; throws when it is in flight or was used with another.
+   */
+  async claim(manager: EntityManager, userId: string, key: string, request: unknown): Promise<unknown> {
+    const [{ locked }]: { locked: boolean }[] = await manager.query(
+      `SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked`,
+      [LOCK_NAMESPACE, `${userId}\n${key}`],
+    );
+    if (!locked) throw new IdempotencyConflictError('A request with this Idempotency-Key is still being processed; retry when it has finished.');
+    const [earlier]: { request_hash: Buffer; response: unknown }[] = await manager.query(
+      `SELECT request_hash, response FROM idempotency_keys
+       WHERE user_id = $1 AND key = $2 AND created_at > now() - interval '${KEY_LIFETIME}'`,
+      [userId, key],
+    );
+    if (!earlier) return undefined;
+    if (!earlier.request_hash.equals(fingerprint(request))) {
+      throw new IdempotencyMismatchError('This Idempotency-Key was used with a different body in the last 24 hours; use a new key.');
+    }
+    return earlier.response;
+  }
+
+  /** Keeps the answer to a claimed key; an expired use of the same key is replaced. */
+  async remember(manager: EntityManager, userId: string, key: string, request: unknown, response: unknown): Promise<void> {
+    await manager.query(
+      `INSERT INTO idempotency_keys (user_id, key, request_hash, response, created_at) VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (user_id, key) DO UPDATE
+         SET request_hash = excluded.request_hash, response = excluded.response, created_at = excluded.created_at`,
+      [userId, key, fingerprint(request), JSON.stringify(response)],
+    );
+  }
+}
+
+/** SHA-256 of the request as canonical JSON: key order and white space make no difference. */
+export function fingerprint(request: unknown): Buffer {
+  return createHash('sha256').update(JSON.stringify(request, sortedKeys)).digest();
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
