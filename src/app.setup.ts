@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { answerParserErrorsAsProblems } from './common/problem/client-error';
 import { assignRequestId } from './common/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { useNestForValidationRules } from './common/validation/validation-rules.container';
@@ -21,6 +22,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  answerParserErrorsAsProblems(app.getHttpServer());
   app.use(assignRequestId);
   app.useGlobalPipes(createValidationPipe());
   useNestForValidationRules(app, [MaxRecipientsRule]);
