@@ -1,9 +1,9 @@
 import { createHmac, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, connect } from 'node:net';
 import { sign } from 'jsonwebtoken';
 import type { Response } from 'supertest';
-import { storeMessage } from './support/factories';
+import { sendBody, storeMessage } from './support/factories';
 import { bootTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { bearer, newUserId, tokenFor } from './support/tokens';
 
@@ -40,6 +40,25 @@ async function expectAcceptedAs(t: TestApp, userId: string, token: string): Prom
   const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token}`);
   expect(response.status).toBe(200);
   expect(response.body.messages.map((m: { id: string; userId: string }) => [m.id, m.userId])).toEqual([[stored.id, userId]]);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Whether the server comes to hold no connection within `ms` (polled: Node emits nothing when the count drops). */
+async function noConnectionsWithin(server: Server, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const count = await new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+    if (count === 0) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 describe('authentication (SPEC §2)', () => {
@@ -127,6 +146,129 @@ describe('authentication (SPEC §2)', () => {
 
       expectInvalidToken(response);
       expect(JSON.stringify(response.body)).not.toContain(stored.subject);
+    });
+
+    describe('oversized tokens', () => {
+      // Node refuses request headers over 16 KiB in all (its default --max-http-header-size).
+      const NODE_HEADER_LIMIT = 16 * 1024;
+      const junk = 'j'.repeat(10 * 1024);
+
+      it('accepts a correctly signed token of about 10 KB: big, but under the header limit', async () => {
+        const userId = newUserId();
+        const token = sign({ junk }, TEST_JWT_SECRET, { algorithm: 'HS256', subject: userId, expiresIn: 600 });
+        expect(token.length).toBeGreaterThan(10 * 1024);
+        expect(token.length).toBeLessThan(NODE_HEADER_LIMIT - 2048);
+
+        await expectAcceptedAs(t, userId, token);
+      });
+
+      it('refuses a token of about 10 KB signed with another key with 401, and does not echo it', async () => {
+        const token = sign({ junk }, `${TEST_JWT_SECRET}-other`, { algorithm: 'HS256', subject: newUserId(), expiresIn: 600 });
+
+        const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token}`);
+
+        expectInvalidToken(response);
+        expect(JSON.stringify(response.body)).not.toContain(junk.slice(0, 100));
+      });
+
+      it('answers an Authorization header over 16 KiB with 431 as problem+json, closing the connection', async () => {
+        const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${'a'.repeat(NODE_HEADER_LIMIT + 1024)}`).timeout(5000);
+
+        expect(response.status).toBe(431);
+        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(response.headers.connection).toBe('close');
+        expect(response.body).toEqual({
+          type: expect.any(String),
+          title: 'Request Header Fields Too Large',
+          status: 431,
+          detail: expect.stringMatching(/\S/),
+          requestId: expect.stringMatching(/\S/),
+        });
+        // The server still serves the next request.
+        const userId = newUserId();
+        await expectAcceptedAs(t, userId, tokenFor(userId));
+      });
+
+      it('closes its end after the 431 even when the client keeps its own end open', async () => {
+        const server = t.app.getHttpServer() as Server;
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const { port } = server.address() as AddressInfo;
+        // allowHalfOpen: the client never closes its side, as a careless or hostile client may not.
+        const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+        try {
+          const received: Buffer[] = [];
+          socket.on('data', (chunk: Buffer) => received.push(chunk));
+          socket.on('error', () => undefined);
+          const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+          socket.write(`GET ${MESSAGES} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'a'.repeat(NODE_HEADER_LIMIT + 1024)}\r\n\r\n`);
+
+          await expect(withTimeout(ended, 5000, 'the server never ended the response')).resolves.toBeUndefined();
+          const raw = Buffer.concat(received).toString();
+          expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+          expect(raw).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/i);
+          expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 431 });
+          // The server must not hold the socket until the client goes away: each such request would
+          // keep a file descriptor, and a graceful shutdown (server.close) would wait for it.
+          expect(await noConnectionsWithin(server, 3000)).toBe(true);
+        } finally {
+          socket.destroy();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+        }
+      });
+    });
+  });
+
+  describe('a token whose sub looks like nobody, everybody or SQL', () => {
+    // Each such sub is a user of its own: never coerced to another user, never a wildcard.
+    const subs = ['undefined', 'null', '0', '*', '%', "' OR 1=1 --", 'deleted-user', '   '];
+    // Users whose ids are near those subs (letter case, padding, a prefix), and an ordinary one.
+    const others = [newUserId(), 'UNDEFINED', 'Null', '00', '0 ', ' 0', 'a%b', "' OR 1=1 -- ", 'DELETED-USER', 'deleted-user ', 'deleted-user-2', ' ', '    '];
+    let t: TestApp;
+    const othersMessages: { userId: string; id: string }[] = [];
+
+    beforeAll(async () => {
+      // A database of its own: these subs are not unique to this file, and "sees nothing" must hold.
+      t = await bootTestApp({}, { isolatedDatabase: true });
+      for (const userId of others) {
+        const stored = await storeMessage(t.db, userId, { webhookUrl: 'https://example.com/hooks', webhookStatuses: [] });
+        othersMessages.push({ userId, id: stored.id });
+      }
+    });
+
+    afterAll(() => t?.close());
+
+    const messagesOf = async (userId: string) => (await t.http.get(`${MESSAGES}?take=100`).set(bearer(userId)).expect(200)).body;
+
+    it.each(subs.map((sub) => [JSON.stringify(sub), sub]))('treats sub %s as a distinct user that sees only its own data', async (_name, sub) => {
+      const list = await messagesOf(sub);
+      expect(list).toMatchObject({ messages: [], total: 0 });
+      const filtered = await t.http.get(MESSAGES).query({ fromEmail: 'billing@example.com', toEmail: 'ada@example.com', statuses: 'queued' }).set(bearer(sub)).expect(200);
+      expect(filtered.body).toMatchObject({ messages: [], total: 0 });
+      const deliveries = await t.http.get('/user/webhook-deliveries').set(bearer(sub)).expect(200);
+      expect(deliveries.body).toMatchObject({ deliveries: [], total: 0 });
+      for (const { id } of othersMessages) {
+        const response = await t.http.get(`${MESSAGES}/${id}`).set(bearer(sub));
+        expect(response.status).toBe(404);
+        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      }
+
+      // A real user: what it sends is its own, and only it sees it.
+      const sent = await t.http.post('/sender/send').set(bearer(sub)).send(sendBody()).expect(201);
+      expect(sent.body.userId).toBe(sub);
+      expect((await messagesOf(sub)).messages.map((m: { id: string; userId: string }) => [m.id, m.userId])).toEqual([[sent.body.id, sub]]);
+      await t.http.get(`${MESSAGES}/${sent.body.id}`).set(bearer(sub)).expect(200);
+      for (const { userId, id } of othersMessages) {
+        expect((await messagesOf(userId)).messages.map((m: { id: string }) => m.id)).toEqual([id]);
+        await t.http.get(`${MESSAGES}/${sent.body.id}`).set(bearer(userId)).expect(404);
+      }
+    });
+
+    it('gives each of those subs its own webhook secret', async () => {
+      const secrets = new Set<string>();
+      for (const userId of [...subs, ...others]) {
+        secrets.add((await t.http.get('/user/webhook-secret').set(bearer(userId)).expect(200)).body.secret);
+      }
+      expect(secrets.size).toBe(subs.length + others.length);
     });
   });
 

@@ -14,9 +14,12 @@ export function answerParserErrorsAsProblems(server: Server): void {
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const detail = status === 431 ? 'The request headers are larger than the server accepts (16 KiB in all).' : 'The request could not be parsed as HTTP.';
     const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail, requestId: randomUUID() });
+    // end() alone would half-close: a client that keeps its side open would hold the socket
+    // (and a graceful shutdown) for ever. Node's own handler destroys it too.
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
 }
