@@ -14,6 +14,7 @@ import { WebhookEvents1763913600000 } from './migrations/1763913600000-webhook-e
 import { StoredAttachments1764000000000 } from './migrations/1764000000000-stored-attachments';
 import { IdempotencyKeys1764000001000 } from './migrations/1764000001000-idempotency-keys';
 import { RateLimitCounters1764000002000 } from './migrations/1764000002000-rate-limit-counters';
+import { MessageCounts1764086400000 } from './migrations/1764086400000-message-counts';
 
 export const ENTITIES = [
   SenderEntity,
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   StoredAttachments1764000000000,
   IdempotencyKeys1764000001000,
   RateLimitCounters1764000002000,
+  MessageCounts1764086400000,
 ];
 
 export function dataSourceOptions(url: string): DataSourceOptions {

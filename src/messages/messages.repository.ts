@@ -88,12 +88,19 @@ export class MessagesRepository {
     return count;
   }
 
-  /** Newest first, ties broken by id, so that pages never overlap or skip. */
+  /**
+   * Newest first, ties broken by id, so that pages never overlap or skip. The page's ids are
+   * found first, from an index alone where it can (a deep page skips index entries, not table
+   * rows), and only the rows of the page are read.
+   */
   async list(userId: string, filter: MessageFilter, skip: number, take: number): Promise<MessageRow[]> {
-    const { where, params } = whereClause(userId, filter);
+    const { from, where, params } = pageSource(userId, filter);
     return this.dataSource.query(
-      `SELECT ${ROW_COLUMNS} FROM messages m WHERE ${where}
-       ORDER BY m.sent_at DESC, m.id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+      `SELECT ${ROW_COLUMNS} FROM (
+         SELECT ${from.key} AS id, ${from.time} AS sent_at FROM ${from.tables} WHERE ${where}
+         ORDER BY ${from.time} DESC, ${from.key} DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}
+       ) page JOIN messages m ON m.id = page.id
+       ORDER BY page.sent_at DESC, page.id DESC`,
       [...params, skip, take],
     );
   }
@@ -164,6 +171,28 @@ export class MessagesRepository {
     const { webhook_event_id: webhookEventId, ...row } = stored;
     return { row, webhookEventIds: webhookEventId ? [webhookEventId] : [] };
   }
+}
+
+/**
+ * Where a page's ids come from: the messages, or, for `toEmail`, that recipient's rows, which
+ * carry the time of their message and lie in list order in their own index.
+ */
+function pageSource(userId: string, filter: MessageFilter) {
+  if (!filter.recipient) return { from: { tables: 'messages m', key: 'm.id', time: 'm.sent_at' }, ...whereClause(userId, filter) };
+  const params: unknown[] = [userId, filter.recipient];
+  const conditions = ['r.user_id = $1', 'r.email = $2'];
+  const add = (sql: (p: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql(`$${params.length}`));
+  };
+  if (filter.startDate) add((p) => `r.sent_at >= ${p}`, filter.startDate);
+  if (filter.endDate) add((p) => `r.sent_at <= ${p}`, filter.endDate);
+  const joinsMessages = Boolean(filter.senderId || filter.statuses || filter.bulkSendingId);
+  if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
+  if (filter.statuses) add((p) => `m.status = ANY(${p}::text[])`, filter.statuses);
+  if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
+  const tables = joinsMessages ? 'message_recipients r JOIN messages m ON m.id = r.message_id' : 'message_recipients r';
+  return { from: { tables, key: 'r.message_id', time: 'r.sent_at' }, where: conditions.join(' AND '), params };
 }
 
 function whereClause(userId: string, filter: MessageFilter): { where: string; params: unknown[] } {

@@ -1,6 +1,7 @@
 import { automock } from '../../test/support/automock';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { ListMessagesQuery } from './dto/list-messages.query';
+import { MessageCountsRepository } from './message-counts.repository';
 import { MessageRow, MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import { senderIdFor } from './addresses';
@@ -21,16 +22,18 @@ function row(id: string): MessageRow {
 
 describe(MessagesService.name, () => {
   let repository: jest.Mocked<MessagesRepository>;
+  let counts: jest.Mocked<MessageCountsRepository>;
   let sut: MessagesService;
 
   beforeEach(() => {
     repository = automock<MessagesRepository>('MessagesRepository');
-    sut = new MessagesService(repository);
+    counts = automock<MessageCountsRepository>('MessageCountsRepository');
+    sut = new MessagesService(repository, counts);
   });
 
   describe('list', () => {
     it('derives skip, totalPages and hasNext from take, page and the total', async () => {
-      repository.count.mockResolvedValue(25);
+      counts.count.mockResolvedValue(25);
       repository.list.mockResolvedValue([row('a')]);
       const page = await sut.list(USER, query({ take: 10, page: 3 }));
       expect(repository.list).toHaveBeenCalledWith(USER, expect.any(Object), 20, 10);
@@ -38,28 +41,28 @@ describe(MessagesService.name, () => {
     });
 
     it('does not query rows for a page past the end', async () => {
-      repository.count.mockResolvedValue(5);
+      counts.count.mockResolvedValue(5);
       const page = await sut.list(USER, query({ take: 10, page: 2 }));
       expect(page).toMatchObject({ messages: [], skip: 10, total: 5, totalPages: 1, hasNext: false });
       expect(repository.list).not.toHaveBeenCalled();
     });
 
     it('reports no pages for no messages', async () => {
-      repository.count.mockResolvedValue(0);
+      counts.count.mockResolvedValue(0);
       expect(await sut.list(USER, query())).toMatchObject({ total: 0, totalPages: 0, hasNext: false, messages: [] });
     });
 
     it('turns fromEmail into the sender id and passes the other filters through', async () => {
-      repository.count.mockResolvedValue(0);
+      counts.count.mockResolvedValue(0);
       const startDate = new Date('2026-03-01T00:00:00.000Z');
       await sut.list(USER, query({ fromEmail: 'news@example.com', toEmail: 'ada@example.com', statuses: ['sent'], bulkSending: 'b', startDate }));
-      expect(repository.count).toHaveBeenCalledWith(USER, {
+      expect(counts.count).toHaveBeenCalledWith(USER, {
         startDate, endDate: undefined, senderId: senderIdFor(USER, 'news@example.com'), recipient: 'ada@example.com', statuses: ['sent'], bulkSendingId: 'b',
       });
     });
 
     it('loads status histories for the whole page in one call, only when asked', async () => {
-      repository.count.mockResolvedValue(2);
+      counts.count.mockResolvedValue(2);
       repository.list.mockResolvedValue([row('a'), row('b')]);
       const withoutHistory = await sut.list(USER, query());
       expect(repository.getStatusHistories).not.toHaveBeenCalled();

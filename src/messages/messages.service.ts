@@ -6,16 +6,20 @@ import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessagePageResponse } from './dto/message-page.response';
 import { MessageResponse } from './dto/message.response';
 import { mapMessage } from './message.mapper';
+import { MessageCountsRepository } from './message-counts.repository';
 import { MessageFilter, MessagesRepository } from './messages.repository';
 import { senderIdFor } from './addresses';
 
 @Injectable()
 export class MessagesService {
-  constructor(private readonly messages: MessagesRepository) {}
+  constructor(
+    private readonly messages: MessagesRepository,
+    private readonly counts: MessageCountsRepository,
+  ) {}
 
   async list(userId: string, query: ListMessagesQuery): Promise<MessagePageResponse> {
     const filter = toFilter(userId, query);
-    const envelope = pageEnvelope(query, await this.messages.count(userId, filter));
+    const envelope = pageEnvelope(query, await this.counts.count(userId, filter));
     const rows = envelope.skip < envelope.total ? await this.messages.list(userId, filter, envelope.skip, query.take) : [];
     const histories = query.includeStatusHistory
       ? await this.messages.getStatusHistories(userId, rows.map((r) => r.id))

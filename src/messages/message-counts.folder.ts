@@ -1,0 +1,56 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+const EVERY_MS = 1_000;
+const BATCH = 20_000;
+// One folder at a time across all processes: the namespace of our two-integer advisory locks.
+const LOCK = [0x636e7473, 1];
+
+/**
+ * Adds the pending count changes that triggers append into message_counts, so that reading a
+ * count sums a few rows. Counts are exact without it; it only keeps them cheap to read.
+ */
+@Injectable()
+export class MessageCountsFolder implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(MessageCountsFolder.name);
+  private timer?: NodeJS.Timeout;
+  private folding?: Promise<unknown>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.folding ??= this.fold()
+        .catch((err) => this.logger.warn({ err }, 'Could not fold message count changes'))
+        .finally(() => (this.folding = undefined));
+    }, EVERY_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.folding;
+  }
+
+  /** Folds up to one batch; returns how many changes it folded (0 when another process holds the lock). */
+  async fold(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, LOCK);
+      if (!locked) return 0;
+      const [{ folded }] = await manager.query(
+        `WITH moved AS (
+           DELETE FROM message_count_changes
+           WHERE id IN (SELECT id FROM message_count_changes ORDER BY id LIMIT ${BATCH})
+           RETURNING user_id, dimension, value, status, delta
+         ), added AS (
+           INSERT INTO message_counts AS c (user_id, dimension, value, status, n)
+           SELECT user_id, dimension, value, status, sum(delta) FROM moved GROUP BY 1, 2, 3, 4
+           ON CONFLICT (user_id, dimension, value, status) DO UPDATE SET n = c.n + excluded.n
+         )
+         SELECT count(*)::int AS folded FROM moved`,
+      );
+      return folded;
+    });
+  }
+}

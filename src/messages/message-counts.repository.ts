@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { MessageFilter, MessagesRepository } from './messages.repository';
+
+const DAY_MS = 86_400_000;
+const FIRST_DAY = '0000-01-01';
+const LAST_DAY = '9999-12-31';
+
+/**
+ * The `total` of a list. Filters that the kept counts answer (none, statuses, whole days, or one
+ * of fromEmail, toEmail and bulkSending alone) are read from message_counts and its pending
+ * changes (migration MessageCounts1764086400000); others are counted over the messages.
+ */
+@Injectable()
+export class MessageCountsRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly messages: MessagesRepository,
+  ) {}
+
+  async count(userId: string, filter: MessageFilter): Promise<number> {
+    const { senderId, recipient, bulkSendingId, statuses, startDate, endDate } = filter;
+    const narrowing = [senderId, recipient, bulkSendingId].filter((v) => v !== undefined);
+    if (narrowing.length === 0) return this.countByDay(userId, filter);
+    if (narrowing.length === 1 && !statuses && !startDate && !endDate) {
+      if (senderId) return this.kept(userId, 'sender', senderId);
+      if (recipient) return this.kept(userId, 'recipient', recipient);
+      return this.kept(userId, 'bulk', bulkSendingId!);
+    }
+    return this.messages.count(userId, filter);
+  }
+
+  /** Whole UTC days from the kept counts; the partial days at either end of a range, counted. */
+  private async countByDay(userId: string, filter: MessageFilter): Promise<number> {
+    const { startDate: start, endDate: end } = filter;
+    const firstWholeDay = start ? dayOf(isMidnight(start) ? start : new Date(startOfDay(start) + DAY_MS)) : FIRST_DAY;
+    const lastWholeDay = end ? dayOf(isLastMillisecond(end) ? end : new Date(startOfDay(end) - DAY_MS)) : LAST_DAY;
+    // A range within two days: counting its rows is as cheap as it gets.
+    if (firstWholeDay > lastWholeDay) return this.messages.count(userId, filter);
+    const edges: MessageFilter[] = [];
+    if (start && !isMidnight(start)) edges.push({ ...filter, endDate: new Date(startOfDay(start) + DAY_MS - 1) });
+    if (end && !isLastMillisecond(end)) edges.push({ ...filter, startDate: new Date(startOfDay(end)) });
+    const [whole, ...partial] = await Promise.all([
+      this.kept(userId, 'day', [firstWholeDay, lastWholeDay], filter.statuses),
+      ...edges.map((edge) => this.messages.count(userId, edge)),
+    ]);
+    return partial.reduce((sum, n) => sum + n, whole);
+  }
+
+  private async kept(userId: string, dimension: string, value: string | [string, string], statuses?: string[]): Promise<number> {
+    const [from, to] = typeof value === 'string' ? [value, value] : value;
+    const where = `user_id = $1 AND dimension = $2 AND value BETWEEN $3 AND $4
+                   AND ($5::text[] IS NULL OR status = ANY($5::text[]))`;
+    const [{ n }]: { n: string }[] = await this.dataSource.query(
+      `SELECT coalesce(sum(n), 0) AS n FROM (
+         SELECT n FROM message_counts WHERE ${where}
+         UNION ALL
+         SELECT delta FROM message_count_changes WHERE ${where}
+       ) kept`,
+      [userId, dimension, from, to, statuses ?? null],
+    );
+    return Number(n);
+  }
+}
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const startOfDay = (date: Date) => Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+const isMidnight = (date: Date) => date.getTime() === startOfDay(date);
+const isLastMillisecond = (date: Date) => date.getTime() === startOfDay(date) + DAY_MS - 1;
