@@ -46,6 +46,15 @@ export class DeliveryQueue implements OnApplicationBootstrap {
     });
   }
 
+  /** The first delivery jobs of new messages, in one statement. */
+  async enqueueNew(manager: EntityManager, messages: { id: string; priority: MessagePriority }[]): Promise<void> {
+    await this.queue.insert(
+      manager,
+      DELIVERY_QUEUE,
+      messages.map((m) => ({ data: { messageId: m.id, attempt: 1 } satisfies DeliveryJob, priority: JOB_PRIORITY[m.priority] })),
+    );
+  }
+
   /** Call after the commit: workers in this process fetch at once instead of at their next poll. */
   notifyCommitted(): void {
     for (const listener of this.listeners) listener();

@@ -121,62 +121,77 @@ export class MessagesRepository {
   }
 
   /**
-   * Stores a new message as `queued`: its sender (once per user and address), the message, its
-   * recipients, the first history entry and its attachments, and returns it as lists read it.
+   * Stores new messages as `queued`, in one statement whatever their number: their senders (once
+   * per user and address), the messages, their recipients, the first history entries, and any
+   * webhook events; then their attachments. Returns them as lists read them, in the order given.
    * Pass the manager of the caller's transaction so that whatever else the send writes commits
    * or rolls back with it.
    */
-  async create(message: NewMessage, manager: EntityManager): Promise<{ row: MessageRow; webhookEventIds: string[] }> {
-    const [stored]: (MessageRow & { webhook_event_id: string | null })[] = await manager.query(
-      `WITH sender AS (
-         INSERT INTO senders (id, user_id, email) VALUES ($3, $2, $15) ON CONFLICT DO NOTHING
+  async create(messages: NewMessage[], manager: EntityManager): Promise<{ rows: MessageRow[]; webhookEventIds: string[] }> {
+    const stored: (MessageRow & { webhook_event_id: string | null })[] = await manager.query(
+      `WITH given AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(
+           id uuid, user_id text, sender_id uuid, sender text, sender_key text, recipients text[], recipient_keys text[],
+           subject text, html text, priority text, bulk_sending_id text, contact_id text, custom_payload jsonb,
+           webhook_url text, webhook_statuses text[], sent_at timestamptz)
+       ), sender AS (
+         INSERT INTO senders (id, user_id, email) SELECT DISTINCT sender_id, user_id, sender_key FROM given ON CONFLICT DO NOTHING
        ), m AS (
          INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
            bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12, $13, $14, $14)
+         SELECT id, user_id, sender_id, sender, recipients, subject, html, 'queued', priority,
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at
+         FROM given
          RETURNING ${COLUMNS.join(', ')}, status_changes, webhook_url, webhook_statuses
        ), recipients AS (
          INSERT INTO message_recipients (message_id, email, user_id, sent_at)
-         SELECT $1, key, $2, $14 FROM unnest($16::text[]) AS key
+         SELECT given.id, key, given.user_id, given.sent_at FROM given, unnest(given.recipient_keys) AS key
        ), history AS (
-         INSERT INTO message_status_events (message_id, status, at) VALUES ($1, 'queued', $14)
+         INSERT INTO message_status_events (message_id, status, at) SELECT id, 'queued', sent_at FROM given
        ), ${webhookEventsCte('m')}
        SELECT m.*, w.id AS webhook_event_id FROM m LEFT JOIN webhook_events_created w ON w.message_id = m.id`,
-      [
-        message.id,
-        message.userId,
-        message.senderId,
-        message.sender,
-        message.recipients,
-        message.subject,
-        message.html,
-        message.priority,
-        message.bulkSendingId,
-        message.contactId,
-        message.customPayload,
-        message.webhookUrl,
-        message.webhookStatuses,
-        message.sentAt,
-        message.senderKey,
-        message.recipientKeys,
-      ],
+      [JSON.stringify(messages.map(asRecord))],
     );
-    for (const [position, attachment] of message.attachments.entries()) {
-      await manager.query(
-        `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content, attachment_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.size, attachment.content, attachment.attachmentId],
-      );
+    for (const message of messages) {
+      for (const [position, attachment] of message.attachments.entries()) {
+        await manager.query(
+          `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content, attachment_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.size, attachment.content, attachment.attachmentId],
+        );
+      }
     }
-    const { webhook_event_id: webhookEventId, ...row } = stored;
-    return { row, webhookEventIds: webhookEventId ? [webhookEventId] : [] };
+    const byId = new Map(stored.map(({ webhook_event_id: _, ...row }) => [row.id, row]));
+    return {
+      rows: messages.map((message) => byId.get(message.id)!),
+      webhookEventIds: stored.flatMap((row) => (row.webhook_event_id ? [row.webhook_event_id] : [])),
+    };
   }
 }
 
-/**
- * Where a page's ids come from: the messages, or, for `toEmail`, that recipient's rows, which
- * carry the time of their message and lie in list order in their own index.
- */
+/** A new message as one element of the JSON that create() reads with jsonb_to_recordset. */
+function asRecord(message: NewMessage) {
+  return {
+    id: message.id,
+    user_id: message.userId,
+    sender_id: message.senderId,
+    sender: message.sender,
+    sender_key: message.senderKey,
+    recipients: message.recipients,
+    recipient_keys: message.recipientKeys,
+    subject: message.subject,
+    html: message.html,
+    priority: message.priority,
+    bulk_sending_id: message.bulkSendingId,
+    contact_id: message.contactId,
+    custom_payload: message.customPayload,
+    webhook_url: message.webhookUrl,
+    webhook_statuses: message.webhookStatuses,
+    // Milliseconds, as the column keeps them.
+    sent_at: message.sentAt.toISOString(),
+  };
+}
+
 function pageSource(userId: string, filter: MessageFilter) {
   if (!filter.recipient) return { from: { tables: 'messages m', key: 'm.id', time: 'm.sent_at' }, ...whereClause(userId, filter) };
   const params: unknown[] = [userId, filter.recipient];

@@ -79,6 +79,12 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     await this.boss.send(name, data, { ...options, db: executorOf(manager) });
   }
 
+  /** Several jobs in one statement, in the caller's transaction; the queue's options apply as with send(). */
+  async insert(manager: EntityManager, name: string, jobs: { data: object; priority?: number }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.boss.insert(jobs.map((job) => ({ name, ...job })), { db: executorOf(manager) });
+  }
+
   fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {
     return this.boss.fetch<T>(name, { batchSize, priority: true });
   }

@@ -10,6 +10,7 @@ import { WebhookQueue } from '../webhooks/webhook-queue';
 import { MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
+import { SendBatcher } from './send-batcher';
 import { SendMessageUseCase } from './send-message.use-case';
 
 const USER = 'user-1';
@@ -37,7 +38,8 @@ describe(SendMessageUseCase.name, () => {
     webhooks = automock<WebhookQueue>('WebhookQueue');
     attachments = automock<AttachmentsRepository>('AttachmentsRepository');
     const idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
-    sut = new SendMessageUseCase(dataSource, repository, attachments, idempotencyKeys, deliveries, webhooks, config, metrics);
+    const batcher = new SendBatcher(dataSource, repository, deliveries, webhooks, metrics);
+    sut = new SendMessageUseCase(dataSource, batcher, attachments, idempotencyKeys, config);
   });
 
   it('stores the message and queues its delivery in one transaction, then wakes the workers', async () => {
@@ -47,24 +49,24 @@ describe(SendMessageUseCase.name, () => {
       order.push('commit');
       return result;
     }) as never);
-    repository.create.mockImplementation(async (message) => {
+    repository.create.mockImplementation(async ([message]) => {
       order.push('create');
       const row = {
         id: message.id, user_id: message.userId, sender_id: message.senderId, sender: message.sender, recipients: message.recipients,
         subject: message.subject, status: 'queued' as const, priority: message.priority, bulk_sending_id: null, contact_id: null,
         custom_payload: null, sent_at: message.sentAt,
       };
-      return { row, webhookEventIds: ['event-1'] };
+      return { rows: [row], webhookEventIds: ['event-1'] };
     });
     webhooks.enqueue.mockImplementation(async () => void order.push('webhooks'));
-    deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
+    deliveries.enqueueNew.mockImplementation(async () => void order.push('enqueue'));
     deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
     attachments.findOwned.mockResolvedValue([]);
     const { message: answer, replayed } = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
 
-    const [stored, usedManager] = repository.create.mock.calls[0];
+    const [[stored], usedManager] = repository.create.mock.calls[0];
     expect(usedManager).toBe(manager);
     expect(stored).toMatchObject<Partial<NewMessage>>({
       id: answer.id,
@@ -82,7 +84,7 @@ describe(SendMessageUseCase.name, () => {
     ]);
     expect(replayed).toBe(false);
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
-    expect(deliveries.enqueue).toHaveBeenCalledWith(manager, { messageId: answer.id, attempt: 1 }, 'normal');
+    expect(deliveries.enqueueNew).toHaveBeenCalledWith(manager, [stored]);
     expect(order).toEqual(['create', 'enqueue', 'webhooks', 'commit', 'notify']);
     expect(webhooks.enqueue).toHaveBeenCalledWith(manager, ['event-1']);
     expect(accepted.inc).toHaveBeenCalledTimes(1);

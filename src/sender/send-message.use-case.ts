@@ -7,15 +7,13 @@ import { AttachmentsRepository } from '../attachments/attachments.repository';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../config/app-config';
-import { DeliveryQueue } from '../delivery/delivery-queue';
-import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
 import { isPublicAddress, literalAddress } from '../webhooks/webhook-target';
 import { MessageResponse } from '../messages/dto/message.response';
-import { MessagesRepository, NewMessage } from '../messages/messages.repository';
+import { NewMessage } from '../messages/messages.repository';
 import { mapMessage } from '../messages/message.mapper';
 import { addressKey, senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
+import { SendBatcher } from './send-batcher';
 
 export interface SendResult {
   message: MessageResponse;
@@ -33,18 +31,19 @@ type MessageAttachment = NewMessage['attachments'][number];
 export class SendMessageUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly messages: MessagesRepository,
+    private readonly batcher: SendBatcher,
     private readonly attachments: AttachmentsRepository,
     private readonly idempotencyKeys: IdempotencyKeys,
-    private readonly deliveries: DeliveryQueue,
-    private readonly webhooks: WebhookQueue,
     private readonly config: AppConfig,
-    private readonly metrics: Metrics,
   ) {}
 
   async execute(userId: string, body: SendMessageDto, idempotencyKey?: string): Promise<SendResult> {
     this.refuseUnreachableWebhook(body.webhook?.url);
     const inline = this.decodeInlineAttachments(body);
+    if (!idempotencyKey && !body.attachmentIds?.length) {
+      return { message: await this.batcher.store(this.newMessage(userId, body, inline)), replayed: false };
+    }
+    // A key's lock, and the look-up of stored attachments, belong in the send's own transaction.
     const result = await this.dataSource.transaction(async (manager): Promise<SendResult> => {
       if (idempotencyKey) {
         const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, body);
@@ -52,14 +51,12 @@ export class SendMessageUseCase {
       }
       const stored = await this.storedAttachments(manager, userId, body.attachmentIds ?? []);
       this.refuseOversizedAttachments([...inline, ...stored]);
-      const message = await this.store(manager, this.newMessage(userId, body, [...inline, ...stored]));
+      const [row] = await this.batcher.storeIn(manager, [this.newMessage(userId, body, [...inline, ...stored])]);
+      const message = mapMessage(row);
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, body, message);
       return { message, replayed: false };
     });
-    if (!result.replayed) {
-      this.deliveries.notifyCommitted();
-      this.metrics.messagesAccepted.inc();
-    }
+    if (!result.replayed) this.batcher.committed(1);
     return result;
   }
 
@@ -84,14 +81,6 @@ export class SendMessageUseCase {
       sentAt: new Date(),
       attachments,
     };
-  }
-
-  /** The message and its delivery job (and any webhook event) commit together or not at all. */
-  private async store(manager: EntityManager, message: NewMessage): Promise<MessageResponse> {
-    const { row, webhookEventIds } = await this.messages.create(message, manager);
-    await this.deliveries.enqueue(manager, { messageId: message.id, attempt: 1 }, message.priority);
-    await this.webhooks.enqueue(manager, webhookEventIds);
-    return mapMessage(row);
   }
 
   /**

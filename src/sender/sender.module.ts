@@ -6,11 +6,12 @@ import { MessagesModule } from '../messages/messages.module';
 import { WebhookQueueModule } from '../webhooks/webhook-queue.module';
 import { MaxRecipientsRule } from './dto/max-recipients.rule';
 import { SenderController } from './sender.controller';
+import { SendBatcher } from './send-batcher';
 import { SendMessageUseCase } from './send-message.use-case';
 
 @Module({
   imports: [MessagesModule, AttachmentsModule, IdempotencyModule, DeliveryQueueModule, WebhookQueueModule],
   controllers: [SenderController],
-  providers: [SendMessageUseCase, MaxRecipientsRule],
+  providers: [SendMessageUseCase, SendBatcher, MaxRecipientsRule],
 })
 export class SenderModule {}

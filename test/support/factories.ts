@@ -47,7 +47,7 @@ export async function storeMessage(
     attachments: [],
     ...fields,
   };
-  await db.transaction((manager) => new MessagesRepository(db).create(message, manager));
+  await db.transaction((manager) => new MessagesRepository(db).create([message], manager));
   if (fields.status && fields.status !== 'queued') {
     await db.query(`UPDATE messages SET status = $2 WHERE id = $1`, [message.id, fields.status]);
     await db.query(`INSERT INTO message_status_events (message_id, status, at) VALUES ($1, $2, $3)`, [
