@@ -28,11 +28,19 @@ export class IdempotencyKeys {
    * the same request in the last 24 h; throws when it is in flight or was used with another.
    */
   async claim(manager: EntityManager, userId: string, key: string, request: unknown): Promise<unknown> {
+    // A finished first request answers without the lock, so that repeats never queue behind each other.
+    const finished = await this.earlierAnswer(manager, userId, key, request);
+    if (finished !== undefined) return finished;
     const [{ locked }]: { locked: boolean }[] = await manager.query(
       `SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked`,
       [LOCK_NAMESPACE, `${userId}\n${key}`],
     );
     if (!locked) throw new IdempotencyConflictError('A request with this Idempotency-Key is still being processed; retry when it has finished.');
+    // The first may have committed between the look-up and the lock.
+    return this.earlierAnswer(manager, userId, key, request);
+  }
+
+  private async earlierAnswer(manager: EntityManager, userId: string, key: string, request: unknown): Promise<unknown> {
     const [earlier]: { request_hash: Buffer; response: unknown }[] = await manager.query(
       `SELECT request_hash, response FROM idempotency_keys
        WHERE user_id = $1 AND key = $2 AND created_at > now() - interval '${KEY_LIFETIME}'`,

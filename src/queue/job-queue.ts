@@ -66,13 +66,21 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
    * Creates the queue, or updates its options: pg-boss copies them into each job it inserts, so
    * a changed setting (the lease) must reach the queue. Processes starting together may race.
    */
-  async ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<void> {
-    if (!(await this.boss.getQueue(name))) {
-      await this.boss.createQueue(name, { name, ...options }).catch(async (error: unknown) => {
-        if (!(await this.boss.getQueue(name))) throw error;
-      });
+  async ensureQueue(name: string, options: Omit<PgBoss.Queue, 'name'>, attempt = 1): Promise<void> {
+    try {
+      if (!(await this.boss.getQueue(name))) {
+        await this.boss.createQueue(name, { name, ...options }).catch(async (error: unknown) => {
+          if (!(await this.boss.getQueue(name))) throw error;
+        });
+      }
+      await this.boss.updateQueue(name, { name, ...options });
+    } catch (error) {
+      // pg-boss's create_queue can deadlock with another process's (or this one's other queue):
+      // PostgreSQL undoes one of them, which may simply try again.
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * Math.random()));
+      await this.ensureQueue(name, options, attempt + 1);
     }
-    await this.boss.updateQueue(name, { name, ...options });
   }
 
   async send(manager: EntityManager, name: string, data: object, options: PgBoss.JobOptions = {}): Promise<void> {

@@ -5,6 +5,7 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { IdempotencyKeyInterceptor } from '../idempotency/idempotency-key.interceptor';
 import { idempotencyKeyOf } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { SendMessageDto } from './dto/send-message.dto';
@@ -17,7 +18,7 @@ export class SenderController {
   constructor(private readonly sendMessage: SendMessageUseCase) {}
 
   @Post('send')
-  @UseInterceptors(JsonBodyInterceptor)
+  @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
   @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery and returns it.' })
   @ApiConsumes('application/json')
   @ApiHeader({
