@@ -1,10 +1,10 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { FieldError } from '../problem/problem-details';
 import { InvalidInputError } from '../problem/problem.errors';
 
 /** The global pipe: DTOs are transformed, unknown fields refused, and every failing field reported. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -12,6 +12,31 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: true },
     exceptionFactory: (errors) => new InvalidInputError(toFieldErrors(errors)),
   });
+}
+
+/**
+ * class-transformer skips input keys that name a method every object has (hasOwnProperty,
+ * toString…), so the whitelist never sees such an unknown field: this pipe refuses them too.
+ */
+class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const hidden = hiddenUnknownFields(value, metadata);
+    try {
+      const transformed = await super.transform(value, metadata);
+      if (hidden.length > 0) throw new InvalidInputError(hidden);
+      return transformed;
+    } catch (error) {
+      if (error instanceof InvalidInputError && hidden.length > 0 && error.errors !== hidden) throw new InvalidInputError([...error.errors, ...hidden]);
+      throw error;
+    }
+  }
+}
+
+function hiddenUnknownFields(value: unknown, { type, metatype }: ArgumentMetadata): FieldError[] {
+  if ((type !== 'body' && type !== 'query') || !metatype || typeof value !== 'object' || value === null) return [];
+  return Object.keys(value)
+    .filter((key) => key in Object.prototype && !['__proto__', 'constructor'].includes(key))
+    .map((field) => ({ field, message: 'is not a field of this request' }));
 }
 
 // When a value has the wrong type, its other rules are noise: report the type alone.
