@@ -2,18 +2,14 @@
 // Delivery throughput (queue → worker → SMTP sink accepts → status sent), and end to end with
 // the HTTP send in front, against the raw rate of nodemailer sending the same messages straight
 // to the same sink from one process. Uses DATABASE_URL's server when set, else an embedded one.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sign } from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import { createTransport } from 'nodemailer';
 import { toMimeMessage } from '../src/delivery/mailer/mime';
 import { Client } from 'pg';
-import { benchDatabase, freePort, ROOT, runConcurrently, SinkProcess } from './support';
+import { benchDatabase, median, ROOT, runConcurrently, SinkProcess, startMailroomProcess } from './support';
 
 const { values } = parseArgs({ options: { messages: { type: 'string', default: '5000' }, profile: { type: 'boolean', default: false } } });
 // --profile: the Mailroom processes write V8 CPU profiles to bench/out/profiles.
@@ -43,41 +39,12 @@ async function rawNodemailer(sink: SinkProcess): Promise<number> {
   return MESSAGES / seconds;
 }
 
-/** A Mailroom process (`node dist/src/main.js`) on the bench database, ready to serve. */
-async function startMailroom(databaseUrl: string, sink: SinkProcess, role: 'all' | 'api' | 'worker'): Promise<{ port: number; stop(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [...NODE_ARGS, 'dist/src/main.js'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      ROLE: role,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      JWT_SECRET: SECRET,
-      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
-      WORKER_CONCURRENCY: String(CONCURRENCY),
-    },
+function startMailroom(databaseUrl: string, sink: SinkProcess, role: 'all' | 'api' | 'worker') {
+  return startMailroomProcess(databaseUrl, {
+    role,
+    nodeArgs: NODE_ARGS,
+    env: { JWT_SECRET: SECRET, SMTP_URL: `smtp://127.0.0.1:${sink.port}`, WORKER_CONCURRENCY: String(CONCURRENCY) },
   });
-  child.stderr.pipe(process.stderr);
-  const stop = async () => {
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  if (role !== 'worker') {
-    await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`Mailroom exited with ${code}`)));
-      const poll = setInterval(() => {
-        fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok && (clearInterval(poll), resolve()), () => undefined);
-      }, 100);
-    });
-  }
-  return { port, stop };
 }
 
 async function sendOverHttp(port: number, first: number): Promise<void> {
@@ -153,10 +120,6 @@ async function waitUntilAllSent(databaseUrl: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 async function main(): Promise<void> {

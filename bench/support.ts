@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-export { freePort } from '../src/common/free-port';
+import { freePort } from '../src/common/free-port';
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, Interface } from 'node:readline';
@@ -47,6 +47,60 @@ export class SinkProcess {
 
 function nextLine(lines: Interface): Promise<string> {
   return new Promise((resolve) => lines.once('line', resolve));
+}
+
+export interface MailroomProcess {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A Mailroom process (`node dist/src/main.js`, so `npm run build` first) on `databaseUrl`, ready to serve. */
+export async function startMailroomProcess(
+  databaseUrl: string,
+  options: { role: 'all' | 'api' | 'worker'; env?: Record<string, string>; nodeArgs?: string[] },
+): Promise<MailroomProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/src/main.js'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      ROLE: options.role,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      ...options.env,
+    },
+  });
+  child.stderr.pipe(process.stderr);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (options.role !== 'worker') {
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`Mailroom exited with ${code}`)));
+      const poll = setInterval(() => {
+        fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok && (clearInterval(poll), resolve()), () => undefined);
+      }, 100);
+    });
+  }
+  return { port, pid: child.pid!, stop };
+}
+
+/** Resident memory of a process, in MiB (Linux). */
+export function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+export function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 /** Runs `task` for each of `count` items with at most `concurrency` at once. */

@@ -1,0 +1,257 @@
+// npm run bench [-- --runs 15 --seconds 20]
+// The list and send benchmarks of the performance issue, as ratios measured in one run:
+// - GET /user/messages on the seeded user of a million messages (npm run bench:seed, run first
+//   when its database is missing) against the naive SQL pair (COUNT(*) + ORDER BY … OFFSET …
+//   LIMIT) timed through pg in the same run; query plans of both are written to bench/out/plans;
+// - POST /sender/send under autocannon (32 connections) against the same inserts run straight
+//   through pg with the same concurrency;
+// - the resident memory of the Mailroom process (API and worker in one, ROLE=all).
+// Writes the table to bench/results.md. Uses DATABASE_URL's server when set, else embedded ones.
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { plainToInstance } from 'class-transformer';
+import { sign } from 'jsonwebtoken';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source-options';
+import { ListMessagesQuery } from '../src/messages/dto/list-messages.query';
+import { MessageCountsRepository } from '../src/messages/message-counts.repository';
+import { MessagesRepository } from '../src/messages/messages.repository';
+import { MessagesService } from '../src/messages/messages.service';
+import { BENCH_USER, benchListDatabase } from './list-database';
+import { rawSendCeiling, SEND_BODY } from './raw-send';
+import { seedListDatabase } from './seed';
+import { benchDatabase, median, MailroomProcess, ROOT, rssMiB, SinkProcess, startMailroomProcess } from './support';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, seconds: { type: 'string', default: '20' } } });
+const RUNS = Number(values.runs);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = 32;
+const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
+const PLANS = join(ROOT, 'bench/out/plans');
+
+type Target = 'half' | 'plus5';
+interface ListCase {
+  name: string;
+  query: Record<string, string>;
+  target: Target;
+}
+
+const LIST_CASES: ListCase[] = [
+  { name: 'first page, no filter', query: {}, target: 'half' },
+  { name: 'page 5,000 (take 100)', query: { page: '5000', take: '100' }, target: 'half' },
+  { name: 'statuses=failed', query: { statuses: 'failed' }, target: 'half' },
+  { name: 'startDate–endDate (June)', query: { startDate: '2026-06-01', endDate: '2026-06-30' }, target: 'half' },
+  { name: 'fromEmail', query: { fromEmail: 'billing@example.com' }, target: 'half' },
+  { name: 'toEmail', query: { toEmail: 'r4242@example.com' }, target: 'half' },
+  { name: 'bulkSending', query: { bulkSending: 'campaign-7' }, target: 'half' },
+  {
+    name: 'statuses + dates + toEmail',
+    query: { statuses: 'sent,failed', startDate: '2026-01-01', endDate: '2026-10-31', toEmail: 'r4242@example.com' },
+    target: 'plus5',
+  },
+  { name: 'includeStatusHistory=true', query: { includeStatusHistory: 'true' }, target: 'plus5' },
+];
+
+/** The SQL every other implementation runs: COUNT(*) and OFFSET/LIMIT over the same filter. */
+function naiveQueries(query: Record<string, string>) {
+  const params: unknown[] = [BENCH_USER];
+  const where = ['m.user_id = $1'];
+  const add = (sql: (p: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (query.statuses) add((p) => `m.status = ANY(${p}::text[])`, query.statuses.split(','));
+  if (query.startDate) add((p) => `m.sent_at >= ${p}`, new Date(query.startDate));
+  if (query.endDate) add((p) => `m.sent_at <= ${p}`, new Date(Date.parse(query.endDate) + 86_400_000 - 1));
+  if (query.fromEmail) add((p) => `m.sender_id = (SELECT id FROM senders WHERE user_id = $1 AND email = ${p})`, query.fromEmail);
+  if (query.toEmail) add((p) => `EXISTS (SELECT 1 FROM message_recipients r WHERE r.message_id = m.id AND r.email = ${p})`, query.toEmail);
+  if (query.bulkSending) add((p) => `m.bulk_sending_id = ${p}`, query.bulkSending);
+  const take = Number(query.take ?? 10);
+  const skip = (Number(query.page ?? 1) - 1) * take;
+  return {
+    count: { sql: `SELECT count(*) FROM messages m WHERE ${where.join(' AND ')}`, params },
+    rows: {
+      sql: `SELECT m.id, m.user_id, m.sender_id, m.sender, m.recipients, m.subject, m.status, m.priority, m.bulk_sending_id,
+              m.contact_id, m.custom_payload, m.sent_at
+            FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.sent_at DESC, m.id DESC OFFSET ${skip} LIMIT ${take}`,
+      params,
+    },
+    histories: query.includeStatusHistory === 'true',
+  };
+}
+
+async function timeNaive(client: Client, query: Record<string, string>): Promise<number> {
+  const naive = naiveQueries(query);
+  const started = performance.now();
+  await client.query(naive.count.sql, naive.count.params);
+  const { rows } = await client.query(naive.rows.sql, naive.rows.params);
+  if (naive.histories) {
+    await client.query(`SELECT message_id, status, at, detail FROM message_status_events WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, id`, [
+      rows.map((r) => r.id),
+    ]);
+  }
+  return performance.now() - started;
+}
+
+async function timeEndpoint(port: number, authorization: string, query: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`http://127.0.0.1:${port}/user/messages?${new URLSearchParams(query)}`, { headers: { authorization } });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`GET /user/messages answered ${response.status}`);
+  return performance.now() - started;
+}
+
+/** EXPLAIN ANALYZE of the naive pair and of the statements the endpoint runs, one file per case. */
+async function savePlans(url: string, client: Client): Promise<void> {
+  mkdirSync(PLANS, { recursive: true });
+  const dataSource = new DataSource(dataSourceOptions(url));
+  await dataSource.initialize();
+  let recorded: { sql: string; params: unknown[] }[] = [];
+  const recording = {
+    query: (sql: string, params: unknown[] = []) => (recorded.push({ sql, params }), dataSource.query(sql, params)),
+  } as unknown as DataSource;
+  const messages = new MessagesRepository(recording);
+  const service = new MessagesService(messages, new MessageCountsRepository(recording, messages));
+  const explain = async (sql: string, params: unknown[]) =>
+    (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  for (const c of LIST_CASES) {
+    recorded = [];
+    await service.list(BENCH_USER, plainToInstance(ListMessagesQuery, { ...c.query }));
+    const naive = naiveQueries(c.query);
+    const sections: string[] = [];
+    for (const [i, q] of recorded.entries()) sections.push(`-- Mailroom, statement ${i + 1}\n${q.sql}\n\n${await explain(q.sql, q.params)}`);
+    sections.push(
+      `-- naive count\n${await explain(naive.count.sql, naive.count.params)}`,
+      `-- naive page\n${await explain(naive.rows.sql, naive.rows.params)}`,
+    );
+    writeFileSync(join(PLANS, `${c.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.txt`), `${sections.join('\n\n')}\n`);
+  }
+  await dataSource.destroy();
+}
+
+async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed: boolean }> {
+  const database = await benchListDatabase();
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  const seeded = await client.query(`SELECT to_regclass('messages') IS NOT NULL AND EXISTS (SELECT 1 FROM messages WHERE user_id = $1) AS ok`, [BENCH_USER]).catch(() => ({ rows: [{ ok: false }] }));
+  if (!seeded.rows[0].ok) {
+    await client.end();
+    await database.close();
+    console.log('No seeded list database yet: seeding it (npm run bench:seed) …');
+    await seedListDatabase();
+    return listBench();
+  }
+  const mailroom = await startMailroomProcess(database.url, { role: 'all', env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: BENCH_USER, expiresIn: 3600 })}`;
+  const rows: string[][] = [];
+  let passed = true;
+  try {
+    await savePlans(database.url, client);
+    for (const c of LIST_CASES) {
+      const endpoint: number[] = [];
+      const naive: number[] = [];
+      for (let i = 0; i < RUNS + 3; i++) {
+        const e = await timeEndpoint(mailroom.port, authorization, c.query);
+        const n = await timeNaive(client, c.query);
+        // The first three of each warm caches and connections.
+        if (i >= 3) endpoint.push(e), naive.push(n);
+      }
+      const [e, n] = [median(endpoint), median(naive)];
+      const limit = c.target === 'half' ? n * 0.5 : n + 5;
+      const ok = e <= limit && (c.name !== 'first page, no filter' || e < 20);
+      passed &&= ok;
+      const target = c.target === 'half' ? '≤ 0.5× naive' : '≤ naive + 5 ms';
+      rows.push([`list: ${c.name}`, `${e.toFixed(1)} ms`, `${n.toFixed(1)} ms`, `${(e / n).toFixed(2)}×`, c.name.startsWith('first page') ? `${target}, < 20 ms` : target, ok ? 'yes' : '**no**']);
+    }
+    return { rows, rssAfter: rssMiB(mailroom.pid), passed };
+  } finally {
+    await mailroom.stop();
+    await client.end();
+    await database.close();
+  }
+}
+
+async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed: boolean }> {
+  const sink = await SinkProcess.start();
+  const database = await benchDatabase();
+  let mailroom: MailroomProcess | undefined;
+  try {
+    mailroom = await startMailroomProcess(database.url, {
+      role: 'all',
+      env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000', SMTP_URL: `smtp://127.0.0.1:${sink.port}` },
+    });
+    const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench-sender', expiresIn: 3600 })}`;
+    let peakRss = 0;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(mailroom!.pid))), 250);
+    const load = await autocannon({
+      url: `http://127.0.0.1:${mailroom.port}/sender/send`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(SEND_BODY),
+    });
+    clearInterval(sampler);
+    await mailroom.stop();
+    mailroom = undefined;
+    // Every 201 must be a stored message with its delivery job (queued, or already delivered);
+    // requests still in flight when the load stopped may add stored messages beyond the 201s counted.
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    const { rows: [stored] } = await client.query(
+      `SELECT (SELECT count(*)::int FROM messages) AS messages,
+              (SELECT count(*)::int FROM pgboss.job WHERE name = 'message-delivery')
+                + (SELECT count(*)::int FROM pgboss.archive WHERE name = 'message-delivery') AS jobs`,
+    );
+    await client.end();
+    const accepted = load['2xx'];
+    const failures = load.non2xx + load.errors + load.timeouts;
+    const rate = accepted / SECONDS;
+    const ceiling = await rawSendCeiling(database.url, CONNECTIONS, SECONDS);
+    const durable = stored.messages >= accepted && stored.jobs === stored.messages;
+    const passed = failures === 0 && durable && rate >= ceiling * 0.5;
+    return {
+      peakRss,
+      passed,
+      rows: [
+        [`send: POST /sender/send, ${CONNECTIONS} connections, ${SECONDS} s`, `${rate.toFixed(0)} msg/s`, `${ceiling.toFixed(0)} msg/s`, `${(rate / ceiling).toFixed(2)}×`, '≥ 0.5× the pg ceiling', passed ? 'yes' : '**no**'],
+        ['send latency p50 / p99', `${load.latency.p50} / ${load.latency.p99} ms`, '', '', '', ''],
+        ['send errors (non-2xx, socket errors, timeouts)', String(failures), '', '', '0', failures === 0 ? 'yes' : '**no**'],
+        ['201s ≤ stored messages = delivery jobs', `${accepted} ≤ ${stored.messages} = ${stored.jobs}`, '', '', 'all durable', durable ? 'yes' : '**no**'],
+      ],
+    };
+  } finally {
+    await mailroom?.stop();
+    sink.stop();
+    await database.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const list = await listBench();
+  const send = await sendBench();
+  const memory = [
+    ['RSS after the list benchmark', `${list.rssAfter.toFixed(0)} MiB`, '', '', '< 300 MiB', list.rssAfter < 300 ? 'yes' : '**no**'],
+    ['peak RSS under the send load', `${send.peakRss.toFixed(0)} MiB`, '', '', '< 300 MiB', send.peakRss < 300 ? 'yes' : '**no**'],
+  ];
+  const table = [
+    '| measure | Mailroom | baseline | ratio | target | met |',
+    '|---|---|---|---|---|---|',
+    ...[...list.rows, ...send.rows, ...memory].map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+  const report =
+    `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, ` +
+    `${RUNS} timed runs per list case, medians). List baseline: the naive SQL pair through pg; send baseline: the same inserts ` +
+    `through pg with ${CONNECTIONS} connections. Query plans: bench/out/plans.\n\n${table}\n`;
+  writeFileSync(join(ROOT, 'bench/results.md'), report);
+  console.log(`\n${table}\n\nwritten to bench/results.md`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

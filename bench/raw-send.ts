@@ -1,0 +1,75 @@
+import PgBoss from 'pg-boss';
+import { Pool } from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+import { DELIVERY_QUEUE } from '../src/delivery/delivery-queue';
+import { addressKey, senderIdFor } from '../src/messages/addresses';
+import { MessagesRepository, NewMessage } from '../src/messages/messages.repository';
+import type { EntityManager } from 'typeorm';
+
+/** A realistic send: two recipients, a page of HTML, a bulk id and a custom payload. */
+export const SEND_BODY = {
+  subject: 'Your November invoice',
+  html: `<html><body><h1>Invoice 2026-11</h1>${'<p>Thank you for your business. Your invoice is attached below.</p>'.repeat(30)}</body></html>`,
+  to: ['ada@example.com', 'grace@example.com'],
+  sender: 'billing@example.com',
+  bulkSendingId: 'november-invoices',
+  customPayload: { invoice: '2026-11-0042', customer: 'c-981' },
+};
+
+/**
+ * The database's own ceiling for accepting sends on this machine: the statements of a send (the
+ * message with its sender, recipients and first history entry, then its pg-boss job, in one
+ * transaction) run straight through pg from `connections` clients for `seconds`.
+ */
+export async function rawSendCeiling(url: string, connections: number, seconds: number): Promise<number> {
+  const pool = new Pool({ connectionString: url, max: connections });
+  const boss = new PgBoss({ connectionString: url, schema: 'pgboss', supervise: false, schedule: false, migrate: false });
+  await boss.start();
+  const repository = new MessagesRepository(undefined as never);
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const client = await pool.connect();
+      const manager = { query: async (sql: string, params: unknown[]) => (await client.query(sql, params)).rows } as unknown as EntityManager;
+      try {
+        while (performance.now() < deadline) {
+          const message = rawMessage();
+          await client.query('BEGIN');
+          await repository.create([message], manager);
+          await boss.send(DELIVERY_QUEUE, { messageId: message.id, attempt: 1 }, { priority: 1, db: { executeSql: (text, values) => client.query(text, values) } });
+          await client.query('COMMIT');
+          done++;
+        }
+      } finally {
+        client.release();
+      }
+    }),
+  );
+  await boss.stop({ graceful: false, close: true });
+  await pool.end();
+  return done / seconds;
+}
+
+function rawMessage(): NewMessage {
+  const userId = 'bench-raw';
+  return {
+    id: uuidv7(),
+    userId,
+    senderId: senderIdFor(userId, SEND_BODY.sender),
+    sender: SEND_BODY.sender,
+    senderKey: addressKey(SEND_BODY.sender),
+    recipients: SEND_BODY.to,
+    recipientKeys: SEND_BODY.to.map(addressKey),
+    subject: SEND_BODY.subject,
+    html: SEND_BODY.html,
+    priority: 'normal',
+    bulkSendingId: SEND_BODY.bulkSendingId,
+    contactId: null,
+    customPayload: SEND_BODY.customPayload,
+    webhookUrl: null,
+    webhookStatuses: null,
+    sentAt: new Date(),
+    attachments: [],
+  };
+}
