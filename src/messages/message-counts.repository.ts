@@ -8,8 +8,8 @@ const FIRST_DAY = '0000-01-01';
 const LAST_DAY = '9999-12-31';
 
 /**
- * The `total` of a list. Filters that the kept counts answer (none, statuses, whole days, or one
- * of fromEmail, toEmail and bulkSending alone) are read from message_counts and its pending
+ * The `total` of a list. Filters that the kept counts answer (none, statuses, date ranges, or
+ * one of fromEmail, toEmail and bulkSending alone) are read from message_counts and its pending
  * changes (migration MessageCounts1764086400000); others are counted over the messages.
  */
 @Injectable()
@@ -34,6 +34,7 @@ export class MessageCountsRepository {
   /** Whole UTC days from the kept counts; the partial days at either end of a range, counted. */
   private async countByDay(userId: string, filter: MessageFilter): Promise<number> {
     const { startDate: start, endDate: end } = filter;
+    if (!start && !end) return this.kept(userId, 'status', '', filter.statuses);
     const firstWholeDay = start ? dayOf(isMidnight(start) ? start : new Date(startOfDay(start) + DAY_MS)) : FIRST_DAY;
     const lastWholeDay = end ? dayOf(isLastMillisecond(end) ? end : new Date(startOfDay(end) - DAY_MS)) : LAST_DAY;
     // A range within two days: counting its rows is as cheap as it gets.

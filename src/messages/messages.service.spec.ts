@@ -40,20 +40,35 @@ describe(MessagesService.name, () => {
       expect(page).toMatchObject({ take: 10, page: 3, skip: 20, total: 25, totalPages: 3, hasNext: false });
     });
 
-    it('does not query rows for a page past the end', async () => {
+    it('does not query rows for a deep page past the end', async () => {
       counts.count.mockResolvedValue(5);
-      const page = await sut.list(USER, query({ take: 10, page: 2 }));
-      expect(page).toMatchObject({ messages: [], skip: 10, total: 5, totalPages: 1, hasNext: false });
+      const page = await sut.list(USER, query({ take: 100, page: 11 }));
+      expect(page).toMatchObject({ messages: [], skip: 1000, total: 5, totalPages: 1, hasNext: false });
       expect(repository.list).not.toHaveBeenCalled();
+    });
+
+    it('reads a page near the top beside the count, and answers a page past the end with no messages', async () => {
+      let countDone = false;
+      counts.count.mockImplementation(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        countDone = true;
+        return 5;
+      });
+      repository.list.mockImplementation(async () => (expect(countDone).toBe(false), []));
+      const page = await sut.list(USER, query({ take: 10, page: 2 }));
+      expect(repository.list).toHaveBeenCalledWith(USER, expect.any(Object), 10, 10);
+      expect(page).toMatchObject({ messages: [], skip: 10, total: 5, totalPages: 1, hasNext: false });
     });
 
     it('reports no pages for no messages', async () => {
       counts.count.mockResolvedValue(0);
+      repository.list.mockResolvedValue([]);
       expect(await sut.list(USER, query())).toMatchObject({ total: 0, totalPages: 0, hasNext: false, messages: [] });
     });
 
     it('turns fromEmail into the sender id and passes the other filters through', async () => {
       counts.count.mockResolvedValue(0);
+      repository.list.mockResolvedValue([]);
       const startDate = new Date('2026-03-01T00:00:00.000Z');
       await sut.list(USER, query({ fromEmail: 'news@example.com', toEmail: 'ada@example.com', statuses: ['sent'], bulkSending: 'b', startDate }));
       expect(counts.count).toHaveBeenCalledWith(USER, {

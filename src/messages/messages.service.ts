@@ -10,6 +10,8 @@ import { MessageCountsRepository } from './message-counts.repository';
 import { MessageFilter, MessagesRepository } from './messages.repository';
 import { senderIdFor } from './addresses';
 
+const SKIP_READ_ALONGSIDE = 1_000;
+
 @Injectable()
 export class MessagesService {
   constructor(
@@ -19,8 +21,15 @@ export class MessagesService {
 
   async list(userId: string, query: ListMessagesQuery): Promise<MessagePageResponse> {
     const filter = toFilter(userId, query);
-    const envelope = pageEnvelope(query, await this.counts.count(userId, filter));
-    const rows = envelope.skip < envelope.total ? await this.messages.list(userId, filter, envelope.skip, query.take) : [];
+    const skip = (query.page - 1) * query.take;
+    // Near the top, the page is read beside the count (a page past the end just comes back
+    // empty); deeper, only once the count shows it exists, so no far-off page costs a long skip.
+    const [total, nearRows] = await Promise.all([
+      this.counts.count(userId, filter),
+      skip < SKIP_READ_ALONGSIDE ? this.messages.list(userId, filter, skip, query.take) : undefined,
+    ]);
+    const envelope = pageEnvelope(query, total);
+    const rows = nearRows ?? (skip < total ? await this.messages.list(userId, filter, skip, query.take) : []);
     const histories = query.includeStatusHistory
       ? await this.messages.getStatusHistories(userId, rows.map((r) => r.id))
       : undefined;

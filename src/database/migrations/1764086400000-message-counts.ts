@@ -5,7 +5,8 @@ const DAY = `to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
 /**
  * Exact message counts kept per user, so that a list's `total` does not cost a scan of every
  * matching row (SPEC §6 at millions of messages per user):
- *   day       value = UTC day,   status = the message's status  (no filter, statuses, dates)
+ *   status    value = '',        status = the message's status  (no filter, statuses)
+ *   day       value = UTC day,   status = the message's status  (date ranges, with statuses)
  *   sender    value = sender_id, status = ''                    (fromEmail)
  *   bulk      value = bulk_sending_id, status = ''              (bulkSending)
  *   recipient value = address,   status = ''                    (toEmail)
@@ -21,7 +22,7 @@ export class MessageCounts1764086400000 implements MigrationInterface {
     await db.query(`
       CREATE TABLE message_counts (
         user_id text NOT NULL,
-        dimension text NOT NULL CHECK (dimension IN ('day', 'sender', 'bulk', 'recipient')),
+        dimension text NOT NULL CHECK (dimension IN ('status', 'day', 'sender', 'bulk', 'recipient')),
         value text NOT NULL,
         status text NOT NULL,
         n bigint NOT NULL,
@@ -44,7 +45,8 @@ export class MessageCounts1764086400000 implements MigrationInterface {
       CREATE FUNCTION count_inserted_messages() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO message_count_changes (user_id, dimension, value, status, delta)
-        SELECT user_id, 'day', ${DAY}, status, count(*) FROM inserted GROUP BY 1, 3, 4
+        SELECT user_id, 'status', '', status, count(*) FROM inserted GROUP BY 1, 4
+        UNION ALL SELECT user_id, 'day', ${DAY}, status, count(*) FROM inserted GROUP BY 1, 3, 4
         UNION ALL SELECT user_id, 'sender', sender_id::text, '', count(*) FROM inserted GROUP BY 1, 3
         UNION ALL SELECT user_id, 'bulk', bulk_sending_id, '', count(*) FROM inserted WHERE bulk_sending_id IS NOT NULL GROUP BY 1, 3;
         RETURN NULL;
@@ -56,13 +58,14 @@ export class MessageCounts1764086400000 implements MigrationInterface {
       CREATE FUNCTION count_status_changes() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO message_count_changes (user_id, dimension, value, status, delta)
-        SELECT user_id, 'day', day, status, sum(delta) FROM (
-          SELECT o.user_id, to_char(o.sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, o.status, -1 AS delta
+        SELECT user_id, dimension, value, status, sum(delta) FROM (
+          SELECT o.user_id, o.status, -1 AS delta, to_char(o.sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
           FROM before_update o JOIN after_update n ON n.id = o.id WHERE n.status <> o.status
           UNION ALL
-          SELECT n.user_id, to_char(n.sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), n.status, 1
+          SELECT n.user_id, n.status, 1, to_char(n.sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
           FROM before_update o JOIN after_update n ON n.id = o.id WHERE n.status <> o.status
-        ) moved GROUP BY 1, 3, 4;
+        ) moved, LATERAL (VALUES ('status', ''), ('day', day)) AS d(dimension, value)
+        GROUP BY 1, 2, 3, 4;
         RETURN NULL;
       END $$`);
     await db.query(`
@@ -83,7 +86,8 @@ export class MessageCounts1764086400000 implements MigrationInterface {
     // The messages stored before this migration.
     await db.query(`
       INSERT INTO message_counts (user_id, dimension, value, status, n)
-      SELECT user_id, 'day', ${DAY}, status, count(*) FROM messages GROUP BY 1, 3, 4
+      SELECT user_id, 'status', '', status, count(*) FROM messages GROUP BY 1, 4
+      UNION ALL SELECT user_id, 'day', ${DAY}, status, count(*) FROM messages GROUP BY 1, 3, 4
       UNION ALL SELECT user_id, 'sender', sender_id::text, '', count(*) FROM messages GROUP BY 1, 3
       UNION ALL SELECT user_id, 'bulk', bulk_sending_id, '', count(*) FROM messages WHERE bulk_sending_id IS NOT NULL GROUP BY 1, 3
       UNION ALL SELECT user_id, 'recipient', email, '', count(*) FROM message_recipients GROUP BY 1, 3`);
