@@ -1,6 +1,7 @@
 // npm run bench:seed [-- --big 1000000 --others 10 --each 100000]
 // Fills the list benchmark's database: one user with a million messages and ten with 100,000
-// each, a year of them, in every status, with recipients and status histories. Rows are made
+// each, a year of them, in every status, with recipients (customers with ~50 messages each, and
+// an ops@ copy on a tenth), newsletter campaigns and status histories. Rows are made
 // by PostgreSQL itself (INSERT … SELECT generate_series), a statement per user and table, so
 // the triggers that keep list counts see each batch as one statement.
 import { parseArgs } from 'node:util';
@@ -26,11 +27,13 @@ async function seedUser(db: DataSource, userId: string, count: number): Promise<
     `INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
        bulk_sending_id, sent_at, updated_at, status_changes)
      SELECT md5($1 || ':' || i)::uuid, $1, ($2::uuid[])[1 + i % 5], ($3::text[])[1 + i % 5],
-       ARRAY['r' || (i::bigint * 7919 % ${RECIPIENT_POOL}) || '@example.com'],
+       -- 20,000 customers get about 50 messages each; a tenth of all mail is copied to ops@.
+       ARRAY['r' || (i::bigint * 7919 % ${RECIPIENT_POOL}) || '@example.com'] || CASE WHEN i % 10 = 3 THEN ARRAY['ops@example.com'] ELSE '{}' END,
        'Seeded message ' || i, '<p>Hello from the benchmark</p>',
        CASE WHEN i % 100 < 85 THEN 'sent' WHEN i % 100 < 90 THEN 'failed' WHEN i % 100 < 93 THEN 'deferred'
             WHEN i % 100 < 97 THEN 'queued' ELSE 'sending' END,
-       'normal', CASE WHEN i % 10 = 0 THEN 'campaign-' || (i / 10 % 50) END,
+       -- A quarter of the mail belongs to five newsletter campaigns of 50,000 each.
+       'normal', CASE WHEN i % 4 = 0 THEN 'campaign-' || (i / 4 % 5) END,
        t, t, CASE WHEN i % 100 < 93 THEN 3 ELSE 1 END
      FROM generate_series(1, $4::int) AS i,
        LATERAL (SELECT $5::timestamptz - make_interval(secs => (i::float8 * ${YEAR_SECONDS} / $4)) AS t) times`,
@@ -38,7 +41,7 @@ async function seedUser(db: DataSource, userId: string, count: number): Promise<
   );
   await db.query(
     `INSERT INTO message_recipients (message_id, email, user_id, sent_at)
-     SELECT id, recipients[1], user_id, sent_at FROM messages WHERE user_id = $1`,
+     SELECT id, unnest(recipients), user_id, sent_at FROM messages WHERE user_id = $1`,
     [userId],
   );
   await db.query(
