@@ -14,6 +14,20 @@ describe('POST /sender/send', () => {
   const send = (userId: string, body: unknown) =>
     t.http.post('/sender/send').set(bearer(userId)).send(body as object);
 
+  it('accepts many concurrent sends from new sender addresses, in any order, each once', async () => {
+    const userId = newUserId();
+    const senders = Array.from({ length: 8 }, (_, i) => `sender${i}@example.com`);
+    // Sends share transactions (SendBatcher): batches naming the same new senders in other
+    // orders must not deadlock each other.
+    const bodies = Array.from({ length: 120 }, (_, i) => sendBody({ sender: senders[(i * 5 + Math.floor(i / 8)) % 8], subject: `Concurrent ${i}` }));
+
+    const responses = await Promise.all(bodies.map((body) => send(userId, body)));
+
+    expect(responses.map((r) => r.status)).toEqual(bodies.map(() => 201));
+    expect(new Set(responses.map((r) => r.body.id)).size).toBe(120);
+    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ senders: 8, messages: 120, recipients: 120, events: 120 });
+  });
+
   it('stores the message as queued and answers 201 with the Message and its Location', async () => {
     const userId = newUserId();
     const before = Date.now();

@@ -135,7 +135,10 @@ export class MessagesRepository {
            subject text, html text, priority text, bulk_sending_id text, contact_id text, custom_payload jsonb,
            webhook_url text, webhook_statuses text[], sent_at timestamptz)
        ), sender AS (
-         INSERT INTO senders (id, user_id, email) SELECT DISTINCT sender_id, user_id, sender_key FROM given ON CONFLICT DO NOTHING
+         -- In id order: two batches taking the same new senders' index locks in opposite orders
+         -- would deadlock.
+         INSERT INTO senders (id, user_id, email)
+         SELECT DISTINCT sender_id, user_id, sender_key FROM given ORDER BY sender_id ON CONFLICT DO NOTHING
        ), m AS (
          INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
            bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
