@@ -123,8 +123,8 @@ describe('delivery over SMTP', () => {
     const message = await send(userId);
     const sent = await waitForStatus(t.http, userId, message.id, 'sent');
     const deliveries = t.app.get(DeliveryQueue);
-    await t.db.transaction((m) => deliveries.enqueue(m, { messageId: message.id, attempt: 1 }, 'normal'));
-    await t.db.transaction((m) => deliveries.enqueue(m, { messageId: message.id, attempt: 2 }, 'normal'));
+    await t.db.transaction((m) => deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 1 }, priority: 'normal' }]));
+    await t.db.transaction((m) => deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 2 }, priority: 'normal' }]));
     deliveries.notifyCommitted();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM pgboss.job WHERE data->>'messageId' = $1 AND state = 'completed'`, [message.id]);

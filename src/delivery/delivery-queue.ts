@@ -39,19 +39,12 @@ export class DeliveryQueue implements OnApplicationBootstrap {
     });
   }
 
-  async enqueue(manager: EntityManager, job: DeliveryJob, priority: MessagePriority, startAfterSeconds?: number): Promise<void> {
-    await this.queue.send(manager, DELIVERY_QUEUE, job, {
-      priority: JOB_PRIORITY[priority],
-      ...(startAfterSeconds && { startAfter: startAfterSeconds }),
-    });
-  }
-
-  /** The first delivery jobs of new messages, in one statement. */
-  async enqueueNew(manager: EntityManager, messages: { id: string; priority: MessagePriority }[]): Promise<void> {
+  /** Delivery jobs in one statement, each after its delay when it has one (a retry). */
+  async enqueue(manager: EntityManager, jobs: { job: DeliveryJob; priority: MessagePriority; startAfterSeconds?: number }[]): Promise<void> {
     await this.queue.insert(
       manager,
       DELIVERY_QUEUE,
-      messages.map((m) => ({ data: { messageId: m.id, attempt: 1 } satisfies DeliveryJob, priority: JOB_PRIORITY[m.priority] })),
+      jobs.map(({ job, priority, startAfterSeconds }) => ({ data: job, priority: JOB_PRIORITY[priority], startAfterSeconds })),
     );
   }
 

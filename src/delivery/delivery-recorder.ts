@@ -80,12 +80,12 @@ export class DeliveryRecorder {
     await this.dataSource.transaction(async (manager) => {
       const { moved, webhookEventIds } = await this.deliveries.finish(manager, finished);
       await this.webhooks.enqueue(manager, webhookEventIds);
-      for (const f of finished) {
-        // A delay of 0 is a retry too.
-        if (f.retryAfterSeconds !== undefined && moved.has(f.messageId)) {
-          await this.deliveryQueue.enqueue(manager, { messageId: f.messageId, attempt: f.attempt + 1 }, f.priority, f.retryAfterSeconds);
-        }
-      }
+      // A delay of 0 is a retry too.
+      const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));
+      await this.deliveryQueue.enqueue(
+        manager,
+        retries.map((f) => ({ job: { messageId: f.messageId, attempt: f.attempt + 1 }, priority: f.priority, startAfterSeconds: f.retryAfterSeconds })),
+      );
       await this.queue.complete(manager, DELIVERY_QUEUE, results.map((r) => r.jobId));
     });
     for (const result of results) {

@@ -83,14 +83,18 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  async send(manager: EntityManager, name: string, data: object, options: PgBoss.JobOptions = {}): Promise<void> {
-    await this.boss.send(name, data, { ...options, db: executorOf(manager) });
-  }
-
-  /** Several jobs in one statement, in the caller's transaction; the queue's options apply as with send(). */
-  async insert(manager: EntityManager, name: string, jobs: { data: object; priority?: number }[]): Promise<void> {
+  /** Jobs in one statement, in the caller's transaction; the queue's options (lease, retries) apply to each. */
+  async insert(manager: EntityManager, name: string, jobs: { data: object; priority?: number; startAfterSeconds?: number }[]): Promise<void> {
     if (jobs.length === 0) return;
-    await this.boss.insert(jobs.map((job) => ({ name, ...job })), { db: executorOf(manager) });
+    await this.boss.insert(
+      jobs.map(({ data, priority, startAfterSeconds }) => ({
+        name,
+        data,
+        priority,
+        ...(startAfterSeconds !== undefined && { startAfter: `${startAfterSeconds} seconds` }),
+      })),
+      { db: executorOf(manager) },
+    );
   }
 
   fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {

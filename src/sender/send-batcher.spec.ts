@@ -30,7 +30,7 @@ describe(SendBatcher.name, () => {
     const metrics = automock<Metrics>('Metrics');
     Object.defineProperty(metrics, 'messagesAccepted', { value: { inc: jest.fn() } });
     repository.create.mockImplementation(async (messages) => ({ rows: messages.map(rowOf), webhookEventIds: [] }));
-    deliveries.enqueueNew.mockResolvedValue();
+    deliveries.enqueue.mockResolvedValue();
     deliveries.notifyCommitted.mockReturnValue();
     webhooks.enqueue.mockResolvedValue();
     // Each transaction runs its work, then waits to be committed (or failed) by the test.
@@ -56,7 +56,7 @@ describe(SendBatcher.name, () => {
     expect(commits.slice(4).map((c) => c.size)).toEqual([26]);
     commits[4].release();
     expect((await Promise.all(answers)).map((m) => m.id)).toEqual(Array.from({ length: 30 }, (_, i) => `m${i}`));
-    expect(deliveries.enqueueNew).toHaveBeenLastCalledWith(expect.anything(), expect.arrayContaining([expect.objectContaining({ id: 'm29' })]));
+    expect(deliveries.enqueue).toHaveBeenLastCalledWith(expect.anything(), expect.arrayContaining([{ job: { messageId: 'm29', attempt: 1 }, priority: 'normal' }]));
   });
 
   it('fails every send of a transaction that fails, and only those', async () => {

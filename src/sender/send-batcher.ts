@@ -47,7 +47,7 @@ export class SendBatcher {
   /** Stores messages in the caller's transaction: for sends that need one of their own. */
   async storeIn(manager: EntityManager, messages: NewMessage[]): Promise<MessageRow[]> {
     const { rows, webhookEventIds } = await this.messages.create(messages, manager);
-    await this.deliveries.enqueueNew(manager, messages);
+    await this.deliveries.enqueue(manager, messages.map((m) => ({ job: { messageId: m.id, attempt: 1 }, priority: m.priority })));
     await this.webhooks.enqueue(manager, webhookEventIds);
     return rows;
   }

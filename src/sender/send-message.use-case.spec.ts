@@ -59,7 +59,7 @@ describe(SendMessageUseCase.name, () => {
       return { rows: [row], webhookEventIds: ['event-1'] };
     });
     webhooks.enqueue.mockImplementation(async () => void order.push('webhooks'));
-    deliveries.enqueueNew.mockImplementation(async () => void order.push('enqueue'));
+    deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
     deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
@@ -84,7 +84,7 @@ describe(SendMessageUseCase.name, () => {
     ]);
     expect(replayed).toBe(false);
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
-    expect(deliveries.enqueueNew).toHaveBeenCalledWith(manager, [stored]);
+    expect(deliveries.enqueue).toHaveBeenCalledWith(manager, [{ job: { messageId: answer.id, attempt: 1 }, priority: 'normal' }]);
     expect(order).toEqual(['create', 'enqueue', 'webhooks', 'commit', 'notify']);
     expect(webhooks.enqueue).toHaveBeenCalledWith(manager, ['event-1']);
     expect(accepted.inc).toHaveBeenCalledTimes(1);

@@ -26,10 +26,6 @@ export class WebhookQueue implements OnApplicationBootstrap {
   }
 
   async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {
-    if (startAfterSeconds) {
-      for (const eventId of eventIds) await this.queue.send(manager, WEBHOOK_QUEUE, { eventId }, { startAfter: startAfterSeconds });
-    } else {
-      await this.queue.insert(manager, WEBHOOK_QUEUE, eventIds.map((eventId) => ({ data: { eventId } })));
-    }
+    await this.queue.insert(manager, WEBHOOK_QUEUE, eventIds.map((eventId) => ({ data: { eventId }, startAfterSeconds })));
   }
 }
