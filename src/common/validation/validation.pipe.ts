@@ -1,6 +1,10 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import type { FieldError } from '../problem/problem-details';
 import { InvalidInputError } from '../problem/problem.errors';
+
+// class-transformer's own record of @Type(): which properties hold nested DTOs (not in its public typings).
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
 
 /** The global pipe: DTOs are transformed, unknown fields refused, and every failing field reported. */
 export function createValidationPipe(): ValidationPipe {
@@ -33,10 +37,20 @@ class StrictValidationPipe extends ValidationPipe {
 }
 
 function hiddenUnknownFields(value: unknown, { type, metatype }: ArgumentMetadata): FieldError[] {
-  if ((type !== 'body' && type !== 'query') || !metatype || typeof value !== 'object' || value === null) return [];
-  return Object.keys(value)
-    .filter((key) => key in Object.prototype && !['__proto__', 'constructor'].includes(key))
-    .map((field) => ({ field, message: 'is not a field of this request' }));
+  if ((type !== 'body' && type !== 'query') || !metatype) return [];
+  return hiddenIn(value, metatype, '');
+}
+
+/** Walks the input alongside its DTO and the nested DTOs it declares with @Type (webhook, attachments[]). */
+function hiddenIn(value: unknown, dto: Function, path: string): FieldError[] {
+  if (typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => hiddenIn(item, dto, `${path}[${i}]`));
+  return Object.entries(value).flatMap(([key, child]) => {
+    const field = path ? `${path}.${key}` : key;
+    if (key in Object.prototype && key !== '__proto__' && key !== 'constructor') return [{ field, message: 'is not a field of this request' }];
+    const nested = defaultMetadataStorage.findTypeMetadata(dto, key)?.typeFunction();
+    return nested ? hiddenIn(child, nested, field) : [];
+  });
 }
 
 // When a value has the wrong type, its other rules are noise: report the type alone.
