@@ -1,5 +1,6 @@
 import type { Response } from 'supertest';
 import { DELIVERY_QUEUE } from '../src/delivery/delivery-queue';
+import { ExpiredKeysJanitor } from '../src/idempotency/expired-keys.janitor';
 import { addressKey, senderIdFor } from '../src/messages/addresses';
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
@@ -383,6 +384,21 @@ describe('Idempotency-Key on POST /sender/send', () => {
       expect(await messagesOf(userId)).toBe(3);
       expect(await deliveryJobsOfUser(userId)).toBe(3);
       expect(await keysOf(userId)).toBe(1);
+    });
+
+    it('loses keys past 24 hours to the janitor, and keeps younger ones', async () => {
+      const userId = newUserId();
+      const [old, young] = [newKey(), newKey()];
+      await send(userId, sendBody(), old);
+      await send(userId, sendBody({ subject: 'Younger' }), young);
+      await ageKey(userId, old, '25 hours');
+      await ageKey(userId, young, '23 hours');
+
+      const deleted = await t.app.get(ExpiredKeysJanitor).sweep();
+
+      expect(deleted).toBeGreaterThanOrEqual(1);
+      const kept: { key: string }[] = await t.db.query(`SELECT key FROM idempotency_keys WHERE user_id = $1`, [userId]);
+      expect(kept.map((row) => row.key)).toEqual([young]);
     });
 
     async function ageKey(userId: string, key: string, age: string): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import { AddressInfo, connect } from 'node:net';
 import { sendBody } from './support/factories';
 import { bearer, newUserId } from './support/tokens';
 import { bootTestApp, TestApp } from './support/test-app';
@@ -39,5 +41,35 @@ describe('platform: metrics', () => {
     expect(response.text).toMatch(/^mailroom_queue_waiting_jobs \d+$/m);
     expect(response.text).toMatch(/^mailroom_webhook_queue_waiting_jobs \d+$/m);
     expect(response.text).toMatch(/^process_resident_memory_bytes \d+/m);
+  });
+});
+
+describe('platform: requests Node cannot parse', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers them with a 400 problem and closes the connection', async () => {
+    const server = t.app.getHttpServer() as Server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = connect({ port, host: '127.0.0.1' });
+    try {
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.write('NOT HTTP AT ALL\r\n\r\n');
+      await closed;
+
+      const raw = Buffer.concat(received).toString();
+      expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+      expect(raw).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/i);
+      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, requestId: expect.any(String) });
+    } finally {
+      socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
