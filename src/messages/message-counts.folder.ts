@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
 
 const EVERY_MS = 1_000;
 const BATCH = 20_000;
@@ -9,7 +10,8 @@ const LOCK = [0x636e7473, 1];
 
 /**
  * Adds the pending count changes that triggers append into message_counts, so that reading a
- * count sums a few rows. Counts are exact without it; it only keeps them cheap to read.
+ * count sums a few rows. Counts are exact without it; it only keeps them cheap to read. It runs
+ * in worker processes, which every deployment has, so API processes spend nothing on it.
  */
 @Injectable()
 export class MessageCountsFolder implements OnApplicationBootstrap, OnModuleDestroy {
@@ -17,9 +19,13 @@ export class MessageCountsFolder implements OnApplicationBootstrap, OnModuleDest
   private timer?: NodeJS.Timeout;
   private folding?: Promise<unknown>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
 
   onApplicationBootstrap(): void {
+    if (this.config.role === 'api') return;
     this.timer = setInterval(() => {
       this.folding ??= this.fold()
         .catch((err) => this.logger.warn({ err }, 'Could not fold message count changes'))
