@@ -1,4 +1,4 @@
-import { sendBody, storeMessage } from './support/factories';
+import { sendBody, storeMessage, storeMessages } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 
@@ -49,6 +49,33 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       expect((await list(userId, { take: 100 }).expect(200)).body.messages).toHaveLength(25);
       const past = await list(userId, { take: 10, page: 4 }).expect(200);
       expect(past.body).toMatchObject({ messages: [], page: 4, skip: 30, total: 25, totalPages: 3, hasNext: false });
+    });
+
+    it('reads pages past a skip of 1,000 (index first, then rows) in the same order as the pages before them', async () => {
+      const deep = newUserId();
+      // Three messages a second, so that ties on sentAt cross page boundaries; one in a hundred failed.
+      const stored = await storeMessages(
+        t.db,
+        deep,
+        Array.from({ length: 1_050 }, (_, i) => ({
+          sentAt: new Date(Date.UTC(2026, 2, 1, 0, 0, Math.floor(i / 3))),
+          status: i % 100 === 7 ? ('failed' as const) : ('sent' as const),
+        })),
+      );
+      const status = new Map(stored.map((m, i) => [m.id, i % 100 === 7 ? 'failed' : 'sent']));
+      const newest = [...stored]
+        .sort((a, b) => b.sentAt.getTime() - a.sentAt.getTime() || (a.id < b.id ? 1 : -1))
+        .map((m) => m.id);
+      for (const [query, expected] of [
+        [{}, newest],
+        [{ statuses: 'sent' }, newest.filter((id) => status.get(id) === 'sent')],
+        [{ statuses: 'sent,failed' }, newest],
+      ] as const) {
+        const pages = [];
+        for (let page = 1; page <= 11; page++) pages.push((await list(deep, { ...query, take: 100, page }).expect(200)).body);
+        expect(pages.flatMap(ids)).toEqual(expected);
+        expect(pages.map((p) => p.total)).toEqual(Array(11).fill(expected.length));
+      }
     });
 
     it('breaks ties on sentAt by id, descending', async () => {

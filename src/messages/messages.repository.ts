@@ -65,6 +65,10 @@ const COLUMNS = [
   'bulk_sending_id', 'contact_id', 'custom_payload', 'sent_at',
 ];
 const ROW_COLUMNS = COLUMNS.map((column) => `m.${column}`).join(', ');
+// Below this skip, reading the skipped rows costs no more than planning the join that avoids them
+// (on the bench's million-message user: 0.5 against 0.7 ms for the first page, about even at a
+// skip of 1,000).
+const DEFERRED_JOIN_FROM_SKIP = 1_000;
 
 /**
  * Every read takes the owner's user id and filters on it, so that no method can return another
@@ -89,11 +93,20 @@ export class MessagesRepository {
   }
 
   /**
-   * Newest first, ties broken by id, so that pages never overlap or skip. The page's ids are
-   * found first, from an index alone where it can (a deep page skips index entries, not table
-   * rows), and only the rows of the page are read.
+   * Newest first, ties broken by id, so that pages never overlap or skip. A page near the top is
+   * read straight from its rows. Deeper, the page's ids are found first, from an index alone
+   * where it can (the skipped entries are index entries, not table rows), and only the page's
+   * rows are read; recipient filters always start from the recipients' index.
    */
   async list(userId: string, filter: MessageFilter, skip: number, take: number): Promise<MessageRow[]> {
+    if (skip < DEFERRED_JOIN_FROM_SKIP && !filter.recipient) {
+      const { where, params } = whereClause(userId, filter);
+      return this.dataSource.query(
+        `SELECT ${ROW_COLUMNS} FROM messages m WHERE ${where}
+         ORDER BY m.sent_at DESC, m.id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+        [...params, skip, take],
+      );
+    }
     const { from, where, params } = pageSource(userId, filter);
     return this.dataSource.query(
       `SELECT ${ROW_COLUMNS} FROM (
@@ -207,7 +220,7 @@ function pageSource(userId: string, filter: MessageFilter) {
   if (filter.endDate) add((p) => `r.sent_at <= ${p}`, filter.endDate);
   const joinsMessages = Boolean(filter.senderId || filter.statuses || filter.bulkSendingId);
   if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
-  if (filter.statuses) add((p) => `m.status = ANY(${p}::text[])`, filter.statuses);
+  if (filter.statuses) add(...statusCondition(filter.statuses));
   if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
   const tables = joinsMessages ? 'message_recipients r JOIN messages m ON m.id = r.message_id' : 'message_recipients r';
   return { from: { tables, key: 'r.message_id', time: 'r.sent_at' }, where: conditions.join(' AND '), params };
@@ -223,10 +236,19 @@ function whereClause(userId: string, filter: MessageFilter): { where: string; pa
   if (filter.startDate) add((p) => `m.sent_at >= ${p}`, filter.startDate);
   if (filter.endDate) add((p) => `m.sent_at <= ${p}`, filter.endDate);
   if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
-  if (filter.statuses) add((p) => `m.status = ANY(${p}::text[])`, filter.statuses);
+  if (filter.statuses) add(...statusCondition(filter.statuses));
   if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
   if (filter.recipient) {
     add((p) => `EXISTS (SELECT 1 FROM message_recipients r WHERE r.user_id = $1 AND r.email = ${p} AND r.message_id = m.id)`, filter.recipient);
   }
   return { where: conditions.join(' AND '), params };
+}
+
+/**
+ * One status is compared for equality, so that the (user, status, time) index hands its rows over
+ * in order; with ANY, PostgreSQL walks the user's newest messages and filters them, which for a
+ * rare status means thousands of rows per page.
+ */
+function statusCondition(statuses: string[]): [(p: string) => string, unknown] {
+  return statuses.length === 1 ? [(p) => `m.status = ${p}`, statuses[0]] : [(p) => `m.status = ANY(${p}::text[])`, statuses];
 }

@@ -25,9 +25,41 @@ export async function storeMessage(
   userId: string,
   fields: Partial<NewMessage> & { status?: MessageStatus } = {},
 ): Promise<NewMessage> {
+  const [message] = await storeMessages(db, userId, [fields]);
+  return message;
+}
+
+/** storeMessage for many messages at once: one insert, then one status change per status. */
+export async function storeMessages(
+  db: DataSource,
+  userId: string,
+  fieldsOfEach: (Partial<NewMessage> & { status?: MessageStatus })[],
+): Promise<NewMessage[]> {
+  const messages = fieldsOfEach.map(({ status: _status, ...fields }) => newMessage(userId, fields));
+  await db.transaction((manager) => new MessagesRepository(db).create(messages, manager));
+  const changed = messages.flatMap((message, i) => {
+    const status = fieldsOfEach[i].status;
+    return status && status !== 'queued' ? [{ id: message.id, status, at: new Date(message.sentAt.getTime() + 1000).toISOString() }] : [];
+  });
+  if (changed.length > 0) {
+    const rows = JSON.stringify(changed);
+    await db.query(
+      `UPDATE messages m SET status = c.status FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, status text) WHERE m.id = c.id`,
+      [rows],
+    );
+    await db.query(
+      `INSERT INTO message_status_events (message_id, status, at)
+       SELECT id, status, at FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, status text, at timestamptz)`,
+      [rows],
+    );
+  }
+  return messages;
+}
+
+function newMessage(userId: string, fields: Partial<NewMessage>): NewMessage {
   const sender = fields.sender ?? 'billing@example.com';
   const recipients = fields.recipients ?? ['ada@example.com'];
-  const message: NewMessage = {
+  return {
     id: uuidv7(),
     userId,
     senderId: senderIdFor(userId, sender),
@@ -47,19 +79,8 @@ export async function storeMessage(
     attachments: [],
     ...fields,
   };
-  await db.transaction((manager) => new MessagesRepository(db).create([message], manager));
-  if (fields.status && fields.status !== 'queued') {
-    await db.query(`UPDATE messages SET status = $2 WHERE id = $1`, [message.id, fields.status]);
-    await db.query(`INSERT INTO message_status_events (message_id, status, at) VALUES ($1, $2, $3)`, [
-      message.id,
-      fields.status,
-      new Date(message.sentAt.getTime() + 1000),
-    ]);
-  }
-  return message;
 }
 
-/** What rowsOwnedBy() finds for a user whose every request was refused. */
 export const NOTHING_OWNED = { senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0, storedAttachments: 0, idempotencyKeys: 0 };
 
 /** Row counts of everything a user owns, to prove that a refused request wrote nothing. */
