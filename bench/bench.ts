@@ -17,6 +17,7 @@ import { sign } from 'jsonwebtoken';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
+import { PreparedStatements } from '../src/database/prepared-statements';
 import { ListMessagesQuery } from '../src/messages/dto/list-messages.query';
 import { MessageCountsRepository } from '../src/messages/message-counts.repository';
 import { MessagesRepository } from '../src/messages/messages.repository';
@@ -114,9 +115,10 @@ async function savePlans(url: string, client: Client): Promise<void> {
   const dataSource = new DataSource(dataSourceOptions(url));
   await dataSource.initialize();
   let recorded: { sql: string; params: unknown[] }[] = [];
+  const statements = new PreparedStatements(dataSource);
   const recording = {
-    query: (sql: string, params: unknown[] = []) => (recorded.push({ sql, params }), dataSource.query(sql, params)),
-  } as unknown as DataSource;
+    query: (sql: string, params: unknown[]) => (recorded.push({ sql, params }), statements.query(sql, params)),
+  } as PreparedStatements;
   const messages = new MessagesRepository(recording);
   const service = new MessagesService(messages, new MessageCountsRepository(recording, messages));
   const explain = async (sql: string, params: unknown[]) =>

@@ -1,9 +1,10 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions, runMigrationsExclusively } from './data-source-options';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { PreparedStatements } from './prepared-statements';
 
 @Module({
   providers: [{ provide: EmbeddedPostgres, inject: [AppConfig], useFactory: (c: AppConfig) => new EmbeddedPostgres(c.dataDir) }],
@@ -12,6 +13,7 @@ import { EmbeddedPostgres } from './embedded-postgres';
 class EmbeddedPostgresModule {}
 
 /** The one PostgreSQL connection pool: `DATABASE_URL`, or the embedded server started on demand. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -26,5 +28,7 @@ class EmbeddedPostgresModule {}
       },
     }),
   ],
+  providers: [PreparedStatements],
+  exports: [PreparedStatements],
 })
 export class DatabaseModule {}

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { PreparedStatements } from '../database/prepared-statements';
 import { MessageFilter, MessagesRepository } from './messages.repository';
 
 const DAY_MS = 86_400_000;
@@ -15,7 +14,7 @@ const LAST_DAY = '9999-12-31';
 @Injectable()
 export class MessageCountsRepository {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
     private readonly messages: MessagesRepository,
   ) {}
 
@@ -53,7 +52,7 @@ export class MessageCountsRepository {
     const [from, to] = typeof value === 'string' ? [value, value] : value;
     const where = `user_id = $1 AND dimension = $2 AND value BETWEEN $3 AND $4
                    AND ($5::text[] IS NULL OR status = ANY($5::text[]))`;
-    const [{ n }]: { n: string }[] = await this.dataSource.query(
+    const [{ n }]: { n: string }[] = await this.statements.query(
       `SELECT coalesce(sum(n), 0) AS n FROM (
          SELECT n FROM message_counts WHERE ${where}
          UNION ALL

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { PreparedStatements } from '../database/prepared-statements';
 import { webhookEventsCte } from '../webhooks/webhook-events.sql';
 import type { MessagePriority, MessageStatus } from './message-status';
 
@@ -76,10 +76,10 @@ const DEFERRED_JOIN_FROM_SKIP = 1_000;
  */
 @Injectable()
 export class MessagesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly statements: PreparedStatements) {}
 
   async getById(userId: string, id: string): Promise<MessageRow | undefined> {
-    const rows: MessageRow[] = await this.dataSource.query(
+    const rows: MessageRow[] = await this.statements.query(
       `SELECT ${ROW_COLUMNS} FROM messages m WHERE m.user_id = $1 AND m.id = $2`,
       [userId, id],
     );
@@ -88,7 +88,7 @@ export class MessagesRepository {
 
   async count(userId: string, filter: MessageFilter): Promise<number> {
     const { where, params } = whereClause(userId, filter);
-    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM messages m WHERE ${where}`, params);
+    const [{ count }] = await this.statements.query<{ count: number }>(`SELECT count(*)::int AS count FROM messages m WHERE ${where}`, params);
     return count;
   }
 
@@ -101,14 +101,14 @@ export class MessagesRepository {
   async list(userId: string, filter: MessageFilter, skip: number, take: number): Promise<MessageRow[]> {
     if (skip < DEFERRED_JOIN_FROM_SKIP && !filter.recipient) {
       const { where, params } = whereClause(userId, filter);
-      return this.dataSource.query(
+      return this.statements.query(
         `SELECT ${ROW_COLUMNS} FROM messages m WHERE ${where}
          ORDER BY m.sent_at DESC, m.id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
         [...params, skip, take],
       );
     }
     const { from, where, params } = pageSource(userId, filter);
-    return this.dataSource.query(
+    return this.statements.query(
       `SELECT ${ROW_COLUMNS} FROM (
          SELECT ${from.key} AS id, ${from.time} AS sent_at FROM ${from.tables} WHERE ${where}
          ORDER BY ${from.time} DESC, ${from.key} DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}
@@ -122,7 +122,7 @@ export class MessagesRepository {
   async getStatusHistories(userId: string, messageIds: string[]): Promise<Map<string, StatusEventRow[]>> {
     const histories = new Map<string, StatusEventRow[]>(messageIds.map((id) => [id, []]));
     if (messageIds.length === 0) return histories;
-    const rows: StatusEventRow[] = await this.dataSource.query(
+    const rows: StatusEventRow[] = await this.statements.query(
       `SELECT e.message_id, e.status, e.at, e.detail
        FROM message_status_events e JOIN messages m ON m.id = e.message_id
        WHERE m.user_id = $1 AND e.message_id = ANY($2::uuid[])

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { DataSource } from 'typeorm';
+import { PreparedStatements } from '../database/prepared-statements';
 
 /**
  * Request counters in PostgreSQL, so that every API process shares one budget per user and no
@@ -12,10 +12,10 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 
 @Injectable()
 export class PostgresThrottlerStorage implements ThrottlerStorage {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly statements: PreparedStatements) {}
 
   async increment(key: string, ttlMs: number, limit: number, _blockDurationMs: number, throttler: string): Promise<ThrottlerStorageRecord> {
-    const [row]: { hits: number; seconds_left: number }[] = await this.dataSource.query(
+    const [row]: { hits: number; seconds_left: number }[] = await this.statements.query(
       `INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
        VALUES ($1, 1, now() + $2 * interval '1 millisecond')
        ON CONFLICT (key) DO UPDATE SET

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { PreparedStatements } from '../database/prepared-statements';
 import { PostgresThrottlerStorage } from './postgres-throttler.storage';
 import { UserThrottlerGuard } from './user-throttler.guard';
 
@@ -10,10 +10,10 @@ import { UserThrottlerGuard } from './user-throttler.guard';
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [AppConfig, DataSource],
-      useFactory: (config: AppConfig, dataSource: DataSource) => ({
+      inject: [AppConfig, PreparedStatements],
+      useFactory: (config: AppConfig, statements: PreparedStatements) => ({
         throttlers: [{ name: 'default', ttl: 60_000, limit: config.limits.requestsPerMinute }],
-        storage: new PostgresThrottlerStorage(dataSource),
+        storage: new PostgresThrottlerStorage(statements),
       }),
     }),
   ],

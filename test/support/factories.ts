@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { PreparedStatements } from '../../src/database/prepared-statements';
 import { MessageStatus } from '../../src/messages/message-status';
 import { MessagesRepository, NewMessage } from '../../src/messages/messages.repository';
 import { addressKey, senderIdFor } from '../../src/messages/addresses';
@@ -36,7 +37,7 @@ export async function storeMessages(
   fieldsOfEach: (Partial<NewMessage> & { status?: MessageStatus })[],
 ): Promise<NewMessage[]> {
   const messages = fieldsOfEach.map(({ status: _status, ...fields }) => newMessage(userId, fields));
-  await db.transaction((manager) => new MessagesRepository(db).create(messages, manager));
+  await db.transaction((manager) => new MessagesRepository(new PreparedStatements(db)).create(messages, manager));
   const changed = messages.flatMap((message, i) => {
     const status = fieldsOfEach[i].status;
     return status && status !== 'queued' ? [{ id: message.id, status, at: new Date(message.sentAt.getTime() + 1000).toISOString() }] : [];
