@@ -1,3 +1,4 @@
+import { PreparedStatements } from '../src/database/prepared-statements';
 import { sendBody, storeMessage, storeMessages } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
@@ -215,6 +216,22 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       expect(unknown.body).toMatchObject({ status: 404, title: 'Not Found' });
       const malformed = await t.http.get(`/user/messages/${'x'.repeat(5000)}`).set(bearer(userId)).expect(404);
       expect(malformed.body.detail).toBe('That message does not exist.');
+    });
+  });
+
+  describe('prepared statements', () => {
+    it('are planned for each run\'s values, and one statement serves every user', async () => {
+      const statements = t.app.get(PreparedStatements);
+      // A plan made once for any values would serve a small user's plan to a million-message one.
+      const [{ mode }] = await statements.query<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode`, []);
+      expect(mode).toBe('force_custom_plan');
+      const [a, b] = [newUserId(), newUserId()];
+      await storeMessage(t.db, a);
+      await storeMessages(t.db, b, [{}, {}]);
+      for (let run = 0; run < 7; run++) {
+        expect((await list(a).expect(200)).body.total).toBe(1);
+        expect((await list(b).expect(200)).body.total).toBe(2);
+      }
     });
   });
 
