@@ -233,6 +233,12 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
         expect((await list(b).expect(200)).body.total).toBe(2);
       }
     });
+
+    it('report a failing statement to the caller and go on serving', async () => {
+      const statements = t.app.get(PreparedStatements);
+      await expect(statements.query(`SELECT 1 / $1::int AS n`, [0])).rejects.toThrow('division by zero');
+      expect(await statements.query(`SELECT 1 / $1::int AS n`, [1])).toEqual([{ n: 1 }]);
+    });
   });
 
   describe('ownership', () => {

@@ -48,13 +48,7 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrationsRun: false,
     synchronize: false,
     applicationName: 'mailroom',
-    extra: {
-      max: 20,
-      // Named statements (PreparedStatements) are planned for their values on every run: a plan
-      // made once for any values picked, for one user's combined filter, a hash join over every
-      // message of a million-message user (350 ms instead of 150).
-      options: '-c plan_cache_mode=force_custom_plan',
-    },
+    extra: { max: 20 },
   };
 }
 
