@@ -14,7 +14,9 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
  * Each connection is told to plan named statements for their values on every run: left to
  * choose, PostgreSQL settles on one plan for any values after five runs, and for the combined
  * list filter of a million-message user that plan was a hash join over all its messages (350 ms
- * instead of 150). Set here rather than in DATABASE_URL, which the operator owns.
+ * instead of 150). Set here rather than in DATABASE_URL, which the operator owns. The setting
+ * stays with the connection for whatever else runs on it; it matters only to statements that
+ * keep plans (named ones, and PL/pgSQL's).
  */
 @Injectable()
 export class PreparedStatements {
@@ -29,6 +31,10 @@ export class PreparedStatements {
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     const client = await this.pool.connect();
     let failed = false;
+    // While a client is out of the pool, nothing else hears its 'error' event (a dropped
+    // connection): unheard, it would end the process. The running query fails by itself.
+    const lost = () => (failed = true);
+    client.on('error', lost);
     try {
       if (!this.planningPerRun.has(client)) {
         await client.query(`SET plan_cache_mode = force_custom_plan`);
@@ -40,6 +46,7 @@ export class PreparedStatements {
       failed = true;
       throw error;
     } finally {
+      client.removeListener('error', lost);
       // As pool.query does: a connection whose statement failed is closed, not reused.
       client.release(failed);
     }
