@@ -114,6 +114,7 @@ function timeEndpoint(port: number, authorization: string, query: Record<string,
     http
       .get({ host: '127.0.0.1', port, path, agent: keepAlive, headers: { authorization } }, (response) => {
         response.resume();
+        response.once('error', reject);
         response.once('end', () =>
           response.statusCode === 200
             ? resolve(performance.now() - started)

@@ -82,6 +82,7 @@ function newMessage(userId: string, fields: Partial<NewMessage>): NewMessage {
   };
 }
 
+/** What rowsOwnedBy() finds for a user whose every request was refused. */
 export const NOTHING_OWNED = { senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0, storedAttachments: 0, idempotencyKeys: 0 };
 
 /** Row counts of everything a user owns, to prove that a refused request wrote nothing. */
