@@ -1,6 +1,5 @@
 import { sendBody, rowsOwnedBy } from './support/factories';
-import { SmtpSink } from './support/smtp-sink';
-import { bootTestApp, TestApp } from './support/test-app';
+import { deliveringApp } from './support/delivering-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 
@@ -13,20 +12,7 @@ function multipart(disposition: string, contentType?: string): { type: string; b
 }
 
 describe('stored attachments', () => {
-  const sink = new SmtpSink();
-  let t: TestApp;
-
-  beforeAll(async () => {
-    const port = await sink.start();
-    t = await bootTestApp(
-      { ROLE: 'all', SMTP_URL: sink.url(port), MAX_ATTACHMENT_BYTES: String(LIMIT) },
-      { isolatedDatabase: true },
-    );
-  });
-  afterAll(async () => {
-    await t.close();
-    await sink.stop();
-  });
+  const { t, sink } = deliveringApp({ MAX_ATTACHMENT_BYTES: String(LIMIT) });
 
   const upload = (userId: string, content: Buffer, fileName = 'report.pdf', contentType?: string) =>
     t.http.post('/attachments').set(bearer(userId)).attach('file', content, { filename: fileName, contentType });

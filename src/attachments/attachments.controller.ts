@@ -1,10 +1,10 @@
 import { Controller, Post, Req, UnsupportedMediaTypeException, UploadedFile, UseInterceptors } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { AttachmentUploadInterceptor } from './attachment-upload.interceptor';
 import { AttachmentsService } from './attachments.service';
 import type { UploadedFilePart } from './attachments.service';
 import { AttachmentResponse } from './dto/attachment.response';
@@ -16,8 +16,7 @@ export class AttachmentsController {
   constructor(private readonly service: AttachmentsService) {}
 
   @Post()
-  // Runs after the guards: nobody without a token gets a body parsed. Limits: AttachmentsModule.
-  @UseInterceptors(FileInterceptor('file'))
+  @UseInterceptors(AttachmentUploadInterceptor)
   @ApiOperation({
     summary: 'Store a file to attach to later sends',
     description: 'One `file` part of at most MAX_ATTACHMENT_BYTES. Send its `id` in `attachmentIds` of POST /sender/send.',

@@ -3,12 +3,14 @@ import {
 } from '@nestjs/common';
 import { json, Request, Response } from 'express';
 import { Observable } from 'rxjs';
+import { BodyLimit } from '../body-limit';
 import { PayloadTooLargeError } from '../problem/problem.errors';
 import { inspectJson } from './inspect-json';
 
-const MAX_BODY = '20mb';
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
+const TOO_LARGE = 'The body is larger than 20 MiB.';
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
-const parse = json({ limit: MAX_BODY, type: () => true, strict: true });
+const parse = json({ limit: MAX_BODY_BYTES, type: () => true, strict: true });
 
 /**
  * Reads a JSON body for one route, after the bearer token was checked (interceptors run after
@@ -28,8 +30,11 @@ export class JsonBodyInterceptor implements NestInterceptor {
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
       throw new UnsupportedMediaTypeException('The body must be UTF-8 JSON.');
     }
-    await new Promise<void>((resolve, reject) =>
-      parse(request, context.switchToHttp().getResponse<Response>(), (error?: unknown) => (error ? reject(readError(error)) : resolve())),
+    await new BodyLimit(request, MAX_BODY_BYTES, TOO_LARGE).race(
+      () =>
+        new Promise<void>((resolve, reject) =>
+          parse(request, context.switchToHttp().getResponse<Response>(), (error?: unknown) => (error ? reject(readError(error)) : resolve())),
+        ),
     );
     inspectJson(request.body);
     return next.handle();
@@ -40,7 +45,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
 function readError(error: unknown): Error {
   const { type, status } = error as { type?: string; status?: number };
   if (type === 'entity.parse.failed') return new BadRequestException('The body is not valid JSON.');
-  if (type === 'entity.too.large') return new PayloadTooLargeError(`The body is larger than ${MAX_BODY.replace('mb', ' MiB')}.`);
+  if (type === 'entity.too.large') return new PayloadTooLargeError(TOO_LARGE);
   if (status === 415) return new UnsupportedMediaTypeException('The body must be UTF-8 JSON without a Content-Encoding.');
   return new BadRequestException('The body could not be read.');
 }

@@ -1,8 +1,6 @@
-import { compile } from 'html-to-text';
+import { isUtf8 } from 'node:buffer';
 import type { OutgoingMail } from './mailer';
-
-// Compiled once: compiling the selector tree on each call was a tenth of a worker's CPU.
-const htmlToText = compile({ wordwrap: 78 });
+import { textAlternative } from './text-alternative';
 
 /** What nodemailer needs of a message, typed narrowly so that both nodemailer and @nestjs-modules/mailer take it. */
 export interface MimeMessage {
@@ -26,10 +24,18 @@ export function toMimeMessage(mail: OutgoingMail): MimeMessage {
     to: mail.to,
     subject: mail.subject,
     html: mail.html,
-    text: htmlToText(mail.html),
-    attachments: mail.attachments.map((a) => ({ filename: a.fileName, contentType: a.contentType, content: a.content })),
+    text: textAlternative(mail.html),
+    attachments: mail.attachments.map((a) => ({ filename: a.fileName, contentType: withCharset(a.contentType, a.content), content: a.content })),
     // Addresses and names were validated on acceptance; nodemailer must not re-read them as files or URLs.
     disableFileAccess: true,
     disableUrlAccess: true,
   };
+}
+
+/**
+ * Text says it is UTF-8 when its bytes are: without a charset, readers assume US-ASCII (RFC 2046
+ * §4.1.2) and show mojibake. Text in another encoding keeps no charset rather than a false one.
+ */
+function withCharset(contentType: string, content: Buffer): string {
+  return contentType.startsWith('text/') && isUtf8(content) ? `${contentType}; charset=utf-8` : contentType;
 }

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, MinLength, Validate, ValidateNested,
+  ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Validate, ValidateNested,
 } from 'class-validator';
-import { HasNoLineBreaks, IsEmailAddress, IsStringRecord, MaxUtf8Bytes } from '../../common/validation/validators';
+import { HasNoLineBreaks, IsEmailAddress, IsNotBlank, IsStringRecord, MaxUtf8Bytes, TextLength } from '../../common/validation/validators';
 import { addressKey } from '../../messages/addresses';
 import { MESSAGE_PRIORITIES } from '../../messages/message-status';
 import type { MessagePriority } from '../../messages/message-status';
@@ -23,14 +23,14 @@ function distinctAddresses({ value }: { value: unknown }): unknown {
 /** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */
 export class SendMessageDto {
   @ApiProperty({ example: 'Your invoice', minLength: 1, maxLength: 998 })
-  @IsString() @Length(1, 998) @HasNoLineBreaks()
+  @IsString() @TextLength(1, 998) @HasNoLineBreaks() @IsNotBlank()
   subject!: string;
 
-  @ApiProperty({ example: '<p>Hello Ada, your invoice is attached.</p>', description: 'HTML body, at most 5 MiB' })
-  @IsString() @MinLength(1) @MaxUtf8Bytes(MAX_HTML_BYTES)
+  @ApiProperty({ example: '<p>Hello Ada, your invoice is attached.</p>', minLength: 1, description: 'HTML body, at most 5 MiB' })
+  @IsString() @IsNotEmpty({ message: 'must not be empty' }) @MaxUtf8Bytes(MAX_HTML_BYTES)
   html!: string;
 
-  @ApiProperty({ type: [String], example: ['ada@example.com'], description: 'Recipients (duplicates are dropped); at most MAX_RECIPIENTS' })
+  @ApiProperty({ type: 'array', items: { type: 'string', format: 'email' }, minItems: 1, example: ['ada@example.com'], description: 'Recipients (duplicates are dropped, then at most MAX_RECIPIENTS)' })
   @Transform(distinctAddresses) @IsArray() @ArrayNotEmpty() @Validate(MaxRecipientsRule)
   @IsEmailAddress({ each: true, message: 'must contain only email addresses (name@example.com)' })
   to!: string[];
@@ -39,26 +39,26 @@ export class SendMessageDto {
   @IsEmailAddress()
   sender!: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'Ids of attachments you stored with POST /attachments (at most 20)' })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 20, description: 'Ids of attachments you stored with POST /attachments' })
   @IsOptional() @IsArray() @ArrayMaxSize(20) @IsUUID('all', { each: true, message: 'must contain only attachment ids (UUIDs)' })
   attachmentIds?: string[];
 
-  @ApiPropertyOptional({ type: [InlineAttachmentDto], description: 'At most 20' })
+  @ApiPropertyOptional({ type: [InlineAttachmentDto], maxItems: 20, description: 'Files sent inline; with the stored ones at most MAX_ATTACHMENT_BYTES in all' })
   @IsOptional() @IsArray() @ArrayMaxSize(20) @IsObject({ each: true, message: 'must contain only {fileName, content} objects' })
   @ValidateNested({ each: true }) @Type(() => InlineAttachmentDto)
   attachments?: InlineAttachmentDto[];
 
   @ApiPropertyOptional({ example: 'march-newsletter', minLength: 1, maxLength: 255 })
-  @IsOptional() @IsString() @Length(1, 255)
+  @IsOptional() @IsString() @TextLength(1, 255)
   bulkSendingId?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { orderId: '1234' }, description: 'At most 50 keys of 1-100 characters; values strings of at most 1,000' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string', maxLength: 1000 }, maxProperties: 50, example: { orderId: '1234' }, description: 'At most 50 keys of 1-100 characters; values strings of at most 1,000' })
   // The parsed JSON as sent: class-transformer would otherwise rebuild it and could lose keys.
   @IsOptional() @Transform(({ obj }) => obj.customPayload) @IsStringRecord({ maxKeys: 50, maxKeyLength: 100, maxValueLength: 1000 })
   customPayload?: Record<string, string>;
 
   @ApiPropertyOptional({ example: 'contact-981', minLength: 1, maxLength: 255 })
-  @IsOptional() @IsString() @Length(1, 255)
+  @IsOptional() @IsString() @TextLength(1, 255)
   contactId?: string;
 
   @ApiPropertyOptional({ enum: MESSAGE_PRIORITIES, default: 'normal' })
