@@ -1,34 +1,55 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SchemaObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { HttpDrain } from './common/http-drain';
+import { applyDocumentConventions } from './common/openapi/document-conventions';
 import { answerParserErrorsAsProblems } from './common/problem/client-error';
 import { assignRequestId } from './common/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { useNestForValidationRules } from './common/validation/validation-rules.container';
+import { onlyOperationalRoutes } from './health/operational-routes';
 import { MaxRecipientsRule } from './sender/dto/max-recipients.rule';
 import { AppConfig } from './config/app-config';
 
-/** The application exactly as it serves: `main.ts` listens on it, the e2e tests call it. */
-export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+/**
+ * The application exactly as it serves: `main.ts` listens on it, the e2e tests call it.
+ * `drain` is what stops its HTTP side gracefully on shutdown.
+ */
+export async function createApp(config: AppConfig, drain = new HttpDrain()): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, drain), {
     // Bodies are read per route, after authentication (JsonBodyInterceptor).
     bodyParser: false,
     bufferLogs: true,
     // A failure is reported to the caller of createApp, never answered with process.abort().
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(withQuietStartUp(app.get(Logger)));
   app.disable('x-powered-by');
   answerParserErrorsAsProblems(app.getHttpServer());
   app.use(assignRequestId);
+  drain.attach(app.getHttpServer());
+  app.use(drain.middleware);
+  if (config.role === 'worker') app.use(onlyOperationalRoutes);
   app.useGlobalPipes(createValidationPipe());
   useNestForValidationRules(app, [MaxRecipientsRule]);
-  setUpSwagger(app);
+  if (config.role !== 'worker') setUpSwagger(app);
   await app.init();
   return app;
+}
+
+/** Nest's start-up lines, one per module and one per route: at debug, so that they bury no banner. */
+const START_UP_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+function withQuietStartUp(logger: Logger): LoggerService {
+  const quiet: Pick<LoggerService, 'log'> = {
+    log: (message: unknown, ...params: unknown[]) =>
+      START_UP_CHATTER.has(params.at(-1) as string) ? logger.debug(message, ...params) : logger.log(message, ...params),
+  };
+  // Everything else is the pino logger's own.
+  return Object.assign(Object.create(logger) as Logger, quiet);
 }
 
 function setUpSwagger(app: INestApplication): void {
@@ -38,12 +59,17 @@ function setUpSwagger(app: INestApplication): void {
       .setTitle('Mailroom')
       .setDescription(
         'Send email and read back your messages. Every operation needs a bearer token (JWT) whose `sub` is your user id: ' +
-          'press **Authorize** and paste one (`npm run token -- --sub you`). Errors are RFC 9457 `application/problem+json`.',
+          'press **Authorize** and paste one (`npm run token -- --sub you`; in the Docker image ' +
+          '`node dist/src/auth/token.cli.js --sub you`). Errors are RFC 9457 `application/problem+json`.',
       )
       .setVersion('1')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
       .build(),
   );
+  applyDocumentConventions(document);
+  // MAX_RECIPIENTS is configuration, so the document states this instance's limit.
+  const sendBody = document.components!.schemas!.SendMessageDto as SchemaObject;
+  (sendBody.properties!.to as SchemaObject).maxItems = app.get(AppConfig).limits.maxRecipients;
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },

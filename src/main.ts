@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
+import { HttpDrain } from './common/http-drain';
 import { AppConfig, ConfigurationError } from './config/app-config';
 import { signToken } from './auth/token-signer';
+import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
 const DEMO_USER = 'demo-user';
@@ -10,36 +12,62 @@ const DEMO_TOKEN_TTL_SECONDS = 24 * 3600;
 
 async function bootstrap(): Promise<void> {
   const config = AppConfig.load();
-  const app = await createApp(config);
+  const drain = new HttpDrain();
+  const app = await createApp(config, drain);
   const logger = new Logger('Mailroom');
   stopGracefullyOn(
     ['SIGTERM', 'SIGINT'],
     async () => {
-      // No new requests (the listener closes, idle connections too), then the drains and the rest.
-      app.getHttpServer().close();
+      // New requests are refused at once and the workers stop taking jobs at once; what is in
+      // flight on either side finishes, then the server and the database close.
+      void drain.drain();
       await app.close();
     },
     logger,
   );
-  if (config.role === 'worker') {
-    // listen() is what flushes the logs buffered during start-up; a worker never calls it.
-    app.flushLogs();
-    logger.log('Delivering (ROLE=worker: no HTTP listener)');
-    return;
-  }
-  await app.listen(config.port, config.host);
-  const base = `http://localhost:${config.port}`;
-  logger.log(`Listening on ${config.host}:${config.port} (ROLE=${config.role}); Swagger UI at ${base}/docs`);
-  if (!config.production && config.auth.verification.kind === 'secret') {
-    const token = signToken(config, DEMO_USER, DEMO_TOKEN_TTL_SECONDS);
-    logger.log(`Token for user "${DEMO_USER}", valid 24 h: ${token}`);
+  // Every role listens: a worker only for /health and /metrics (see createApp).
+  await listenOrExplain(app, config);
+  const banner = startupBanner(config, demoToken(config));
+  // People read a terminal; log collectors read JSON lines.
+  if (config.production) logger.log(bannerAsLogLine(banner));
+  else process.stdout.write(formatBanner(banner));
+}
+
+/** A taken port is a configuration problem: one line naming PORT, and the database stopped. */
+async function listenOrExplain(app: INestApplication, config: AppConfig): Promise<void> {
+  try {
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    const reason = LISTEN_FAILURES[(error as NodeJS.ErrnoException).code ?? ''];
+    if (!reason) throw error;
+    await app.close();
+    throw new ConfigurationError(`Port ${config.port} ${reason}; set PORT to another one.`);
   }
 }
 
-/** Stops taking work, lets what is in flight finish, closes the database, and exits 0 (SPEC §8). */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'is in use',
+  EACCES: 'needs privileges this process does not have',
+};
+
+/** A token for trying the API, outside production, where there is an API and this process can sign one. */
+function demoToken(config: AppConfig): { user: string; token: string; ttl: string } | undefined {
+  if (config.production || config.role === 'worker' || config.auth.verification.kind !== 'secret') return undefined;
+  return { user: DEMO_USER, token: signToken(config, DEMO_USER, DEMO_TOKEN_TTL_SECONDS), ttl: '24 h' };
+}
+
+/**
+ * Stops taking work, lets what is in flight finish, closes the database, and exits 0 (SPEC §8).
+ * A signal during the shutdown changes nothing: Ctrl-C under `npm start` arrives twice (the
+ * terminal signals the whole group, and npm forwards its own), and without a listener the second
+ * would kill the process halfway.
+ */
 function stopGracefullyOn(signals: NodeJS.Signals[], close: () => Promise<void>, logger: Logger): void {
+  let stopping = false;
   for (const signal of signals) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       logger.log(`${signal}: shutting down`);
       setTimeout(() => {
         logger.error(`Shutdown took longer than ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting anyway`);

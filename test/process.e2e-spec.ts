@@ -3,6 +3,7 @@
 import { freePort } from '../src/common/free-port';
 import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ function freshDataDir(): string {
 
 /**
  * A user's environment: no database and no key configured, so the embedded defaults apply.
- * LOG_LEVEL is dropped as well: the demo token is read from the log.
+ * LOG_LEVEL is dropped as well: the output is what a user sees.
  */
 function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -56,8 +57,9 @@ function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pr
 interface Mailroom {
   child: ChildProcessWithoutNullStreams;
   base: string;
-  /** The demo token from the start-up log. */
+  /** The demo token from the start-up banner. */
   token: string;
+  stdout(): string;
   stderr(): string;
 }
 
@@ -75,14 +77,14 @@ function spawnMailroom(dataDir: string, env: Record<string, string>): {
   return { child, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** Starts `src/main.ts` and waits for the line that prints the demo user's token. */
+/** Starts `src/main.ts` and waits for the banner line that prints the demo user's token. */
 async function startMailroom(dataDir: string): Promise<Mailroom> {
   const port = await freePort();
   const { child, stdout, stderr } = spawnMailroom(dataDir, { PORT: String(port) });
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
     const token = demoTokenIn(stdout());
-    if (token) return { child, base: `http://127.0.0.1:${port}`, token, stderr };
+    if (token) return { child, base: `http://127.0.0.1:${port}`, token, stdout, stderr };
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       throw new Error(
         `Mailroom printed no token (exit ${child.exitCode ?? child.signalCode ?? 'none yet'}).\n` +
@@ -93,21 +95,9 @@ async function startMailroom(dataDir: string): Promise<Mailroom> {
   }
 }
 
-/** stdout is pino's JSON lines; the token is in the `msg` of the line that announces it. */
+/** The token from the start-up banner's `Token` line. */
 function demoTokenIn(stdout: string): string | undefined {
-  for (const line of stdout.split('\n')) {
-    if (!line.includes('Token for user')) continue;
-    let msg: unknown;
-    try {
-      msg = (JSON.parse(line) as { msg?: unknown }).msg;
-    } catch {
-      continue; // the line is still being written
-    }
-    if (typeof msg === 'string' && msg.includes('Token for user "demo-user"')) {
-      return /eyJ[\w-]+\.[\w-]+\.[\w-]+/.exec(msg)?.[0];
-    }
-  }
-  return undefined;
+  return /^ {2}Token +(eyJ[\w-]+\.[\w-]+\.[\w-]+) {2}\(user "demo-user", valid 24 h\)$/m.exec(stdout)?.[1];
 }
 
 async function api(
@@ -131,6 +121,20 @@ async function api(
     // not JSON: keep the text for the failure message
   }
   return { status: response.status, body };
+}
+
+/** The value of one row of the start-up banner (`  Label   value`). */
+function bannerRow(stdout: string, label: string): string | undefined {
+  return new RegExp(`^ {2}${label} {2,}(.+)$`, 'm').exec(stdout)?.[1];
+}
+
+/** Resolves once `check` is true, polling; rejects after `timeoutMs`. */
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function claims(token: string): Record<string, unknown> {
@@ -157,6 +161,51 @@ describe('the mailroom process (node src/main.ts)', () => {
       expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
       // The embedded server keeps its data where SPEC §1 says.
       expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'prints a short banner whose addresses answer and whose outbox receives the mail, with no line per route above it',
+    async () => {
+      const dataDir = freshDataDir();
+      const mailroom = await startMailroom(dataDir);
+      const stdout = mailroom.stdout();
+
+      expect(stdout).toContain('Mailroom is ready (ROLE=all)');
+      expect(bannerRow(stdout, 'API')).toBe(mailroom.base);
+      expect(bannerRow(stdout, 'Swagger UI')).toBe(`${mailroom.base}/docs`);
+      expect(bannerRow(stdout, 'Metrics')).toBe(`${mailroom.base}/metrics`);
+      expect(bannerRow(stdout, 'Mail')).toBe(`written as .eml files to ${join(dataDir, 'outbox')} (set SMTP_URL to send)`);
+      for (const url of [bannerRow(stdout, 'Swagger UI')!, bannerRow(stdout, 'Metrics')!]) expect((await fetch(url)).status).toBe(200);
+      const sent = await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() });
+      const eml = join(dataDir, 'outbox', `${sent.body.id}.eml`);
+      await until(() => existsSync(eml), `${eml} written`);
+      // Nest's lines for each module and route are at debug now.
+      expect(stdout).not.toMatch(/Mapped \{|dependencies initialized|RoutesResolver/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 1 with one line naming the taken port, and stops the PostgreSQL server it started',
+    async () => {
+      const dataDir = freshDataDir();
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const port = (holder.address() as { port: number }).port;
+
+      try {
+        const { child, stderr } = spawnMailroom(dataDir, { PORT: String(port) });
+        const exit = await exitOf(child, STARTUP_MS);
+
+        expect({ exit, stderr: stderr() }).toEqual({ exit: { code: 1, signal: null }, stderr: `Port ${port} is in use; set PORT to another one.\n` });
+        // It had started its database (the port is tried last), and stopped it again.
+        expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+        expect(processesMentioning(dataDir)).toEqual([]);
+      } finally {
+        holder.close();
+      }
     },
     TIMEOUT,
   );
@@ -203,6 +252,28 @@ describe('the mailroom process (node src/main.ts)', () => {
       expect({ exit, stderr: mailroom.stderr() }).toEqual({ exit: { code: 0, signal: null }, stderr: expect.any(String) });
       expect(processesMentioning(dataDir)).toEqual([]);
       await expect(fetch(`${mailroom.base}/health`)).rejects.toThrow();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shuts down gracefully on Ctrl-C even when the signal comes twice (npm forwards the one its group already got)',
+    async () => {
+      const dataDir = freshDataDir();
+      const mailroom = await startMailroom(dataDir);
+      // An idle kept-alive connection holds the shutdown for a moment (the drain's linger), so
+      // that the second signal surely comes while it runs.
+      const agent = new Agent({ keepAlive: true });
+      await new Promise((resolve, reject) => get(`${mailroom.base}/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+
+      mailroom.child.kill('SIGINT');
+      await until(() => mailroom.stdout().includes('SIGINT: shutting down'), 'the first SIGINT handled');
+      mailroom.child.kill('SIGINT');
+      const exit = await exitOf(mailroom.child, SHUTDOWN_MS);
+      agent.destroy();
+
+      expect({ exit, stderr: mailroom.stderr() }).toEqual({ exit: { code: 0, signal: null }, stderr: expect.any(String) });
+      expect(processesMentioning(dataDir)).toEqual([]);
     },
     TIMEOUT,
   );

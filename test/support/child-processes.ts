@@ -1,4 +1,4 @@
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,52 @@ export function processesMentioning(text: string): RunningProcess[] {
     if (command.includes(text)) found.push({ pid: Number(entry), command });
   }
   return found;
+}
+
+/** Every live process below `pid` (children, theirs, and so on), read from /proc. */
+export function descendantsOf(pid: number): RunningProcess[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Fields after the command name, which is in parentheses and may hold spaces: state ppid ...
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z') parentOf.set(Number(entry), Number(ppid));
+    } catch {
+      // exited while we looked
+    }
+  }
+  const below = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [child, parent] of parentOf) {
+      if (below.has(parent) && !below.has(child)) {
+        below.add(child);
+        grew = true;
+      }
+    }
+  }
+  below.delete(pid);
+  return [...below].map((found) => ({ pid: found, command: commandOf(found) }));
+}
+
+/** Whether `pid` is a live process (a zombie is not: it has exited, only not been reaped). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -172,42 +218,80 @@ export class EmbeddedPostgresInChild {
   }
 }
 
-export interface WorkerProcess {
+export interface ServiceProcess {
   child: ChildProcessWithoutNullStreams;
+  dataDir: string;
   /** Date.now() when the process exited, once it has. */
   exitedAt?: number;
   stdout(): string;
   stderr(): string;
-  /** The end of the worker's output, for failure messages. */
+  /** The end of the process's output, for failure messages. */
   tail(): string;
-  /** Ends the process (SIGTERM, then SIGKILL) and removes its DATA_DIR. */
+  /** Ends the process (SIGTERM, then SIGKILL), and an embedded PostgreSQL left behind, and removes its DATA_DIR. */
   stop(): Promise<void>;
 }
 
+export type WorkerProcess = ServiceProcess;
+
 /**
- * A real worker process, as deployed (`node src/main.ts` with ROLE=worker), on a temporary
- * DATA_DIR of its own; `env` names at least DATABASE_URL.
+ * A real Mailroom process, as deployed (`node src/main.ts`, or `command`), on a temporary
+ * DATA_DIR of its own (or `dataDir`, which stop() removes too); `env` names at least
+ * DATABASE_URL (empty: the embedded server) and ROLE.
  */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-worker-'));
-  const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], {
+export function startServiceProcess(
+  env: Record<string, string>,
+  {
+    command = [process.execPath, ...TS_NODE, 'src/main.ts'],
+    dataDir = mkdtempSync(join(tmpdir(), 'mailroom-service-')),
+  }: { command?: string[]; dataDir?: string } = {},
+): ServiceProcess {
+  const child = spawn(command[0], command.slice(1), {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ROLE: 'worker', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const worker: WorkerProcess = {
+  const service: ServiceProcess = {
     child,
+    dataDir,
     stdout: () => stdout,
     stderr: () => stderr,
     tail: () => `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? 'none yet'}\nstderr:\n${stderr.slice(-3000)}\nstdout (end):\n${stdout.slice(-3000)}`,
     stop: async () => {
       await killChild(child);
+      await stopProcessesMentioning(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  child.once('exit', () => (worker.exitedAt = Date.now()));
-  return worker;
+  child.once('exit', () => (service.exitedAt = Date.now()));
+  return service;
+}
+
+/**
+ * A real worker process (ROLE=worker), listening for /health and /metrics on a free loopback
+ * port unless `env` names PORT; `env` names at least DATABASE_URL.
+ */
+export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+  return startServiceProcess({ ROLE: 'worker', HOST: '127.0.0.1', PORT: String(freePortSync()), ...env });
+}
+
+/** A free loopback port, found synchronously by a child, so that startWorkerProcess stays synchronous. */
+function freePortSync(): number {
+  const probe = "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })";
+  return Number(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }));
+}
+
+/** Polls `url` until it answers 200; fails at once if `service` exits, and after `timeoutMs`. */
+export async function waitUntilAnswering(url: string, service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await fetch(url).then((response) => response.status, () => undefined);
+    if (status === 200) return;
+    if (service.exitedAt !== undefined || Date.now() > deadline) {
+      throw new Error(`${url} did not answer 200 (last: ${status ?? 'no connection'})\n${service.tail()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
