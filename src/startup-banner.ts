@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { AppConfig } from './config/app-config';
+
+export interface Banner {
+  title: string;
+  rows: [label: string, value: string][];
+}
+
+/**
+ * What a user needs once the process is ready: where it answers (a worker: only to probes and
+ * scrapers), where mail goes, a token to try it.
+ */
+export function startupBanner(config: AppConfig, demoToken?: { user: string; token: string; ttl: string }): Banner {
+  const base = `http://${displayHost(config.host)}:${config.port}`;
+  const rows: Banner['rows'] =
+    config.role === 'worker' ? [['Health', `${base}/health`]] : [['API', base], ['Swagger UI', `${base}/docs`]];
+  rows.push(['Metrics', `${base}/metrics`], ['Mail', mailTransport(config)]);
+  if (demoToken) rows.push(['Token', `${demoToken.token}  (user "${demoToken.user}", valid ${demoToken.ttl})`]);
+  return { title: `Mailroom is ready (ROLE=${config.role})`, rows };
+}
+
+/** The banner as a few aligned lines, for a person at a terminal. */
+export function formatBanner({ title, rows }: Banner): string {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return `\n${title}\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n\n`;
+}
+
+/** The banner as one log line, for a log collector. */
+export function bannerAsLogLine({ title, rows }: Banner): string {
+  return `${title}: ${rows.map(([label, value]) => `${label} ${value}`).join(', ')}`;
+}
+
+function mailTransport(config: AppConfig): string {
+  const { smtpUrl } = config.delivery;
+  if (!smtpUrl) return `written as .eml files to ${join(config.dataDir, 'outbox')} (set SMTP_URL to send)`;
+  // Never the credentials of the URL.
+  const url = new URL(smtpUrl);
+  return `sent through ${url.protocol}//${url.host}`;
+}
+
+/** A wildcard address is reachable as localhost; any other is shown as given. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
