@@ -43,7 +43,7 @@ function startMailroom(databaseUrl: string, sink: SinkProcess, role: 'all' | 'ap
   return startMailroomProcess(databaseUrl, {
     role,
     nodeArgs: NODE_ARGS,
-    env: { JWT_SECRET: SECRET, SMTP_URL: `smtp://127.0.0.1:${sink.port}`, WORKER_CONCURRENCY: String(CONCURRENCY) },
+    env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000', SMTP_URL: `smtp://127.0.0.1:${sink.port}`, WORKER_CONCURRENCY: String(CONCURRENCY) },
   });
 }
 

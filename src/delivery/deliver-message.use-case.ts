@@ -50,17 +50,14 @@ export class DeliverMessageUseCase {
     return claimed;
   }
 
-  /**
-   * One attempt at one claimed message. Resolves once the mail server has answered, with the
-   * promise of the outcome's commit: the worker can start the next delivery meanwhile.
-   */
-  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<{ recorded: Promise<void> }> {
+  /** One attempt at one claimed message; resolves once its outcome is committed. */
+  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<void> {
     const outcome = await this.handOver(message);
-    const recorded = this.recorder.record({
+    await this.recorder.record({
       jobId: job.id,
-      finished: { messageId: message.id, attempt: message.attempt, priority: message.priority, sentAt: message.sentAt, ...outcome },
+      repliedAt: performance.now(),
+      finished: { messageId: message.id, userId: message.userId, attempt: message.attempt, priority: message.priority, sentAt: message.sentAt, ...outcome },
     });
-    return { recorded };
   }
 
   private async handOver(message: DeliverableMessage): Promise<{ status: DeliveryStatus; detail: string; retryAfterSeconds?: number }> {

@@ -10,6 +10,7 @@ const sourceColumns = (alias: string) =>
 /** What a delivery needs of a stored message. */
 export interface DeliverableMessage {
   id: string;
+  userId: string;
   attempt: number;
   sender: string;
   recipients: string[];
@@ -64,7 +65,7 @@ export class DeliveryRepository {
              CASE WHEN attempt > 1 THEN 'attempt ' || attempt END
            FROM moved
          ), ${webhookEventsCte('moved')}
-         SELECT moved.id, moved.attempt, moved.sender, moved.recipients, moved.subject, moved.html, moved.priority, moved.sent_at,
+         SELECT moved.id, moved.user_id AS "userId", moved.attempt, moved.sender, moved.recipients, moved.subject, moved.html, moved.priority, moved.sent_at,
            EXISTS (SELECT 1 FROM message_attachments a WHERE a.message_id = moved.id) AS has_attachments,
            w.id AS webhook_event_id
          FROM moved LEFT JOIN webhook_events_created w ON w.message_id = moved.id`,

@@ -21,7 +21,6 @@ const DRAIN_DEADLINE_MS = 20_000;
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly recording = new Set<Promise<void>>();
   private readonly ready: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
   private running?: Promise<void>;
   private stopping = false;
@@ -51,7 +50,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.waker.wake();
     const drained = (this.running ?? Promise.resolve())
       .then(() => Promise.all(this.inFlight))
-      .then(() => Promise.all(this.recording))
       .then(() => true);
     let deadline: NodeJS.Timeout | undefined;
     const inTime = await Promise.race([drained, new Promise<false>((resolve) => (deadline = setTimeout(resolve, DRAIN_DEADLINE_MS, false)))]);
@@ -96,23 +94,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * A slot is held while the mail server has the message; the outcome's commit, batched with
-   * others by the recorder, goes on outside the slot (and is awaited by the drain).
+   * A slot is held until the outcome is committed, not only until the mail server answers: a
+   * worker that dies then sends again at most one accepted, unrecorded message per slot.
    */
   private start(job: QueueJob<DeliveryJob>, message: DeliverableMessage): void {
-    const giveBack = async (error: unknown) => {
-      this.logger.error({ err: error, messageId: job.data.messageId }, 'Delivery failed unexpectedly; the job will be retried');
-      await this.queue.fail(DELIVERY_QUEUE, job.id, error as Error).catch(() => undefined);
-    };
     const delivery = this.deliverMessage
       .execute(job, message)
-      .then(({ recorded }) => this.track(this.recording, recorded.catch(giveBack)), giveBack)
+      .catch(async (error: unknown) => {
+        this.logger.error({ err: error, messageId: job.data.messageId }, 'Delivery failed unexpectedly; the job will be retried');
+        await this.queue.fail(DELIVERY_QUEUE, job.id, error as Error).catch(() => undefined);
+      })
       .finally(() => this.inFlight.delete(delivery));
     this.inFlight.add(delivery);
-  }
-
-  private track(set: Set<Promise<void>>, work: Promise<void>): void {
-    set.add(work);
-    void work.finally(() => set.delete(work));
   }
 }

@@ -101,8 +101,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     return this.boss.fetch<T>(name, { batchSize, priority: true });
   }
 
+  /** In the caller's transaction. */
   async complete(manager: EntityManager, name: string, ids: string[]): Promise<void> {
-    await this.boss.complete(name, ids, { db: executorOf(manager) });
+    await (this.boss.complete as unknown as CompleteJobs).call(this.boss, name, ids, undefined, { db: executorOf(manager) });
   }
 
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an SMTP outcome). */
@@ -115,6 +116,12 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     return this.boss.getQueueSize(name);
   }
 }
+
+/**
+ * pg-boss 10's complete() as it runs: its typings offer (name, ids, options), but it reads the
+ * third argument as the jobs' output and completes them on its own pool, outside our transaction.
+ */
+type CompleteJobs = (name: string, ids: string[], output: undefined, options: PgBoss.ConnectionOptions) => Promise<unknown>;
 
 /** pg-boss runs its statements through the caller's transaction. */
 function executorOf(manager: EntityManager): PgBoss.Db {

@@ -20,6 +20,8 @@ export class SmtpSink {
   readonly accepted: ReceivedMail[] = [];
   /** Every DATA the server saw the end of, accepted or not, by Message-ID. */
   readonly attempts: string[] = [];
+  /** Envelope senders in the order their MAIL FROM arrived: a delivery begun, whatever follows. */
+  readonly mailFrom: string[] = [];
   refuseRecipients = new Set<string>();
   reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
   private readonly server: SMTPServer;
@@ -30,6 +32,10 @@ export class SmtpSink {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onMailFrom: (address, _session, callback) => {
+        this.mailFrom.push(address.address);
+        callback();
+      },
       onRcptTo: (address, _session, callback) => {
         if (this.refuseRecipients.has(address.address.toLowerCase())) {
           const error = Object.assign(new Error('5.1.1 No such user here'), { responseCode: 550 });
@@ -39,6 +45,8 @@ export class SmtpSink {
       },
       onData: (stream, session, callback) => void this.onData(stream, session, callback),
     });
+    // A client killed mid-session (kill -9 of a worker) resets its connection; a server carries on.
+    this.server.on('error', () => undefined);
   }
 
   async start(): Promise<number> {
@@ -76,7 +84,11 @@ export class SmtpSink {
 
   private async onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) {
     const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+    } catch {
+      return; // the client went away mid-message: nothing arrived
+    }
     const raw = Buffer.concat(chunks);
     const parsed = await simpleParser(raw);
     const messageId = parsed.messageId ?? '';

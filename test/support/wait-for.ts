@@ -11,3 +11,12 @@ export async function waitForStatus(http: TestAgent, userId: string, id: string,
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Polls `condition` until it holds; fails naming `what` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
