@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
+import { problemBody } from './problem-details';
 
 /**
  * Requests that Node's HTTP parser refuses never reach Express: by default Node answers them
@@ -13,7 +14,7 @@ export function answerParserErrorsAsProblems(server: Server): void {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const detail = status === 431 ? 'The request headers are larger than the server accepts (16 KiB in all).' : 'The request could not be parsed as HTTP.';
-    const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail, requestId: randomUUID() });
+    const body = JSON.stringify(problemBody(status, detail, randomUUID()));
     // end() alone would half-close: a client that keeps its side open would hold the socket
     // (and a graceful shutdown) for ever. Node's own handler destroys it too.
     socket.end(

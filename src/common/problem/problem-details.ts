@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class FieldError {
@@ -16,7 +17,7 @@ export class ProblemDetails {
   @ApiProperty({ example: 'Bad Request' })
   title!: string;
 
-  @ApiProperty({ example: 400 })
+  @ApiProperty({ type: 'integer', example: 400 })
   status!: number;
 
   @ApiProperty({ example: 'The request has 1 invalid field.' })
@@ -27,4 +28,12 @@ export class ProblemDetails {
 
   @ApiProperty({ example: '0f8fad5b-d9cb-469f-a165-70867728950e', description: 'Also in the X-Request-Id header and the logs' })
   requestId!: string;
+}
+
+/** Seconds a client should wait after a 503 (the database away, a restart, a shutdown): about a restart's length. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** The one way a problem body is built, by the filter and by the answers given outside Nest. */
+export function problemBody(status: number, detail: string, requestId: string, errors?: FieldError[]): ProblemDetails {
+  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, ...(errors && { errors }), requestId };
 }

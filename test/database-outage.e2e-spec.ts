@@ -1,0 +1,84 @@
+// While PostgreSQL is away (a restart, a failover), requests are the service's outage, not a bug:
+// 503 with Retry-After, never 500. The app runs on a server of its own, which the test stops
+// (a fast shutdown: its backends are ended with 57P01, then connections are refused) and starts
+// again on the same port.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Response } from 'supertest';
+import { sendBody } from './support/factories';
+import { EmbeddedPostgresInChild, stopProcessesMentioning } from './support/child-processes';
+import { whileRequestWaitsInDatabase } from './support/request-in-database';
+import { bootTestApp, TestApp } from './support/test-app';
+import { bearer, newUserId } from './support/tokens';
+
+jest.setTimeout(120_000);
+
+function expectDatabaseAway(response: Response): void {
+  expect(response.status).toBe(503);
+  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+  expect(response.body).toEqual({
+    type: 'about:blank',
+    title: 'Service Unavailable',
+    status: 503,
+    detail: expect.stringMatching(/database/),
+    requestId: response.headers['x-request-id'],
+  });
+}
+
+describe('while the database is away (SPEC §3)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-outage-'));
+  const server = EmbeddedPostgresInChild.spawn(dataDir);
+  const userId = newUserId();
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await bootTestApp({ DATABASE_URL: await server.start() });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await server.close();
+    await stopProcessesMentioning(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Retry-After to sends and lists, and serves again once it is back', async () => {
+    const before = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'Before' })).expect(201);
+
+    await server.stop();
+    const send = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'During' }));
+    const list = await t.http.get('/user/messages').set(bearer(userId));
+    const one = await t.http.get(`/user/messages/${before.body.id}`).set(bearer(userId));
+    expectDatabaseAway(send);
+    expectDatabaseAway(list);
+    expectDatabaseAway(one);
+    expect((await t.http.get('/health/ready')).status).toBe(503);
+
+    expect(await server.start()).toBe(t.config.databaseUrl);
+    const after = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'After' })).expect(201);
+    const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
+    expect(body.messages.map((m: { id: string; subject: string }) => [m.id, m.subject])).toEqual([
+      [after.body.id, 'After'],
+      [before.body.id, 'Before'],
+    ]);
+  });
+
+  it('answers 503 to a request whose connection is terminated under it, and the next request works', async () => {
+    await t.http.get('/user/messages').set(bearer(userId)).expect(200);
+    const answer = await whileRequestWaitsInDatabase(
+      t.config.databaseUrl!,
+      userId,
+      () => t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'Cut off' })).then((r) => r),
+      async (locker) => {
+        const terminated = await locker.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mailroom'`);
+        expect(terminated.rowCount).toBeGreaterThan(0);
+      },
+    );
+    expectDatabaseAway(answer);
+    await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'Next' })).expect(201);
+    const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
+    expect(body.messages.map((m: { subject: string }) => m.subject)).not.toContain('Cut off');
+  });
+});
