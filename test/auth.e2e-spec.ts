@@ -1,9 +1,10 @@
 import { createHmac, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
-import { sign } from 'jsonwebtoken';
+import { JwtHeader, sign } from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import { sendBody, storeMessage } from './support/factories';
+import { noConnectionsWithin, withTimeout } from './support/sockets';
 import { bootTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { bearer, newUserId, tokenFor } from './support/tokens';
 
@@ -18,6 +19,8 @@ function handMadeToken(header: object, payload: object, signingKey?: string): st
   const signature = signingKey === undefined ? '' : createHmac('sha256', signingKey).update(unsigned).digest('base64url');
   return `${unsigned}.${signature}`;
 }
+
+const withUnknownCrit = (alg: string) => ({ alg, crit: ['urn:example:audit'], 'urn:example:audit': true }) as JwtHeader;
 
 /** SPEC §2 and §3: 401, the Bearer challenge, and a problem body. */
 function expectInvalidToken(response: Response): void {
@@ -40,25 +43,6 @@ async function expectAcceptedAs(t: TestApp, userId: string, token: string): Prom
   const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token}`);
   expect(response.status).toBe(200);
   expect(response.body.messages.map((m: { id: string; userId: string }) => [m.id, m.userId])).toEqual([[stored.id, userId]]);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Whether the server comes to hold no connection within `ms` (polled: Node emits nothing when the count drops). */
-async function noConnectionsWithin(server: Server, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const count = await new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
-    if (count === 0) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('authentication (SPEC §2)', () => {
@@ -129,6 +113,8 @@ describe('authentication (SPEC §2)', () => {
       ['a token with a sub of 256 characters', () => `Bearer ${tokenFor('u'.repeat(256))}`],
       ['a token with a NUL in its sub', () => `Bearer ${tokenFor('user\u0000admin')}`],
       ['a token with a line break in its sub', () => `Bearer ${tokenFor('user\nadmin')}`],
+      // RFC 7515 §4.1.11: an extension marked critical that the service does not understand.
+      ['a token whose header marks an unknown extension critical', () => `Bearer ${tokenFor(newUserId(), { header: withUnknownCrit('HS256') })}`],
     ];
 
     it.each(refused)('refuses %s', async (_case, authorization) => {
@@ -369,6 +355,8 @@ describe('authentication (SPEC §2)', () => {
       ['an expired RS256 token', () =>
         sign({ exp: Math.floor(Date.now() / 1000) - 60 }, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId() })],
       ['an RS256 token without exp', () => sign({}, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId() })],
+      ['an RS256 token whose header marks an unknown extension critical', () =>
+        sign({}, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId(), expiresIn: 600, header: withUnknownCrit('RS256') })],
     ];
 
     it.each(refused)('refuses %s', async (_case, token) => {
@@ -392,6 +380,7 @@ describe('authentication (SPEC §2)', () => {
         expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(response.body.detail).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
         expect(response.headers['www-authenticate']).toBeUndefined();
+        expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
       } finally {
         await t.close();
       }

@@ -2,6 +2,7 @@ import { createSecretKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { passportJwtSecret } from 'jwks-rsa';
+import type { JwtHeader, JwtPayload } from 'jsonwebtoken';
 import { ExtractJwt, Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
 import { InvalidTokenError } from '../common/problem/problem.errors';
@@ -11,7 +12,8 @@ const MAX_SUBJECT_LENGTH = 255;
 
 /**
  * Verifies bearer tokens (SPEC §2). The algorithms come from configuration, never from the token,
- * so `none` and algorithm confusion cannot work; `exp` and `sub` are required.
+ * so `none` and algorithm confusion cannot work; `exp` and `sub` are required, and a header with
+ * `crit` is refused: this service understands no JWS extension (RFC 7515 §4.1.11).
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
@@ -21,6 +23,8 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       algorithms: verification.algorithms,
       ignoreExpiration: false,
+      // validate() gets the header too: jsonwebtoken ignores `crit`.
+      jsonWebTokenOptions: { complete: true },
       issuer,
       audience,
       ...(verification.kind === 'secret'
@@ -39,7 +43,8 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     super(options);
   }
 
-  validate(payload: { sub?: unknown; exp?: unknown }): AuthUser {
+  validate({ header, payload }: { header: JwtHeader & { crit?: unknown }; payload: JwtPayload }): AuthUser {
+    if (header.crit !== undefined) throw new InvalidTokenError('The token\'s header lists critical extensions (crit), which this service does not support.');
     if (typeof payload.exp !== 'number') throw new InvalidTokenError('The token has no exp claim.');
     const { sub } = payload;
     if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH || /[\x00-\x1f\x7f]/.test(sub)) {
