@@ -1,5 +1,5 @@
 import { Body, Controller, Headers, Post, Res, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
@@ -9,6 +9,7 @@ import { IdempotencyKeyInterceptor } from '../idempotency/idempotency-key.interc
 import { idempotencyKeyOf } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { SendMessageDto } from './dto/send-message.dto';
+import { SEND_MESSAGE_EXAMPLES } from './dto/send-message.examples';
 import { SendMessageUseCase } from './send-message.use-case';
 
 @ApiTags('sender')
@@ -21,6 +22,7 @@ export class SenderController {
   @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
   @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery and returns it.' })
   @ApiConsumes('application/json')
+  @ApiBody({ type: SendMessageDto, examples: SEND_MESSAGE_EXAMPLES })
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
@@ -30,7 +32,7 @@ export class SenderController {
     type: MessageResponse,
     headers: {
       Location: { description: 'The message: /user/messages/{id}', schema: { type: 'string' } },
-      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request', schema: { type: 'string' } },
+      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request', schema: { type: 'string', enum: ['true'] } },
     },
   })
   @ApiProblemResponses(400, 401, 409, 413, 415, 422, 429)

@@ -17,11 +17,12 @@ export class ListMessagesQuery extends PageQuery {
   @Transform(toBoolean) @IsBoolean({ message: 'must be true, false, 1 or 0' })
   includeStatusHistory: boolean = false;
 
-  @ApiPropertyOptional({ type: String, example: '2026-03-01', description: 'Messages sent at or after this date (a whole UTC day) or date-time with offset' })
+  // No examples on the filters: Swagger UI would fill them in and hide the caller's own mail.
+  @ApiPropertyOptional({ type: String, description: 'Messages sent at or after this date (`2026-03-01`, a whole UTC day) or date-time with an offset (`2026-03-01T12:00:00Z`)' })
   @IsOptional() @Transform(toDateBound('start')) @IsDate({ message: DATE_MESSAGE })
   startDate?: Date;
 
-  @ApiPropertyOptional({ type: String, example: '2026-03-31T23:59:59Z', description: 'Messages sent at or before this date (a whole UTC day) or date-time with offset' })
+  @ApiPropertyOptional({ type: String, description: 'Messages sent at or before this date (`2026-03-31`, the whole UTC day) or date-time with an offset' })
   @IsOptional() @Transform(toDateBound('end')) @IsDate({ message: DATE_MESSAGE }) @IsNotBefore('startDate')
   endDate?: Date;
 
@@ -33,7 +34,7 @@ export class ListMessagesQuery extends PageQuery {
   @IsOptional() @Transform(toAddressKey) @IsEmailAddress()
   toEmail?: string;
 
-  @ApiPropertyOptional({ type: String, example: 'sent,failed', description: `Comma-separated statuses: ${MESSAGE_STATUSES.join(', ')}` })
+  @ApiPropertyOptional({ type: String, description: `Comma-separated statuses (\`sent,failed\`): ${MESSAGE_STATUSES.join(', ')}` })
   @IsOptional() @Transform(toDistinctList) @ArrayNotEmpty()
   @IsIn(MESSAGE_STATUSES, { each: true, message: `must list only these statuses: ${MESSAGE_STATUSES.join(', ')}` })
   statuses?: MessageStatus[];

@@ -17,7 +17,7 @@ export class MessageResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty({ type: [String], example: ['ada@example.com'] })
+  @ApiProperty({ type: 'array', items: { type: 'string', format: 'email' }, example: ['ada@example.com'] })
   to!: string[];
 
   @ApiProperty({ example: 'Your invoice' })
