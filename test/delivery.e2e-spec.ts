@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AddressInfo } from 'node:net';
@@ -12,6 +13,19 @@ import { waitForStatus } from './support/wait-for';
 
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
+
+/** Python's email package (the reader that showed mojibake), when python3 is installed. */
+const python = spawnSync('python3', ['--version']).status === 0;
+const PYTHON_READER = `
+import email, email.policy, json, sys
+mail = email.message_from_bytes(sys.stdin.buffer.read(), policy=email.policy.default)
+print(json.dumps({a.get_filename(): a.get_content() for a in mail.iter_attachments() if a.get_content_maintype() == 'text'}))
+`;
+function textAttachmentsAsPythonReadsThem(raw: Buffer): Record<string, string> {
+  const run = spawnSync('python3', ['-c', PYTHON_READER], { input: raw });
+  if (run.status !== 0) throw new Error(run.stderr.toString());
+  return JSON.parse(run.stdout.toString());
+}
 
 describe('delivery over SMTP', () => {
   const sink = new SmtpSink();
@@ -70,6 +84,35 @@ describe('delivery over SMTP', () => {
     const metrics = (await t.http.get('/metrics').expect(200)).text;
     expect(metrics).toMatch(/^mailroom_deliveries_total\{outcome="sent"\} [1-9]\d*$/m);
     expect(metrics).toMatch(/^mailroom_delivery_latency_seconds_count [1-9]\d*$/m);
+    expect(metrics).toMatch(/^mailroom_delivery_record_seconds_count [1-9]\d*$/m);
+  });
+
+  it('labels a text attachment as UTF-8 when its bytes are, so that readers do not show mojibake', async () => {
+    const userId = newUserId();
+    const utf8 = Buffer.from('Grüße aus Köln — naïve café ☃\n');
+    const latin1 = Buffer.from('Grüße aus Köln\n', 'latin1');
+    const message = await send(userId, {
+      attachments: [
+        { fileName: 'notes.txt', content: b64(utf8) },
+        { fileName: 'table.csv', content: b64(Buffer.from('city,temp\nZürich,3\n')) },
+        { fileName: 'legacy.txt', content: b64(latin1) },
+        { fileName: 'logo.png', content: b64(Buffer.from([0x89, 0x50, 0x4e, 0x47])) },
+      ],
+    });
+    await waitForStatus(t.http, userId, message.id, 'sent');
+    const [mail] = sink.acceptedFor(message.id);
+    expect(mail.parsed.attachments.map((a) => [a.filename, a.headers.get('content-type')])).toEqual([
+      ['notes.txt', { value: 'text/plain', params: { name: 'notes.txt', charset: 'utf-8' } }],
+      ['table.csv', { value: 'text/csv', params: { name: 'table.csv', charset: 'utf-8' } }],
+      // Not UTF-8: no charset rather than a false one.
+      ['legacy.txt', { value: 'text/plain', params: { name: 'legacy.txt' } }],
+      ['logo.png', { value: 'image/png', params: { name: 'logo.png' } }],
+    ]);
+    expect(mail.parsed.attachments.map((a) => a.content)).toEqual([utf8, Buffer.from('city,temp\nZürich,3\n'), latin1, Buffer.from([0x89, 0x50, 0x4e, 0x47])]);
+    if (python) {
+      const read = textAttachmentsAsPythonReadsThem(mail.raw);
+      expect([read['notes.txt'], read['table.csv']]).toEqual([utf8.toString(), 'city,temp\nZürich,3\n']);
+    }
   });
 
   it('defers after a 4xx reply, retries on DELIVERY_RETRY_DELAYS, and is accepted once', async () => {

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator';
+import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { ServiceUnavailableError } from '../common/problem/problem.errors';
 import { QueueHealthIndicator } from './queue.health';
 
@@ -23,9 +24,15 @@ export class HealthController {
   }
 
   @Get('ready')
-  @HealthCheck()
+  // Documented here: terminus's own 503 is not the problem body this endpoint answers with.
+  @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: the database and the job queue answer' })
-  @ApiServiceUnavailableResponse({ description: 'Not ready: a problem body names what failed' })
+  @ApiOkResponse({
+    schema: {
+      example: { status: 'ok', info: { database: { status: 'up' }, queue: { status: 'up', waiting: 0 } }, error: {}, details: { database: { status: 'up' }, queue: { status: 'up', waiting: 0 } } },
+    },
+  })
+  @ApiProblemResponses()
   async ready(): Promise<HealthCheckResult> {
     try {
       return await this.health.check([

@@ -5,6 +5,8 @@ import { MessageFilter, MessagesRepository } from './messages.repository';
 const DAY_MS = 86_400_000;
 const FIRST_DAY = '0000-01-01';
 const LAST_DAY = '9999-12-31';
+// Sorts after every day the counts hold.
+const AFTER_LAST_DAY = '9999-12-32';
 
 /**
  * The `total` of a list. Filters that the kept counts answer (none, statuses, date ranges, or
@@ -64,7 +66,8 @@ export class MessageCountsRepository {
   }
 }
 
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+// Past 9999, toISOString() writes six-digit years ('+010000-01-01'), which would sort before every day.
+const dayOf = (date: Date) => (date.getUTCFullYear() > 9999 ? AFTER_LAST_DAY : date.toISOString().slice(0, 10));
 const startOfDay = (date: Date) => Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
 const isMidnight = (date: Date) => date.getTime() === startOfDay(date);
 const isLastMillisecond = (date: Date) => date.getTime() === startOfDay(date) + DAY_MS - 1;

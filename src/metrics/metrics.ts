@@ -37,6 +37,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly deliveryRecordTime = new Histogram({
+    name: 'mailroom_delivery_record_seconds',
+    help: "From the mail server's reply to the commit of the outcome: a worker that dies within it sends the message again",
+    buckets: [0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+
   constructor(queue: JobQueue) {
     new Gauge({
       name: 'mailroom_queue_waiting_jobs',

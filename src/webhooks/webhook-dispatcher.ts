@@ -7,6 +7,7 @@ import { MessagesRepository } from '../messages/messages.repository';
 import { JobQueue, QueueJob } from '../queue/job-queue';
 import { Waker } from '../queue/waker';
 import { WebhookDeliveriesRepository, WebhookEventRow, WebhookState } from './webhook-deliveries.repository';
+import { logWebhookOutcome } from './webhook-outcome-log';
 import { WebhookJob, WebhookQueue, WEBHOOK_QUEUE } from './webhook-queue';
 import { WebhookResponse, WebhookSender } from './webhook-sender';
 import { WebhookSigner } from './webhook-signer';
@@ -114,6 +115,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       if (retrying) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
       await this.queue.complete(manager, WEBHOOK_QUEUE, [job.id]);
     });
+    logWebhookOutcome(event, response, state, nextAttemptAt);
   }
 
   private outcome(event: WebhookEventRow, response: WebhookResponse): { state: WebhookState; retryAfterSeconds?: number } {
