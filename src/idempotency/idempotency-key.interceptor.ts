@@ -2,18 +2,17 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { Request } from 'express';
 import { catchError, Observable } from 'rxjs';
 import { InvalidInputError } from '../common/problem/problem.errors';
-import { idempotencyKeyOf } from './idempotency-keys';
+import { IdempotencyKeyHeader } from './idempotency-key.header';
 
 /**
- * Checks the Idempotency-Key header where its error can join the body's (SPEC §3: every failing
+ * Reports an invalid Idempotency-Key header with the body's errors (SPEC §3: every failing
  * field): the body is validated inside next.handle(), so a refused body's error passes here.
- * With a valid body, the handler reads the key with idempotencyKeyOf() and throws the same error.
+ * With a valid body, the handler's IdempotencyKeyHeader.key() throws the header's error alone.
  */
 @Injectable()
 export class IdempotencyKeyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const header = context.switchToHttp().getRequest<Request>().headers['idempotency-key'];
-    const keyErrors = headerErrors(typeof header === 'string' ? header : undefined);
+    const keyErrors = IdempotencyKeyHeader.of(context.switchToHttp().getRequest<Request>()).errors;
     return next.handle().pipe(
       catchError((error: unknown) => {
         if (error instanceof InvalidInputError && keyErrors.length > 0 && !error.errors.some((e) => e.field === 'Idempotency-Key')) {
@@ -22,14 +21,5 @@ export class IdempotencyKeyInterceptor implements NestInterceptor {
         throw error;
       }),
     );
-  }
-}
-
-function headerErrors(header: string | undefined) {
-  try {
-    idempotencyKeyOf(header);
-    return [];
-  } catch (error) {
-    return error instanceof InvalidInputError ? error.errors : [];
   }
 }

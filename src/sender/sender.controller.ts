@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Post, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
@@ -6,7 +6,7 @@ import type { AuthUser } from '../auth/current-user.decorator';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { IdempotencyKeyInterceptor } from '../idempotency/idempotency-key.interceptor';
-import { idempotencyKeyOf } from '../idempotency/idempotency-keys';
+import { IdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency-key.header';
 import { MessageResponse } from '../messages/dto/message.response';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SEND_MESSAGE_EXAMPLES } from './dto/send-message.examples';
@@ -39,10 +39,10 @@ export class SenderController {
   async send(
     @CurrentUser() user: AuthUser,
     @Body() body: SendMessageDto,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotencyKey: IdempotencyKeyHeader,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
-    const { message, replayed } = await this.sendMessage.execute(user.id, body, idempotencyKeyOf(idempotencyKey));
+    const { message, replayed } = await this.sendMessage.execute(user.id, body, idempotencyKey.key());
     response.location(`/user/messages/${message.id}`);
     if (replayed) response.setHeader('Idempotent-Replayed', 'true');
     return message;
