@@ -1,0 +1,74 @@
+import type { EntityManager } from 'typeorm';
+import type { Database } from './database';
+
+export interface GroupCommitOptions {
+  /** Items per transaction at most. */
+  maxBatch: number;
+  /** Transactions written at once at most. */
+  maxWriters: number;
+  /**
+   * Wait one turn of the event loop before the first write, so that what arrives in the same
+   * turn shares it, instead of starting the moment the first item comes.
+   */
+  gatherOneTurn: boolean;
+  /**
+   * Pauses before writing a failed batch again, in a new transaction; when they run out the
+   * batch fails. For items whose effects already happened elsewhere (a mail server's 250).
+   */
+  retryDelaysMs?: number[];
+}
+
+/**
+ * Group commit: items submitted while a transaction is being written wait for the next one and
+ * share it, so that under load an item costs a share of a few statements and one fsync instead
+ * of a transaction of its own, and none waits longer than one transaction for company. `write`
+ * stores a batch in the transaction it is given and returns one result per item, in order; each
+ * submitter learns its result once the transaction has committed, or the error that undid it.
+ */
+export class GroupCommit<Item, Result> {
+  private readonly waiting: { item: Item; resolve(result: Result): void; reject(error: unknown): void }[] = [];
+  private writers = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly write: (manager: EntityManager, items: Item[]) => Promise<Result[]>,
+    private readonly options: GroupCommitOptions,
+  ) {}
+
+  submit(item: Item): Promise<Result> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (this.writers < this.options.maxWriters) void this.writeWaiting();
+    });
+  }
+
+  private async writeWaiting(): Promise<void> {
+    this.writers++;
+    try {
+      if (this.options.gatherOneTurn) await new Promise((resolve) => setImmediate(resolve));
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, this.options.maxBatch);
+        try {
+          const results = await this.writeWithRetries(batch.map((w) => w.item));
+          batch.forEach((w, i) => w.resolve(results[i]));
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+    } finally {
+      this.writers--;
+    }
+  }
+
+  private async writeWithRetries(items: Item[]): Promise<Result[]> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return await this.database.transaction((manager) => this.write(manager, items));
+      } catch (error) {
+        const delay = this.options.retryDelaysMs?.[failures];
+        if (delay === undefined) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+}
