@@ -3,7 +3,8 @@ import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { DELIVERY_QUEUE } from '../src/delivery/delivery-queue';
 import { addressKey, senderIdFor } from '../src/messages/addresses';
-import { MessagesRepository, NewMessage } from '../src/messages/messages.repository';
+import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
+import { NewMessage } from '../src/messages/messages.repository';
 import type { EntityManager } from 'typeorm';
 
 /** A realistic send: two recipients, a page of HTML, a bulk id and a custom payload. */
@@ -27,7 +28,8 @@ export async function rawSendCeiling(url: string, connections: number, seconds: 
   // server is stopped next, and its goodbye to a closing connection is not worth a crash.
   boss.on('error', (error: Error & { code?: string }) => error.code === '57P01' || console.error(error));
   await boss.start();
-  const repository = new MessagesRepository(undefined as never);
+  // Its messages have no webhook, so no outbox events to queue.
+  const lifecycle = new MessageLifecycle({ enqueue: async () => {} });
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   await Promise.all(
@@ -39,7 +41,7 @@ export async function rawSendCeiling(url: string, connections: number, seconds: 
         while (performance.now() < deadline) {
           const message = rawMessage();
           await client.query('BEGIN');
-          await repository.create([message], manager);
+          await lifecycle.accept(manager, [message]);
           await boss.send(DELIVERY_QUEUE, { messageId: message.id, attempt: 1 }, { priority: 1, db: { executeSql: (text, values) => client.query(text, values) } });
           await client.query('COMMIT');
           done++;

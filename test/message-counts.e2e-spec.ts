@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MessageCountsFolder } from '../src/messages/message-counts.folder';
+import { MessageCountsCompactor } from '../src/messages/message-counts.compactor';
 import { storeMessage } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
@@ -83,8 +83,8 @@ describe('list totals from kept counts', () => {
   });
 
   it('equal plain counts after the fold, and after statuses change', async () => {
-    const folder = t.app.get(MessageCountsFolder);
-    while ((await folder.fold()) > 0);
+    const compactor = t.app.get(MessageCountsCompactor);
+    while ((await compactor.compact()) > 0);
     const [{ pending }] = await t.db.query(`SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`, [userId]);
     expect(pending).toBe(0);
     await expectTotalsMatchPlainCounts(100);
@@ -94,7 +94,7 @@ describe('list totals from kept counts', () => {
   });
 });
 
-describe('the count folder', () => {
+describe('the count compactor', () => {
   const pending = async (t: TestApp, userId: string): Promise<number> =>
     (await t.db.query(`SELECT count(*)::int AS n FROM message_count_changes WHERE user_id = $1`, [userId]))[0].n;
 

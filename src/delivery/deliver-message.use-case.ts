@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { JobQueue, QueueJob } from '../queue/job-queue';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
 import { DELIVERY_QUEUE, DeliveryJob } from './delivery-queue';
 import { DeliveryRecorder } from './delivery-recorder';
-import { DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
+import { CLAIMED_COLUMNS, ClaimedColumns, DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
 
 /**
@@ -19,8 +19,8 @@ import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
 export class DeliverMessageUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly lifecycle: MessageLifecycle,
     private readonly deliveries: DeliveryRepository,
-    private readonly webhooks: WebhookQueue,
     private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
     private readonly queue: JobQueue,
@@ -34,8 +34,8 @@ export class DeliverMessageUseCase {
    */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
     const { claimed, skipped } = await this.dataSource.transaction(async (manager) => {
-      const { messages, webhookEventIds } = await this.deliveries.claim(manager, jobs.map((j) => j.data));
-      await this.webhooks.enqueue(manager, webhookEventIds);
+      const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
+      const messages = await this.deliveries.deliverable(manager, moved);
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
       const others: string[] = [];
       for (const job of jobs) {

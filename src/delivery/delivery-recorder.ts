@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../metrics/metrics';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessagePriority } from '../messages/message-status';
 import { JobQueue } from '../queue/job-queue';
-import { WebhookQueue } from '../webhooks/webhook-queue';
 import { DELIVERY_QUEUE, DeliveryQueue } from './delivery-queue';
 import { logOutcome } from './delivery-outcome-log';
-import { DeliveryRepository, FinishedAttempt } from './delivery.repository';
+import { FinishedAttempt } from './delivery.repository';
 
 // 0.4 s to 6.4 s apart: about 12 s, within the shutdown drain.
 const WRITE_ATTEMPTS = 5;
@@ -33,9 +33,8 @@ export class DeliveryRecorder {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly deliveries: DeliveryRepository,
+    private readonly lifecycle: MessageLifecycle,
     private readonly deliveryQueue: DeliveryQueue,
-    private readonly webhooks: WebhookQueue,
     private readonly queue: JobQueue,
     private readonly metrics: Metrics,
   ) {}
@@ -81,8 +80,7 @@ export class DeliveryRecorder {
   private async write(results: JobResult[]): Promise<void> {
     const finished = results.map((r) => r.finished);
     const moved = await this.dataSource.transaction(async (manager) => {
-      const { moved, webhookEventIds } = await this.deliveries.finish(manager, finished);
-      await this.webhooks.enqueue(manager, webhookEventIds);
+      const moved = new Set((await this.lifecycle.finish(manager, finished)).moved.map((m) => m.id));
       // A delay of 0 is a retry too.
       const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));
       await this.deliveryQueue.enqueue(

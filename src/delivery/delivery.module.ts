@@ -2,7 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { MailerModule } from '@nestjs-modules/mailer';
 import { AppConfig } from '../config/app-config';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
-import { WebhookQueueModule } from '../webhooks/webhook-queue.module';
+import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
 import { DeliveryQueueModule } from './delivery-queue.module';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliveryRepository } from './delivery.repository';
@@ -24,7 +24,7 @@ export class DeliveryModule {
       module: DeliveryModule,
       imports: [
         DeliveryQueueModule,
-        WebhookQueueModule,
+        MessageLifecycleModule,
         ...(smtpUrl
           ? [
             MailerModule.forRoot({

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MessageCountsFolder } from './message-counts.folder';
+import { MessageCountsCompactor } from './message-counts.compactor';
 import { MessageCountsRepository } from './message-counts.repository';
 import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
@@ -7,7 +7,7 @@ import { MessagesService } from './messages.service';
 
 @Module({
   controllers: [MessagesController],
-  providers: [MessagesService, MessagesRepository, MessageCountsRepository, MessageCountsFolder],
+  providers: [MessagesService, MessagesRepository, MessageCountsRepository, MessageCountsCompactor],
   exports: [MessagesRepository],
 })
 export class MessagesModule {}

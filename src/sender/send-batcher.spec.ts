@@ -1,9 +1,9 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { automock } from '../../test/support/automock';
 import { DeliveryQueue } from '../delivery/delivery-queue';
-import { MessageRow, MessagesRepository, NewMessage } from '../messages/messages.repository';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { MessageRow, NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
 import { SendBatcher } from './send-batcher';
 
 function newMessage(id: string): NewMessage {
@@ -16,7 +16,7 @@ function rowOf(message: NewMessage): MessageRow {
 
 describe(SendBatcher.name, () => {
   let dataSource: jest.Mocked<DataSource>;
-  let repository: jest.Mocked<MessagesRepository>;
+  let lifecycle: jest.Mocked<MessageLifecycle>;
   let deliveries: jest.Mocked<DeliveryQueue>;
   let sut: SendBatcher;
   let commits: { size: number; release(): void; fail(error: Error): void }[];
@@ -24,22 +24,20 @@ describe(SendBatcher.name, () => {
   beforeEach(() => {
     commits = [];
     dataSource = automock<DataSource>('DataSource');
-    repository = automock<MessagesRepository>('MessagesRepository');
+    lifecycle = automock<MessageLifecycle>('MessageLifecycle');
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
-    const webhooks = automock<WebhookQueue>('WebhookQueue');
     const metrics = automock<Metrics>('Metrics');
     Object.defineProperty(metrics, 'messagesAccepted', { value: { inc: jest.fn() } });
-    repository.create.mockImplementation(async (messages) => ({ rows: messages.map(rowOf), webhookEventIds: [] }));
+    lifecycle.accept.mockImplementation(async (_manager, messages) => ({ messages: messages.map(rowOf), outboxEventIds: [] }));
     deliveries.enqueue.mockResolvedValue();
     deliveries.notifyCommitted.mockReturnValue();
-    webhooks.enqueue.mockResolvedValue();
     // Each transaction runs its work, then waits to be committed (or failed) by the test.
     dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => {
       const result = await work({} as EntityManager);
-      await new Promise<void>((release, fail) => commits.push({ size: repository.create.mock.calls.at(-1)![0].length, release, fail }));
+      await new Promise<void>((release, fail) => commits.push({ size: lifecycle.accept.mock.calls.at(-1)![1].length, release, fail }));
       return result;
     }) as never);
-    sut = new SendBatcher(dataSource, repository, deliveries, webhooks, metrics);
+    sut = new SendBatcher(dataSource, lifecycle, deliveries, metrics);
   });
 
   const settle = () => new Promise((resolve) => setImmediate(resolve));

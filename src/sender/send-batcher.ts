@@ -4,9 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { MessageResponse } from '../messages/dto/message.response';
 import { mapMessage } from '../messages/message.mapper';
-import { MessageRow, MessagesRepository, NewMessage } from '../messages/messages.repository';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { MessageRow, NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
 
 // Enough to share a commit among every send in flight; a few writers keep the database busy.
 const MAX_BATCH = 100;
@@ -31,9 +31,8 @@ export class SendBatcher {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly messages: MessagesRepository,
+    private readonly lifecycle: MessageLifecycle,
     private readonly deliveries: DeliveryQueue,
-    private readonly webhooks: WebhookQueue,
     private readonly metrics: Metrics,
   ) {}
 
@@ -46,9 +45,8 @@ export class SendBatcher {
 
   /** Stores messages in the caller's transaction: for sends that need one of their own. */
   async storeIn(manager: EntityManager, messages: NewMessage[]): Promise<MessageRow[]> {
-    const { rows, webhookEventIds } = await this.messages.create(messages, manager);
+    const { messages: rows } = await this.lifecycle.accept(manager, messages);
     await this.deliveries.enqueue(manager, messages.map((m) => ({ job: { messageId: m.id, attempt: 1 }, priority: m.priority })));
-    await this.webhooks.enqueue(manager, webhookEventIds);
     return rows;
   }
 

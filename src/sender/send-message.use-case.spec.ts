@@ -6,8 +6,8 @@ import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../config/app-config';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
-import { MessagesRepository, NewMessage } from '../messages/messages.repository';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { NewMessage } from '../messages/messages.repository';
 import { senderIdFor } from '../messages/addresses';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SendBatcher } from './send-batcher';
@@ -22,23 +22,21 @@ function body(fields: Partial<SendMessageDto> = {}): SendMessageDto {
 
 describe(SendMessageUseCase.name, () => {
   let dataSource: jest.Mocked<DataSource>;
-  let repository: jest.Mocked<MessagesRepository>;
+  let lifecycle: jest.Mocked<MessageLifecycle>;
   let deliveries: jest.Mocked<DeliveryQueue>;
   let metrics: jest.Mocked<Metrics>;
-  let webhooks: jest.Mocked<WebhookQueue>;
   let attachments: jest.Mocked<AttachmentsRepository>;
   let sut: SendMessageUseCase;
   const manager = {} as EntityManager;
 
   beforeEach(() => {
     dataSource = automock<DataSource>('DataSource');
-    repository = automock<MessagesRepository>('MessagesRepository');
+    lifecycle = automock<MessageLifecycle>('MessageLifecycle');
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
     metrics = automock<Metrics>('Metrics');
-    webhooks = automock<WebhookQueue>('WebhookQueue');
     attachments = automock<AttachmentsRepository>('AttachmentsRepository');
     const idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
-    const batcher = new SendBatcher(dataSource, repository, deliveries, webhooks, metrics);
+    const batcher = new SendBatcher(dataSource, lifecycle, deliveries, metrics);
     sut = new SendMessageUseCase(dataSource, batcher, attachments, idempotencyKeys, config);
   });
 
@@ -49,16 +47,16 @@ describe(SendMessageUseCase.name, () => {
       order.push('commit');
       return result;
     }) as never);
-    repository.create.mockImplementation(async ([message]) => {
-      order.push('create');
+    // The lifecycle queues the webhook events' jobs itself, in the same transaction (message-lifecycle.spec.ts).
+    lifecycle.accept.mockImplementation(async (_manager, [message]) => {
+      order.push('accept');
       const row = {
         id: message.id, user_id: message.userId, sender_id: message.senderId, sender: message.sender, recipients: message.recipients,
         subject: message.subject, status: 'queued' as const, priority: message.priority, bulk_sending_id: null, contact_id: null,
         custom_payload: null, sent_at: message.sentAt,
       };
-      return { rows: [row], webhookEventIds: ['event-1'] };
+      return { messages: [row], outboxEventIds: ['event-1'] };
     });
-    webhooks.enqueue.mockImplementation(async () => void order.push('webhooks'));
     deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
     deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
     const accepted = { inc: jest.fn() };
@@ -66,7 +64,7 @@ describe(SendMessageUseCase.name, () => {
     attachments.findOwned.mockResolvedValue([]);
     const { message: answer, replayed } = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
 
-    const [[stored], usedManager] = repository.create.mock.calls[0];
+    const [usedManager, [stored]] = lifecycle.accept.mock.calls[0];
     expect(usedManager).toBe(manager);
     expect(stored).toMatchObject<Partial<NewMessage>>({
       id: answer.id,
@@ -85,8 +83,7 @@ describe(SendMessageUseCase.name, () => {
     expect(replayed).toBe(false);
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
     expect(deliveries.enqueue).toHaveBeenCalledWith(manager, [{ job: { messageId: answer.id, attempt: 1 }, priority: 'normal' }]);
-    expect(order).toEqual(['create', 'enqueue', 'webhooks', 'commit', 'notify']);
-    expect(webhooks.enqueue).toHaveBeenCalledWith(manager, ['event-1']);
+    expect(order).toEqual(['accept', 'enqueue', 'commit', 'notify']);
     expect(accepted.inc).toHaveBeenCalledTimes(1);
   });
 
@@ -108,7 +105,7 @@ describe(SendMessageUseCase.name, () => {
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual(['attachmentIds[0]', 'attachmentIds[2]']);
     expect(attachments.findOwned).toHaveBeenCalledWith(USER, ids.map((id) => id.toLowerCase()), manager);
-    expect(repository.create).not.toHaveBeenCalled();
+    expect(lifecycle.accept).not.toHaveBeenCalled();
   });
 
   it('counts stored attachments toward the byte limit with inline ones', async () => {
@@ -120,6 +117,6 @@ describe(SendMessageUseCase.name, () => {
     const sending = sut.execute(USER, body({ attachmentIds: [id], attachments: [{ fileName: 'b.bin', content: three }] }));
 
     await expect(sending).rejects.toBeInstanceOf(PayloadTooLargeError);
-    expect(repository.create).not.toHaveBeenCalled();
+    expect(lifecycle.accept).not.toHaveBeenCalled();
   });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { PreparedStatements } from '../../src/database/prepared-statements';
+import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle';
 import { MessageStatus } from '../../src/messages/message-status';
-import { MessagesRepository, NewMessage } from '../../src/messages/messages.repository';
+import { NewMessage } from '../../src/messages/messages.repository';
 import { addressKey, senderIdFor } from '../../src/messages/addresses';
 
 /** A body that POST /sender/send accepts; tests change one thing at a time. */
@@ -18,7 +18,7 @@ export function sendBody(overrides: Record<string, unknown> = {}): Record<string
 }
 
 /**
- * Stores a message through the repository, at a chosen time and status, for the list tests
+ * Stores a message through the lifecycle, at a chosen time and status, for the list tests
  * that need control over time (the API stamps messages with "now").
  */
 export async function storeMessage(
@@ -37,7 +37,8 @@ export async function storeMessages(
   fieldsOfEach: (Partial<NewMessage> & { status?: MessageStatus })[],
 ): Promise<NewMessage[]> {
   const messages = fieldsOfEach.map(({ status: _status, ...fields }) => newMessage(userId, fields));
-  await db.transaction((manager) => new MessagesRepository(new PreparedStatements(db)).create(messages, manager));
+  // The jobs of any webhook events are not queued: a test that needs them sends through the API.
+  await db.transaction((manager) => new MessageLifecycle({ enqueue: async () => {} }).accept(manager, messages));
   const changed = messages.flatMap((message, i) => {
     const status = fieldsOfEach[i].status;
     return status && status !== 'queued' ? [{ id: message.id, status, at: new Date(message.sentAt.getTime() + 1000).toISOString() }] : [];

@@ -5,19 +5,20 @@ import { AppConfig } from '../config/app-config';
 
 const EVERY_MS = 1_000;
 const BATCH = 20_000;
-// One folder at a time across all processes: the namespace of our two-integer advisory locks.
+// One compactor at a time across all processes: the namespace of our two-integer advisory locks.
 const LOCK = [0x636e7473, 1];
 
 /**
- * Adds the pending count changes that triggers append into message_counts, so that reading a
- * count sums a few rows. Counts are exact without it; it only keeps them cheap to read. It runs
- * in worker processes, which every deployment has, so API processes spend nothing on it.
+ * Compacts the per-user message counts: adds the pending changes that triggers append to
+ * message_count_changes into message_counts (and deletes them), so that reading a count sums a
+ * few rows. Counts are exact without it; it only keeps them cheap to read. It runs in worker
+ * processes, which every deployment has, so API processes spend nothing on it.
  */
 @Injectable()
-export class MessageCountsFolder implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(MessageCountsFolder.name);
+export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(MessageCountsCompactor.name);
   private timer?: NodeJS.Timeout;
-  private folding?: Promise<unknown>;
+  private compacting?: Promise<unknown>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -27,24 +28,24 @@ export class MessageCountsFolder implements OnApplicationBootstrap, OnModuleDest
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
     this.timer = setInterval(() => {
-      this.folding ??= this.fold()
-        .catch((err) => this.logger.warn({ err }, 'Could not fold message count changes'))
-        .finally(() => (this.folding = undefined));
+      this.compacting ??= this.compact()
+        .catch((err) => this.logger.warn({ err }, 'Could not compact message count changes'))
+        .finally(() => (this.compacting = undefined));
     }, EVERY_MS);
     this.timer.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
-    await this.folding;
+    await this.compacting;
   }
 
-  /** Folds up to one batch; returns how many changes it folded (0 when another process holds the lock). */
-  async fold(): Promise<number> {
+  /** Compacts up to one batch; returns how many changes it added up (0 when another process holds the lock). */
+  async compact(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, LOCK);
       if (!locked) return 0;
-      const [{ folded }] = await manager.query(
+      const [{ compacted }] = await manager.query(
         `WITH moved AS (
            DELETE FROM message_count_changes
            WHERE id IN (SELECT id FROM message_count_changes ORDER BY id LIMIT ${BATCH})
@@ -54,9 +55,9 @@ export class MessageCountsFolder implements OnApplicationBootstrap, OnModuleDest
            SELECT user_id, dimension, value, status, sum(delta) FROM moved GROUP BY 1, 2, 3, 4
            ON CONFLICT (user_id, dimension, value, status) DO UPDATE SET n = c.n + excluded.n
          )
-         SELECT count(*)::int AS folded FROM moved`,
+         SELECT count(*)::int AS compacted FROM moved`,
       );
-      return folded;
+      return compacted;
     });
   }
 }

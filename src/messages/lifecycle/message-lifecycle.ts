@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { MessageStatus } from '../message-status';
+import { MESSAGE_COLUMNS, MessageRow, NewMessage } from '../messages.repository';
+import { OUTBOX_READS, outboxCte, transitionSql } from './status-change.sql';
+import { StatusChangeOutbox } from './status-change-outbox';
+import { ACCEPTED_STATUS, TargetOf, TransitionName } from './transitions';
+
+/** One message's change in an event's batch. */
+export interface StatusChange<N extends TransitionName = TransitionName> {
+  messageId: string;
+  /** The delivery attempt the change belongs to, for events guarded by one. */
+  attempt?: number;
+  /** The status to move to, for events with several (finish). */
+  status?: TargetOf<N>;
+  /** The history entry's detail: the SMTP reply or error, when there is one. */
+  detail?: string | null;
+}
+
+/** A message that an event moved. */
+export interface MovedMessage {
+  id: string;
+  userId: string;
+  status: MessageStatus;
+  attempt: number | null;
+}
+
+/**
+ * Every status change of a message (SPEC §5), from its acceptance on: each event is one
+ * statement per batch that moves the messages its guards allow, appends their history entries
+ * and writes the webhook outbox rows they cause; the outbox rows' jobs are queued in the same
+ * transaction (the caller's manager), so callers only say what happened.
+ */
+@Injectable()
+export class MessageLifecycle {
+  constructor(private readonly outbox: StatusChangeOutbox) {}
+
+  /**
+   * Stores new messages as `queued`, in one statement whatever their number: their senders (once
+   * per user and address), the messages, their recipients, the first history entries, and any
+   * webhook events; then their attachments. Returns them as lists read them, in the order given.
+   * Pass the manager of the caller's transaction so that whatever else the send writes commits
+   * or rolls back with it.
+   */
+  async accept(manager: EntityManager, messages: NewMessage[]): Promise<{ messages: MessageRow[]; outboxEventIds: string[] }> {
+    const stored: (MessageRow & { outbox_event_id: string | null })[] = await manager.query(
+      `WITH given AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(
+           id uuid, user_id text, sender_id uuid, sender text, sender_key text, recipients text[], recipient_keys text[],
+           subject text, html text, priority text, bulk_sending_id text, contact_id text, custom_payload jsonb,
+           webhook_url text, webhook_statuses text[], sent_at timestamptz)
+       ), sender AS (
+         -- In id order: two batches taking the same new senders' index locks in opposite orders
+         -- would deadlock.
+         INSERT INTO senders (id, user_id, email)
+         SELECT DISTINCT sender_id, user_id, sender_key FROM given ORDER BY sender_id ON CONFLICT DO NOTHING
+       ), m AS (
+         INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
+         SELECT id, user_id, sender_id, sender, recipients, subject, html, '${ACCEPTED_STATUS}', priority,
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at
+         FROM given
+         RETURNING ${[...new Set([...MESSAGE_COLUMNS, ...OUTBOX_READS])].join(', ')}
+       ), recipients AS (
+         INSERT INTO message_recipients (message_id, email, user_id, sent_at)
+         SELECT given.id, key, given.user_id, given.sent_at FROM given, unnest(given.recipient_keys) AS key
+       ), history AS (
+         INSERT INTO message_status_events (message_id, status, at) SELECT id, '${ACCEPTED_STATUS}', sent_at FROM given
+       ), ${outboxCte('m')}
+       SELECT ${MESSAGE_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.id AS outbox_event_id
+       FROM m LEFT JOIN outbox ON outbox.message_id = m.id`,
+      [JSON.stringify(messages.map(asRecord))],
+    );
+    for (const message of messages) {
+      for (const [position, attachment] of message.attachments.entries()) {
+        await manager.query(
+          `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content, attachment_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.size, attachment.content, attachment.attachmentId],
+        );
+      }
+    }
+    const outboxEventIds = await this.enqueueOutbox(manager, stored);
+    const byId = new Map(stored.map(({ outbox_event_id: _, ...row }) => [row.id, row]));
+    return { messages: messages.map((message) => byId.get(message.id)!), outboxEventIds };
+  }
+
+  /**
+   * queued/deferred → sending for the attempt that follows the last one, or sending again for the
+   * same attempt (its job came back: its worker died, or outlived the lease). Returns the messages
+   * it moved, with the `returning` columns; the others are final or belong to another attempt.
+   */
+  claim<R extends object = object>(
+    manager: EntityManager,
+    attempts: { messageId: string; attempt: number }[],
+    returning: { [K in keyof R]: string },
+  ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
+    const changes = attempts.map(({ messageId, attempt }) => ({ messageId, attempt, detail: attempt > 1 ? `attempt ${attempt}` : null }));
+    return this.apply<'claim', R>(manager, 'claim', changes, returning);
+  }
+
+  /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
+  finish(manager: EntityManager, outcomes: Required<StatusChange<'finish'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+    return this.apply(manager, 'finish', outcomes);
+  }
+
+  /**
+   * Applies one event to a batch of messages in one statement: the changes its guards
+   * (TRANSITIONS) allow happen, the others are left out of `moved`.
+   */
+  async apply<N extends TransitionName, R extends object = object>(
+    manager: EntityManager,
+    name: N,
+    changes: StatusChange<N>[],
+    returning?: { [K in keyof R]: string },
+  ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
+    const rows: (MovedMessage & R & { outbox_event_id: string | null })[] = await manager.query(transitionSql(name, returning), [
+      changes.map((c) => c.messageId),
+      changes.map((c) => c.attempt ?? null),
+      changes.map((c) => c.status ?? null),
+      changes.map((c) => c.detail ?? null),
+    ]);
+    const outboxEventIds = await this.enqueueOutbox(manager, rows);
+    return { moved: rows.map(({ outbox_event_id: _, ...moved }) => moved as MovedMessage & R), outboxEventIds };
+  }
+
+  private async enqueueOutbox(manager: EntityManager, rows: { outbox_event_id: string | null }[]): Promise<string[]> {
+    const eventIds = rows.flatMap((row) => (row.outbox_event_id ? [row.outbox_event_id] : []));
+    await this.outbox.enqueue(manager, eventIds);
+    return eventIds;
+  }
+}
+
+/** A new message as one element of the JSON that accept() reads with jsonb_to_recordset. */
+function asRecord(message: NewMessage) {
+  return {
+    id: message.id,
+    user_id: message.userId,
+    sender_id: message.senderId,
+    sender: message.sender,
+    sender_key: message.senderKey,
+    recipients: message.recipients,
+    recipient_keys: message.recipientKeys,
+    subject: message.subject,
+    html: message.html,
+    priority: message.priority,
+    bulk_sending_id: message.bulkSendingId,
+    contact_id: message.contactId,
+    custom_payload: message.customPayload,
+    webhook_url: message.webhookUrl,
+    webhook_statuses: message.webhookStatuses,
+    // Milliseconds, as the column keeps them.
+    sent_at: message.sentAt.toISOString(),
+  };
+}

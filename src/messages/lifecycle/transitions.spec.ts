@@ -1,0 +1,99 @@
+import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
+import { ACCEPTED_STATUS, countsAttempt, Edge, fixedTarget, guardSql, permits, TRANSITIONS, TransitionName } from './transitions';
+
+const edges = Object.values(TRANSITIONS).flat() as readonly Edge[];
+
+describe('the transition table (SPEC §5)', () => {
+  it('starts every message in queued, and reaches every status from there', () => {
+    const reached = new Set<MessageStatus>([ACCEPTED_STATUS]);
+    for (let grew = true; grew; ) {
+      const size = reached.size;
+      for (const edge of edges) if (reached.has(edge.from)) reached.add(edge.to);
+      grew = reached.size > size;
+    }
+    expect([...reached].sort()).toEqual([...MESSAGE_STATUSES].sort());
+  });
+
+  it('lets nothing leave failed, nor sent (later reports are statuses to come)', () => {
+    expect(edges.filter((edge) => edge.from === 'failed' || edge.from === 'sent')).toEqual([]);
+  });
+
+  it('never moves a message back to queued', () => {
+    expect(edges.filter((edge) => edge.to === ACCEPTED_STATUS)).toEqual([]);
+  });
+
+  it('ties every delivery change to an attempt', () => {
+    expect(edges.filter((edge) => edge.attempt === undefined)).toEqual([]);
+  });
+
+  describe('claim', () => {
+    it.each<[MessageStatus, number, number, boolean]>([
+      ['queued', 0, 1, true],
+      ['deferred', 1, 2, true],
+      ['deferred', 3, 4, true],
+      // A duplicate job of an attempt that already ran, or one from the future.
+      ['deferred', 2, 2, false],
+      ['queued', 0, 2, false],
+      // Its job came back: the same attempt again.
+      ['sending', 2, 2, true],
+      ['sending', 2, 3, false],
+      ['sending', 2, 1, false],
+      ['sent', 1, 2, false],
+      ['failed', 3, 4, false],
+    ])('moves %s after %i attempts to sending for attempt %i: %s', (status, attempts, attempt, allowed) => {
+      expect(permits('claim', { status, attempts }, 'sending', attempt)).toBe(allowed);
+    });
+
+    it('counts the attempt and has a single target', () => {
+      expect(countsAttempt('claim')).toBe(true);
+      expect(fixedTarget('claim')).toBe('sending');
+    });
+  });
+
+  describe('finish', () => {
+    it.each(['sent', 'deferred', 'failed'] as const)('moves the current attempt from sending to %s', (to) => {
+      expect(permits('finish', { status: 'sending', attempts: 2 }, to, 2)).toBe(true);
+    });
+
+    it.each<[MessageStatus, number, number]>([
+      // A late result of an attempt that was taken over.
+      ['sending', 3, 2],
+      ['sent', 2, 2],
+      ['deferred', 2, 2],
+      ['failed', 2, 2],
+      ['queued', 0, 0],
+    ])('leaves a message in %s after %i attempts alone for attempt %i', (status, attempts, attempt) => {
+      for (const to of ['sent', 'deferred', 'failed'] as const) expect(permits('finish', { status, attempts }, to, attempt)).toBe(false);
+    });
+
+    it('refuses a target outside the table', () => {
+      expect(permits('finish', { status: 'sending', attempts: 1 }, 'queued', 1)).toBe(false);
+      expect(permits('finish', { status: 'sending', attempts: 1 }, 'sending', 1)).toBe(false);
+    });
+
+    it('leaves the attempt count alone and lets the caller choose the target', () => {
+      expect(countsAttempt('finish')).toBe(false);
+      expect(fixedTarget('finish')).toBeUndefined();
+    });
+  });
+
+  describe('guardSql', () => {
+    it('writes the claim as the guard of SPEC §5: the next attempt from queued or deferred, or the same one again', () => {
+      expect(guardSql('claim')).toBe(
+        `(m.status IN ('queued', 'deferred') AND m.delivery_attempts = c.attempt - 1)\n` +
+          ` OR (m.status = 'sending' AND m.delivery_attempts = c.attempt)`,
+      );
+    });
+
+    it('writes the finish as the current attempt still sending, to a target of the table', () => {
+      expect(guardSql('finish')).toBe(`m.status = 'sending' AND c.status IN ('sent', 'deferred', 'failed') AND m.delivery_attempts = c.attempt`);
+    });
+
+    it('names only statuses the schema knows', () => {
+      for (const name of Object.keys(TRANSITIONS) as TransitionName[]) {
+        const named = [...guardSql(name).matchAll(/'([a-z]+)'/g)].map((match) => match[1]);
+        expect(named.filter((status) => !(MESSAGE_STATUSES as readonly string[]).includes(status))).toEqual([]);
+      }
+    });
+  });
+});

@@ -1,0 +1,137 @@
+import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
+import { WEBHOOK_QUEUE } from '../src/webhooks/webhook-queue';
+import { storeMessage, storeMessages } from './support/factories';
+import { bootTestApp, TestApp } from './support/test-app';
+import { newUserId } from './support/tokens';
+
+/**
+ * The guards of SPEC §5 as PostgreSQL applies them, on the lifecycle alone (ROLE=api: no worker
+ * moves these messages): which changes a batch makes, the history entry of each, and the outbox
+ * row and job of each change a webhook asked for, all in the change's own transaction.
+ */
+describe('the message lifecycle on PostgreSQL', () => {
+  let t: TestApp;
+  let lifecycle: MessageLifecycle;
+
+  beforeAll(async () => {
+    // A database of its own: its webhook jobs are nobody else's to deliver.
+    t = await bootTestApp({}, { isolatedDatabase: true });
+    lifecycle = t.app.get(MessageLifecycle);
+  });
+  afterAll(() => t?.close());
+
+  const claim = async (messageId: string, attempt: number) =>
+    (await t.db.transaction((m) => lifecycle.claim(m, [{ messageId, attempt }], {}))).moved.map((moved) => moved.id);
+  const finish = async (messageId: string, attempt: number, status: 'sent' | 'deferred' | 'failed', detail = `${status} detail`) =>
+    (await t.db.transaction((m) => lifecycle.finish(m, [{ messageId, attempt, status, detail }]))).moved.map((moved) => moved.id);
+  const history = async (id: string) =>
+    (await t.db.query(`SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`, [id])) as { status: string; detail: string | null }[];
+  const stateOf = async (id: string) =>
+    ((await t.db.query(`SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`, [id])) as { status: string; attempts: number }[])[0];
+
+  it('moves a message only along SPEC §5, for the right attempt, with one history entry per move', async () => {
+    const { id } = await storeMessage(t.db, newUserId());
+
+    expect(await claim(id, 2)).toEqual([]);
+    expect(await claim(id, 1)).toEqual([id]);
+    // Its job came back: the same attempt again.
+    expect(await claim(id, 1)).toEqual([id]);
+    // A late outcome of another attempt.
+    expect(await finish(id, 2, 'sent')).toEqual([]);
+    expect(await finish(id, 1, 'deferred', '421 try later')).toEqual([id]);
+    expect(await finish(id, 1, 'sent')).toEqual([]);
+    expect(await claim(id, 3)).toEqual([]);
+    expect(await claim(id, 2)).toEqual([id]);
+    expect(await finish(id, 2, 'failed', '550 no such user')).toEqual([id]);
+    // Final: no attempt, duplicate or next, moves it again.
+    expect(await claim(id, 2)).toEqual([]);
+    expect(await claim(id, 3)).toEqual([]);
+    expect(await finish(id, 2, 'sent')).toEqual([]);
+
+    expect(await stateOf(id)).toEqual({ status: 'failed', attempts: 2 });
+    expect(await history(id)).toEqual([
+      { status: 'queued', detail: null },
+      { status: 'sending', detail: null },
+      { status: 'sending', detail: null },
+      { status: 'deferred', detail: '421 try later' },
+      { status: 'sending', detail: 'attempt 2' },
+      { status: 'failed', detail: '550 no such user' },
+    ]);
+  });
+
+  it('refuses, in SQL, a target the table does not list', async () => {
+    const { id } = await storeMessage(t.db, newUserId());
+    await claim(id, 1);
+
+    const moved = await t.db.transaction((m) => lifecycle.finish(m, [{ messageId: id, attempt: 1, status: 'queued' as never, detail: 'x' }]));
+
+    expect(moved).toEqual({ moved: [], outboxEventIds: [] });
+    expect(await stateOf(id)).toEqual({ status: 'sending', attempts: 1 });
+  });
+
+  it('changes a batch in one call, each message by its own guard', async () => {
+    const [a, b, c] = await storeMessages(t.db, newUserId(), [{}, {}, {}]);
+    await claim(c.id, 1);
+
+    const { moved } = await t.db.transaction((m) =>
+      lifecycle.claim<{ subject: string }>(m, [{ messageId: a.id, attempt: 1 }, { messageId: b.id, attempt: 2 }, { messageId: c.id, attempt: 1 }], { subject: 'm.subject' }),
+    );
+
+    expect(moved.map(({ id, status, attempt, subject }) => ({ id, status, attempt, subject })).sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+      [a, c].map(({ id, subject }) => ({ id, status: 'sending', attempt: 1, subject })).sort((x, y) => x.id.localeCompare(y.id)),
+    );
+    expect(await stateOf(b.id)).toEqual({ status: 'queued', attempts: 0 });
+  });
+
+  it('writes an outbox row and queues its job for each change the webhook selects, numbered by the change', async () => {
+    const userId = newUserId();
+    const [every, onlySent] = await storeMessages(t.db, userId, [
+      { webhookUrl: 'https://hooks.example.com/every', webhookStatuses: [] },
+      { webhookUrl: 'https://hooks.example.com/sent', webhookStatuses: ['sent'] },
+    ]);
+
+    const claimed = await t.db.transaction((m) => lifecycle.claim(m, [every, onlySent].map(({ id }) => ({ messageId: id, attempt: 1 })), {}));
+    const finished = await t.db.transaction((m) =>
+      lifecycle.finish(m, [every, onlySent].map(({ id }) => ({ messageId: id, attempt: 1, status: 'sent' as const, detail: '250 ok' }))),
+    );
+
+    const events: { id: string; message_id: string; status: string; sequence: number; url: string }[] = await t.db.query(
+      `SELECT id, message_id, status, sequence, url FROM webhook_events WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, sequence`,
+      [[every.id, onlySent.id]],
+    );
+    const byMessage = (id: string) => events.filter((e) => e.message_id === id).map(({ status, sequence, url }) => ({ status, sequence, url }));
+    // A message's events are numbered by its status changes, acceptance the first.
+    expect(byMessage(every.id)).toEqual([
+      { status: 'queued', sequence: 1, url: 'https://hooks.example.com/every' },
+      { status: 'sending', sequence: 2, url: 'https://hooks.example.com/every' },
+      { status: 'sent', sequence: 3, url: 'https://hooks.example.com/every' },
+    ]);
+    expect(byMessage(onlySent.id)).toEqual([{ status: 'sent', sequence: 3, url: 'https://hooks.example.com/sent' }]);
+
+    const changed = events.filter((e) => e.status !== 'queued').map((e) => e.id);
+    expect([...claimed.outboxEventIds, ...finished.outboxEventIds].sort()).toEqual([...changed].sort());
+    const jobs: { eventId: string }[] = (await t.db.query(`SELECT data FROM pgboss.job WHERE name = $1 AND data->>'eventId' = ANY($2::text[])`, [WEBHOOK_QUEUE, changed])).map(
+      (row: { data: { eventId: string } }) => row.data,
+    );
+    expect(jobs.map((j) => j.eventId).sort()).toEqual([...changed].sort());
+  });
+
+  it('writes nothing of a change whose transaction rolls back: no status, history, outbox row or job', async () => {
+    const { id } = await storeMessage(t.db, newUserId(), { webhookUrl: 'https://hooks.example.com/h', webhookStatuses: ['sending'] });
+
+    const rolledBack = new Error('rolled back');
+    let eventIds: string[] = [];
+    await expect(
+      t.db.transaction(async (m) => {
+        eventIds = (await lifecycle.claim(m, [{ messageId: id, attempt: 1 }], {})).outboxEventIds;
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+
+    expect(eventIds).toHaveLength(1);
+    expect(await stateOf(id)).toEqual({ status: 'queued', attempts: 0 });
+    expect(await history(id)).toEqual([{ status: 'queued', detail: null }]);
+    expect(await t.db.query(`SELECT 1 FROM webhook_events WHERE id = $1`, [eventIds[0]])).toEqual([]);
+    expect(await t.db.query(`SELECT 1 FROM pgboss.job WHERE data->>'eventId' = $1`, [eventIds[0]])).toEqual([]);
+  });
+});
