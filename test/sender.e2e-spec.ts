@@ -17,7 +17,7 @@ describe('POST /sender/send', () => {
   it('accepts many concurrent sends from new sender addresses, in any order, each once', async () => {
     const userId = newUserId();
     const senders = Array.from({ length: 8 }, (_, i) => `sender${i}@example.com`);
-    // Sends share transactions (SendBatcher): batches naming the same new senders in other
+    // Sends share transactions (MessageIntake's group commit): batches naming the same new senders in other
     // orders must not deadlock each other.
     const bodies = Array.from({ length: 120 }, (_, i) => sendBody({ sender: senders[(i * 5 + Math.floor(i / 8)) % 8], subject: `Concurrent ${i}` }));
 

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions, runMigrationsExclusively } from './data-source-options';
+import { Database } from './database';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { PreparedStatements } from './prepared-statements';
 
@@ -28,7 +29,7 @@ class EmbeddedPostgresModule {}
       },
     }),
   ],
-  providers: [PreparedStatements],
-  exports: [PreparedStatements],
+  providers: [Database, PreparedStatements],
+  exports: [Database, PreparedStatements],
 })
 export class DatabaseModule {}

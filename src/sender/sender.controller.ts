@@ -10,13 +10,13 @@ import { IdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency
 import { MessageResponse } from '../messages/dto/message.response';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SEND_MESSAGE_EXAMPLES } from './dto/send-message.examples';
-import { SendMessageUseCase } from './send-message.use-case';
+import { MessageIntake } from '../intake/message-intake';
 
 @ApiTags('sender')
 @ApiBearerAuth()
 @Controller('sender')
 export class SenderController {
-  constructor(private readonly sendMessage: SendMessageUseCase) {}
+  constructor(private readonly intake: MessageIntake) {}
 
   @Post('send')
   @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
@@ -42,7 +42,7 @@ export class SenderController {
     @IdempotencyKey() idempotencyKey: IdempotencyKeyHeader,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
-    const { message, replayed } = await this.sendMessage.execute(user.id, body, idempotencyKey.key());
+    const { message, replayed } = await this.intake.accept(user.id, body, idempotencyKey.key());
     response.location(`/user/messages/${message.id}`);
     if (replayed) response.setHeader('Idempotent-Replayed', 'true');
     return message;

@@ -1,17 +1,12 @@
 import { Module } from '@nestjs/common';
-import { AttachmentsModule } from '../attachments/attachments.module';
-import { DeliveryQueueModule } from '../delivery/delivery-queue.module';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
-import { MessagesModule } from '../messages/messages.module';
+import { IntakeModule } from '../intake/intake.module';
 import { MaxRecipientsRule } from './dto/max-recipients.rule';
 import { SenderController } from './sender.controller';
-import { SendBatcher } from './send-batcher';
-import { SendMessageUseCase } from './send-message.use-case';
 
+/** POST /sender/send: the REST way in to the intake. */
 @Module({
-  imports: [MessagesModule, AttachmentsModule, IdempotencyModule, DeliveryQueueModule, MessageLifecycleModule],
+  imports: [IntakeModule],
   controllers: [SenderController],
-  providers: [SendMessageUseCase, SendBatcher, MaxRecipientsRule],
+  providers: [MaxRecipientsRule],
 })
 export class SenderModule {}

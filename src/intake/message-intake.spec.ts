@@ -1,48 +1,47 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { automock } from '../../test/support/automock';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../config/app-config';
+import { Database } from '../database/database';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { Metrics } from '../metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { NewMessage } from '../messages/messages.repository';
 import { senderIdFor } from '../messages/addresses';
-import { SendMessageDto } from './dto/send-message.dto';
-import { SendBatcher } from './send-batcher';
-import { SendMessageUseCase } from './send-message.use-case';
+import { MessageIntake } from './message-intake';
+import { SendRequest } from './send-request';
 
 const USER = 'user-1';
 const config = { limits: { maxRecipients: 50, maxAttachmentBytes: 10 }, webhooks: { allowPrivateNetworks: false } } as AppConfig;
 
-function body(fields: Partial<SendMessageDto> = {}): SendMessageDto {
-  return Object.assign(new SendMessageDto(), { subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'News@Example.com', ...fields });
+function body(fields: Partial<SendRequest> = {}): SendRequest {
+  return { subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'News@Example.com', ...fields };
 }
 
-describe(SendMessageUseCase.name, () => {
-  let dataSource: jest.Mocked<DataSource>;
+describe(MessageIntake.name, () => {
+  let database: jest.Mocked<Database>;
   let lifecycle: jest.Mocked<MessageLifecycle>;
   let deliveries: jest.Mocked<DeliveryQueue>;
   let metrics: jest.Mocked<Metrics>;
   let attachments: jest.Mocked<AttachmentsRepository>;
-  let sut: SendMessageUseCase;
+  let sut: MessageIntake;
   const manager = {} as EntityManager;
 
   beforeEach(() => {
-    dataSource = automock<DataSource>('DataSource');
+    database = automock<Database>('Database');
     lifecycle = automock<MessageLifecycle>('MessageLifecycle');
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
     metrics = automock<Metrics>('Metrics');
     attachments = automock<AttachmentsRepository>('AttachmentsRepository');
     const idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
-    const batcher = new SendBatcher(dataSource, lifecycle, deliveries, metrics);
-    sut = new SendMessageUseCase(dataSource, batcher, attachments, idempotencyKeys, config);
+    sut = new MessageIntake(database, lifecycle, deliveries, attachments, idempotencyKeys, config, metrics);
   });
 
   it('stores the message and queues its delivery in one transaction, then wakes the workers', async () => {
     const order: string[] = [];
-    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => {
+    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => {
       const result = await work(manager);
       order.push('commit');
       return result;
@@ -62,7 +61,7 @@ describe(SendMessageUseCase.name, () => {
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
     attachments.findOwned.mockResolvedValue([]);
-    const { message: answer, replayed } = await sut.execute(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
+    const { message: answer, replayed } = await sut.accept(USER, body({ attachments: [{ fileName: 'a.png', content: 'aGk=' }], webhook: { url: 'https://h.example.com' } }));
 
     const [usedManager, [stored]] = lifecycle.accept.mock.calls[0];
     expect(usedManager).toBe(manager);
@@ -89,18 +88,18 @@ describe(SendMessageUseCase.name, () => {
 
   it('refuses attachments over the byte limit before touching the database', async () => {
     const eleven = Buffer.alloc(11).toString('base64');
-    await expect(sut.execute(USER, body({ attachments: [{ fileName: 'a.bin', content: eleven }] }))).rejects.toBeInstanceOf(PayloadTooLargeError);
-    expect(dataSource.transaction).not.toHaveBeenCalled();
+    await expect(sut.accept(USER, body({ attachments: [{ fileName: 'a.bin', content: eleven }] }))).rejects.toBeInstanceOf(PayloadTooLargeError);
+    expect(database.transaction).not.toHaveBeenCalled();
   });
 
   it('names every attachment id the user has not stored, and stores nothing', async () => {
-    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
     const ids = ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', '7F1F2F0D-7A21-4D3E-9C55-8C4F5F1E3B0A', '8f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'];
     attachments.findOwned.mockResolvedValue([
       { id: '7f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', file_name: 'a.pdf', content_type: 'application/pdf', size: 1, created_at: new Date() },
     ]);
 
-    const error = await sut.execute(USER, body({ attachmentIds: ids })).catch((e: unknown) => e);
+    const error = await sut.accept(USER, body({ attachmentIds: ids })).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual(['attachmentIds[0]', 'attachmentIds[2]']);
@@ -109,12 +108,12 @@ describe(SendMessageUseCase.name, () => {
   });
 
   it('counts stored attachments toward the byte limit with inline ones', async () => {
-    dataSource.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
     const id = '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a';
     attachments.findOwned.mockResolvedValue([{ id, file_name: 'a.pdf', content_type: 'application/pdf', size: 8, created_at: new Date() }]);
     const three = Buffer.alloc(3).toString('base64');
 
-    const sending = sut.execute(USER, body({ attachmentIds: [id], attachments: [{ fileName: 'b.bin', content: three }] }));
+    const sending = sut.accept(USER, body({ attachmentIds: [id], attachments: [{ fileName: 'b.bin', content: three }] }));
 
     await expect(sending).rejects.toBeInstanceOf(PayloadTooLargeError);
     expect(lifecycle.accept).not.toHaveBeenCalled();

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
+import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
+import { AppConfig } from '../config/app-config';
+import { Database } from '../database/database';
+import { GroupCommit } from '../database/group-commit';
+import { DeliveryQueue } from '../delivery/delivery-queue';
+import { IdempotencyKeys } from '../idempotency/idempotency-keys';
+import { MessageResponse } from '../messages/dto/message.response';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { mapMessage } from '../messages/message.mapper';
+import type { NewMessage } from '../messages/messages.repository';
+import { Metrics } from '../metrics/metrics';
+import { isPublicAddress, literalAddress } from '../webhooks/webhook-target';
+import { inlineAttachments, MessageAttachment, newMessage } from './new-message';
+import type { SendRequest } from './send-request';
+
+export interface SendResult {
+  message: MessageResponse;
+  /** The first answer to an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+// Enough to share a commit among every send in flight; a few writers keep the database busy.
+const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
+
+/**
+ * The one way a message gets in, whatever the way in: checks what the request's validation
+ * cannot, then stores the message as `queued` with its delivery job in one transaction, so that
+ * no accepted message is lost or sent unstored. Plain sends share transactions with the sends
+ * arriving with them (group commit); a send with an Idempotency-Key or stored attachments has a
+ * transaction of its own, which holds the key's lock and reads the attachments.
+ */
+@Injectable()
+export class MessageIntake {
+  private readonly plainSends: GroupCommit<NewMessage, MessageResponse>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly lifecycle: MessageLifecycle,
+    private readonly deliveries: DeliveryQueue,
+    private readonly attachments: AttachmentsRepository,
+    private readonly idempotencyKeys: IdempotencyKeys,
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
+    this.plainSends = new GroupCommit(database, (manager, messages) => this.store(manager, messages), GROUP_COMMIT);
+  }
+
+  async accept(userId: string, request: SendRequest, idempotencyKey?: string): Promise<SendResult> {
+    this.refuseUnreachableWebhook(request.webhook?.url);
+    const inline = inlineAttachments(request);
+    // Over the limit on its own: no need to look up the stored ones.
+    this.refuseOversizedAttachments(inline);
+    if (!idempotencyKey && !request.attachmentIds?.length) {
+      const message = await this.plainSends.submit(newMessage(userId, request, inline));
+      this.committed();
+      return { message, replayed: false };
+    }
+    const result = await this.database.transaction(async (manager): Promise<SendResult> => {
+      if (idempotencyKey) {
+        const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, request);
+        if (earlier) return { message: earlier as MessageResponse, replayed: true };
+      }
+      const stored = await this.storedAttachments(manager, userId, request.attachmentIds ?? []);
+      this.refuseOversizedAttachments([...inline, ...stored]);
+      const [message] = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
+      if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, request, message);
+      return { message, replayed: false };
+    });
+    if (!result.replayed) this.committed();
+    return result;
+  }
+
+  /** Stores messages and their first delivery jobs in the transaction given; returns them as the API shows them. */
+  private async store(manager: EntityManager, messages: NewMessage[]): Promise<MessageResponse[]> {
+    const { messages: rows } = await this.lifecycle.accept(manager, messages);
+    await this.deliveries.enqueue(manager, messages.map((m) => ({ job: { messageId: m.id, attempt: 1 }, priority: m.priority })));
+    return rows.map((row) => mapMessage(row));
+  }
+
+  /** After the commit: workers in this process fetch at once, instead of at their next poll. */
+  private committed(): void {
+    this.deliveries.notifyCommitted();
+    this.metrics.messagesAccepted.inc();
+  }
+
+  /**
+   * A webhook URL naming a private address outright can never be delivered: say so now (SPEC §7).
+   * Nor may it carry credentials, which would be sent as Basic auth and shown in the delivery log.
+   */
+  private refuseUnreachableWebhook(url: string | undefined): void {
+    if (!url) return;
+    const target = new URL(url);
+    if (target.username || target.password) {
+      throw new InvalidInputError([{ field: 'webhook.url', message: 'must not contain a user name or password' }]);
+    }
+    if (this.config.webhooks.allowPrivateNetworks) return;
+    const address = literalAddress(target);
+    if (address && !isPublicAddress(address)) {
+      throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address})` }]);
+    }
+  }
+
+  /** The caller's stored attachments, in the order named; another user's id is as unknown as a made-up one. */
+  private async storedAttachments(manager: EntityManager, userId: string, ids: string[]): Promise<MessageAttachment[]> {
+    const named = ids.map((id) => id.toLowerCase());
+    const found = new Map((await this.attachments.findOwned(userId, named, manager)).map((a) => [a.id, a]));
+    const unknown = named.flatMap((id, i) => (found.has(id) ? [] : [{ field: `attachmentIds[${i}]`, message: `no attachment ${id} exists` }]));
+    if (unknown.length > 0) throw new InvalidInputError(unknown);
+    // Naming a file twice attaches it once.
+    return [...new Set(named)].map((id) => {
+      const a = found.get(id)!;
+      return { id: uuidv7(), fileName: a.file_name, contentType: a.content_type, size: a.size, content: null, attachmentId: a.id };
+    });
+  }
+
+  /** MAX_ATTACHMENT_BYTES bounds the decoded bytes of a message, inline and stored together. */
+  private refuseOversizedAttachments(attachments: MessageAttachment[]): void {
+    const bytes = attachments.reduce((sum, a) => sum + a.size, 0);
+    const limit = this.config.limits.maxAttachmentBytes;
+    if (bytes > limit) {
+      throw new PayloadTooLargeError(`The attachments come to ${bytes} bytes; the limit per message is ${limit}.`);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { lookup as contentTypeOf } from 'mime-types';
+import { v7 as uuidv7 } from 'uuid';
+import { addressKey, senderIdFor } from '../messages/addresses';
+import type { NewMessage } from '../messages/messages.repository';
+import type { SendRequest } from './send-request';
+
+export type MessageAttachment = NewMessage['attachments'][number];
+
+/** The message a request asks for, as the lifecycle stores it. */
+export function newMessage(userId: string, request: SendRequest, attachments: MessageAttachment[]): NewMessage {
+  return {
+    // Ordered by time, so consecutive messages land side by side in the primary-key index.
+    id: uuidv7(),
+    userId,
+    senderId: senderIdFor(userId, request.sender),
+    sender: request.sender,
+    senderKey: addressKey(request.sender),
+    recipients: request.to,
+    recipientKeys: request.to.map(addressKey),
+    subject: request.subject,
+    html: request.html,
+    priority: request.priority ?? 'normal',
+    bulkSendingId: request.bulkSendingId ?? null,
+    contactId: request.contactId ?? null,
+    customPayload: request.customPayload ?? null,
+    webhookUrl: request.webhook?.url ?? null,
+    webhookStatuses: request.webhook ? (request.webhook.status ?? []) : null,
+    sentAt: new Date(),
+    attachments,
+  };
+}
+
+/** The request's inline attachments, decoded (their base64 was checked with the request). */
+export function inlineAttachments(request: SendRequest): MessageAttachment[] {
+  return (request.attachments ?? []).map((a) => {
+    const content = Buffer.from(a.content, 'base64');
+    return {
+      id: uuidv7(),
+      fileName: a.fileName,
+      contentType: contentTypeOf(a.fileName) || 'application/octet-stream',
+      size: content.length,
+      content,
+      attachmentId: null,
+    };
+  });
+}

@@ -1,0 +1,21 @@
+import type { MessagePriority, MessageStatus } from '../messages/message-status';
+
+/**
+ * A request to send one email, as every way in gives it (the REST API's body today; batches and
+ * SMTP submission next), already validated field by field.
+ */
+export interface SendRequest {
+  subject: string;
+  html: string;
+  to: string[];
+  sender: string;
+  /** Stored attachments (POST /attachments), by id. */
+  attachmentIds?: string[];
+  /** Inline attachments, base64. */
+  attachments?: { fileName: string; content: string }[];
+  bulkSendingId?: string;
+  customPayload?: Record<string, string>;
+  contactId?: string;
+  priority?: MessagePriority;
+  webhook?: { url: string; status?: MessageStatus[] };
+}
