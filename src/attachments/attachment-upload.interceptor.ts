@@ -1,9 +1,9 @@
-import { BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request, RequestHandler, Response } from 'express';
 import multer, { memoryStorage, MulterError } from 'multer';
 import { Observable } from 'rxjs';
 import { BodyLimit } from '../common/body-limit';
-import { PayloadTooLargeError } from '../common/problem/problem.errors';
+import { MalformedBodyError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
 
 // Room for the multipart framing around the file: boundaries, and part headers whose file name
@@ -49,7 +49,7 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
 function uploadError(error: unknown, max: number): Error {
   if (error instanceof MulterError) {
     if (error.code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeError(`The file is larger than MAX_ATTACHMENT_BYTES (${max} bytes).`);
-    return new BadRequestException(`${error.message}: the body must hold one part, named file, and nothing else.`);
+    return new MalformedBodyError(`${error.message}: the body must hold one part, named file, and nothing else.`);
   }
-  return new BadRequestException(`The multipart body could not be read: ${(error as Error).message}.`);
+  return new MalformedBodyError(`The multipart body could not be read: ${(error as Error).message}.`);
 }

@@ -1,9 +1,10 @@
-import { Controller, Post, Req, UnsupportedMediaTypeException, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Controller, Post, Req, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { UnsupportedMediaTypeError } from '../common/problem/problem.errors';
 import { AttachmentUploadInterceptor } from './attachment-upload.interceptor';
 import { AttachmentsService } from './attachments.service';
 import type { UploadedFilePart } from './attachments.service';
@@ -31,7 +32,7 @@ export class AttachmentsController {
     @Req() request: Request,
   ): Promise<AttachmentResponse> {
     if (!request.is('multipart/form-data')) {
-      throw new UnsupportedMediaTypeException('The body must be multipart/form-data with one part named file.');
+      throw new UnsupportedMediaTypeError('The body must be multipart/form-data with one part named file.');
     }
     return this.service.store(user.id, file);
   }

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { AttachmentEntity } from './entities/attachment.entity';
 
+/** A stored attachment as its owner sees it: everything but the bytes. */
+export type StoredAttachment = Pick<AttachmentEntity, 'id' | 'fileName' | 'contentType' | 'size' | 'createdAt'>;
+
+/** The shape the send intake reads (snake_case, as it comes from SQL). */
 export interface AttachmentRow {
   id: string;
   file_name: string;
@@ -10,31 +15,24 @@ export interface AttachmentRow {
   created_at: Date;
 }
 
-export interface NewAttachment {
-  id: string;
-  userId: string;
-  fileName: string;
-  contentType: string;
-  content: Buffer;
-  createdAt: Date;
-}
+export type NewAttachment = Omit<AttachmentEntity, 'size'>;
 
 @Injectable()
 export class AttachmentsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectRepository(AttachmentEntity) private readonly attachments: Repository<AttachmentEntity>) {}
 
-  async create(attachment: NewAttachment): Promise<AttachmentRow> {
-    const [row]: AttachmentRow[] = await this.dataSource.query(
-      `INSERT INTO attachments (id, user_id, file_name, content_type, size, content, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING id, file_name, content_type, size, created_at`,
-      [attachment.id, attachment.userId, attachment.fileName, attachment.contentType, attachment.content.length, attachment.content, attachment.createdAt],
-    );
-    return row;
+  async create(attachment: NewAttachment): Promise<StoredAttachment> {
+    const stored = { ...attachment, size: attachment.content.length };
+    await this.attachments.insert(stored);
+    const { id, fileName, contentType, size, createdAt } = stored;
+    return { id, fileName, contentType, size, createdAt };
   }
 
-  /** Those of `ids` that this user stored; another user's id is as absent as an unknown one. */
-  async findOwned(userId: string, ids: string[], manager: EntityManager = this.dataSource.manager): Promise<AttachmentRow[]> {
+  /**
+   * Those of `ids` that this user stored; another user's id is as absent as an unknown one.
+   * Raw SQL: it runs inside each send's transaction, and its callers read the row shape above.
+   */
+  async findOwned(userId: string, ids: string[], manager: EntityManager = this.attachments.manager): Promise<AttachmentRow[]> {
     if (ids.length === 0) return [];
     return manager.query(
       `SELECT id, file_name, content_type, size, created_at FROM attachments WHERE user_id = $1 AND id = ANY($2::uuid[])`,

@@ -3,7 +3,7 @@ import { lookup as contentTypeOf } from 'mime-types';
 import { v7 as uuidv7 } from 'uuid';
 import { InvalidInputError } from '../common/problem/problem.errors';
 import { isSafeFileName } from '../common/validation/validators';
-import { AttachmentRow, AttachmentsRepository } from './attachments.repository';
+import { AttachmentsRepository, StoredAttachment } from './attachments.repository';
 import { AttachmentResponse } from './dto/attachment.response';
 
 /** What the multipart parser hands over of the `file` part. */
@@ -28,7 +28,7 @@ export class AttachmentsService {
     if (fileName.length < 1 || fileName.length > 255 || !isSafeFileName(fileName)) {
       throw new InvalidInputError([{ field: 'file', message: 'the file name must be 1–255 characters without /, \\, CR, LF or NUL' }]);
     }
-    const row = await this.attachments.create({
+    const stored = await this.attachments.create({
       id: uuidv7(),
       userId,
       fileName,
@@ -36,7 +36,7 @@ export class AttachmentsService {
       content: file.buffer,
       createdAt: new Date(),
     });
-    return mapAttachment(row);
+    return mapAttachment(stored);
   }
 }
 
@@ -49,12 +49,12 @@ function contentTypeFor(fileName: string, declared: string): string {
   return contentTypeOf(fileName) || (MEDIA_TYPE.test(type) ? type : 'application/octet-stream');
 }
 
-function mapAttachment(row: AttachmentRow): AttachmentResponse {
+function mapAttachment(attachment: StoredAttachment): AttachmentResponse {
   return {
-    id: row.id,
-    fileName: row.file_name,
-    contentType: row.content_type,
-    size: row.size,
-    createdAt: row.created_at.toISOString(),
+    id: attachment.id,
+    fileName: attachment.fileName,
+    contentType: attachment.contentType,
+    size: attachment.size,
+    createdAt: attachment.createdAt.toISOString(),
   };
 }

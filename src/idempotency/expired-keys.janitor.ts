@@ -35,6 +35,7 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
   async sweep(): Promise<number> {
     let deleted = 0;
     for (;;) {
+      // Raw: a batched DELETE (by ctid, with LIMIT) is beyond TypeORM's delete().
       const [, count]: [unknown, number] = await this.dataSource.query(
         `DELETE FROM idempotency_keys WHERE ctid = ANY (ARRAY(
            SELECT ctid FROM idempotency_keys WHERE created_at <= now() - interval '${KEY_LIFETIME}' LIMIT ${BATCH}))`,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, Raw } from 'typeorm';
 import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError } from '../common/problem/problem.errors';
+import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 
 // Namespaces our advisory locks (the two-integer form), apart from the migration lock's.
 const LOCK_NAMESPACE = 0x69646b79;
@@ -41,13 +42,13 @@ export class IdempotencyKeys {
   }
 
   private async earlierAnswer(manager: EntityManager, userId: string, key: string, request: unknown): Promise<unknown> {
-    const [earlier]: { request_hash: Buffer; response: unknown }[] = await manager.query(
-      `SELECT request_hash, response FROM idempotency_keys
-       WHERE user_id = $1 AND key = $2 AND created_at > now() - interval '${KEY_LIFETIME}'`,
-      [userId, key],
-    );
+    const earlier = await manager.findOne(IdempotencyKeyEntity, {
+      select: { requestHash: true, response: true },
+      // The database's clock, like the one that wrote created_at.
+      where: { userId, key, createdAt: Raw((column) => `${column} > now() - interval '${KEY_LIFETIME}'`) },
+    });
     if (!earlier) return undefined;
-    if (!earlier.request_hash.equals(fingerprint(request))) {
+    if (!earlier.requestHash.equals(fingerprint(request))) {
       throw new IdempotencyMismatchError('This Idempotency-Key was used with a different body in the last 24 hours; use a new key.');
     }
     return earlier.response;
@@ -55,12 +56,13 @@ export class IdempotencyKeys {
 
   /** Keeps the answer to a claimed key; an expired use of the same key is replaced. */
   async remember(manager: EntityManager, userId: string, key: string, request: unknown, response: unknown): Promise<void> {
-    await manager.query(
-      `INSERT INTO idempotency_keys (user_id, key, request_hash, response, created_at) VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (user_id, key) DO UPDATE
-         SET request_hash = excluded.request_hash, response = excluded.response, created_at = excluded.created_at`,
-      [userId, key, fingerprint(request), JSON.stringify(response)],
-    );
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(IdempotencyKeyEntity)
+      .values({ userId, key, requestHash: fingerprint(request), response: response as object, createdAt: () => 'now()' })
+      .orUpdate(['request_hash', 'response', 'created_at'], ['user_id', 'key'])
+      .execute();
   }
 }
 

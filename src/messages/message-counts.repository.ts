@@ -54,6 +54,7 @@ export class MessageCountsRepository {
     const [from, to] = typeof value === 'string' ? [value, value] : value;
     const where = `user_id = $1 AND dimension = $2 AND value BETWEEN $3 AND $4
                    AND ($5::text[] IS NULL OR status = ANY($5::text[]))`;
+    // Raw and prepared, not a TypeORM repository: every list runs it (about 0.1 ms saved a run, see PreparedStatements).
     const [{ n }]: { n: string }[] = await this.statements.query(
       `SELECT coalesce(sum(n), 0) AS n FROM (
          SELECT n FROM message_counts WHERE ${where}

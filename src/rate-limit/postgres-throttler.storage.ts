@@ -15,6 +15,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
   constructor(private readonly statements: PreparedStatements) {}
 
   async increment(key: string, ttlMs: number, limit: number, _blockDurationMs: number, throttler: string): Promise<ThrottlerStorageRecord> {
+    // Raw and prepared, not a TypeORM upsert: every request runs it (about 0.1 ms saved a run, see PreparedStatements).
     const [row]: { hits: number; seconds_left: number }[] = await this.statements.query(
       `INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
        VALUES ($1, 1, now() + $2 * interval '1 millisecond')

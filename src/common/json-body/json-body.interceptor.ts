@@ -1,10 +1,8 @@
-import {
-  BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor, UnsupportedMediaTypeException,
-} from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { json, Request, Response } from 'express';
 import { Observable } from 'rxjs';
 import { BodyLimit } from '../body-limit';
-import { PayloadTooLargeError } from '../problem/problem.errors';
+import { MalformedBodyError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../problem/problem.errors';
 import { inspectJson } from './inspect-json';
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -23,12 +21,12 @@ export class JsonBodyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<Request>();
     const [mediaType, ...parameters] = (request.headers['content-type'] ?? '').toLowerCase().split(';').map((p) => p.trim());
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
-      throw new UnsupportedMediaTypeException('The body must be JSON, sent with Content-Type: application/json.');
+      throw new UnsupportedMediaTypeError('The body must be JSON, sent with Content-Type: application/json.');
     }
     // RFC 8259: JSON between systems is UTF-8.
     const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-      throw new UnsupportedMediaTypeException('The body must be UTF-8 JSON.');
+      throw new UnsupportedMediaTypeError('The body must be UTF-8 JSON.');
     }
     await new BodyLimit(request, MAX_BODY_BYTES, TOO_LARGE).race(
       () =>
@@ -44,8 +42,8 @@ export class JsonBodyInterceptor implements NestInterceptor {
 /** body-parser's failures, in our terms; its own messages would quote the body back. */
 function readError(error: unknown): Error {
   const { type, status } = error as { type?: string; status?: number };
-  if (type === 'entity.parse.failed') return new BadRequestException('The body is not valid JSON.');
+  if (type === 'entity.parse.failed') return new MalformedBodyError('The body is not valid JSON.');
   if (type === 'entity.too.large') return new PayloadTooLargeError(TOO_LARGE);
-  if (status === 415) return new UnsupportedMediaTypeException('The body must be UTF-8 JSON without a Content-Encoding.');
-  return new BadRequestException('The body could not be read.');
+  if (status === 415) return new UnsupportedMediaTypeError('The body must be UTF-8 JSON without a Content-Encoding.');
+  return new MalformedBodyError('The body could not be read.');
 }

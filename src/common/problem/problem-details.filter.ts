@@ -1,15 +1,10 @@
-import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { closeAfterAnswer } from '../lingering-close';
 import { isDatabaseUnavailable } from './database-unavailable';
-import { problemBody, RETRY_AFTER_SECONDS } from './problem-details';
-import type { FieldError } from './problem-details';
-import {
-  IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError, InvalidTokenError, NotFoundError, PayloadTooLargeError,
-  RateLimitedError, ServiceUnavailableError,
-} from './problem.errors';
-
-type Problem = { status: number; detail: string; errors?: FieldError[]; retryAfterSeconds?: number };
+import { problemBody } from './problem-details';
+import { ProblemError, ServiceUnavailableError } from './problem.errors';
+import type { Problem } from './problem.errors';
 
 /** Turns every error, ours or the framework's, into `application/problem+json` (SPEC §3). */
 @Catch()
@@ -24,11 +19,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (response.headersSent) return;
     // Refused before its body came in full: closing is what stops Node reading the rest, of any size.
     if (!request.complete) closeAfterAnswer(request, response);
-    if (problem.status === HttpStatus.UNAUTHORIZED) {
-      response.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
-    }
-    if (problem.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(problem.retryAfterSeconds));
-    const body = problemBody(problem.status, problem.detail, String(request.id ?? ''), problem.errors);
+    for (const [name, value] of Object.entries(problem.headers ?? {})) response.setHeader(name, value);
+    const body = problemBody(problem.status, problem.detail, String(request.id ?? ''), problem.errors, problem.type);
     response.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
   }
 }
@@ -37,7 +29,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
  * Express decodes path parameters as it routes, before any guard, and turns a malformed escape
  * (`/user/messages/%ZZ`) into a 400. Such a path names nothing: 404, like an unknown id (SPEC §2).
  */
-const UNKNOWN_PATH: Problem = { status: 404, detail: 'Nothing exists at this path.' };
+const UNKNOWN_PATH: Problem = { status: 404, type: 'about:blank', detail: 'Nothing exists at this path.' };
 
 function hasUndecodablePath(request: Request): boolean {
   try {
@@ -48,24 +40,18 @@ function hasUndecodablePath(request: Request): boolean {
   }
 }
 
+const DATABASE_UNAVAILABLE = new ServiceUnavailableError('The database is not answering; try again shortly.').problem;
+const UNEXPECTED: Problem = { status: 500, type: 'about:blank', detail: 'An unexpected error occurred; it has been logged with this request id.' };
+
+/**
+ * Our errors carry their own answer; Nest's (unknown routes, its parsers and guards) carry a
+ * status and a message; a database out of reach is an outage (503), anything else our fault.
+ */
 export function toProblem(exception: unknown): Problem {
-  if (exception instanceof InvalidInputError) {
-    return { status: 400, detail: exception.message, errors: exception.errors };
-  }
-  if (exception instanceof NotFoundError) return { status: 404, detail: exception.message };
-  if (exception instanceof PayloadTooLargeError) return { status: 413, detail: exception.message };
-  if (exception instanceof InvalidTokenError) return { status: 401, detail: exception.message };
-  if (exception instanceof ServiceUnavailableError) return { status: 503, detail: exception.message, retryAfterSeconds: RETRY_AFTER_SECONDS };
-  if (exception instanceof RateLimitedError) return { status: 429, detail: exception.message };
-  if (exception instanceof IdempotencyConflictError) return { status: 409, detail: exception.message };
-  if (exception instanceof IdempotencyMismatchError) return { status: 422, detail: exception.message };
-  if (exception instanceof HttpException) {
-    return { status: exception.getStatus(), detail: httpExceptionDetail(exception) };
-  }
-  if (isDatabaseUnavailable(exception)) {
-    return { status: 503, detail: 'The database is not answering; try again shortly.', retryAfterSeconds: RETRY_AFTER_SECONDS };
-  }
-  return { status: 500, detail: 'An unexpected error occurred; it has been logged with this request id.' };
+  if (exception instanceof ProblemError) return exception.problem;
+  if (exception instanceof HttpException) return { status: exception.getStatus(), type: 'about:blank', detail: httpExceptionDetail(exception) };
+  if (isDatabaseUnavailable(exception)) return DATABASE_UNAVAILABLE;
+  return UNEXPECTED;
 }
 
 function httpExceptionDetail(exception: HttpException): string {

@@ -34,6 +34,6 @@ export class ProblemDetails {
 export const RETRY_AFTER_SECONDS = 5;
 
 /** The one way a problem body is built, by the filter and by the answers given outside Nest. */
-export function problemBody(status: number, detail: string, requestId: string, errors?: FieldError[]): ProblemDetails {
-  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, ...(errors && { errors }), requestId };
+export function problemBody(status: number, detail: string, requestId: string, errors?: FieldError[], type = 'about:blank'): ProblemDetails {
+  return { type, title: STATUS_CODES[status] ?? 'Error', status, detail, ...(errors && { errors }), requestId };
 }

@@ -1,37 +1,95 @@
 import type { FieldError } from './problem-details';
+import { RETRY_AFTER_SECONDS } from './problem-details';
+
+/** What an error becomes on the wire: the body's status, type, detail and errors, and any headers. */
+export interface Problem {
+  status: number;
+  type: string;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+}
 
 /**
- * Errors that services throw in the language of the domain; the problem filter alone decides
- * what HTTP status and body each one becomes.
+ * The one base of the errors that services throw in the language of the domain: each names its
+ * own HTTP status and problem type, so the problem filter maps every one of them alike.
  */
-export class InvalidInputError extends Error {
-  constructor(readonly errors: FieldError[]) {
+export abstract class ProblemError extends Error {
+  abstract readonly status: number;
+  readonly type: string = 'about:blank';
+  /** Field errors, for the 400s that list them. */
+  readonly errors?: FieldError[];
+  /** Headers the answer must carry (Retry-After, WWW-Authenticate). */
+  readonly headers?: Record<string, string>;
+
+  get problem(): Problem {
+    const { status, type, message: detail, errors, headers } = this;
+    return { status, type, detail, ...(errors && { errors }), ...(headers && { headers }) };
+  }
+}
+
+export class InvalidInputError extends ProblemError {
+  readonly status = 400;
+
+  constructor(override readonly errors: FieldError[]) {
     super(errors.length === 1 ? 'The request has 1 invalid field.' : `The request has ${errors.length} invalid fields.`);
   }
 }
 
-export class NotFoundError extends Error {
+/** A body that cannot be read at all (not JSON, a broken multipart), so no field can be named. */
+export class MalformedBodyError extends ProblemError {
+  readonly status = 400;
+}
+
+export class NotFoundError extends ProblemError {
+  readonly status = 404;
+
   constructor(what: string) {
     super(`${what} does not exist.`);
   }
 }
 
-export class PayloadTooLargeError extends Error {}
+export class PayloadTooLargeError extends ProblemError {
+  readonly status = 413;
+}
 
-export class InvalidTokenError extends Error {}
+/** The body is not of the media type the operation takes. */
+export class UnsupportedMediaTypeError extends ProblemError {
+  readonly status = 415;
+}
+
+export class InvalidTokenError extends ProblemError {
+  readonly status = 401;
+
+  override readonly headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+}
 
 /** The caller spent its requests of this minute (SPEC §1 RATE_LIMIT_PER_MINUTE). */
-export class RateLimitedError extends Error {
-  constructor(limit: number, readonly retryAfterSeconds: number) {
+export class RateLimitedError extends ProblemError {
+  readonly status = 429;
+
+  override readonly headers: Record<string, string>;
+
+  constructor(limit: number, retryAfterSeconds: number) {
     super(`More than ${limit} requests in a minute; retry after ${retryAfterSeconds} s.`);
+    // The throttler has set the same header already; carried here so that the error tells the whole answer.
+    this.headers = { 'Retry-After': String(retryAfterSeconds) };
   }
 }
 
 /** Another request with the same Idempotency-Key is still being processed. */
-export class IdempotencyConflictError extends Error {}
+export class IdempotencyConflictError extends ProblemError {
+  readonly status = 409;
+}
 
 /** An Idempotency-Key was used before with a different body. */
-export class IdempotencyMismatchError extends Error {}
+export class IdempotencyMismatchError extends ProblemError {
+  readonly status = 422;
+}
 
 /** A dependency (the database, the identity provider) is not answering; not the caller's fault. */
-export class ServiceUnavailableError extends Error {}
+export class ServiceUnavailableError extends ProblemError {
+  readonly status = 503;
+
+  override readonly headers = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+}

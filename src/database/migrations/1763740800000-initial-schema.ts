@@ -32,6 +32,7 @@ export class InitialSchema1763740800000 implements MigrationInterface {
         updated_at timestamptz(3) NOT NULL
       )`);
     // Every list query is "one user, newest first": each filter gets an index in that order.
+    // The entities name these indexes but cannot say DESC (nor, to TypeORM's diff, WHERE): this is their truth.
     await db.query(`CREATE INDEX ix_messages_user_sent ON messages (user_id, sent_at DESC, id DESC)`);
     await db.query(`CREATE INDEX ix_messages_user_status_sent ON messages (user_id, status, sent_at DESC, id DESC)`);
     await db.query(`CREATE INDEX ix_messages_user_sender_sent ON messages (user_id, sender_id, sent_at DESC, id DESC)`);
@@ -47,6 +48,7 @@ export class InitialSchema1763740800000 implements MigrationInterface {
         sent_at timestamptz(3) NOT NULL,
         PRIMARY KEY (message_id, email)
       )`);
+    // DESC, which the entity cannot say.
     await db.query(
       `CREATE INDEX ix_message_recipients_user_email_sent
        ON message_recipients (user_id, email, sent_at DESC, message_id DESC)`,

@@ -24,6 +24,7 @@ export class WebhookEvents1763913600000 implements MigrationInterface {
         created_at timestamptz(3) NOT NULL,
         CONSTRAINT uq_webhook_events_message_sequence UNIQUE (message_id, sequence)
       )`);
+    // Newest first (DESC), which the entity cannot say; it names them with their columns.
     await db.query(`CREATE INDEX ix_webhook_events_user_created ON webhook_events (user_id, created_at DESC, id DESC)`);
     await db.query(`CREATE INDEX ix_webhook_events_user_message ON webhook_events (user_id, message_id, created_at DESC, id DESC)`);
     await db.query(`

@@ -4,7 +4,7 @@ export class RateLimitCounters1764000002000 implements MigrationInterface {
   name = 'RateLimitCounters1764000002000';
 
   async up(db: QueryRunner): Promise<void> {
-    // UNLOGGED: counters that a database crash may lose at no cost, written without WAL.
+    // UNLOGGED: counters that a database crash may lose at no cost, written without WAL (the entity cannot say so).
     await db.query(`
       CREATE UNLOGGED TABLE rate_limit_counters (
         key text PRIMARY KEY,

@@ -16,7 +16,7 @@ export class IdempotencyKeyEntity {
 
   /** `json`, not `jsonb`: the answer is replayed byte for byte, its key order included. */
   @Column('json')
-  response!: unknown;
+  response!: object;
 
   @Column({ type: 'timestamptz', name: 'created_at', precision: 3 })
   createdAt!: Date;

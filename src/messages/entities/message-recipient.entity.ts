@@ -6,6 +6,7 @@ import { MessageEntity } from './message.entity';
  * `toEmail` filter is one index range in list order.
  */
 @Entity('message_recipients')
+// `sent_at DESC, message_id DESC` in the migration (InitialSchema): an order TypeORM cannot express.
 @Index('ix_message_recipients_user_email_sent', ['userId', 'email', 'sentAt', 'messageId'])
 export class MessageRecipientEntity {
   @PrimaryColumn('uuid', { name: 'message_id' })
