@@ -1,19 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AttachmentEntity } from './entities/attachment.entity';
 
 /** A stored attachment as its owner sees it: everything but the bytes. */
 export type StoredAttachment = Pick<AttachmentEntity, 'id' | 'fileName' | 'contentType' | 'size' | 'createdAt'>;
-
-/** The shape the send intake reads (snake_case, as it comes from SQL). */
-export interface AttachmentRow {
-  id: string;
-  file_name: string;
-  content_type: string;
-  size: number;
-  created_at: Date;
-}
 
 export type NewAttachment = Omit<AttachmentEntity, 'size'>;
 
@@ -29,14 +20,14 @@ export class AttachmentsRepository {
   }
 
   /**
-   * Those of `ids` that this user stored; another user's id is as absent as an unknown one.
-   * Raw SQL: it runs inside each send's transaction, and its callers read the row shape above.
+   * Those of `ids` that this user stored, without their bytes; another user's id is as absent as
+   * an unknown one. Pass the manager of a send's transaction to read within it.
    */
-  async findOwned(userId: string, ids: string[], manager: EntityManager = this.attachments.manager): Promise<AttachmentRow[]> {
+  async findOwned(userId: string, ids: string[], manager: EntityManager = this.attachments.manager): Promise<StoredAttachment[]> {
     if (ids.length === 0) return [];
-    return manager.query(
-      `SELECT id, file_name, content_type, size, created_at FROM attachments WHERE user_id = $1 AND id = ANY($2::uuid[])`,
-      [userId, ids],
-    );
+    return manager.getRepository(AttachmentEntity).find({
+      select: { id: true, fileName: true, contentType: true, size: true, createdAt: true },
+      where: { userId, id: In(ids) },
+    });
   }
 }

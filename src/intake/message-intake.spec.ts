@@ -96,7 +96,7 @@ describe(MessageIntake.name, () => {
     database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
     const ids = ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', '7F1F2F0D-7A21-4D3E-9C55-8C4F5F1E3B0A', '8f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'];
     attachments.findOwned.mockResolvedValue([
-      { id: '7f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', file_name: 'a.pdf', content_type: 'application/pdf', size: 1, created_at: new Date() },
+      { id: '7f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a', fileName: 'a.pdf', contentType: 'application/pdf', size: 1, createdAt: new Date() },
     ]);
 
     const error = await sut.accept(USER, body({ attachmentIds: ids })).catch((e: unknown) => e);
@@ -110,7 +110,7 @@ describe(MessageIntake.name, () => {
   it('counts stored attachments toward the byte limit with inline ones', async () => {
     database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
     const id = '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a';
-    attachments.findOwned.mockResolvedValue([{ id, file_name: 'a.pdf', content_type: 'application/pdf', size: 8, created_at: new Date() }]);
+    attachments.findOwned.mockResolvedValue([{ id, fileName: 'a.pdf', contentType: 'application/pdf', size: 8, createdAt: new Date() }]);
     const three = Buffer.alloc(3).toString('base64');
 
     const sending = sut.accept(USER, body({ attachmentIds: [id], attachments: [{ fileName: 'b.bin', content: three }] }));

@@ -113,7 +113,7 @@ export class MessageIntake {
     // Naming a file twice attaches it once.
     return [...new Set(named)].map((id) => {
       const a = found.get(id)!;
-      return { id: uuidv7(), fileName: a.file_name, contentType: a.content_type, size: a.size, content: null, attachmentId: a.id };
+      return { id: uuidv7(), fileName: a.fileName, contentType: a.contentType, size: a.size, content: null, attachmentId: a.id };
     });
   }
 
