@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { DELIVERY_QUEUE } from '../src/delivery/delivery-queue';
+import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { addressKey, senderIdFor } from '../src/messages/addresses';
 import { MessagesRepository, NewMessage } from '../src/messages/messages.repository';
 import type { EntityManager } from 'typeorm';

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { JobQueue, QueueJob } from '../queue/job-queue';
+import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
+import { QueueJob } from '../queue/job-queue';
 import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
-import { DELIVERY_QUEUE, DeliveryJob } from './delivery-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
@@ -23,7 +23,7 @@ export class DeliverMessageUseCase {
     private readonly webhooks: WebhookQueue,
     private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
-    private readonly queue: JobQueue,
+    private readonly deliveryQueue: DeliveryQueue,
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
   ) {}
@@ -43,7 +43,7 @@ export class DeliverMessageUseCase {
         if (index >= 0) pairs.push({ job, message: messages.splice(index, 1)[0] });
         else others.push(job.id);
       }
-      if (others.length > 0) await this.queue.complete(manager, DELIVERY_QUEUE, others);
+      if (others.length > 0) await this.deliveryQueue.complete(manager, others);
       return { claimed: pairs, skipped: others.length };
     });
     if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);

@@ -3,9 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../metrics/metrics';
 import type { MessagePriority } from '../messages/message-status';
-import { JobQueue } from '../queue/job-queue';
-import { WebhookQueue } from '../webhooks/webhook-queue';
-import { DELIVERY_QUEUE, DeliveryQueue } from './delivery-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 import { logOutcome } from './delivery-outcome-log';
 import { DeliveryRepository, FinishedAttempt } from './delivery.repository';
 
@@ -36,7 +35,6 @@ export class DeliveryRecorder {
     private readonly deliveries: DeliveryRepository,
     private readonly deliveryQueue: DeliveryQueue,
     private readonly webhooks: WebhookQueue,
-    private readonly queue: JobQueue,
     private readonly metrics: Metrics,
   ) {}
 
@@ -89,7 +87,7 @@ export class DeliveryRecorder {
         manager,
         retries.map((f) => ({ job: { messageId: f.messageId, attempt: f.attempt + 1 }, priority: f.priority, startAfterSeconds: f.retryAfterSeconds })),
       );
-      await this.queue.complete(manager, DELIVERY_QUEUE, results.map((r) => r.jobId));
+      await this.deliveryQueue.complete(manager, results.map((r) => r.jobId));
       return moved;
     });
     const recordedAt = performance.now();

@@ -2,8 +2,6 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { MailerModule } from '@nestjs-modules/mailer';
 import { AppConfig } from '../config/app-config';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
-import { WebhookQueueModule } from '../webhooks/webhook-queue.module';
-import { DeliveryQueueModule } from './delivery-queue.module';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryWorker } from './delivery.worker';
@@ -23,8 +21,6 @@ export class DeliveryModule {
     return {
       module: DeliveryModule,
       imports: [
-        DeliveryQueueModule,
-        WebhookQueueModule,
         ...(smtpUrl
           ? [
             MailerModule.forRoot({

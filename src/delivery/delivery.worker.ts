@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { JobQueue, QueueJob } from '../queue/job-queue';
+import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
+import { QueueJob } from '../queue/job-queue';
 import { Waker } from '../queue/waker';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
-import { DeliveryJob, DeliveryQueue, DELIVERY_QUEUE } from './delivery-queue';
 import { DeliverableMessage } from './delivery.repository';
 
 // Between fetches that found nothing; sends in this process wake the worker at once.
@@ -29,7 +29,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly config: AppConfig,
-    private readonly queue: JobQueue,
     private readonly deliveryQueue: DeliveryQueue,
     private readonly deliverMessage: DeliverMessageUseCase,
   ) {}
@@ -83,7 +82,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /** Fetches and claims up to `count` jobs into the stock; false when there were none. */
   private async refill(count: number): Promise<boolean> {
     try {
-      const jobs = await this.queue.fetch<DeliveryJob>(DELIVERY_QUEUE, count);
+      const jobs = await this.deliveryQueue.fetch(count);
       if (jobs.length === 0) return false;
       this.ready.push(...(await this.deliverMessage.claim(jobs)));
       return true;
@@ -102,7 +101,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       .execute(job, message)
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, messageId: job.data.messageId }, 'Delivery failed unexpectedly; the job will be retried');
-        await this.queue.fail(DELIVERY_QUEUE, job.id, error as Error).catch(() => undefined);
+        await this.deliveryQueue.fail(job.id, error as Error).catch(() => undefined);
       })
       .finally(() => this.inFlight.delete(delivery));
     this.inFlight.add(delivery);

@@ -1,9 +1,9 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { automock } from '../../test/support/automock';
-import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
 import { MessageRow, MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 import { SendBatcher } from './send-batcher';
 
 function newMessage(id: string): NewMessage {

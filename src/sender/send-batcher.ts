@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
 import { MessageResponse } from '../messages/dto/message.response';
 import { mapMessage } from '../messages/message.mapper';
 import { MessageRow, MessagesRepository, NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
-import { WebhookQueue } from '../webhooks/webhook-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 
 // Enough to share a commit among every send in flight; a few writers keep the database busy.
 const MAX_BATCH = 100;

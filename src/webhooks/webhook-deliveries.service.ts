@@ -5,8 +5,8 @@ import { pageEnvelope } from '../common/paging';
 import { isUuid } from '../common/uuid';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { ListWebhookDeliveriesQuery, WebhookDeliveryPageResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.dto';
+import { WebhookQueue } from '../queue/webhook-queue';
 import { WebhookAttemptRow, WebhookDeliveriesRepository, WebhookEventRow } from './webhook-deliveries.repository';
-import { WebhookQueue } from './webhook-queue';
 
 /** The delivery log of a user's webhook events, and replays. */
 @Injectable()

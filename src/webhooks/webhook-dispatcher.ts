@@ -4,11 +4,11 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { mapMessage } from '../messages/message.mapper';
 import { MessagesRepository } from '../messages/messages.repository';
-import { JobQueue, QueueJob } from '../queue/job-queue';
+import { QueueJob } from '../queue/job-queue';
 import { Waker } from '../queue/waker';
+import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
 import { WebhookDeliveriesRepository, WebhookEventRow, WebhookState } from './webhook-deliveries.repository';
 import { logWebhookOutcome } from './webhook-outcome-log';
-import { WebhookJob, WebhookQueue, WEBHOOK_QUEUE } from './webhook-queue';
 import { WebhookResponse, WebhookSender } from './webhook-sender';
 import { WebhookSigner } from './webhook-signer';
 
@@ -33,7 +33,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
-    private readonly queue: JobQueue,
     private readonly webhooks: WebhookQueue,
     private readonly events: WebhookDeliveriesRepository,
     private readonly messages: MessagesRepository,
@@ -67,7 +66,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         await Promise.race(this.inFlight);
         continue;
       }
-      const jobs = await this.queue.fetch<WebhookJob>(WEBHOOK_QUEUE, CONCURRENCY - this.inFlight.size).catch((error: unknown) => {
+      const jobs = await this.webhooks.fetch(CONCURRENCY - this.inFlight.size).catch((error: unknown) => {
         this.logger.error(error);
         return [];
       });
@@ -84,7 +83,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       await this.deliver(job);
     } catch (error) {
       this.logger.error({ err: error, eventId: job.data.eventId }, 'Webhook delivery failed unexpectedly; the job will be retried');
-      await this.queue.fail(WEBHOOK_QUEUE, job.id, error as Error).catch(() => undefined);
+      await this.webhooks.fail(job.id, error as Error).catch(() => undefined);
     }
   }
 
@@ -113,7 +112,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     await this.dataSource.transaction(async (manager) => {
       await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
       if (retrying) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
-      await this.queue.complete(manager, WEBHOOK_QUEUE, [job.id]);
+      await this.webhooks.complete(manager, [job.id]);
     });
     logWebhookOutcome(event, response, state, nextAttemptAt);
   }
