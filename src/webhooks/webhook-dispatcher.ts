@@ -7,9 +7,9 @@ import { MessagesRepository } from '../messages/messages.repository';
 import { QueueJob } from '../queue/job-queue';
 import { Waker } from '../queue/waker';
 import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
-import { WebhookDeliveriesRepository, WebhookEventRow, WebhookState } from './webhook-deliveries.repository';
+import { WebhookEventRow, WebhookEventsRepository, WebhookState } from './webhook-events.repository';
 import { logWebhookOutcome } from './webhook-outcome-log';
-import { WebhookResponse, WebhookSender } from './webhook-sender';
+import { WebhookPoster, WebhookResponse } from './webhook-poster';
 import { WebhookSigner } from './webhook-signer';
 
 const DRAIN_DEADLINE_MS = 5_000;
@@ -34,10 +34,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly webhooks: WebhookQueue,
-    private readonly events: WebhookDeliveriesRepository,
+    private readonly events: WebhookEventsRepository,
     private readonly messages: MessagesRepository,
     private readonly signer: WebhookSigner,
-    private readonly sender: WebhookSender,
+    private readonly poster: WebhookPoster,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -88,14 +88,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async deliver(job: QueueJob<WebhookJob>): Promise<void> {
-    const event = await this.events.getForDispatch(job.data.eventId);
+    const event = await this.events.getForDelivery(job.data.eventId);
     // Delivered, given up or gone since this job was queued (a replay makes it pending again).
     if (!event || event.state !== 'pending') return;
     const body = await this.payload(event);
     if (body === undefined) return;
     const attemptedAt = new Date();
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-    const response = await this.sender.post(
+    const response = await this.poster.post(
       event.url,
       {
         'webhook-id': event.id,

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { MessagesModule } from '../messages/messages.module';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookSender } from './webhook-sender';
+import { WebhookEventsRepository } from './webhook-events.repository';
+import { WebhookEventsService } from './webhook-events.service';
+import { WebhookPoster } from './webhook-poster';
 import { WebhookSigner } from './webhook-signer';
 import { WebhooksController } from './webhooks.controller';
 
@@ -11,6 +11,6 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [MessagesModule],
   controllers: [WebhooksController],
-  providers: [WebhookSigner, WebhookSender, WebhookDeliveriesRepository, WebhookDeliveriesService, WebhookDispatcher],
+  providers: [WebhookSigner, WebhookPoster, WebhookEventsRepository, WebhookEventsService, WebhookDispatcher],
 })
 export class WebhooksModule {}
