@@ -36,7 +36,7 @@ const EVENT_COLUMNS = 'id, user_id, message_id, sequence, status, url, state, at
 export class WebhookEventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** For the dispatcher, which acts for whoever owns the event. */
+  /** For the worker, which acts for whoever owns the event. */
   async getForDelivery(id: string): Promise<WebhookEventRow | undefined> {
     const rows: WebhookEventRow[] = await this.dataSource.query(`SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`, [id]);
     return rows[0];

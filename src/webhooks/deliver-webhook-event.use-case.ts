@@ -1,35 +1,22 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { mapMessage } from '../messages/message.mapper';
 import { MessagesRepository } from '../messages/messages.repository';
 import { QueueJob } from '../queue/job-queue';
-import { Waker } from '../queue/waker';
 import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
 import { WebhookEventRow, WebhookEventsRepository, WebhookState } from './webhook-events.repository';
 import { logWebhookOutcome } from './webhook-outcome-log';
 import { WebhookPoster, WebhookResponse } from './webhook-poster';
 import { WebhookSigner } from './webhook-signer';
 
-const DRAIN_DEADLINE_MS = 5_000;
-// Posts wait on receivers, not on this machine: more of them than deliveries.
-const CONCURRENCY = 32;
-const IDLE_POLL_MS = 250;
-
 /**
- * Delivers webhook events (SPEC §7): one signed POST per attempt, each attempt logged; a 2xx is
- * success, a 410 stops, anything else is retried on WEBHOOK_RETRY_DELAYS with the same
- * `webhook-id`. Runs in `worker` and `all` processes.
+ * One attempt at one webhook event (SPEC §7): a signed POST, logged with its outcome; a 2xx is
+ * success, a 410 stops, anything else is retried on WEBHOOK_RETRY_DELAYS with the same `webhook-id`.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(WebhookDispatcher.name);
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly waker = new Waker();
-  private running?: Promise<void>;
-  private stopping = false;
-
+export class DeliverWebhookEventUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
@@ -40,54 +27,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly poster: WebhookPoster,
   ) {}
 
-  onApplicationBootstrap(): void {
-    if (this.config.role === 'api') return;
-    this.running = this.run();
-  }
-
-  /** Stops fetching and gives the posts in flight up to 5 s; those unfinished return after their lease. */
-  async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
-    this.waker.wake();
-    await this.running;
-    let deadline: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => (deadline = setTimeout(resolve, DRAIN_DEADLINE_MS)))]);
-    clearTimeout(deadline);
-  }
-
-  /**
-   * Keeps up to 32 posts in flight, each on its own (a slow receiver holds one slot, not a
-   * batch), and fetches again the moment one ends: no polling interval while there is work, and
-   * a 250 ms one when there is none.
-   */
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      if (this.inFlight.size >= CONCURRENCY) {
-        await Promise.race(this.inFlight);
-        continue;
-      }
-      const jobs = await this.webhooks.fetch(CONCURRENCY - this.inFlight.size).catch((error: unknown) => {
-        this.logger.error(error);
-        return [];
-      });
-      if (jobs.length === 0) await this.waker.sleep(IDLE_POLL_MS);
-      for (const job of jobs) {
-        const post = this.deliverOrGiveBack(job).finally(() => this.inFlight.delete(post));
-        this.inFlight.add(post);
-      }
-    }
-  }
-
-  private async deliverOrGiveBack(job: QueueJob<WebhookJob>): Promise<void> {
-    try {
-      await this.deliver(job);
-    } catch (error) {
-      this.logger.error({ err: error, eventId: job.data.eventId }, 'Webhook delivery failed unexpectedly; the job will be retried');
-      await this.webhooks.fail(job.id, error as Error).catch(() => undefined);
-    }
-  }
-
-  private async deliver(job: QueueJob<WebhookJob>): Promise<void> {
+  /** Resolves once the attempt is recorded with its job's completion. */
+  async execute(job: QueueJob<WebhookJob>): Promise<void> {
     const event = await this.events.getForDelivery(job.data.eventId);
     // Delivered, given up or gone since this job was queued (a replay makes it pending again).
     if (!event || event.state !== 'pending') return;
