@@ -6,9 +6,10 @@ import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
 import { QueueJob } from '../queue/job-queue';
 import { Metrics } from '../metrics/metrics';
 import { WebhookQueue } from '../queue/webhook-queue';
+import { AttemptOutcome, deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliveryRecorder } from './delivery-recorder';
-import { DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
-import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
+import { DeliverableMessage, DeliveryRepository } from './delivery.repository';
+import { Mailer } from './mailer/mailer';
 
 /**
  * Delivery attempts: claim the messages of a batch of jobs (→ sending), hand each to the mailer,
@@ -60,29 +61,24 @@ export class DeliverMessageUseCase {
     });
   }
 
-  private async handOver(message: DeliverableMessage): Promise<{ status: DeliveryStatus; detail: string; retryAfterSeconds?: number }> {
-    let receipt: MailReceipt;
+  private async handOver(message: DeliverableMessage): Promise<AttemptOutcome> {
+    return deliveryRetryPolicy(await this.send(message), message.attempt, this.config.delivery.retryDelays);
+  }
+
+  private async send(message: DeliverableMessage): Promise<HandOverResult> {
     try {
-      receipt = await this.mailer.send({
-        id: message.id,
-        from: message.sender,
-        to: message.recipients,
-        subject: message.subject,
-        html: message.html,
-        attachments: message.attachments,
-      });
+      return {
+        receipt: await this.mailer.send({
+          id: message.id,
+          from: message.sender,
+          to: message.recipients,
+          subject: message.subject,
+          html: message.html,
+          attachments: message.attachments,
+        }),
+      };
     } catch (error) {
-      // Anything but a 5xx reply is worth retrying, including a transport that failed in a way
-      // of its own (an unwritable outbox): such failures go through the same lifecycle.
-      const permanent = error instanceof MailDeliveryError && error.permanent;
-      const detail = (error as Error).message || 'the transport failed';
-      const delays = this.config.delivery.retryDelays;
-      const { attempt } = message;
-      if (permanent) return { status: 'failed', detail };
-      if (attempt > delays.length) return { status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
-      return { status: 'deferred', detail, retryAfterSeconds: delays[attempt - 1] };
+      return { error };
     }
-    const refused = receipt.rejected.length > 0 ? ` (refused: ${receipt.rejected.join(', ')})` : '';
-    return { status: 'sent', detail: `${receipt.reply}${refused}` };
   }
 }

@@ -6,9 +6,10 @@ import { mapMessage } from '../messages/message.mapper';
 import { MessagesRepository } from '../messages/messages.repository';
 import { QueueJob } from '../queue/job-queue';
 import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
-import { WebhookEventRow, WebhookEventsRepository, WebhookState } from './webhook-events.repository';
+import { WebhookEventRow, WebhookEventsRepository } from './webhook-events.repository';
 import { logWebhookOutcome } from './webhook-outcome-log';
-import { WebhookPoster, WebhookResponse } from './webhook-poster';
+import { WebhookPoster } from './webhook-poster';
+import { webhookRetryPolicy } from './webhook-retry-policy';
 import { WebhookSigner } from './webhook-signer';
 
 /**
@@ -45,7 +46,7 @@ export class DeliverWebhookEventUseCase {
       },
       body,
     );
-    const { state, retryAfterSeconds } = this.outcome(event, response);
+    const { state, retryAfterSeconds } = webhookRetryPolicy(response.statusCode, event.attempts, this.config.webhooks.retryDelays);
     const retrying = retryAfterSeconds !== undefined;
     const nextAttemptAt = retrying ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
     // The attempt, the next one and this job's completion commit together (pg-boss would
@@ -56,16 +57,6 @@ export class DeliverWebhookEventUseCase {
       await this.webhooks.complete(manager, [job.id]);
     });
     logWebhookOutcome(event, response, state, nextAttemptAt);
-  }
-
-  private outcome(event: WebhookEventRow, response: WebhookResponse): { state: WebhookState; retryAfterSeconds?: number } {
-    const code = response.statusCode;
-    if (code !== undefined && code >= 200 && code < 300) return { state: 'delivered' };
-    if (code === 410) return { state: 'gone' };
-    const delays = this.config.webhooks.retryDelays;
-    // `attempts` counts the attempts before this one. A replay gets one attempt, no new retries.
-    const retryAfterSeconds = delays[event.attempts];
-    return retryAfterSeconds === undefined ? { state: 'failed' } : { state: 'pending', retryAfterSeconds };
   }
 
   /**
