@@ -32,9 +32,9 @@ export class DeliverWebhookEventUseCase {
   async execute(job: QueueJob<WebhookJob>): Promise<void> {
     const event = await this.events.getForDelivery(job.data.eventId);
     // Delivered, given up or gone since this job was queued (a replay makes it pending again).
-    if (!event || event.state !== 'pending') return;
+    if (!event || event.state !== 'pending') return this.completeWithNothingToDo(job);
     const body = await this.payload(event);
-    if (body === undefined) return;
+    if (body === undefined) return this.completeWithNothingToDo(job);
     const attemptedAt = new Date();
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const response = await this.poster.post(
@@ -57,6 +57,11 @@ export class DeliverWebhookEventUseCase {
       await this.webhooks.complete(manager, [job.id]);
     });
     logWebhookOutcome(event, response, state, nextAttemptAt);
+  }
+
+  /** Left active, the job would come back after its lease, again and again, to do nothing. */
+  private async completeWithNothingToDo(job: QueueJob<WebhookJob>): Promise<void> {
+    await this.dataSource.transaction((manager) => this.webhooks.complete(manager, [job.id]));
   }
 
   /**
