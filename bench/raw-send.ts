@@ -1,9 +1,10 @@
 import PgBoss from 'pg-boss';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { DELIVERY_QUEUE } from '../src/delivery/delivery-queue';
+import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { addressKey, senderIdFor } from '../src/messages/addresses';
 import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
+import { WebhookQueue } from '../src/queue/webhook-queue';
 import { NewMessage } from '../src/messages/messages.repository';
 import type { EntityManager } from 'typeorm';
 
@@ -29,7 +30,7 @@ export async function rawSendCeiling(url: string, connections: number, seconds: 
   boss.on('error', (error: Error & { code?: string }) => error.code === '57P01' || console.error(error));
   await boss.start();
   // Its messages have no webhook, so no outbox events to queue.
-  const lifecycle = new MessageLifecycle({ enqueue: async () => {} });
+  const lifecycle = new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue);
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   await Promise.all(

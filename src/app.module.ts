@@ -16,7 +16,6 @@ import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SenderModule } from './sender/sender.module';
-import { WebhookQueueModule } from './webhooks/webhook-queue.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -44,7 +43,6 @@ export class AppModule {
         DatabaseModule,
         QueueModule,
         // Global: the message lifecycle's outbox, which the lifecycle cannot import.
-        WebhookQueueModule,
         DeliveryModule.forRoot(config),
         AuthModule,
         // After AuthModule: its guard must have named the caller before requests are counted.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { DeliveryQueue } from '../src/delivery/delivery-queue';
+import { DeliveryQueue } from '../src/queue/delivery-queue';
 import { sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
 import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';

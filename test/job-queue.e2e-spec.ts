@@ -1,7 +1,7 @@
 // The queue's writes belong to the caller's transaction (src/queue/job-queue.ts): a job is
 // completed exactly when the change that finished it commits, or a worker killed between the two
 // leaves a message that no job will ever deliver.
-import { DELIVERY_QUEUE } from '../src/delivery/delivery-queue';
+import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { JobQueue } from '../src/queue/job-queue';
 import { bootTestApp, TestApp } from './support/test-app';
 

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { JobQueue, QueueJob } from '../queue/job-queue';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
+import { QueueJob } from '../queue/job-queue';
 import { Metrics } from '../metrics/metrics';
-import { DELIVERY_QUEUE, DeliveryJob } from './delivery-queue';
+import { AttemptOutcome, deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliveryRecorder } from './delivery-recorder';
-import { CLAIMED_COLUMNS, ClaimedColumns, DeliverableMessage, DeliveryRepository, DeliveryStatus } from './delivery.repository';
-import { Mailer, MailDeliveryError, MailReceipt } from './mailer/mailer';
+import { CLAIMED_COLUMNS, ClaimedColumns, DeliverableMessage, DeliveryRepository } from './delivery.repository';
+import { Mailer } from './mailer/mailer';
 
 /**
  * Delivery attempts: claim the messages of a batch of jobs (→ sending), hand each to the mailer,
@@ -23,7 +24,7 @@ export class DeliverMessageUseCase {
     private readonly deliveries: DeliveryRepository,
     private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
-    private readonly queue: JobQueue,
+    private readonly deliveryQueue: DeliveryQueue,
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
   ) {}
@@ -43,7 +44,7 @@ export class DeliverMessageUseCase {
         if (index >= 0) pairs.push({ job, message: messages.splice(index, 1)[0] });
         else others.push(job.id);
       }
-      if (others.length > 0) await this.queue.complete(manager, DELIVERY_QUEUE, others);
+      if (others.length > 0) await this.deliveryQueue.complete(manager, others);
       return { claimed: pairs, skipped: others.length };
     });
     if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);
@@ -60,29 +61,24 @@ export class DeliverMessageUseCase {
     });
   }
 
-  private async handOver(message: DeliverableMessage): Promise<{ status: DeliveryStatus; detail: string; retryAfterSeconds?: number }> {
-    let receipt: MailReceipt;
+  private async handOver(message: DeliverableMessage): Promise<AttemptOutcome> {
+    return deliveryRetryPolicy(await this.send(message), message.attempt, this.config.delivery.retryDelays);
+  }
+
+  private async send(message: DeliverableMessage): Promise<HandOverResult> {
     try {
-      receipt = await this.mailer.send({
-        id: message.id,
-        from: message.sender,
-        to: message.recipients,
-        subject: message.subject,
-        html: message.html,
-        attachments: message.attachments,
-      });
+      return {
+        receipt: await this.mailer.send({
+          id: message.id,
+          from: message.sender,
+          to: message.recipients,
+          subject: message.subject,
+          html: message.html,
+          attachments: message.attachments,
+        }),
+      };
     } catch (error) {
-      // Anything but a 5xx reply is worth retrying, including a transport that failed in a way
-      // of its own (an unwritable outbox): such failures go through the same lifecycle.
-      const permanent = error instanceof MailDeliveryError && error.permanent;
-      const detail = (error as Error).message || 'the transport failed';
-      const delays = this.config.delivery.retryDelays;
-      const { attempt } = message;
-      if (permanent) return { status: 'failed', detail };
-      if (attempt > delays.length) return { status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
-      return { status: 'deferred', detail, retryAfterSeconds: delays[attempt - 1] };
+      return { error };
     }
-    const refused = receipt.rejected.length > 0 ? ` (refused: ${receipt.rejected.join(', ')})` : '';
-    return { status: 'sent', detail: `${receipt.reply}${refused}` };
   }
 }

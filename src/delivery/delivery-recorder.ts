@@ -4,8 +4,7 @@ import { DataSource } from 'typeorm';
 import { Metrics } from '../metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessagePriority } from '../messages/message-status';
-import { JobQueue } from '../queue/job-queue';
-import { DELIVERY_QUEUE, DeliveryQueue } from './delivery-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
 import { logOutcome } from './delivery-outcome-log';
 import { FinishedAttempt } from './delivery.repository';
 
@@ -35,7 +34,6 @@ export class DeliveryRecorder {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lifecycle: MessageLifecycle,
     private readonly deliveryQueue: DeliveryQueue,
-    private readonly queue: JobQueue,
     private readonly metrics: Metrics,
   ) {}
 
@@ -87,7 +85,7 @@ export class DeliveryRecorder {
         manager,
         retries.map((f) => ({ job: { messageId: f.messageId, attempt: f.attempt + 1 }, priority: f.priority, startAfterSeconds: f.retryAfterSeconds })),
       );
-      await this.queue.complete(manager, DELIVERY_QUEUE, results.map((r) => r.jobId));
+      await this.deliveryQueue.complete(manager, results.map((r) => r.jobId));
       return moved;
     });
     const recordedAt = performance.now();

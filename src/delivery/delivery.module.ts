@@ -3,7 +3,6 @@ import { MailerModule } from '@nestjs-modules/mailer';
 import { AppConfig } from '../config/app-config';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
 import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
-import { DeliveryQueueModule } from './delivery-queue.module';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryWorker } from './delivery.worker';
@@ -23,7 +22,6 @@ export class DeliveryModule {
     return {
       module: DeliveryModule,
       imports: [
-        DeliveryQueueModule,
         MessageLifecycleModule,
         ...(smtpUrl
           ? [

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AttachmentsModule } from '../attachments/attachments.module';
-import { DeliveryQueueModule } from '../delivery/delivery-queue.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
 import { MessageIntake } from './message-intake';
 
 /** Where every way in (the REST API, batches, SMTP submission) hands over a message to send. */
 @Module({
-  imports: [AttachmentsModule, IdempotencyModule, DeliveryQueueModule, MessageLifecycleModule],
+  imports: [AttachmentsModule, IdempotencyModule, MessageLifecycleModule],
   providers: [MessageIntake],
   exports: [MessageIntake],
 })

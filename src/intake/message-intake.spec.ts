@@ -5,7 +5,7 @@ import { InvalidInputError, PayloadTooLargeError } from '../common/problem/probl
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
-import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
 import { Metrics } from '../metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { NewMessage } from '../messages/messages.repository';

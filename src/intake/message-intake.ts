@@ -6,7 +6,7 @@ import { InvalidInputError, PayloadTooLargeError } from '../common/problem/probl
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { GroupCommit } from '../database/group-commit';
-import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';

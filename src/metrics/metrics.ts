@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DELIVERY_QUEUE } from '../delivery/delivery-queue';
-import { JobQueue } from '../queue/job-queue';
-import { WEBHOOK_QUEUE } from '../webhooks/webhook-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 
 /** The Prometheus metrics of one process, in a registry of its own (GET /metrics). */
 @Injectable()
@@ -44,13 +43,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(queue: JobQueue) {
+  constructor(deliveries: DeliveryQueue, webhooks: WebhookQueue) {
     new Gauge({
       name: 'mailroom_queue_waiting_jobs',
       help: 'Delivery jobs waiting to be fetched',
       registers: [this.registry],
       async collect() {
-        this.set(await queue.size(DELIVERY_QUEUE));
+        this.set(await deliveries.size());
       },
     });
     new Gauge({
@@ -58,7 +57,7 @@ export class Metrics {
       help: 'Webhook events waiting to be posted (retries included)',
       registers: [this.registry],
       async collect() {
-        this.set(await queue.size(WEBHOOK_QUEUE));
+        this.set(await webhooks.size());
       },
     });
     collectDefaultMetrics({ register: this.registry });

@@ -1,6 +1,12 @@
 import { Global, Module } from '@nestjs/common';
+import { DeliveryQueue } from './delivery-queue';
 import { JobQueue } from './job-queue';
+import { WebhookQueue } from './webhook-queue';
 
+/**
+ * Global, so that Nest starts it first and stops it last: each queue exists before any loop
+ * fetches from it, and outlives the loops' drain.
+ */
 @Global()
-@Module({ providers: [JobQueue], exports: [JobQueue] })
+@Module({ providers: [JobQueue, DeliveryQueue, WebhookQueue], exports: [JobQueue, DeliveryQueue, WebhookQueue] })
 export class QueueModule {}

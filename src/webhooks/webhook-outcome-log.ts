@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { WebhookEventRow, WebhookState } from './webhook-deliveries.repository';
-import type { WebhookResponse } from './webhook-sender';
+import type { WebhookEventRow, WebhookState } from './webhook-events.repository';
+import type { WebhookResponse } from './webhook-poster';
 
 const logger = new Logger('Webhooks');
 

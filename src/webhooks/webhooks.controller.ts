@@ -3,8 +3,8 @@ import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTag
 import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
-import { ListWebhookDeliveriesQuery, WebhookDeliveryPageResponse, WebhookSecretResponse } from './dto/webhook-delivery.dto';
-import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookSecretResponse } from './dto/webhook-event.dto';
+import { WebhookEventsService } from './webhook-events.service';
 import { WebhookSigner } from './webhook-signer';
 
 @ApiTags('webhooks')
@@ -13,7 +13,7 @@ import { WebhookSigner } from './webhook-signer';
 export class WebhooksController {
   constructor(
     private readonly signer: WebhookSigner,
-    private readonly deliveries: WebhookDeliveriesService,
+    private readonly events: WebhookEventsService,
   ) {}
 
   @Get('webhook-secret')
@@ -26,10 +26,10 @@ export class WebhooksController {
 
   @Get('webhook-deliveries')
   @ApiOperation({ summary: 'Your webhook events and each attempt to deliver them, newest first' })
-  @ApiOkResponse({ type: WebhookDeliveryPageResponse })
+  @ApiOkResponse({ type: WebhookEventPageResponse })
   @ApiProblemResponses(400, 401, 429)
-  list(@CurrentUser() user: AuthUser, @Query() query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryPageResponse> {
-    return this.deliveries.list(user.id, query);
+  list(@CurrentUser() user: AuthUser, @Query() query: ListWebhookEventsQuery): Promise<WebhookEventPageResponse> {
+    return this.events.list(user.id, query);
   }
 
   @Post('webhook-deliveries/:id/replay')
@@ -38,6 +38,6 @@ export class WebhooksController {
   @ApiAcceptedResponse({ schema: { example: { id: '01a1ffa8-9fc5-732e-a326-ec80b8d3887f', state: 'pending' } } })
   @ApiProblemResponses(401, 404, 429)
   replay(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<{ id: string; state: 'pending' }> {
-    return this.deliveries.replay(user.id, id);
+    return this.events.replay(user.id, id);
   }
 }

@@ -1,17 +1,17 @@
 import { Module } from '@nestjs/common';
 import { MessagesModule } from '../messages/messages.module';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveriesService } from './webhook-deliveries.service';
-import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookQueueModule } from './webhook-queue.module';
-import { WebhookSender } from './webhook-sender';
+import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
+import { WebhookEventsRepository } from './webhook-events.repository';
+import { WebhookEventsService } from './webhook-events.service';
+import { WebhookPoster } from './webhook-poster';
 import { WebhookSigner } from './webhook-signer';
+import { WebhookWorker } from './webhook.worker';
 import { WebhooksController } from './webhooks.controller';
 
-/** Webhooks: the secret and delivery-log endpoints, and the dispatcher (in worker processes). */
+/** Webhooks: the secret and delivery-log endpoints, and the worker that posts events (in worker processes). */
 @Module({
-  imports: [MessagesModule, WebhookQueueModule],
+  imports: [MessagesModule],
   controllers: [WebhooksController],
-  providers: [WebhookSigner, WebhookSender, WebhookDeliveriesRepository, WebhookDeliveriesService, WebhookDispatcher],
+  providers: [WebhookSigner, WebhookPoster, WebhookEventsRepository, WebhookEventsService, DeliverWebhookEventUseCase, WebhookWorker],
 })
 export class WebhooksModule {}

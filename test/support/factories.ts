@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle';
+import { WebhookQueue } from '../../src/queue/webhook-queue';
 import { MessageStatus } from '../../src/messages/message-status';
 import { NewMessage } from '../../src/messages/messages.repository';
 import { addressKey, senderIdFor } from '../../src/messages/addresses';
@@ -38,7 +39,7 @@ export async function storeMessages(
 ): Promise<NewMessage[]> {
   const messages = fieldsOfEach.map(({ status: _status, ...fields }) => newMessage(userId, fields));
   // The jobs of any webhook events are not queued: a test that needs them sends through the API.
-  await db.transaction((manager) => new MessageLifecycle({ enqueue: async () => {} }).accept(manager, messages));
+  await db.transaction((manager) => new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue).accept(manager, messages));
   const changed = messages.flatMap((message, i) => {
     const status = fieldsOfEach[i].status;
     return status && status !== 'queued' ? [{ id: message.id, status, at: new Date(message.sentAt.getTime() + 1000).toISOString() }] : [];

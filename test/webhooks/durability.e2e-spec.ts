@@ -4,14 +4,13 @@
 import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
 import { sendBody } from '../support/factories';
 import { SmtpSink } from '../support/smtp-sink';
+import { waitFor } from '../support/wait-for';
 import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 import { ReceiverReply, WebhookReceiver } from '../support/webhook-receiver';
 import { distinctEvents, header, verifiesRequest } from './signatures';
 import { newPath, SIGNING_KEY, TIMEOUT } from './webhook-app';
 import { allIn, deliveriesOf, secretOf, waitForLog } from './webhook-endpoints';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('durability: events outlive the processes (ROLE=api, then real worker processes)', () => {
   const receiver = new WebhookReceiver();
@@ -68,6 +67,16 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       (r: { state: string }) => r.state,
     );
 
+  /** The events this worker process logged as delivered (its JSON log lines on stdout). */
+  const deliveredBy = (worker: WorkerProcess): string[] =>
+    worker
+      .stdout()
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text))
+      .filter((line) => line.context === 'Webhooks' && line.outcome === 'delivered')
+      .map((line) => line.eventId);
+
   it(
     'records the events with the status change while no worker runs, and a worker started later delivers them',
     async () => {
@@ -77,7 +86,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       for (const path of paths) {
         ids.push((await api.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url: receiver.url(path) } })).expect(201)).body.id);
       }
-      await sleep(2500);
+      // Recorded and queued with the send; no job fetched (no process has taken them).
       expect(receiver.requests).toEqual([]);
       const queuedEvents: string[] = [];
       for (const id of ids) {
@@ -96,6 +105,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
         throw new Error(`${(error as Error).message}\n${worker.tail()}`);
       }
       const secret = await secretOf(api.http, userId);
+      const eventIds: string[] = [];
       for (const [i, path] of paths.entries()) {
         const events = distinctEvents(receiver.on(path));
         expect(events.map(({ event }) => [event.type, event.data.message.id])).toEqual([
@@ -106,8 +116,16 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
         expect(events[0].id).toBe(queuedEvents[i]);
         // Signed by the worker process, verified with the secret the API process serves.
         expect(receiver.on(path).map((r) => verifiesRequest(secret, r))).toEqual([true, true, true]);
-        await waitForLog(api.http, userId, ids[i], allIn('delivered', 3), 'three delivered events');
+        const delivered = await waitForLog(api.http, userId, ids[i], allIn('delivered', 3), 'three delivered events');
+        expect(delivered.map((event) => event.attempts.length)).toEqual([1, 1, 1]);
+        eventIds.push(...delivered.map((event) => event.id));
       }
+      // The API process posted none of them, the queued ones included: the worker process logged
+      // the delivery of each (and each was posted once, above).
+      await waitFor(() => eventIds.every((id) => deliveredBy(worker).includes(id)), 'the worker to log every delivery', 10_000).catch(() => {
+        throw new Error(`The worker logged as delivered ${JSON.stringify(deliveredBy(worker))}, not all of ${JSON.stringify(eventIds)}\n${worker.tail()}`);
+      });
+      expect(queuedEvents.every((id) => deliveredBy(worker).includes(id))).toBe(true);
     },
     TIMEOUT,
   );
@@ -137,8 +155,8 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       expect(await webhookJobs(eventId)).toEqual(['active']);
 
       const b = spawnWorker();
-      // The webhook queue's lease is fixed at 300 s (src/webhooks/webhook-queue.ts); rather than
-      // wait five minutes, move the job's start back so that pg-boss's maintenance finds it expired
+      // The webhook queue's lease is WEBHOOK_TIMEOUT_MS + 30 s (src/queue/webhook-queue.ts); rather
+      // than wait it out, move the job's start back so that pg-boss's maintenance finds it expired
       // now and gives it back to the queue, as it would once the lease ran out.
       await api.db.query(
         `UPDATE pgboss.job SET started_on = started_on - interval '1 hour' WHERE name = 'webhook-delivery' AND data->>'eventId' = $1 AND state = 'active'`,

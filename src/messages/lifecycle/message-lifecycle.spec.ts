@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { automock } from '../../../test/support/automock';
 import { NewMessage } from '../messages.repository';
 import { MessageLifecycle } from './message-lifecycle';
-import { StatusChangeOutbox } from './status-change-outbox';
+import { WebhookQueue } from '../../queue/webhook-queue';
 
 function newMessage(id: string, attachments: NewMessage['attachments'] = []): NewMessage {
   return {
@@ -13,7 +13,7 @@ function newMessage(id: string, attachments: NewMessage['attachments'] = []): Ne
 }
 
 describe(MessageLifecycle.name, () => {
-  let outbox: jest.Mocked<StatusChangeOutbox>;
+  let outbox: jest.Mocked<WebhookQueue>;
   let query: jest.Mock;
   let manager: EntityManager;
   let order: string[];
@@ -21,7 +21,7 @@ describe(MessageLifecycle.name, () => {
 
   beforeEach(() => {
     order = [];
-    outbox = automock<StatusChangeOutbox>('StatusChangeOutbox');
+    outbox = automock<WebhookQueue>('WebhookQueue');
     outbox.enqueue.mockImplementation(async () => void order.push('outbox'));
     query = jest.fn();
     manager = { query } as unknown as EntityManager;

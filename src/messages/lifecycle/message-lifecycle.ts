@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { WebhookQueue } from '../../queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
 import { MESSAGE_COLUMNS, MessageRow, NewMessage } from '../messages.repository';
 import { OUTBOX_READS, outboxCte, transitionSql } from './status-change.sql';
-import { StatusChangeOutbox } from './status-change-outbox';
 import { ACCEPTED_STATUS, TargetOf, TransitionName } from './transitions';
 
 /** One message's change in an event's batch. */
@@ -33,7 +33,7 @@ export interface MovedMessage {
  */
 @Injectable()
 export class MessageLifecycle {
-  constructor(private readonly outbox: StatusChangeOutbox) {}
+  constructor(private readonly webhookQueue: WebhookQueue) {}
 
   /**
    * Stores new messages as `queued`, in one statement whatever their number: their senders (once
@@ -126,7 +126,7 @@ export class MessageLifecycle {
 
   private async enqueueOutbox(manager: EntityManager, rows: { outbox_event_id: string | null }[]): Promise<string[]> {
     const eventIds = rows.flatMap((row) => (row.outbox_event_id ? [row.outbox_event_id] : []));
-    await this.outbox.enqueue(manager, eventIds);
+    await this.webhookQueue.enqueue(manager, eventIds);
     return eventIds;
   }
 }

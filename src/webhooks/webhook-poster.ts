@@ -19,7 +19,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * public addresses unless WEBHOOK_ALLOW_PRIVATE_NETWORKS (checked at connection time).
  */
 @Injectable()
-export class WebhookSender {
+export class WebhookPoster {
   constructor(private readonly config: AppConfig) {}
 
   post(url: string, headers: Record<string, string>, body: string): Promise<WebhookResponse> {

@@ -4,25 +4,25 @@ import { DataSource } from 'typeorm';
 import { pageEnvelope } from '../common/paging';
 import { isUuid } from '../common/uuid';
 import { NotFoundError } from '../common/problem/problem.errors';
-import { ListWebhookDeliveriesQuery, WebhookDeliveryPageResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.dto';
-import { WebhookAttemptRow, WebhookDeliveriesRepository, WebhookEventRow } from './webhook-deliveries.repository';
-import { WebhookQueue } from './webhook-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
+import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookEventResponse } from './dto/webhook-event.dto';
+import { WebhookAttemptRow, WebhookEventRow, WebhookEventsRepository } from './webhook-events.repository';
 
 /** The delivery log of a user's webhook events, and replays. */
 @Injectable()
-export class WebhookDeliveriesService {
+export class WebhookEventsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly events: WebhookDeliveriesRepository,
+    private readonly events: WebhookEventsRepository,
     private readonly webhooks: WebhookQueue,
   ) {}
 
-  async list(userId: string, query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryPageResponse> {
+  async list(userId: string, query: ListWebhookEventsQuery): Promise<WebhookEventPageResponse> {
     const { messageId } = query;
     const envelope = pageEnvelope(query, await this.events.count(userId, messageId));
     const rows = envelope.skip < envelope.total ? await this.events.list(userId, messageId, envelope.skip, query.take) : [];
     return {
-      deliveries: rows.map((row) => mapDelivery(row, row.attempt_log)),
+      deliveries: rows.map((row) => mapEvent(row, row.attempt_log)),
       ...envelope,
       messageId: messageId ?? null,
     };
@@ -40,12 +40,13 @@ export class WebhookDeliveriesService {
         if (marked === 'queued') await this.webhooks.enqueue(manager, [id]);
         return marked !== 'missing';
       }));
+    // The API's name for an event: its routes are /user/webhook-deliveries.
     if (!replayed) throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
     return { id, state: 'pending' };
   }
 }
 
-function mapDelivery(row: WebhookEventRow, attempts: WebhookAttemptRow[]): WebhookDeliveryResponse {
+function mapEvent(row: WebhookEventRow, attempts: WebhookAttemptRow[]): WebhookEventResponse {
   return {
     id: row.id,
     messageId: row.message_id,

@@ -28,13 +28,16 @@ export interface WebhookAttemptRow {
 
 const EVENT_COLUMNS = 'id, user_id, message_id, sequence, status, url, state, attempts, next_attempt_at, created_at';
 
-/** The webhook outbox and its delivery log. Reads for the API take the owner's id. */
+/**
+ * The webhook outbox: one event per status change a webhook asked for, each with its attempts
+ * (one POST each). Reads for the API take the owner's id.
+ */
 @Injectable()
-export class WebhookDeliveriesRepository {
+export class WebhookEventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** For the dispatcher, which acts for whoever owns the event. */
-  async getForDispatch(id: string): Promise<WebhookEventRow | undefined> {
+  /** For the worker, which acts for whoever owns the event. */
+  async getForDelivery(id: string): Promise<WebhookEventRow | undefined> {
     const rows: WebhookEventRow[] = await this.dataSource.query(`SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`, [id]);
     return rows[0];
   }

@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { PageQuery } from '../../common/paging';
 
-export class ListWebhookDeliveriesQuery extends PageQuery {
+export class ListWebhookEventsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only the events of this message' })
   @IsOptional() @IsUUID('all', { message: 'must be a message id (UUID)' })
   messageId?: string;
@@ -22,7 +22,9 @@ export class WebhookAttemptResponse {
   error!: string | null;
 }
 
-export class WebhookDeliveryResponse {
+// The schema keeps the API's name (GET /user/webhook-deliveries): clients generate code from it.
+@ApiSchema({ name: 'WebhookDeliveryResponse' })
+export class WebhookEventResponse {
   @ApiProperty({ format: 'uuid', description: 'The `webhook-id` header of every attempt' })
   id!: string;
 
@@ -51,9 +53,10 @@ export class WebhookDeliveryResponse {
   attempts!: WebhookAttemptResponse[];
 }
 
-export class WebhookDeliveryPageResponse {
-  @ApiProperty({ type: [WebhookDeliveryResponse] })
-  deliveries!: WebhookDeliveryResponse[];
+@ApiSchema({ name: 'WebhookDeliveryPageResponse' })
+export class WebhookEventPageResponse {
+  @ApiProperty({ type: [WebhookEventResponse] })
+  deliveries!: WebhookEventResponse[];
 
   @ApiProperty() take!: number;
   @ApiProperty() page!: number;

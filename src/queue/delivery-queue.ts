@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { JobQueue } from './job-queue';
+import { NamedQueue, QueueOptions } from './named-queue';
+
+export const DELIVERY_QUEUE = 'message-delivery';
+
+export interface DeliveryJob {
+  messageId: string;
+  attempt: number;
+}
+
+/** A message's priority (MessagePriority, which lives above this layer), as the queue orders it. */
+export type DeliveryPriority = 'low' | 'normal' | 'high';
+
+const JOB_PRIORITY: Record<DeliveryPriority, number> = { low: 0, normal: 1, high: 2 };
+
+/**
+ * One job per delivery attempt of a message, put on the queue inside the transaction that made
+ * the message due; the sender wakes this process's delivery loop once that transaction committed.
+ */
+@Injectable()
+export class DeliveryQueue extends NamedQueue<DeliveryJob> {
+  readonly name = DELIVERY_QUEUE;
+
+  constructor(
+    jobs: JobQueue,
+    private readonly config: AppConfig,
+  ) {
+    super(jobs);
+  }
+
+  protected options(): QueueOptions {
+    return {
+      // pg-boss's own retries only cover a worker that died holding the job, or a database that
+      // failed mid-delivery (SMTP outcomes are scheduled by us): the job comes back after its
+      // lease, then with doubling delays (capped by pg-boss at 2^16 s) while pg-boss keeps the
+      // job (14 days).
+      expireInSeconds: this.config.delivery.leaseSeconds,
+      retryLimit: 50,
+      retryDelay: 1,
+      retryBackoff: true,
+    };
+  }
+
+  /** Delivery jobs in one statement, each after its delay when it has one (a retry). */
+  async enqueue(manager: EntityManager, jobs: { job: DeliveryJob; priority: DeliveryPriority; startAfterSeconds?: number }[]): Promise<void> {
+    await this.insert(
+      manager,
+      jobs.map(({ job, priority, startAfterSeconds }) => ({ data: job, priority: JOB_PRIORITY[priority], startAfterSeconds })),
+    );
+  }
+}

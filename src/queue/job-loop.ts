@@ -1,0 +1,125 @@
+import { Logger } from '@nestjs/common';
+import { QueueJob } from './job-queue';
+import { NamedQueue } from './named-queue';
+import { Waker } from './waker';
+
+// Between fetches that found nothing; jobs committed in this process wake the loop at once.
+const IDLE_POLL_MS = 250;
+
+/** What a loop runs: fetched jobs, readied as a batch, then run one per slot. */
+export interface JobHandler<T extends object, W extends { job: QueueJob<T> }> {
+  /**
+   * Readies a fetched batch to run (the delivery loop claims its messages in one transaction).
+   * A job left out is the handler's to complete.
+   */
+  prepare(jobs: QueueJob<T>[]): Promise<W[]>;
+  /** One job: resolves once its outcome is committed, and holds its slot until then. */
+  run(work: W): Promise<void>;
+}
+
+export interface JobLoopOptions {
+  /** Names the loop in the log. */
+  name: string;
+  /** Jobs running at once. */
+  concurrency: number;
+  /** How long stop() waits for the jobs in flight; those unfinished return after their lease. */
+  drainDeadlineMs: number;
+  /**
+   * Jobs to hold readied ahead of the slots, refilled from half full to full while jobs run, so
+   * that a freed slot starts the next job at once and each fetch serves many. Without a stock,
+   * the loop fetches exactly for its free slots, the moment one frees.
+   */
+  stock?: number;
+}
+
+/**
+ * Keeps up to `concurrency` jobs of one queue in flight, fetching more the moment there is room,
+ * so the queue never waits out a polling interval while there is work (and a 250 ms one when
+ * there is none). A job whose handler throws goes back to the queue's own retry policy. Stopping
+ * ends the fetching and drains what was fetched, up to a deadline.
+ */
+export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
+  private readonly logger: Logger;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly ready: W[] = [];
+  private readonly waker = new Waker();
+  private running?: Promise<void>;
+  private stopping = false;
+  private unsubscribe = () => {};
+
+  constructor(
+    private readonly queue: NamedQueue<T>,
+    private readonly options: JobLoopOptions,
+    private readonly handler: JobHandler<T, W>,
+  ) {
+    this.logger = new Logger(options.name);
+  }
+
+  start(): void {
+    this.unsubscribe = this.queue.onWork(() => this.waker.wake());
+    this.running = this.run();
+  }
+
+  /** Stops fetching, then runs what is in flight and in stock to its end, or to the deadline. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.unsubscribe();
+    this.waker.wake();
+    const drained = (this.running ?? Promise.resolve()).then(() => Promise.all(this.inFlight)).then(() => true);
+    let deadline: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([
+      drained,
+      new Promise<false>((resolve) => (deadline = setTimeout(resolve, this.options.drainDeadlineMs, false))),
+    ]);
+    clearTimeout(deadline);
+    const unfinished = this.inFlight.size + this.ready.length;
+    if (!inTime) this.logger.warn(`${unfinished} ${this.queue.name} jobs unfinished at shutdown; they return after their lease`);
+  }
+
+  private async run(): Promise<void> {
+    const { concurrency } = this.options;
+    while (!this.stopping || this.ready.length > 0) {
+      while (this.inFlight.size < concurrency && this.ready.length > 0) this.launch(this.ready.shift()!);
+      if (this.stopping) {
+        await Promise.race(this.inFlight);
+        continue;
+      }
+      const wanted = this.wanted();
+      if (wanted > 0 && (await this.refill(wanted))) continue;
+      if (this.inFlight.size >= concurrency) await Promise.race(this.inFlight);
+      else if (this.ready.length === 0) await this.waker.sleep(IDLE_POLL_MS);
+    }
+  }
+
+  /** How many jobs to fetch now: none while the stock is over half full. */
+  private wanted(): number {
+    const { concurrency, stock = 0 } = this.options;
+    if (stock === 0) return concurrency - this.inFlight.size;
+    return this.ready.length <= stock / 2 ? stock - this.ready.length : 0;
+  }
+
+  /** Fetches and readies up to `count` jobs into the stock; false when there were none. */
+  private async refill(count: number): Promise<boolean> {
+    try {
+      const jobs = await this.queue.fetch(count);
+      if (jobs.length === 0) return false;
+      this.ready.push(...(await this.handler.prepare(jobs)));
+      return true;
+    } catch (error) {
+      this.logger.error(error);
+      return false;
+    }
+  }
+
+  private launch(work: W): void {
+    const { job } = work;
+    const running = this.handler
+      .run(work)
+      .catch(async (error: unknown) => {
+        this.logger.error({ err: error, jobId: job.id, ...job.data }, `A ${this.queue.name} job failed unexpectedly; it will be retried`);
+        await this.queue.fail(job.id, error as Error).catch(() => undefined);
+      })
+      .finally(() => this.inFlight.delete(running));
+    this.inFlight.add(running);
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { JobQueue } from './job-queue';
+import { NamedQueue, QueueOptions } from './named-queue';
+
+// The name the queue was created with; its jobs are webhook events to post.
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+
+export interface WebhookJob {
+  eventId: string;
+}
+
+/** One job per webhook event to post, put on the queue inside the transaction that created or rescheduled it (SPEC §7). */
+@Injectable()
+export class WebhookQueue extends NamedQueue<WebhookJob> {
+  readonly name = WEBHOOK_QUEUE;
+
+  constructor(
+    jobs: JobQueue,
+    private readonly config: AppConfig,
+  ) {
+    super(jobs);
+  }
+
+  protected options(): QueueOptions {
+    // Retries follow WEBHOOK_RETRY_DELAYS (scheduled when an attempt is recorded); pg-boss's own
+    // retries bring back a job whose worker died (once an attempt could no longer be running) or
+    // that failed unexpectedly (the database), with doubling delays.
+    const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
+    return { expireInSeconds: leaseSeconds, retryLimit: 50, retryDelay: 5, retryBackoff: true };
+  }
+
+  async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {
+    await this.insert(manager, eventIds.map((eventId) => ({ data: { eventId }, startAfterSeconds })));
+  }
+}
