@@ -18,6 +18,7 @@ import { sign } from 'jsonwebtoken';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
+import { Database } from '../src/database/database';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { ListMessagesQuery } from '../src/messages/dto/list-messages.query';
 import { MessageCountsRepository } from '../src/messages/message-counts.repository';
@@ -131,7 +132,7 @@ async function savePlans(url: string, client: Client): Promise<void> {
   const dataSource = new DataSource(dataSourceOptions(url));
   await dataSource.initialize();
   let recorded: { sql: string; params: unknown[] }[] = [];
-  const statements = new PreparedStatements(dataSource);
+  const statements = new PreparedStatements(new Database(dataSource));
   const recording = {
     query: (sql: string, params: unknown[]) => (recorded.push({ sql, params }), statements.query(sql, params)),
   } as PreparedStatements;

@@ -22,6 +22,11 @@ export class Database {
     return this.dataSource.manager;
   }
 
+  /** One statement outside any transaction. */
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T> {
+    return this.dataSource.query(sql, parameters);
+  }
+
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }

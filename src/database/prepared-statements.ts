@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient } from 'pg';
-import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { Database } from './database';
 
 /**
  * The statements every request runs (the rate-limit hit, a list's count and page) as named
@@ -24,8 +22,8 @@ export class PreparedStatements {
   private readonly names = new Map<string, string>();
   private readonly planningPerRun = new WeakSet<PoolClient>();
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    this.pool = (dataSource.driver as PostgresDriver).master as Pool;
+  constructor(database: Database) {
+    this.pool = database.pool;
   }
 
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {

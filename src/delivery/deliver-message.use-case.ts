@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
@@ -10,6 +8,7 @@ import { AttemptOutcome, deliveryRetryPolicy, HandOverResult } from './delivery-
 import { DeliveryRecorder } from './delivery-recorder';
 import { CLAIMED_COLUMNS, ClaimedColumns, DeliverableMessage, DeliveryRepository } from './delivery.repository';
 import { Mailer } from './mailer/mailer';
+import { Database } from '../database/database';
 
 /**
  * Delivery attempts: claim the messages of a batch of jobs (→ sending), hand each to the mailer,
@@ -19,7 +18,7 @@ import { Mailer } from './mailer/mailer';
 @Injectable()
 export class DeliverMessageUseCase {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly lifecycle: MessageLifecycle,
     private readonly deliveries: DeliveryRepository,
     private readonly recorder: DeliveryRecorder,
@@ -34,7 +33,7 @@ export class DeliverMessageUseCase {
    * jobs with nothing to deliver (final, or another attempt's) commit together.
    */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
-    const { claimed, skipped } = await this.dataSource.transaction(async (manager) => {
+    const { claimed, skipped } = await this.database.transaction(async (manager) => {
       const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
       const messages = await this.deliveries.deliverable(manager, moved);
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];

@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { KEY_LIFETIME } from './idempotency-keys';
+import { Database } from '../database/database';
 
 const EVERY_MS = 10 * 60_000;
 const BATCH = 10_000;
@@ -17,7 +16,7 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly config: AppConfig,
   ) {}
 
@@ -36,7 +35,7 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
     let deleted = 0;
     for (;;) {
       // Raw: a batched DELETE (by ctid, with LIMIT) is beyond TypeORM's delete().
-      const [, count]: [unknown, number] = await this.dataSource.query(
+      const [, count]: [unknown, number] = await this.database.query(
         `DELETE FROM idempotency_keys WHERE ctid = ANY (ARRAY(
            SELECT ctid FROM idempotency_keys WHERE created_at <= now() - interval '${KEY_LIFETIME}' LIMIT ${BATCH}))`,
       );

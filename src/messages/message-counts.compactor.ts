@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { Database } from '../database/database';
 
 const EVERY_MS = 1_000;
 const BATCH = 20_000;
@@ -21,7 +20,7 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
   private compacting?: Promise<unknown>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly config: AppConfig,
   ) {}
 
@@ -42,7 +41,7 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
 
   /** Compacts up to one batch; returns how many changes it added up (0 when another process holds the lock). */
   async compact(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.database.transaction(async (manager) => {
       const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, LOCK);
       if (!locked) return 0;
       const [{ compacted }] = await manager.query(

@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import PgBoss from 'pg-boss';
-import { DataSource, EntityManager } from 'typeorm';
-import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { Database } from '../database/database';
 
 export interface QueueJob<T> {
   id: string;
@@ -23,8 +22,8 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   private readonly pool: Pool;
 
-  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
-    const pool: Pool = (dataSource.driver as PostgresDriver).master;
+  constructor(database: Database, config: AppConfig) {
+    const pool = database.pool;
     this.pool = pool;
     this.boss = new PgBoss({
       db: { executeSql: async (text, values) => pool.query(text, values) },

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { mapMessage } from '../messages/message.mapper';
 import { MessagesRepository } from '../messages/messages.repository';
@@ -11,6 +9,7 @@ import { logWebhookOutcome } from './webhook-outcome-log';
 import { WebhookPoster } from './webhook-poster';
 import { webhookRetryPolicy } from './webhook-retry-policy';
 import { WebhookSigner } from './webhook-signer';
+import { Database } from '../database/database';
 
 /**
  * One attempt at one webhook event (SPEC §7): a signed POST, logged with its outcome; a 2xx is
@@ -19,7 +18,7 @@ import { WebhookSigner } from './webhook-signer';
 @Injectable()
 export class DeliverWebhookEventUseCase {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly config: AppConfig,
     private readonly webhooks: WebhookQueue,
     private readonly events: WebhookEventsRepository,
@@ -51,7 +50,7 @@ export class DeliverWebhookEventUseCase {
     const nextAttemptAt = retrying ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
     // The attempt, the next one and this job's completion commit together (pg-boss would
     // complete the job later, on its own, and a crash in between would send the event twice).
-    await this.dataSource.transaction(async (manager) => {
+    await this.database.transaction(async (manager) => {
       await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
       if (retrying) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
       await this.webhooks.complete(manager, [job.id]);
@@ -61,7 +60,7 @@ export class DeliverWebhookEventUseCase {
 
   /** Left active, the job would come back after its lease, again and again, to do nothing. */
   private async completeWithNothingToDo(job: QueueJob<WebhookJob>): Promise<void> {
-    await this.dataSource.transaction((manager) => this.webhooks.complete(manager, [job.id]));
+    await this.database.transaction((manager) => this.webhooks.complete(manager, [job.id]));
   }
 
   /**

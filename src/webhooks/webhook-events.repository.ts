@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { MessageStatus } from '../messages/message-status';
+import { Database } from '../database/database';
 
 export type WebhookState = 'pending' | 'delivered' | 'failed' | 'gone';
 
@@ -34,16 +34,16 @@ const EVENT_COLUMNS = 'id, user_id, message_id, sequence, status, url, state, at
  */
 @Injectable()
 export class WebhookEventsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** For the worker, which acts for whoever owns the event. */
   async getForDelivery(id: string): Promise<WebhookEventRow | undefined> {
-    const rows: WebhookEventRow[] = await this.dataSource.query(`SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`, [id]);
+    const rows: WebhookEventRow[] = await this.database.query(`SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`, [id]);
     return rows[0];
   }
 
   async getById(userId: string, id: string): Promise<WebhookEventRow | undefined> {
-    const rows: WebhookEventRow[] = await this.dataSource.query(
+    const rows: WebhookEventRow[] = await this.database.query(
       `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE user_id = $1 AND id = $2`,
       [userId, id],
     );
@@ -51,7 +51,7 @@ export class WebhookEventsRepository {
   }
 
   async count(userId: string, messageId?: string): Promise<number> {
-    const [{ count }] = await this.dataSource.query(
+    const [{ count }] = await this.database.query<{ count: number }[]>(
       `SELECT count(*)::int AS count FROM webhook_events WHERE user_id = $1 AND ($2::uuid IS NULL OR message_id = $2)`,
       [userId, messageId ?? null],
     );
@@ -64,7 +64,7 @@ export class WebhookEventsRepository {
    */
   async list(userId: string, messageId: string | undefined, skip: number, take: number): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
     const rows: (WebhookEventRow & { attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[] })[] =
-      await this.dataSource.query(
+      await this.database.query(
         `SELECT ${EVENT_COLUMNS}, COALESCE((
            SELECT json_agg(json_build_object('event_id', a.event_id, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
              'duration_ms', a.duration_ms, 'error', a.error) ORDER BY a.id)

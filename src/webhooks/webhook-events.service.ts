@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { pageEnvelope } from '../common/paging';
 import { isUuid } from '../common/uuid';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { WebhookQueue } from '../queue/webhook-queue';
 import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookEventResponse } from './dto/webhook-event.dto';
 import { WebhookAttemptRow, WebhookEventRow, WebhookEventsRepository } from './webhook-events.repository';
+import { Database } from '../database/database';
 
 /** The delivery log of a user's webhook events, and replays. */
 @Injectable()
 export class WebhookEventsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly events: WebhookEventsRepository,
     private readonly webhooks: WebhookQueue,
   ) {}
@@ -35,7 +34,7 @@ export class WebhookEventsService {
   async replay(userId: string, id: string): Promise<{ id: string; state: 'pending' }> {
     const replayed =
       isUuid(id) &&
-      (await this.dataSource.transaction(async (manager) => {
+      (await this.database.transaction(async (manager) => {
         const marked = await this.events.markForReplay(manager, userId, id);
         if (marked === 'queued') await this.webhooks.enqueue(manager, [id]);
         return marked !== 'missing';
