@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { preProcessFile } from 'typescript';
+
+/**
+ * The rooms of src/, low to high: a module may import from its own room and from rooms below it,
+ * never from one above (the README's layout). The one exception is the schema: the database
+ * room registers every entity, wherever it lives.
+ */
+const LAYERS: string[][] = [
+  ['common', 'config'],
+  ['database'],
+  ['auth', 'queue'],
+  ['metrics', 'rate-limit', 'attachments', 'idempotency'],
+  ['messages'],
+  ['webhooks'],
+  ['delivery', 'intake'],
+  ['sender', 'health'],
+];
+const SRC = __dirname;
+// Files at the top of src/ (the app's assembly) sit above every room.
+const APP = '(app)';
+const rankOf = (room: string): number => (room === APP ? LAYERS.length : LAYERS.findIndex((layer) => layer.includes(room)));
+const roomOf = (path: string): string => {
+  const parts = relative(SRC, path).split('/');
+  return parts.length === 1 ? APP : parts[0];
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** Every import of a file inside src/, read by the TypeScript compiler's own pre-processor. */
+function importsOf(file: string): string[] {
+  return preProcessFile(readFileSync(file, 'utf8'), true, true)
+    .importedFiles.map((imported) => imported.fileName)
+    .filter((name) => name.startsWith('.'))
+    .map((name) => resolve(dirname(file), name));
+}
+
+const isEntity = (path: string) => /\/entities\/[^/]+\.entity$/.test(path);
+
+describe('layers', () => {
+  it('places every room of src/ in a layer', () => {
+    const rooms = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(rooms.filter((room) => rankOf(room) < 0)).toEqual([]);
+  });
+
+  it('has no import from a lower room up to a higher one', () => {
+    const upward = sourceFiles(SRC).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith(SRC + '/'))
+        .filter((target) => !(roomOf(file) === 'database' && isEntity(target)))
+        .filter((target) => roomOf(target) !== roomOf(file) && rankOf(roomOf(target)) >= rankOf(roomOf(file)))
+        .map((target) => `${relative(SRC, file)} → ${relative(SRC, target)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+});
