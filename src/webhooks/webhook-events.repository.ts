@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { MessageStatus } from '../messages/message-status';
 import { Database } from '../database/database';
+import { WebhookEventEntity } from './entities/webhook-event.entity';
 
 export type WebhookState = 'pending' | 'delivered' | 'failed' | 'gone';
 
@@ -38,24 +39,13 @@ export class WebhookEventsRepository {
 
   /** For the worker, which acts for whoever owns the event. */
   async getForDelivery(id: string): Promise<WebhookEventRow | undefined> {
+    // Raw: every webhook attempt reads it, so it skips TypeORM's entity mapping.
     const rows: WebhookEventRow[] = await this.database.query(`SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`, [id]);
     return rows[0];
   }
 
-  async getById(userId: string, id: string): Promise<WebhookEventRow | undefined> {
-    const rows: WebhookEventRow[] = await this.database.query(
-      `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE user_id = $1 AND id = $2`,
-      [userId, id],
-    );
-    return rows[0];
-  }
-
-  async count(userId: string, messageId?: string): Promise<number> {
-    const [{ count }] = await this.database.query<{ count: number }[]>(
-      `SELECT count(*)::int AS count FROM webhook_events WHERE user_id = $1 AND ($2::uuid IS NULL OR message_id = $2)`,
-      [userId, messageId ?? null],
-    );
-    return count;
+  count(userId: string, messageId?: string): Promise<number> {
+    return this.database.repository(WebhookEventEntity).countBy({ userId, ...(messageId !== undefined && { messageId }) });
   }
 
   /**
@@ -63,6 +53,7 @@ export class WebhookEventsRepository {
    * event and its attempts are seen as of the same moment (an attempt is being logged meanwhile).
    */
   async list(userId: string, messageId: string | undefined, skip: number, take: number): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
+    // Raw: TypeORM would read the events and their attempts in two statements, at two moments.
     const rows: (WebhookEventRow & { attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[] })[] =
       await this.database.query(
         `SELECT ${EVENT_COLUMNS}, COALESCE((
@@ -83,6 +74,7 @@ export class WebhookEventsRepository {
     state: WebhookState,
     nextAttemptAt: Date | null,
   ): Promise<void> {
+    // Raw: one statement for the attempt and its event's new state, on every attempt's path.
     await manager.query(
       `WITH attempt AS (
          INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)
@@ -97,10 +89,11 @@ export class WebhookEventsRepository {
    * 'already': it is pending, its job is on the queue; 'missing': no such event of this user.
    */
   async markForReplay(manager: EntityManager, userId: string, id: string): Promise<'queued' | 'already' | 'missing'> {
-    const [before] = await manager.query(`SELECT state FROM webhook_events WHERE user_id = $1 AND id = $2 FOR UPDATE`, [userId, id]);
+    const events = manager.getRepository(WebhookEventEntity);
+    const before = await events.findOne({ select: { id: true, state: true }, where: { userId, id }, lock: { mode: 'pessimistic_write' } });
     if (!before) return 'missing';
     if (before.state === 'pending') return 'already';
-    await manager.query(`UPDATE webhook_events SET state = 'pending', next_attempt_at = clock_timestamp() WHERE id = $1`, [id]);
+    await events.update({ id }, { state: 'pending', nextAttemptAt: () => 'clock_timestamp()' });
     return 'queued';
   }
 }
