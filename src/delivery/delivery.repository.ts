@@ -55,6 +55,7 @@ export class DeliveryRepository {
   private async attachmentsOf(manager: EntityManager, messageIds: string[]): Promise<Map<string, DeliverableMessage['attachments']>> {
     const byMessage = new Map<string, DeliverableMessage['attachments']>();
     if (messageIds.length === 0) return byMessage;
+    // Raw: every claim reads it, and the stored attachment's bytes come in the same row, without entity mapping.
     const rows: { message_id: string; file_name: string; content_type: string; content: Buffer }[] = await manager.query(
       `SELECT ma.message_id, ma.file_name, ma.content_type, coalesce(ma.content, a.content) AS content
        FROM message_attachments ma LEFT JOIN attachments a ON a.id = ma.attachment_id

@@ -44,6 +44,7 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
     return this.database.transaction(async (manager) => {
       const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, LOCK);
       if (!locked) return 0;
+      // Raw: one statement moves the batch (delete, sum, upsert), which TypeORM cannot say.
       const [{ compacted }] = await manager.query(
         `WITH moved AS (
            DELETE FROM message_count_changes
