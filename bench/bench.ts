@@ -24,6 +24,7 @@ import { ListMessagesQuery } from '../src/messages/dto/list-messages.query';
 import { MessageCountsRepository } from '../src/messages/message-counts.repository';
 import { MessagesRepository } from '../src/messages/messages.repository';
 import { MessagesService } from '../src/messages/messages.service';
+import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { BENCH_USER, benchListDatabase } from './list-database';
 import { rawSendCeiling, SEND_BODY } from './raw-send';
 import { seedListDatabase } from './seed';
@@ -227,8 +228,9 @@ async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed:
     await client.connect();
     const { rows: [stored] } = await client.query(
       `SELECT (SELECT count(*)::int FROM messages) AS messages,
-              (SELECT count(*)::int FROM pgboss.job WHERE name = 'message-delivery')
-                + (SELECT count(*)::int FROM pgboss.archive WHERE name = 'message-delivery') AS jobs`,
+              (SELECT count(*)::int FROM pgboss.job WHERE name = $1)
+                + (SELECT count(*)::int FROM pgboss.archive WHERE name = $1) AS jobs`,
+      [DELIVERY_QUEUE],
     );
     await client.end();
     const accepted = load['2xx'];

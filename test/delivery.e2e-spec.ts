@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { DeliveryQueue } from '../src/queue/delivery-queue';
+import { DELIVERY_QUEUE, DeliveryQueue } from '../src/queue/delivery-queue';
 import { sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
 import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
@@ -316,7 +316,7 @@ describe('shutdown and settings', () => {
     try {
       const second = await bootTestApp({ DELIVERY_LEASE_SECONDS: '7', DATABASE_URL: first.config.databaseUrl! });
       await second.close();
-      const [queue] = await first.db.query(`SELECT expire_seconds FROM pgboss.queue WHERE name = 'message-delivery'`);
+      const [queue] = await first.db.query(`SELECT expire_seconds FROM pgboss.queue WHERE name = $1`, [DELIVERY_QUEUE]);
       expect(queue.expire_seconds).toBe(7);
     } finally {
       await first.close();

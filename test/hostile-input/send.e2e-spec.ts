@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { DELIVERY_QUEUE } from '../../src/queue/delivery-queue';
+import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
 import { rowsOwnedBy } from '../support/factories';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
@@ -43,15 +45,15 @@ describe('hostile input to POST /sender/send (property-based)', () => {
       t.db.query(
         `SELECT
            (SELECT count(*)::int FROM webhook_events WHERE user_id = $1) AS "webhookEvents",
-           (SELECT count(*)::int FROM pgboss.job WHERE name = 'message-delivery'
+           (SELECT count(*)::int FROM pgboss.job WHERE name = $3
               AND data->>'messageId' IN (SELECT id::text FROM messages WHERE user_id = $1)) AS "deliveryJobs",
-           (SELECT count(*)::int FROM pgboss.job WHERE name = 'webhook-delivery'
+           (SELECT count(*)::int FROM pgboss.job WHERE name = $4
               AND data->>'eventId' IN (SELECT id::text FROM webhook_events WHERE user_id = $1)) AS "webhookJobs",
            (SELECT count(*)::int FROM pgboss.job j WHERE j.created_on >= $2 AND (
-              (j.name = 'message-delivery' AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = (j.data->>'messageId')::uuid))
-              OR (j.name = 'webhook-delivery' AND NOT EXISTS (SELECT 1 FROM webhook_events w WHERE w.id = (j.data->>'eventId')::uuid))
+              (j.name = $3 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = (j.data->>'messageId')::uuid))
+              OR (j.name = $4 AND NOT EXISTS (SELECT 1 FROM webhook_events w WHERE w.id = (j.data->>'eventId')::uuid))
            )) AS "orphanJobs"`,
-        [userId, suiteStart],
+        [userId, suiteStart, DELIVERY_QUEUE, WEBHOOK_QUEUE],
       ),
     ]);
     return { ...rows, ...queue };
