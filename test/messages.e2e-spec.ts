@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { Database } from '../src/database/database';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { sendBody, storeMessage, storeMessages } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
@@ -243,7 +243,7 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
 
     it('survive a connection dropped mid-statement: the caller gets the error, the process goes on', async () => {
       const statements = t.app.get(PreparedStatements);
-      const pool = (t.db.driver as PostgresDriver).master as { _clients: { activeQuery?: { text?: string }; connection: { stream: Socket } }[] };
+      const pool = t.app.get(Database).pool as unknown as { _clients: { activeQuery?: { text?: string }; connection: { stream: Socket } }[] };
       const sleeping = statements.query(`SELECT pg_sleep($1::float8) AS slept`, [3]);
       let running;
       while (!(running = pool._clients.find((c) => c.activeQuery?.text?.includes('pg_sleep')))) await new Promise((r) => setTimeout(r, 5));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { Database } from '../database/database';
 import { AttachmentEntity } from './entities/attachment.entity';
 
 /** A stored attachment as its owner sees it: everything but the bytes. */
@@ -10,7 +10,11 @@ export type NewAttachment = Omit<AttachmentEntity, 'size'>;
 
 @Injectable()
 export class AttachmentsRepository {
-  constructor(@InjectRepository(AttachmentEntity) private readonly attachments: Repository<AttachmentEntity>) {}
+  private readonly attachments: Repository<AttachmentEntity>;
+
+  constructor(database: Database) {
+    this.attachments = database.repository(AttachmentEntity);
+  }
 
   async create(attachment: NewAttachment): Promise<StoredAttachment> {
     const stored = { ...attachment, size: attachment.content.length };
