@@ -42,7 +42,6 @@ export class AppModule {
         }),
         DatabaseModule,
         QueueModule,
-        // Global: the message lifecycle's outbox, which the lifecycle cannot import.
         DeliveryModule.forRoot(config),
         AuthModule,
         // After AuthModule: its guard must have named the caller before requests are counted.
