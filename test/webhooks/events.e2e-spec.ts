@@ -12,7 +12,7 @@ const MESSAGE_FIELDS = [
   'id', 'to', 'subject', 'senderId', 'status', 'userId', 'sentAt', 'sender', 'bulkSendingId', 'contactId', 'priority', 'customPayload', 'statusHistory',
 ].sort();
 
-describe('webhook delivery (ROLE=all, private networks allowed)', () => {
+describe('webhook events (ROLE=all, private networks allowed)', () => {
   const { receiver, sink, t, send } = bootWebhookApp(TO_LOOPBACK);
 
   describe('payload', () => {

@@ -8,7 +8,7 @@ import { header, verifiesRequest } from './signatures';
 import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from './webhook-app';
 import { allIn, deliveriesOf, ISO_UTC, secretOf, waitForLog } from './webhook-endpoints';
 
-describe('webhook delivery (ROLE=all, private networks allowed)', () => {
+describe('webhook events (ROLE=all, private networks allowed)', () => {
   const { receiver, t, send, scriptFor } = bootWebhookApp(TO_LOOPBACK);
 
   describe('retries', () => {

@@ -12,7 +12,7 @@ import { secretOf } from './webhook-endpoints';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe('webhook delivery (ROLE=all, private networks allowed)', () => {
+describe('webhook events (ROLE=all, private networks allowed)', () => {
   const { receiver, t, send } = bootWebhookApp(TO_LOOPBACK);
 
   describe('signature', () => {
