@@ -12,7 +12,7 @@ const FIRST = Date.parse('2026-03-01T00:00:00.000Z');
 
 /**
  * The list's `total` comes from kept counts for most filters (MessageCountsRepository); here it
- * must equal a plain count over the same rows, for any filter, before and after the fold, and
+ * must equal a plain count over the same rows, for any filter, before and after the compaction, and
  * after status changes.
  */
 describe('list totals from kept counts', () => {
@@ -76,13 +76,13 @@ describe('list totals from kept counts', () => {
     );
   }
 
-  it('equal plain counts while the changes are not folded yet', async () => {
+  it('equal plain counts while the changes are not compacted yet', async () => {
     const [{ pending }] = await t.db.query(`SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`, [userId]);
     expect(pending).toBeGreaterThan(0);
     await expectTotalsMatchPlainCounts(150);
   });
 
-  it('equal plain counts after the fold, and after statuses change', async () => {
+  it('equal plain counts after the compaction, and after statuses change', async () => {
     const compactor = t.app.get(MessageCountsCompactor);
     while ((await compactor.compact()) > 0);
     const [{ pending }] = await t.db.query(`SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`, [userId]);
@@ -98,9 +98,9 @@ describe('the count compactor', () => {
   const pending = async (t: TestApp, userId: string): Promise<number> =>
     (await t.db.query(`SELECT count(*)::int AS n FROM message_count_changes WHERE user_id = $1`, [userId]))[0].n;
 
-  it('folds on its own in a worker process, and not in an API process', async () => {
+  it('compacts on its own in a worker process, and not in an API process', async () => {
     // Both run side by side, each on its own database, the API process started first: the worker's
-    // fold is the signal that the API process had as long to fold, and did not.
+    // compaction is the signal that the API process had as long to compact, and did not.
     const api = await bootTestApp({ ROLE: 'api' }, { isolatedDatabase: true });
     const userId = newUserId();
     try {

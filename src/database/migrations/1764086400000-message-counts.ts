@@ -12,8 +12,8 @@ const DAY = `to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
  *   recipient value = address,   status = ''                    (toEmail)
  * Triggers append +/- changes to message_count_changes, where concurrent sends never wait for
  * each other's row locks (a hot counter row would serialise every send of a user); a periodic
- * fold (MessageCountsCompactor) adds them into message_counts. Readers sum both tables in one
- * statement, so a count is exact whether or not the fold has run.
+ * compaction (MessageCountsCompactor) adds them into message_counts. Readers sum both tables in one
+ * statement, so a count is exact whether or not the compaction has run.
  */
 export class MessageCounts1764086400000 implements MigrationInterface {
   name = 'MessageCounts1764086400000';

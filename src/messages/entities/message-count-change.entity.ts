@@ -5,7 +5,7 @@ export type MessageCountDimension = 'status' | 'day' | 'sender' | 'bulk' | 'reci
 /**
  * A +/- change to one message count, appended by the triggers on messages and
  * message_recipients (which TypeORM cannot express: they live in the migration) so that
- * concurrent sends never wait on one counter row; folded into message_counts now and then.
+ * concurrent sends never wait on one counter row; compacted into message_counts now and then.
  */
 @Entity('message_count_changes')
 @Index('ix_message_count_changes_key', ['userId', 'dimension', 'value', 'status'])

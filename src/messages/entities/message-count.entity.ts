@@ -2,7 +2,7 @@ import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 import type { MessageCountDimension } from './message-count-change.entity';
 
 /**
- * A user's message count along one dimension, as folded from message_count_changes (see the
+ * A user's message count along one dimension, as compacted from message_count_changes (see the
  * migration MessageCounts1764086400000 for what `value` and `status` hold in each dimension).
  */
 @Entity('message_counts')
