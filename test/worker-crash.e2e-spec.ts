@@ -30,8 +30,9 @@ beforeAll(async () => {
   sinkUrl = sink.url(await sink.start());
   databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
   // The API process migrates the new database; it runs ROLE=api, so it only queues. It gets the
-  // workers' lease as well: the first process to create the pg-boss queue fixes its lease for
-  // every process (src/delivery/delivery-queue.ts ensureQueue), and jobs take it when inserted.
+  // workers' lease as well: every process sets the pg-boss queue's options as it starts
+  // (DeliveryQueue.options in src/queue/delivery-queue.ts, applied by JobQueue.ensureQueue in
+  // src/queue/job-queue.ts), and jobs take the lease when inserted.
   api = await bootTestApp({ SMTP_URL: sinkUrl, DATABASE_URL: databaseUrl, DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS) });
 }, TIMEOUT);
 
