@@ -3,6 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
 import { QueueJob } from '../queue/job-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 import { Metrics } from '../metrics/metrics';
 import { AttemptOutcome, deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliveryRecorder } from './delivery-recorder';
@@ -24,6 +25,7 @@ export class DeliverMessageUseCase {
     private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
     private readonly deliveryQueue: DeliveryQueue,
+    private readonly webhookQueue: WebhookQueue,
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
   ) {}
@@ -33,8 +35,8 @@ export class DeliverMessageUseCase {
    * jobs with nothing to deliver (final, or another attempt's) commit together.
    */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
-    const { claimed, skipped } = await this.database.transaction(async (manager) => {
-      const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
+    const { claimed, skipped, webhookJobs } = await this.database.transaction(async (manager) => {
+      const { moved, outboxEventIds } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
       const messages = await this.deliveries.deliverable(manager, moved);
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
       const others: string[] = [];
@@ -44,8 +46,9 @@ export class DeliverMessageUseCase {
         else others.push(job.id);
       }
       if (others.length > 0) await this.deliveryQueue.complete(manager, others);
-      return { claimed: pairs, skipped: others.length };
+      return { claimed: pairs, skipped: others.length, webhookJobs: outboxEventIds.length > 0 };
     });
+    if (webhookJobs) this.webhookQueue.notifyCommitted();
     if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);
     return claimed;
   }

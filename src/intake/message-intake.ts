@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { GroupCommit } from '../database/group-commit';
 import { DeliveryQueue } from '../queue/delivery-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
@@ -23,6 +24,12 @@ export interface SendResult {
   replayed: boolean;
 }
 
+/** A stored message as the API shows it, and whether its transaction queued webhook jobs (the same for its whole batch). */
+interface Stored {
+  message: MessageResponse;
+  webhookJobs: boolean;
+}
+
 // Enough to share a commit among every send in flight; a few writers keep the database busy.
 const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
 
@@ -35,12 +42,13 @@ const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
  */
 @Injectable()
 export class MessageIntake {
-  private readonly plainSends: GroupCommit<NewMessage, MessageResponse>;
+  private readonly plainSends: GroupCommit<NewMessage, Stored>;
 
   constructor(
     private readonly database: Database,
     private readonly lifecycle: MessageLifecycle,
     private readonly deliveries: DeliveryQueue,
+    private readonly webhooks: WebhookQueue,
     private readonly attachments: AttachmentsRepository,
     private readonly idempotencyKeys: IdempotencyKeys,
     private readonly config: AppConfig,
@@ -55,35 +63,36 @@ export class MessageIntake {
     // Over the limit on its own: no need to look up the stored ones.
     this.refuseOversizedAttachments(inline);
     if (!idempotencyKey && !request.attachmentIds?.length) {
-      const message = await this.plainSends.submit(newMessage(userId, request, inline));
-      this.committed();
+      const { message, webhookJobs } = await this.plainSends.submit(newMessage(userId, request, inline));
+      this.committed(webhookJobs);
       return { message, replayed: false };
     }
-    const result = await this.database.transaction(async (manager): Promise<SendResult> => {
+    const { webhookJobs, ...result } = await this.database.transaction(async (manager): Promise<SendResult & { webhookJobs?: boolean }> => {
       if (idempotencyKey) {
         const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, request);
         if (earlier) return { message: earlier as MessageResponse, replayed: true };
       }
       const stored = await this.storedAttachments(manager, userId, request.attachmentIds ?? []);
       this.refuseOversizedAttachments([...inline, ...stored]);
-      const [message] = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
+      const [{ message, webhookJobs }] = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, request, message);
-      return { message, replayed: false };
+      return { message, replayed: false, webhookJobs };
     });
-    if (!result.replayed) this.committed();
+    if (!result.replayed) this.committed(webhookJobs ?? false);
     return result;
   }
 
   /** Stores messages and their first delivery jobs in the transaction given; returns them as the API shows them. */
-  private async store(manager: EntityManager, messages: NewMessage[]): Promise<MessageResponse[]> {
-    const { messages: rows } = await this.lifecycle.accept(manager, messages);
+  private async store(manager: EntityManager, messages: NewMessage[]): Promise<Stored[]> {
+    const { messages: rows, outboxEventIds } = await this.lifecycle.accept(manager, messages);
     await this.deliveries.enqueue(manager, messages.map((m) => ({ job: { messageId: m.id, attempt: 1 }, priority: m.priority })));
-    return rows.map((row) => mapMessage(row));
+    return rows.map((row) => ({ message: mapMessage(row), webhookJobs: outboxEventIds.length > 0 }));
   }
 
   /** After the commit: workers in this process fetch at once, instead of at their next poll. */
-  private committed(): void {
+  private committed(webhookJobs: boolean): void {
     this.deliveries.notifyCommitted();
+    if (webhookJobs) this.webhooks.notifyCommitted();
     this.metrics.messagesAccepted.inc();
   }
 
