@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
+import type { FieldError } from '../common/problem/problem-details';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -23,6 +24,12 @@ export interface SendResult {
   replayed: boolean;
 }
 
+export interface BatchResult {
+  /** In the order of the requests. */
+  messages: MessageResponse[];
+  replayed: boolean;
+}
+
 // Enough to share a commit among every send in flight; a few writers keep the database busy.
 const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
 
@@ -31,7 +38,7 @@ const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
  * cannot, then stores the message as `queued` with its delivery job in one transaction, so that
  * no accepted message is lost or sent unstored. Plain sends share transactions with the sends
  * arriving with them (group commit); a send with an Idempotency-Key or stored attachments has a
- * transaction of its own, which holds the key's lock and reads the attachments.
+ * transaction of its own, which holds the key's lock and reads the attachments; so does a batch.
  */
 @Injectable()
 export class MessageIntake {
@@ -74,6 +81,37 @@ export class MessageIntake {
     return result;
   }
 
+  /**
+   * A batch (SPEC §4): every request is checked first, errors named `messages[i].…`, then all are
+   * stored in one transaction or none is. The Idempotency-Key covers the batch as a whole.
+   */
+  async acceptMany(userId: string, requests: SendRequest[], idempotencyKey?: string): Promise<BatchResult> {
+    const inline = await eachOf(requests, (request) => {
+      this.refuseUnreachableWebhook(request.webhook?.url);
+      const attachments = inlineAttachments(request);
+      this.refuseOversizedAttachments(attachments);
+      return attachments;
+    });
+    // What the key's fingerprint covers: the body as sent, so that a single send's key is never a batch's.
+    const batch = { messages: requests };
+    const result = await this.database.transaction(async (manager): Promise<BatchResult> => {
+      if (idempotencyKey) {
+        const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, batch);
+        if (earlier) return { ...(earlier as { messages: MessageResponse[] }), replayed: true };
+      }
+      const attachments = await eachOf(requests, async (request, i) => {
+        const all = [...inline[i], ...(request.attachmentIds?.length ? await this.storedAttachments(manager, userId, request.attachmentIds) : [])];
+        this.refuseOversizedAttachments(all);
+        return all;
+      });
+      const messages = await this.store(manager, requests.map((request, i) => newMessage(userId, request, attachments[i])));
+      if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, batch, { messages });
+      return { messages, replayed: false };
+    });
+    if (!result.replayed) this.committed(requests.length);
+    return result;
+  }
+
   /** Stores messages and their first delivery jobs in the transaction given; returns them as the API shows them. */
   private async store(manager: EntityManager, messages: NewMessage[]): Promise<MessageResponse[]> {
     const { messages: rows } = await this.lifecycle.accept(manager, messages);
@@ -82,9 +120,9 @@ export class MessageIntake {
   }
 
   /** After the commit: workers in this process fetch at once, instead of at their next poll. */
-  private committed(): void {
+  private committed(count = 1): void {
     this.deliveries.notifyCommitted();
-    this.metrics.messagesAccepted.inc();
+    this.metrics.messagesAccepted.inc(count);
   }
 
   /**
@@ -125,4 +163,26 @@ export class MessageIntake {
       throw new PayloadTooLargeError(`The attachments come to ${bytes} bytes; the limit per message is ${limit}.`);
     }
   }
+}
+
+/**
+ * Runs a check on every message of a batch: their 400s become one, naming `messages[i].<field>`;
+ * without any, the first other refusal (413) is thrown, saying which message it is about.
+ */
+async function eachOf<T>(requests: SendRequest[], check: (request: SendRequest, i: number) => T | Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  const invalid: FieldError[] = [];
+  let tooLarge: PayloadTooLargeError | undefined;
+  for (const [i, request] of requests.entries()) {
+    try {
+      results.push(await check(request, i));
+    } catch (error) {
+      if (error instanceof InvalidInputError) invalid.push(...error.errors.map((e) => ({ ...e, field: `messages[${i}].${e.field}` })));
+      else if (error instanceof PayloadTooLargeError) tooLarge ??= new PayloadTooLargeError(`messages[${i}]: ${error.message}`);
+      else throw error;
+    }
+  }
+  if (invalid.length > 0) throw new InvalidInputError(invalid);
+  if (tooLarge) throw tooLarge;
+  return results;
 }
