@@ -21,9 +21,10 @@ export class MessageBudget {
 
   /** Spends `messages` of the user's budget, the request's own hit included; sets the RateLimit-* headers to what is left. */
   async spend(userId: string, messages: number, response: Response): Promise<void> {
-    const limit = this.config.limits.requestsPerMinute;
     if (messages <= 1) return;
+    const limit = this.config.limits.requestsPerMinute;
     // One statement, so that concurrent batches of one user cannot both take the last of the budget.
+    // Should the guard's window have ended in between, the new one starts with the N - 1 alone.
     const [row = { spent: false, hits: limit, seconds_left: RATE_LIMIT_WINDOW_MS / 1000 }]: { spent: boolean; hits: number; seconds_left: number }[] =
       await this.statements.query(
         `WITH spent AS (
