@@ -5,8 +5,11 @@
 //   LIMIT) timed through pg in the same run; query plans of both are written to bench/out/plans;
 // - POST /sender/send under autocannon (32 connections) against the same inserts run straight
 //   through pg with the same concurrency;
+// - POST /sender/send/batch (100 messages a request, a few clients) against the same rows loaded
+//   through pg with COPY, as accepted messages per second;
 // - the resident memory of the Mailroom process (API and worker in one, ROLE=all).
-// Writes the table to bench/results.md. Uses DATABASE_URL's server when set, else embedded ones.
+// Writes the table to bench/results.md (`--only batch`, `list` or `send` runs one section and only
+// prints it). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -25,15 +28,20 @@ import { MessageCountsRepository } from '../src/messages/message-counts.reposito
 import { MessagesRepository } from '../src/messages/messages.repository';
 import { MessagesService } from '../src/messages/messages.service';
 import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
+import { BATCH_SIZE, copyBatchCeiling } from './copy-ceiling';
 import { BENCH_USER, benchListDatabase } from './list-database';
 import { rawSendCeiling, SEND_BODY } from './raw-send';
 import { seedListDatabase } from './seed';
 import { benchDatabase, median, MailroomProcess, ROOT, rssMiB, SinkProcess, startMailroomProcess } from './support';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '25' }, seconds: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '25' }, seconds: { type: 'string', default: '20' }, only: { type: 'string' } },
+});
 const RUNS = Number(values.runs);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = 32;
+// A few clients, each with a batch of BATCH_SIZE in flight: what a bulk sender does.
+const BATCH_CLIENTS = 4;
 const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 const PLANS = join(ROOT, 'bench/out/plans');
 
@@ -256,22 +264,74 @@ async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed:
   }
 }
 
+async function batchBench(): Promise<{ rows: string[][]; passed: boolean }> {
+  const database = await benchDatabase();
+  let mailroom: MailroomProcess | undefined;
+  try {
+    // ROLE=api: this measures acceptance, as the COPY ceiling does; delivery has its own bench.
+    mailroom = await startMailroomProcess(database.url, { role: 'api', env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' } });
+    const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench-batch', expiresIn: 3600 })}`;
+    const load = await autocannon({
+      url: `http://127.0.0.1:${mailroom.port}/sender/send/batch`,
+      method: 'POST',
+      connections: BATCH_CLIENTS,
+      duration: SECONDS,
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: Array.from({ length: BATCH_SIZE }, () => SEND_BODY) }),
+    });
+    await mailroom.stop();
+    mailroom = undefined;
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    const { rows: [stored] } = await client.query(
+      `SELECT (SELECT count(*)::int FROM messages) AS messages, (SELECT count(*)::int FROM pgboss.job WHERE name = $1) AS jobs`,
+      [DELIVERY_QUEUE],
+    );
+    await client.end();
+    const accepted = load['2xx'] * BATCH_SIZE;
+    const failures = load.non2xx + load.errors + load.timeouts;
+    const rate = accepted / SECONDS;
+    const ceiling = await copyBatchCeiling(database.url, BATCH_CLIENTS, SECONDS);
+    const durable = stored.messages >= accepted && stored.jobs === stored.messages;
+    const passed = failures === 0 && durable && rate >= ceiling * 0.5;
+    return {
+      passed,
+      rows: [
+        [`batch: POST /sender/send/batch, ${BATCH_SIZE} a request, ${BATCH_CLIENTS} clients, ${SECONDS} s`, `${rate.toFixed(0)} msg/s`, `${ceiling.toFixed(0)} msg/s`, `${(rate / ceiling).toFixed(2)}×`, '≥ 0.5× the pg COPY ceiling', passed ? 'yes' : '**no**'],
+        ['batch latency p50 / p99', `${load.latency.p50} / ${load.latency.p99} ms`, '', '', '', ''],
+        ['batch errors (non-2xx, socket errors, timeouts)', String(failures), '', '', '0', failures === 0 ? 'yes' : '**no**'],
+        ['batch: accepted ≤ stored messages = delivery jobs', `${accepted} ≤ ${stored.messages} = ${stored.jobs}`, '', '', 'all durable', durable ? 'yes' : '**no**'],
+      ],
+    };
+  } finally {
+    await mailroom?.stop();
+    await database.close();
+  }
+}
+
+const HEADER = ['| measure | Mailroom | baseline | ratio | target | met |', '|---|---|---|---|---|---|'];
+const tableOf = (rows: string[][]) => [...HEADER, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
 async function main(): Promise<void> {
+  if (values.only) {
+    const sections: Record<string, () => Promise<{ rows: string[][] }>> = { list: listBench, send: sendBench, batch: batchBench };
+    if (!sections[values.only]) throw new Error(`--only takes ${Object.keys(sections).join(', ')}`);
+    console.log(`\n${tableOf((await sections[values.only]()).rows)}\n\n(one section: bench/results.md left as it was)`);
+    return;
+  }
   const list = await listBench();
   const send = await sendBench();
+  const batch = await batchBench();
   const memory = [
     ['RSS after the list benchmark', `${list.rssAfter.toFixed(0)} MiB`, '', '', '< 300 MiB', list.rssAfter < 300 ? 'yes' : '**no**'],
     ['peak RSS under the send load', `${send.peakRss.toFixed(0)} MiB`, '', '', '< 300 MiB', send.peakRss < 300 ? 'yes' : '**no**'],
   ];
-  const table = [
-    '| measure | Mailroom | baseline | ratio | target | met |',
-    '|---|---|---|---|---|---|',
-    ...[...list.rows, ...send.rows, ...memory].map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
+  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...memory]);
   const report =
     `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, ` +
     `${RUNS} timed runs per list case, medians). List baseline: the naive SQL pair through pg; send baseline: the same inserts ` +
-    `through pg with ${CONNECTIONS} connections. Query plans: bench/out/plans.\n\n${table}\n`;
+    `through pg with ${CONNECTIONS} connections; batch baseline: the same rows loaded with COPY through pg from ${BATCH_CLIENTS} clients, ` +
+    `one transaction per ${BATCH_SIZE} messages. Query plans: bench/out/plans.\n\n${table}\n`;
   writeFileSync(join(ROOT, 'bench/results.md'), report);
   console.log(`\n${table}\n\nwritten to bench/results.md`);
 }

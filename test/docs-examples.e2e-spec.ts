@@ -90,6 +90,21 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     }
   });
 
+  it('has request examples for POST /sender/send/batch that are each accepted as given, with problems and headers documented', async () => {
+    const batch = operation('/sender/send/batch', 'post');
+    const examples = bodyExamples(batch);
+    expect(examples.length).toBeGreaterThan(0);
+
+    for (const example of examples) {
+      const response = await t.http.post('/sender/send/batch').set(bearer(newUserId())).send(example as object);
+      expect({ status: response.status, count: response.body.messages?.length }).toEqual({ status: 201, count: (example as { messages: unknown[] }).messages.length });
+      for (const message of response.body.messages) expect(message).toMatchObject({ status: 'queued' });
+    }
+    expect(Object.keys(batch.responses).filter((s) => Number(s) >= 400).sort()).toEqual(['400', '401', '409', '413', '415', '422', '429', '500', '503']);
+    expect(batch.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
+    expect(Object.keys(batch.responses['201'].headers ?? {})).toEqual(expect.arrayContaining(['Idempotent-Replayed', 'RateLimit-Remaining']));
+  });
+
   it('lists the message just sent when the list is called with its own parameter examples', async () => {
     const userId = newUserId();
     const [example] = bodyExamples(operation('/sender/send', 'post'));
@@ -150,7 +165,7 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
   });
 
   it('marks the JSON bodies closed, as the server refuses unknown fields', async () => {
-    for (const name of ['SendMessageDto', 'InlineAttachmentDto', 'WebhookSettingDto']) {
+    for (const name of ['SendMessageDto', 'SendBatchDto', 'InlineAttachmentDto', 'WebhookSettingDto']) {
       expect({ name, additionalProperties: schemaOf(name).additionalProperties }).toEqual({ name, additionalProperties: false });
     }
   });

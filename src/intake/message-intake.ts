@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
+import type { FieldError } from '../common/problem/problem-details';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -24,10 +25,16 @@ export interface SendResult {
   replayed: boolean;
 }
 
-/** A stored message as the API shows it, and whether its transaction queued webhook jobs (the same for its whole batch). */
+/** A message stored by a group commit, and whether its transaction queued webhook jobs (the same for its whole batch). */
 interface Stored {
   message: MessageResponse;
   webhookJobs: boolean;
+}
+
+export interface BatchResult {
+  /** In the order of the requests. */
+  messages: MessageResponse[];
+  replayed: boolean;
 }
 
 // Enough to share a commit among every send in flight; a few writers keep the database busy.
@@ -38,7 +45,7 @@ const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
  * cannot, then stores the message as `queued` with its delivery job in one transaction, so that
  * no accepted message is lost or sent unstored. Plain sends share transactions with the sends
  * arriving with them (group commit); a send with an Idempotency-Key or stored attachments has a
- * transaction of its own, which holds the key's lock and reads the attachments.
+ * transaction of its own, which holds the key's lock and reads the attachments; so does a batch.
  */
 @Injectable()
 export class MessageIntake {
@@ -54,7 +61,14 @@ export class MessageIntake {
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    this.plainSends = new GroupCommit(database, (manager, messages) => this.store(manager, messages), GROUP_COMMIT);
+    this.plainSends = new GroupCommit(
+      database,
+      async (manager, messages) => {
+        const { messages: stored, webhookJobs } = await this.store(manager, messages);
+        return stored.map((message) => ({ message, webhookJobs }));
+      },
+      GROUP_COMMIT,
+    );
   }
 
   async accept(userId: string, request: SendRequest, idempotencyKey?: string): Promise<SendResult> {
@@ -64,7 +78,7 @@ export class MessageIntake {
     this.refuseOversizedAttachments(inline);
     if (!idempotencyKey && !request.attachmentIds?.length) {
       const { message, webhookJobs } = await this.plainSends.submit(newMessage(userId, request, inline));
-      this.committed(webhookJobs);
+      this.committed(1, webhookJobs);
       return { message, replayed: false };
     }
     const { webhookJobs, ...result } = await this.database.transaction(async (manager): Promise<SendResult & { webhookJobs?: boolean }> => {
@@ -74,26 +88,63 @@ export class MessageIntake {
       }
       const stored = await this.storedAttachments(manager, userId, request.attachmentIds ?? []);
       this.refuseOversizedAttachments([...inline, ...stored]);
-      const [{ message, webhookJobs }] = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
+      const {
+        messages: [message],
+        webhookJobs,
+      } = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, request, message);
       return { message, replayed: false, webhookJobs };
     });
-    if (!result.replayed) this.committed(webhookJobs ?? false);
+    if (!result.replayed) this.committed(1, webhookJobs ?? false);
     return result;
   }
 
-  /** Stores messages and their first delivery jobs in the transaction given; returns them as the API shows them. */
-  private async store(manager: EntityManager, messages: NewMessage[]): Promise<Stored[]> {
+  /**
+   * A batch (SPEC §4): every request is checked first, errors named `messages[i].…`, then all are
+   * stored in one transaction or none is. The Idempotency-Key covers the batch as a whole.
+   */
+  async acceptMany(userId: string, requests: SendRequest[], idempotencyKey?: string): Promise<BatchResult> {
+    const inline = await eachOf(requests, (request) => {
+      this.refuseUnreachableWebhook(request.webhook?.url);
+      const attachments = inlineAttachments(request);
+      this.refuseOversizedAttachments(attachments);
+      return attachments;
+    });
+    // What the key's fingerprint covers: the body as sent, so that a single send's key is never a batch's.
+    const batch = { messages: requests };
+    const { webhookJobs, ...result } = await this.database.transaction(async (manager): Promise<BatchResult & { webhookJobs?: boolean }> => {
+      if (idempotencyKey) {
+        const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, batch);
+        if (earlier) return { ...(earlier as { messages: MessageResponse[] }), replayed: true };
+      }
+      const attachments = await eachOf(requests, async (request, i) => {
+        const all = [...inline[i], ...(request.attachmentIds?.length ? await this.storedAttachments(manager, userId, request.attachmentIds) : [])];
+        this.refuseOversizedAttachments(all);
+        return all;
+      });
+      const { messages, webhookJobs } = await this.store(manager, requests.map((request, i) => newMessage(userId, request, attachments[i])));
+      if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, batch, { messages });
+      return { messages, replayed: false, webhookJobs };
+    });
+    if (!result.replayed) this.committed(requests.length, webhookJobs ?? false);
+    return result;
+  }
+
+  /**
+   * Stores messages and their first delivery jobs in the transaction given; returns them as the
+   * API shows them, and whether webhook jobs were queued too.
+   */
+  private async store(manager: EntityManager, messages: NewMessage[]): Promise<{ messages: MessageResponse[]; webhookJobs: boolean }> {
     const { messages: rows, outboxEventIds } = await this.lifecycle.accept(manager, messages);
     await this.deliveries.enqueue(manager, messages.map((m) => ({ job: { messageId: m.id, attempt: 1 }, priority: m.priority })));
-    return rows.map((row) => ({ message: mapMessage(row), webhookJobs: outboxEventIds.length > 0 }));
+    return { messages: rows.map((row) => mapMessage(row)), webhookJobs: outboxEventIds.length > 0 };
   }
 
   /** After the commit: workers in this process fetch at once, instead of at their next poll. */
-  private committed(webhookJobs: boolean): void {
+  private committed(count: number, webhookJobs: boolean): void {
     this.deliveries.notifyCommitted();
     if (webhookJobs) this.webhooks.notifyCommitted();
-    this.metrics.messagesAccepted.inc();
+    this.metrics.messagesAccepted.inc(count);
   }
 
   /**
@@ -134,4 +185,26 @@ export class MessageIntake {
       throw new PayloadTooLargeError(`The attachments come to ${bytes} bytes; the limit per message is ${limit}.`);
     }
   }
+}
+
+/**
+ * Runs a check on every message of a batch: their 400s become one, naming `messages[i].<field>`;
+ * without any, the first other refusal (413) is thrown, saying which message it is about.
+ */
+async function eachOf<T>(requests: SendRequest[], check: (request: SendRequest, i: number) => T | Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  const invalid: FieldError[] = [];
+  let tooLarge: PayloadTooLargeError | undefined;
+  for (const [i, request] of requests.entries()) {
+    try {
+      results.push(await check(request, i));
+    } catch (error) {
+      if (error instanceof InvalidInputError) invalid.push(...error.errors.map((e) => ({ ...e, field: `messages[${i}].${e.field}` })));
+      else if (error instanceof PayloadTooLargeError) tooLarge ??= new PayloadTooLargeError(`messages[${i}]: ${error.message}`);
+      else throw error;
+    }
+  }
+  if (invalid.length > 0) throw new InvalidInputError(invalid);
+  if (tooLarge) throw tooLarge;
+  return results;
 }

@@ -23,10 +23,15 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
          hits = CASE WHEN c.window_ends_at <= now() THEN 1 ELSE c.hits + 1 END,
          window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
        RETURNING hits, ceil(extract(epoch FROM c.window_ends_at - now()))::integer AS seconds_left`,
-      [`${throttler}:${key}`, ttlMs],
+      [counterKey(throttler, key), ttlMs],
     );
     const isBlocked = row.hits > limit;
     // A blocked caller waits for the window to end: that is when its budget comes back.
     return { totalHits: row.hits, timeToExpire: row.seconds_left, isBlocked, timeToBlockExpire: isBlocked ? row.seconds_left : 0 };
   }
+}
+
+/** The counter's row key: the throttler's name and the guard's key (the user id). */
+export function counterKey(throttler: string, key: string): string {
+  return `${throttler}:${key}`;
 }

@@ -8,6 +8,9 @@ import { ApiProblemResponses } from '../common/problem/api-problem-responses.dec
 import { IdempotencyKeyInterceptor } from '../idempotency/idempotency-key.interceptor';
 import { IdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency-key.header';
 import { MessageResponse } from '../messages/dto/message.response';
+import { MessageBudget } from '../rate-limit/message-budget';
+import { BatchResponse, SendBatchDto } from './dto/send-batch.dto';
+import { SEND_BATCH_EXAMPLES } from './dto/send-batch.examples';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SEND_MESSAGE_EXAMPLES } from './dto/send-message.examples';
 import { MessageIntake } from '../intake/message-intake';
@@ -16,7 +19,10 @@ import { MessageIntake } from '../intake/message-intake';
 @ApiBearerAuth()
 @Controller('sender')
 export class SenderController {
-  constructor(private readonly intake: MessageIntake) {}
+  constructor(
+    private readonly intake: MessageIntake,
+    private readonly budget: MessageBudget,
+  ) {}
 
   @Post('send')
   @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
@@ -46,5 +52,41 @@ export class SenderController {
     response.location(`/user/messages/${message.id}`);
     if (replayed) response.setHeader('Idempotent-Replayed', 'true');
     return message;
+  }
+
+  @Post('send/batch')
+  @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
+  @ApiOperation({
+    summary: 'Send 1–100 emails at once',
+    description:
+      'Every message is validated first (errors name `messages[i].<field>`), then all are stored as `queued` in one transaction, or none is. ' +
+      'A batch of N messages counts as N requests against RATE_LIMIT_PER_MINUTE; one that does not fit in what is left of the minute is refused whole (429). ' +
+      'An Idempotency-Key covers the whole batch.',
+  })
+  @ApiConsumes('application/json')
+  @ApiBody({ type: SendBatchDto, examples: SEND_BATCH_EXAMPLES })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Up to 255 characters, kept 24 h: a repeat with the same body gets the first answer and sends nothing again',
+  })
+  @ApiCreatedResponse({
+    type: BatchResponse,
+    headers: {
+      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request', schema: { type: 'string', enum: ['true'] } },
+    },
+  })
+  @ApiProblemResponses(400, 401, 409, 413, 415, 422, 429)
+  async sendBatch(
+    @CurrentUser() user: AuthUser,
+    @Body() body: SendBatchDto,
+    @IdempotencyKey() idempotencyKey: IdempotencyKeyHeader,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BatchResponse> {
+    const key = idempotencyKey.key();
+    await this.budget.spend(user.id, body.messages.length, response);
+    const { messages, replayed } = await this.intake.acceptMany(user.id, body.messages, key);
+    if (replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return { messages };
   }
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { IntakeModule } from '../intake/intake.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { MaxRecipientsRule } from './dto/max-recipients.rule';
 import { SenderController } from './sender.controller';
 
-/** POST /sender/send: the REST way in to the intake. */
+/** POST /sender/send and /sender/send/batch: the REST ways in to the intake. */
 @Module({
-  imports: [IntakeModule],
+  imports: [IntakeModule, RateLimitModule],
   controllers: [SenderController],
   providers: [MaxRecipientsRule],
 })

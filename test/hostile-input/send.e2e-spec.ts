@@ -1,13 +1,11 @@
 import fc from 'fast-check';
-import { DELIVERY_QUEUE } from '../../src/queue/delivery-queue';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
-import { rowsOwnedBy } from '../support/factories';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 import {
   countValues, expectAcceptedSend, expectEcho, expectFieldsPointIntoInput, expectNamed, expectPrototypeUntouched, expectWellFormedAnswer,
   isObject, replay, Tally, tryParse,
 } from './checks';
+import { footprint } from './footprint';
 import { MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from './send-bodies';
 import { sendCase } from './send-cases';
 import { SEND_FIELDS } from './text';
@@ -38,33 +36,14 @@ describe('hostile input to POST /sender/send (property-based)', () => {
     await t?.close();
   });
 
-  /** Everything a send can write for a user, and queue jobs that point at nothing (a half-written send). */
-  async function footprint(userId: string): Promise<Record<string, number>> {
-    const [rows, [queue]] = await Promise.all([
-      rowsOwnedBy(t.db, userId),
-      t.db.query(
-        `SELECT
-           (SELECT count(*)::int FROM webhook_events WHERE user_id = $1) AS "webhookEvents",
-           (SELECT count(*)::int FROM pgboss.job WHERE name = $3
-              AND data->>'messageId' IN (SELECT id::text FROM messages WHERE user_id = $1)) AS "deliveryJobs",
-           (SELECT count(*)::int FROM pgboss.job WHERE name = $4
-              AND data->>'eventId' IN (SELECT id::text FROM webhook_events WHERE user_id = $1)) AS "webhookJobs",
-           (SELECT count(*)::int FROM pgboss.job j WHERE j.created_on >= $2 AND (
-              (j.name = $3 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = (j.data->>'messageId')::uuid))
-              OR (j.name = $4 AND NOT EXISTS (SELECT 1 FROM webhook_events w WHERE w.id = (j.data->>'eventId')::uuid))
-           )) AS "orphanJobs"`,
-        [userId, suiteStart, DELIVERY_QUEUE, WEBHOOK_QUEUE],
-      ),
-    ]);
-    return { ...rows, ...queue };
-  }
+  const footprintOf = (userId: string) => footprint(t.db, userId, suiteStart);
 
   it('answers every generated send body with 201 and a Message or a problem, and a refused one writes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(sendCase, async ({ family, raw, idempotencyKey, expect: expectation }) => {
         // A user per run: a refusal must leave this user with nothing at all.
         const userId = newUserId('fuzz');
-        const before = await footprint(userId);
+        const before = await footprintOf(userId);
         const request = t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json');
         if (idempotencyKey !== undefined) request.set('Idempotency-Key', idempotencyKey);
         const response = await request.send(raw);
@@ -72,7 +51,7 @@ describe('hostile input to POST /sender/send (property-based)', () => {
 
         expectWellFormedAnswer(response);
         expectPrototypeUntouched();
-        const after = await footprint(userId);
+        const after = await footprintOf(userId);
         // As the server reads it: UTF-8 on the wire turns an unescaped lone surrogate into U+FFFD.
         const parsed = tryParse(Buffer.from(raw).toString());
 

@@ -70,8 +70,8 @@ export class RateLimitedError extends ProblemError {
 
   override readonly headers: Record<string, string>;
 
-  constructor(limit: number, retryAfterSeconds: number) {
-    super(`More than ${limit} requests in a minute; retry after ${retryAfterSeconds} s.`);
+  constructor(limit: number, retryAfterSeconds: number, detail = `More than ${limit} requests in a minute; retry after ${retryAfterSeconds} s.`) {
+    super(detail);
     // The throttler has set the same header already; carried here so that the error tells the whole answer.
     this.headers = { 'Retry-After': String(retryAfterSeconds) };
   }

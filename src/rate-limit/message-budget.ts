@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { RateLimitedError } from '../common/problem/problem.errors';
+import { AppConfig } from '../config/app-config';
+import { PreparedStatements } from '../database/prepared-statements';
+import { counterKey } from './postgres-throttler.storage';
+import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS } from './rate-limit.window';
+
+/**
+ * Rate limiting counts messages, not requests: a batch of N spends N of the caller's budget of
+ * the minute. The guard has counted the request as one before the body was read; once the body is
+ * valid, the batch spends the other N - 1 here, all or none: a batch that does not fit in what
+ * is left is refused whole (429) and has spent only the one request, like any refused request.
+ */
+@Injectable()
+export class MessageBudget {
+  constructor(
+    private readonly statements: PreparedStatements,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Spends `messages` of the user's budget, the request's own hit included; sets the RateLimit-* headers to what is left. */
+  async spend(userId: string, messages: number, response: Response): Promise<void> {
+    if (messages <= 1) return;
+    const limit = this.config.limits.requestsPerMinute;
+    // One statement, so that concurrent batches of one user cannot both take the last of the budget.
+    // Should the guard's window have ended in between, the new one starts with the N - 1 alone.
+    const [row = { spent: false, hits: limit, seconds_left: RATE_LIMIT_WINDOW_MS / 1000 }]: { spent: boolean; hits: number; seconds_left: number }[] =
+      await this.statements.query(
+        `WITH spent AS (
+           INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
+           SELECT $1, $2::integer, now() + $3::integer * interval '1 millisecond' WHERE $2::integer <= $4::integer
+           ON CONFLICT (key) DO UPDATE SET
+             hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
+             window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
+           WHERE c.window_ends_at <= now() OR c.hits + excluded.hits <= $4::integer
+           RETURNING c.hits, c.window_ends_at
+         )
+         SELECT true AS spent, hits, ceil(extract(epoch FROM window_ends_at - now()))::integer AS seconds_left FROM spent
+         UNION ALL
+         SELECT false, hits, ceil(extract(epoch FROM window_ends_at - now()))::integer FROM rate_limit_counters
+         WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM spent)`,
+        [counterKey(RATE_LIMIT_THROTTLER, userId), messages - 1, RATE_LIMIT_WINDOW_MS, limit],
+      );
+    const remaining = Math.max(0, limit - row.hits);
+    response.setHeader('RateLimit-Remaining', remaining);
+    response.setHeader('RateLimit-Reset', row.seconds_left);
+    if (row.spent) return;
+    response.setHeader('Retry-After', row.seconds_left);
+    throw new RateLimitedError(
+      limit,
+      row.seconds_left,
+      `A batch of ${messages} messages counts as ${messages} requests; ${remaining + 1} were left of the ${limit} a minute. Send fewer, or retry after ${row.seconds_left} s.`,
+    );
+  }
+}
