@@ -29,11 +29,14 @@ export class DeliverMessageUseCase {
   ) {}
 
   /**
-   * Claims the jobs' messages. The claim, the webhook jobs it causes and the completion of the
-   * jobs with nothing to deliver (final, or another attempt's) commit together.
+   * Claims the jobs' messages, making scheduled ones due first (scheduled → queued → sending, each
+   * with its history entry and webhook). The claim, the webhook jobs it causes and the completion
+   * of the jobs with nothing to deliver (final or canceled, or another attempt's) commit together.
    */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
     const { claimed, skipped } = await this.database.transaction(async (manager) => {
+      const due = jobs.filter((j) => j.data.scheduled).map((j) => j.data.messageId);
+      if (due.length > 0) await this.lifecycle.due(manager, due);
       const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
       const messages = await this.deliveries.deliverable(manager, moved);
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
