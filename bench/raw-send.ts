@@ -77,6 +77,7 @@ function rawMessage(): NewMessage {
     webhookUrl: null,
     webhookStatuses: null,
     sentAt: new Date(),
+    scheduledAt: null,
     attachments: [],
   };
 }

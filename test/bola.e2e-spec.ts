@@ -182,6 +182,7 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
   // Each takes the caller and the id to try; `expected` is the status an id that exists nowhere gets.
   const probes: Array<[string, number, (userId: string, id: string) => Test]> = [
     ['GET /user/messages/{id}', 404, (userId, id) => t.http.get(`/user/messages/${id}`).set(bearer(userId))],
+    ['POST /user/messages/{id}/cancel', 404, (userId, id) => t.http.post(`/user/messages/${id}/cancel`).set(bearer(userId))],
     ['GET /user/webhook-deliveries?messageId=', 200, (userId, id) => t.http.get('/user/webhook-deliveries').query({ messageId: id }).set(bearer(userId))],
     ['GET /user/webhook-deliveries?messageId=&take=100&page=1', 200, (userId, id) =>
       t.http.get('/user/webhook-deliveries').query({ messageId: id, take: 100, page: 1 }).set(bearer(userId))],

@@ -86,7 +86,12 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     for (const example of examples) {
       expect(example).toBeDefined();
       const response = await t.http.post('/sender/send').set(bearer(newUserId())).send(example as object);
-      expect({ status: response.status, body: response.body }).toMatchObject({ status: 201, body: { status: 'queued' } });
+      // An example with a scheduledAt shows a scheduled send: one that waits for its moment.
+      const { scheduledAt } = example as { scheduledAt?: string };
+      expect({ status: response.status, body: response.body }).toMatchObject({
+        status: 201,
+        body: { status: scheduledAt ? 'scheduled' : 'queued', scheduledAt: scheduledAt ? new Date(scheduledAt).toISOString() : null },
+      });
     }
   });
 

@@ -108,7 +108,7 @@ describe('API documentation (SPEC §6)', () => {
     const sut = schema(body?.content['application/json']?.schema.$ref);
 
     expect(Object.keys(sut.properties ?? {}).sort()).toEqual(
-      ['attachmentIds', 'attachments', 'bulkSendingId', 'contactId', 'customPayload', 'html', 'priority', 'sender', 'subject', 'to', 'webhook'],
+      ['attachmentIds', 'attachments', 'bulkSendingId', 'contactId', 'customPayload', 'html', 'priority', 'scheduledAt', 'sender', 'subject', 'to', 'webhook'],
     );
     expect([...(sut.required ?? [])].sort()).toEqual(['html', 'sender', 'subject', 'to']);
   });

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { MessageCountsCompactor } from '../src/messages/message-counts.compactor';
+import { MESSAGE_STATUSES } from '../src/messages/message-status';
 import { storeMessage } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 
-const STATUSES = ['queued', 'sending', 'deferred', 'sent', 'failed'] as const;
+const STATUSES = MESSAGE_STATUSES;
 const SENDERS = ['a@example.com', 'b@example.com'];
 const RECIPIENTS = ['x@example.com', 'y@example.com', 'z@example.com'];
 const DAY = 86_400_000;
@@ -26,6 +27,8 @@ describe('list totals from kept counts', () => {
       await storeMessage(t.db, userId, {
         sentAt: new Date(FIRST + ((i * 7_919_311) % (6 * DAY))),
         status: STATUSES[i % STATUSES.length],
+        // Scheduled ones are stored so by the accept itself, a day after their sending.
+        scheduledAt: STATUSES[i % STATUSES.length] === 'scheduled' ? new Date(FIRST + ((i * 7_919_311) % (6 * DAY)) + DAY) : null,
         sender: SENDERS[i % 2],
         recipients: [RECIPIENTS[i % 3], ...(i % 4 === 0 ? [RECIPIENTS[(i + 1) % 3]] : [])],
         bulkSendingId: i % 5 === 0 ? 'spring' : null,
@@ -87,6 +90,13 @@ describe('list totals from kept counts', () => {
     while ((await compactor.compact()) > 0);
     const [{ pending }] = await t.db.query(`SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`, [userId]);
     expect(pending).toBe(0);
+    await expectTotalsMatchPlainCounts(100);
+
+    // Scheduled ones come due, deferred ones are canceled (SPEC §5).
+    await t.db.query(
+      `UPDATE messages SET status = CASE status WHEN 'scheduled' THEN 'queued' ELSE 'canceled' END WHERE user_id = $1 AND status IN ('scheduled', 'deferred')`,
+      [userId],
+    );
     await expectTotalsMatchPlainCounts(100);
 
     await t.db.query(`UPDATE messages SET status = 'sent' WHERE user_id = $1 AND status IN ('queued', 'deferred')`, [userId]);

@@ -59,6 +59,7 @@ describe('POST /sender/send', () => {
       contactId: 'contact-1',
       priority: 'high',
       customPayload: { orderId: '1234', toString: 'kept' },
+      scheduledAt: null,
     });
     expect(Date.parse(message.sentAt)).toBeGreaterThanOrEqual(before - 1);
     expect(response.headers.location).toBe(`/user/messages/${message.id}`);

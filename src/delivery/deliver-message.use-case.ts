@@ -31,11 +31,14 @@ export class DeliverMessageUseCase {
   ) {}
 
   /**
-   * Claims the jobs' messages. The claim, the webhook jobs it causes and the completion of the
-   * jobs with nothing to deliver (final, or another attempt's) commit together.
+   * Claims the jobs' messages, making scheduled ones due first (scheduled → queued → sending, each
+   * with its history entry and webhook). The claim, the webhook jobs it causes and the completion
+   * of the jobs with nothing to deliver (final or canceled, or another attempt's) commit together.
    */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
     const { claimed, skipped, webhookJobs } = await this.database.transaction(async (manager) => {
+      const due = jobs.filter((j) => j.data.scheduled).map((j) => j.data.messageId);
+      const madeDue = due.length > 0 ? await this.lifecycle.due(manager, due) : { outboxEventIds: [] };
       const { moved, outboxEventIds } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
       const messages = await this.deliveries.deliverable(manager, moved);
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
@@ -46,7 +49,7 @@ export class DeliverMessageUseCase {
         else others.push(job.id);
       }
       if (others.length > 0) await this.deliveryQueue.complete(manager, others);
-      return { claimed: pairs, skipped: others.length, webhookJobs: outboxEventIds.length > 0 };
+      return { claimed: pairs, skipped: others.length, webhookJobs: madeDue.outboxEventIds.length + outboxEventIds.length > 0 };
     });
     if (webhookJobs) this.webhookQueue.notifyCommitted();
     if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);

@@ -42,7 +42,7 @@ const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
 
 /**
  * The one way a message gets in, whatever the way in: checks what the request's validation
- * cannot, then stores the message as `queued` with its delivery job in one transaction, so that
+ * cannot, then stores the message as `queued` (or `scheduled`) with its delivery job in one transaction, so that
  * no accepted message is lost or sent unstored. Plain sends share transactions with the sends
  * arriving with them (group commit); a send with an Idempotency-Key or stored attachments has a
  * transaction of its own, which holds the key's lock and reads the attachments; so does a batch.
@@ -136,7 +136,7 @@ export class MessageIntake {
    */
   private async store(manager: EntityManager, messages: NewMessage[]): Promise<{ messages: MessageResponse[]; webhookJobs: boolean }> {
     const { messages: rows, outboxEventIds } = await this.lifecycle.accept(manager, messages);
-    await this.deliveries.enqueue(manager, messages.map((m) => ({ job: { messageId: m.id, attempt: 1 }, priority: m.priority })));
+    await this.deliveries.enqueue(manager, messages.map(firstDeliveryJob));
     return { messages: rows.map((row) => mapMessage(row)), webhookJobs: outboxEventIds.length > 0 };
   }
 
@@ -207,4 +207,12 @@ async function eachOf<T>(requests: SendRequest[], check: (request: SendRequest, 
   if (invalid.length > 0) throw new InvalidInputError(invalid);
   if (tooLarge) throw tooLarge;
   return results;
+}
+
+/** A scheduled message's first job waits for its moment; any other is due now (a past scheduledAt means now). */
+function firstDeliveryJob(message: NewMessage): Parameters<DeliveryQueue['enqueue']>[1][number] {
+  const { id: messageId, priority, scheduledAt, sentAt } = message;
+  return scheduledAt && scheduledAt > sentAt
+    ? { job: { messageId, attempt: 1, scheduled: true }, priority, startAt: scheduledAt }
+    : { job: { messageId, attempt: 1 }, priority };
 }

@@ -1,5 +1,6 @@
 import { lookup as contentTypeOf } from 'mime-types';
 import { v7 as uuidv7 } from 'uuid';
+import { parseDateTime } from '../common/validation/query-values';
 import { addressKey, senderIdFor } from '../messages/addresses';
 import type { NewMessage } from '../messages/messages.repository';
 import type { SendRequest } from './send-request';
@@ -26,6 +27,7 @@ export function newMessage(userId: string, request: SendRequest, attachments: Me
     webhookUrl: request.webhook?.url ?? null,
     webhookStatuses: request.webhook ? (request.webhook.status ?? []) : null,
     sentAt: new Date(),
+    scheduledAt: request.scheduledAt ? parseDateTime(request.scheduledAt)! : null,
     attachments,
   };
 }

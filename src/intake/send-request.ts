@@ -18,4 +18,6 @@ export interface SendRequest {
   contactId?: string;
   priority?: MessagePriority;
   webhook?: { url: string; status?: MessageStatus[] };
+  /** ISO 8601 with an offset, at most 30 days ahead; a past moment means now. */
+  scheduledAt?: string;
 }

@@ -1,5 +1,8 @@
-/** The lifecycle of SPEC §5: queued → sending → sent, with deferred retries and failed as the other end. */
-export const MESSAGE_STATUSES = ['queued', 'sending', 'deferred', 'sent', 'failed'] as const;
+/**
+ * The lifecycle of SPEC §5: (scheduled →) queued → sending → sent, with deferred retries and failed
+ * as the other end; canceled before the sending.
+ */
+export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const MESSAGE_PRIORITIES = ['low', 'normal', 'high'] as const;

@@ -16,6 +16,7 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     contactId: row.contact_id,
     priority: row.priority,
     customPayload: row.custom_payload,
+    scheduledAt: row.scheduled_at?.toISOString() ?? null,
     ...(history && {
       statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail })),
     }),

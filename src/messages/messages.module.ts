@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CancelMessageUseCase } from './cancel-message.use-case';
+import { MessageLifecycleModule } from './lifecycle/message-lifecycle.module';
 import { MessageCountsCompactor } from './message-counts.compactor';
 import { MessageCountsRepository } from './message-counts.repository';
 import { MessagesController } from './messages.controller';
@@ -6,8 +8,9 @@ import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 
 @Module({
+  imports: [MessageLifecycleModule],
   controllers: [MessagesController],
-  providers: [MessagesService, MessagesRepository, MessageCountsRepository, MessageCountsCompactor],
+  providers: [MessagesService, MessagesRepository, MessageCountsRepository, MessageCountsCompactor, CancelMessageUseCase],
   exports: [MessagesRepository],
 })
 export class MessagesModule {}

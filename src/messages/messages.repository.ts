@@ -16,6 +16,7 @@ export interface MessageRow {
   contact_id: string | null;
   custom_payload: Record<string, string> | null;
   sent_at: Date;
+  scheduled_at: Date | null;
 }
 
 export interface StatusEventRow {
@@ -54,6 +55,8 @@ export interface NewMessage {
   webhookUrl: string | null;
   webhookStatuses: MessageStatus[] | null;
   sentAt: Date;
+  /** The moment asked for; the message is `scheduled` while it is after sentAt. */
+  scheduledAt: Date | null;
   /** Inline ones carry their bytes; stored ones name the attachment that holds them. */
   attachments: { id: string; fileName: string; contentType: string; size: number; content: Buffer | null; attachmentId: string | null }[];
 }
@@ -62,6 +65,7 @@ export interface NewMessage {
 export const MESSAGE_COLUMNS = [
   'id', 'user_id', 'sender_id', 'sender', 'recipients', 'subject', 'status', 'priority',
   'bulk_sending_id', 'contact_id', 'custom_payload', 'sent_at',
+  'scheduled_at',
 ] as const;
 const ROW_COLUMNS = MESSAGE_COLUMNS.map((column) => `m.${column}`).join(', ');
 // Below this skip, reading the skipped rows costs no more than planning the join that avoids them

@@ -9,6 +9,8 @@ export const DELIVERY_QUEUE = 'message-delivery';
 export interface DeliveryJob {
   messageId: string;
   attempt: number;
+  /** The first job of a scheduled message, held until its scheduledAt: taking it makes the message due. */
+  scheduled?: true;
 }
 
 /** A message's priority (MessagePriority, which lives above this layer), as the queue orders it. */
@@ -45,11 +47,19 @@ export class DeliveryQueue extends NamedQueue<DeliveryJob> {
     };
   }
 
-  /** Delivery jobs in one statement, each after its delay when it has one (a retry). */
-  async enqueue(manager: EntityManager, jobs: { job: DeliveryJob; priority: DeliveryPriority; startAfterSeconds?: number }[]): Promise<void> {
+  /**
+   * Delivery jobs in one statement, each after its delay when it has one (a retry), or at its
+   * moment (a scheduled send: the queue's own delayed job, so nothing polls for due messages).
+   * The moment is absolute: a delay would count from the start of a transaction that may have been
+   * gathering sends for a while (group commit), and so could fall before scheduledAt.
+   */
+  async enqueue(
+    manager: EntityManager,
+    jobs: { job: DeliveryJob; priority: DeliveryPriority; startAfterSeconds?: number; startAt?: Date }[],
+  ): Promise<void> {
     await this.insert(
       manager,
-      jobs.map(({ job, priority, startAfterSeconds }) => ({ data: job, priority: JOB_PRIORITY[priority], startAfterSeconds })),
+      jobs.map(({ job, priority, startAfterSeconds, startAt }) => ({ data: job, priority: JOB_PRIORITY[priority], startAfterSeconds, startAt })),
     );
   }
 }

@@ -53,7 +53,7 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
   }
 
   /** Jobs in one statement, in the caller's transaction. */
-  protected insert(manager: EntityManager, jobs: { data: T; priority?: number; startAfterSeconds?: number }[]): Promise<void> {
+  protected insert(manager: EntityManager, jobs: { data: T; priority?: number; startAfterSeconds?: number; startAt?: Date }[]): Promise<void> {
     return this.jobs.insert(manager, this.name, jobs);
   }
 }

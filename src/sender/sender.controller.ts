@@ -26,7 +26,7 @@ export class SenderController {
 
   @Post('send')
   @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
-  @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery and returns it.' })
+  @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery, or as `scheduled` until a future `scheduledAt`, and returns it.' })
   @ApiConsumes('application/json')
   @ApiBody({ type: SendMessageDto, examples: SEND_MESSAGE_EXAMPLES })
   @ApiHeader({

@@ -105,7 +105,10 @@ export function expectAcceptedSend(
   const message = response.body;
   expect(message).toEqual({
     id: expect.stringMatching(UUID), to: expect.any(Array), subject: expect.any(String), senderId: expect.stringMatching(UUID),
-    status: 'queued', userId, sentAt: expect.stringMatching(ISO_UTC_MILLIS), sender: expect.any(String),
+    // Scheduled while its moment is after its acceptance (SPEC §4), else queued.
+    status: message.scheduledAt !== null && Date.parse(message.scheduledAt) > Date.parse(message.sentAt) ? 'scheduled' : 'queued',
+    scheduledAt: message.scheduledAt === null ? null : expect.stringMatching(ISO_UTC_MILLIS),
+    userId, sentAt: expect.stringMatching(ISO_UTC_MILLIS), sender: expect.any(String),
     bulkSendingId: message.bulkSendingId === null ? null : expect.any(String), contactId: message.contactId === null ? null : expect.any(String),
     priority: expect.stringMatching(/^(low|normal|high)$/), customPayload: message.customPayload === null ? null : expect.any(Object),
   });
@@ -135,6 +138,8 @@ export function expectEcho(message: Record<string, unknown>, sent: Record<string
     contactId: sent.contactId ?? null,
   });
   expect(message.customPayload).toEqual(sent.customPayload ?? null);
+  // The same moment, in UTC.
+  expect(message.scheduledAt).toBe(typeof sent.scheduledAt === 'string' ? new Date(sent.scheduledAt).toISOString() : null);
   // Duplicates (by letter case) are dropped, keeping the first spelling.
   const sentTo = new Set(sent.to as string[]);
   expect((message.to as string[]).every((address) => sentTo.has(address))).toBe(true);

@@ -64,6 +64,24 @@ const inlineAttachment = fc.record({
   content: fc.uint8Array({ maxLength: 600 }).map((bytes) => Buffer.from(bytes).toString('base64')),
 });
 
+const DAY = 86_400_000;
+const STARTED = Date.now();
+/** Offsets as ISO 8601 writes them, Z among them. */
+const offset = fc.oneof(
+  fc.constant('Z'),
+  fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 14 }), fc.constantFrom(0, 30, 45)).map(
+    ([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`,
+  ),
+);
+const inOffset = (ms: number, written: string) => {
+  const minutes = written === 'Z' ? 0 : (written[0] === '-' ? -1 : 1) * (Number(written.slice(1, 3)) * 60 + Number(written.slice(4)));
+  return new Date(ms + minutes * 60_000).toISOString().replace('Z', written);
+};
+/** A past moment (it means now), or one from an hour to 29 days ahead: clear of the 30-day bound, which scheduled-sends.e2e-spec.ts pins. */
+const scheduledAt = fc
+  .tuple(fc.oneof(fc.integer({ min: Date.parse('2000-01-01T00:00:00Z'), max: STARTED - DAY }), fc.integer({ min: STARTED + 3_600_000, max: STARTED + 29 * DAY })), offset)
+  .map(([ms, written]) => inOffset(ms, written));
+
 /** customPayload keys: any printable text but the reserved names. */
 const payloadKey = printableText(20, 100).filter((key) => !RESERVED_KEYS.includes(key));
 
@@ -101,6 +119,7 @@ export const validSendBody = fc.record(
       // Exactly MAX_ATTACHMENT_BYTES once decoded: 13.3 MiB of base64, stored (rarer: the costliest case).
       { weight: 1, arbitrary: fc.constant([LARGEST_ATTACHMENT]) },
     ),
+    scheduledAt,
   },
   { requiredKeys: ['subject', 'html', 'to', 'sender'] },
 );

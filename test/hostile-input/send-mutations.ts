@@ -57,6 +57,12 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
     fc.constantFrom('{"a":1}', '{"a":true}', '{"a":null}', '{"a":{"b":"c"}}', '{"a":["x"]}', '{"":"x"}'),
     fc.constantFrom(...ONE_PAST.payloads.map(json)),
   ),
+  scheduledAt: fc.oneof(
+    notAString,
+    fc.constantFrom('""', '"tomorrow"', '"2026-12-01"', '"2026-12-01T09:00:00"', '"2026-02-30T09:00:00Z"', '"2026-12-01T24:00:00Z"', '"2026-12-01T09:00:00+24:00"'),
+    // Past the 30-day bound.
+    fc.constant(json(new Date(Date.now() + 31 * 86_400_000).toISOString())),
+  ),
   webhook: fc.constantFrom(
     '"https://example.com/hook"', '0', 'true', '[]', '[{"url":"https://example.com/hook"}]', '{}', '{"status":["sent"]}',
     '{"url":"/hook"}', '{"url":"ftp://example.com/hook"}', '{"url":"javascript:alert(1)"}', '{"url":"https://example.com/h","status":"sent"}',

@@ -6,7 +6,7 @@ import fc from 'fast-check';
  */
 
 export const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
-export const SEND_FIELDS = ['subject', 'html', 'to', 'sender', 'attachments', 'attachmentIds', 'bulkSendingId', 'contactId', 'customPayload', 'priority', 'webhook'];
+export const SEND_FIELDS = ['subject', 'html', 'to', 'sender', 'attachments', 'attachmentIds', 'bulkSendingId', 'contactId', 'customPayload', 'priority', 'webhook', 'scheduledAt'];
 export const REQUIRED_SEND_FIELDS = ['subject', 'html', 'to', 'sender'];
 export const QUERY_FIELDS = ['take', 'page', 'includeStatusHistory', 'startDate', 'endDate', 'fromEmail', 'toEmail', 'statuses', 'bulkSending'];
 

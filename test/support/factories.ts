@@ -79,6 +79,7 @@ function newMessage(userId: string, fields: Partial<NewMessage>): NewMessage {
     webhookUrl: null,
     webhookStatuses: null,
     sentAt: new Date(),
+    scheduledAt: null,
     attachments: [],
     ...fields,
   };

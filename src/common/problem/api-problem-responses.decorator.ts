@@ -44,12 +44,20 @@ const PROBLEMS: Record<number, { when: string; detail: string; errors?: ProblemD
   },
 };
 
+/** A status whose meaning is the operation's own (a 409 that is not about an Idempotency-Key). */
+export interface OwnProblem {
+  status: number;
+  when: string;
+  detail: string;
+}
+
 /** Documents the problem+json responses an operation can give, besides the 500 and 503 that any can. */
-export function ApiProblemResponses(...statuses: number[]) {
+export function ApiProblemResponses(...statuses: (number | OwnProblem)[]) {
   return applyDecorators(
     ApiExtraModels(ProblemDetails),
-    ...[...statuses, 500, 503].map((status) => {
-      const { when, detail, errors, headers } = PROBLEMS[status];
+    ...[...statuses, 500, 503].map((given) => {
+      const status = typeof given === 'number' ? given : given.status;
+      const { when, detail, errors, headers } = typeof given === 'number' ? PROBLEMS[status] : { ...PROBLEMS[status], ...given };
       const example: ProblemDetails = {
         type: 'about:blank',
         title: STATUS_CODES[status]!,

@@ -82,6 +82,11 @@ export class IdempotencyConflictError extends ProblemError {
   readonly status = 409;
 }
 
+/** The resource is in a state that does not allow the request (a message past the point of canceling). */
+export class StateConflictError extends ProblemError {
+  readonly status = 409;
+}
+
 /** An Idempotency-Key was used before with a different body. */
 export class IdempotencyMismatchError extends ProblemError {
   readonly status = 422;

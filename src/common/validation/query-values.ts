@@ -48,6 +48,14 @@ export function parseDateBound(text: string, bound: 'start' | 'end'): Date | und
   return year >= 1 && year <= 9999 ? instant : undefined;
 }
 
+/**
+ * An ISO 8601 date-time with an offset or `Z` (not a date alone): a moment, not a day. A fraction
+ * finer than the stored milliseconds rounds up, so the moment is never earlier than the one given.
+ */
+export function parseDateTime(text: string): Date | undefined {
+  return DATE_TIME.test(text) ? parseDateBound(text, 'start') : undefined;
+}
+
 export function toDateBound(bound: 'start' | 'end') {
   return ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? (parseDateBound(value, bound) ?? value) : value);
 }

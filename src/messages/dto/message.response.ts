@@ -26,7 +26,7 @@ export class MessageResponse {
   @ApiProperty({ format: 'uuid', description: 'Stable id of this user\'s From address' })
   senderId!: string;
 
-  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'queued' })
+  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'queued', description: '`scheduled` until its scheduledAt, then `queued`' })
   status!: MessageStatus;
 
   @ApiProperty({ example: 'user-42', description: 'The `sub` of the token that sent it' })
@@ -49,6 +49,9 @@ export class MessageResponse {
 
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, nullable: true })
   customPayload!: Record<string, string> | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null, description: 'The moment asked for, if any; `scheduled` until then' })
+  scheduledAt!: string | null;
 
   @ApiPropertyOptional({ type: [StatusHistoryEntry], description: 'Oldest first; present when asked for' })
   statusHistory?: StatusHistoryEntry[];

@@ -3,7 +3,7 @@ import { SenderEntity } from './sender.entity';
 import type { MessagePriority, MessageStatus } from '../message-status';
 
 @Entity('messages')
-@Check('messages_status_check', `status IN ('queued', 'sending', 'deferred', 'sent', 'failed')`)
+@Check('messages_status_check', `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled')`)
 @Check('messages_priority_check', `priority IN ('low', 'normal', 'high')`)
 // The list indexes: `sent_at DESC, id DESC` in the migration (InitialSchema), which TypeORM cannot
 // express; it compares their names and columns, not their order.
@@ -72,6 +72,10 @@ export class MessageEntity {
   /** The moment the message was accepted, in milliseconds. */
   @Column({ type: 'timestamptz', name: 'sent_at', precision: 3 })
   sentAt!: Date;
+
+  /** The moment asked for (SPEC §4); the first delivery job waits for it. */
+  @Column({ type: 'timestamptz', name: 'scheduled_at', precision: 3, nullable: true })
+  scheduledAt!: Date | null;
 
   @Column({ type: 'timestamptz', name: 'updated_at', precision: 3 })
   updatedAt!: Date;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MessageLifecycle } from './message-lifecycle';
 
-/** The message lifecycle, for the modules whose events change statuses (intake, delivery). */
+/** The message lifecycle, for the modules whose events change statuses (intake, delivery, a message's cancel). */
 @Module({ providers: [MessageLifecycle], exports: [MessageLifecycle] })
 export class MessageLifecycleModule {}

@@ -8,7 +8,7 @@ function newMessage(id: string, attachments: NewMessage['attachments'] = []): Ne
   return {
     id, userId: 'u', senderId: 's', sender: 'a@example.com', senderKey: 'a@example.com', recipients: ['b@example.com'],
     recipientKeys: ['b@example.com'], subject: 'Hi', html: '<p>Hi</p>', priority: 'normal', bulkSendingId: null, contactId: null,
-    customPayload: null, webhookUrl: 'https://h.example.com', webhookStatuses: [], sentAt: new Date(), attachments,
+    customPayload: null, webhookUrl: 'https://h.example.com', webhookStatuses: [], sentAt: new Date(), scheduledAt: null, attachments,
   };
 }
 
@@ -43,7 +43,9 @@ describe(MessageLifecycle.name, () => {
     expect(accepted).toEqual({ messages: [{ id: 'm1', status: 'queued' }, { id: 'm2', status: 'queued' }], outboxEventIds: ['event-1'] });
     expect(order).toEqual(['insert', 'attachment', 'outbox']);
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, ['event-1']);
-    expect(query.mock.calls[0][0]).toMatch(/INSERT INTO message_status_events \(message_id, status, at\) SELECT id, 'queued', sent_at FROM given/);
+    // queued, or scheduled while the moment asked for is still to come.
+    expect(query.mock.calls[0][0]).toMatch(/CASE WHEN scheduled_at > sent_at THEN 'scheduled' ELSE 'queued' END AS status FROM given/);
+    expect(query.mock.calls[0][0]).toMatch(/INSERT INTO message_status_events \(message_id, status, at\) SELECT id, status, sent_at FROM accepted/);
   });
 
   it('claims a batch in one statement, noting attempts after the first in the history', async () => {

@@ -4,7 +4,7 @@ import { WebhookQueue } from '../../queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
 import { MESSAGE_COLUMNS, MessageRow, NewMessage } from '../messages.repository';
 import { OUTBOX_READS, outboxCte, transitionSql } from './status-change.sql';
-import { ACCEPTED_STATUS, TargetOf, TransitionName } from './transitions';
+import { ACCEPTED_STATUS, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
 
 /** One message's change in an event's batch. */
 export interface StatusChange<N extends TransitionName = TransitionName> {
@@ -36,7 +36,7 @@ export class MessageLifecycle {
   constructor(private readonly webhookQueue: WebhookQueue) {}
 
   /**
-   * Stores new messages as `queued`, in one statement whatever their number: their senders (once
+   * Stores new messages as `queued` (`scheduled` when their scheduledAt is after their sentAt), in one statement whatever their number: their senders (once
    * per user and address), the messages, their recipients, the first history entries, and any
    * webhook events; then their attachments. Returns them as lists read them, in the order given.
    * Pass the manager of the caller's transaction so that whatever else the send writes commits
@@ -48,7 +48,10 @@ export class MessageLifecycle {
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(
            id uuid, user_id text, sender_id uuid, sender text, sender_key text, recipients text[], recipient_keys text[],
            subject text, html text, priority text, bulk_sending_id text, contact_id text, custom_payload jsonb,
-           webhook_url text, webhook_statuses text[], sent_at timestamptz)
+           webhook_url text, webhook_statuses text[], sent_at timestamptz,
+           scheduled_at timestamptz)
+       ), accepted AS (
+         SELECT *, CASE WHEN scheduled_at > sent_at THEN '${SCHEDULED_STATUS}' ELSE '${ACCEPTED_STATUS}' END AS status FROM given
        ), sender AS (
          -- In id order: two batches taking the same new senders' index locks in opposite orders
          -- would deadlock.
@@ -56,16 +59,18 @@ export class MessageLifecycle {
          SELECT DISTINCT sender_id, user_id, sender_key FROM given ORDER BY sender_id ON CONFLICT DO NOTHING
        ), m AS (
          INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
-           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
-         SELECT id, user_id, sender_id, sender, recipients, subject, html, '${ACCEPTED_STATUS}', priority,
-           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at
-         FROM given
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at,
+           scheduled_at)
+         SELECT id, user_id, sender_id, sender, recipients, subject, html, status, priority,
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at,
+           scheduled_at
+         FROM accepted
          RETURNING ${[...new Set([...MESSAGE_COLUMNS, ...OUTBOX_READS])].join(', ')}
        ), recipients AS (
          INSERT INTO message_recipients (message_id, email, user_id, sent_at)
          SELECT given.id, key, given.user_id, given.sent_at FROM given, unnest(given.recipient_keys) AS key
        ), history AS (
-         INSERT INTO message_status_events (message_id, status, at) SELECT id, '${ACCEPTED_STATUS}', sent_at FROM given
+         INSERT INTO message_status_events (message_id, status, at) SELECT id, status, sent_at FROM accepted
        ), ${outboxCte('m')}
        SELECT ${MESSAGE_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.id AS outbox_event_id
        FROM m LEFT JOIN outbox ON outbox.message_id = m.id`,
@@ -97,6 +102,19 @@ export class MessageLifecycle {
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
     const changes = attempts.map(({ messageId, attempt }) => ({ messageId, attempt, detail: attempt > 1 ? `attempt ${attempt}` : null }));
     return this.apply<'claim', R>(manager, 'claim', changes, returning);
+  }
+
+  /**
+   * scheduled → queued, for messages whose moment came (their first delivery job was taken). The
+   * caller claims them next, in the same transaction; a message canceled meanwhile stays canceled.
+   */
+  due(manager: EntityManager, messageIds: string[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+    return this.apply(manager, 'due', messageIds.map((messageId) => ({ messageId })));
+  }
+
+  /** Its owner's cancel: scheduled, queued or deferred → canceled. Returns the messages it moved. */
+  cancel(manager: EntityManager, messageIds: string[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+    return this.apply(manager, 'cancel', messageIds.map((messageId) => ({ messageId })));
   }
 
   /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
@@ -151,5 +169,6 @@ function asRecord(message: NewMessage) {
     webhook_statuses: message.webhookStatuses,
     // Milliseconds, as the column keeps them.
     sent_at: message.sentAt.toISOString(),
+    scheduled_at: message.scheduledAt?.toISOString() ?? null,
   };
 }

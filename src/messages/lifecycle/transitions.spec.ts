@@ -1,11 +1,11 @@
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
-import { ACCEPTED_STATUS, countsAttempt, Edge, fixedTarget, guardSql, permits, TRANSITIONS, TransitionName } from './transitions';
+import { ACCEPTED_STATUS, countsAttempt, SCHEDULED_STATUS, Edge, fixedTarget, guardSql, permits, TRANSITIONS, TransitionName } from './transitions';
 
 const edges = Object.values(TRANSITIONS).flat() as readonly Edge[];
 
 describe('the transition table (SPEC §5)', () => {
-  it('starts every message in queued, and reaches every status from there', () => {
-    const reached = new Set<MessageStatus>([ACCEPTED_STATUS]);
+  it('starts every message in queued or scheduled, and reaches every status from there', () => {
+    const reached = new Set<MessageStatus>([ACCEPTED_STATUS, SCHEDULED_STATUS]);
     for (let grew = true; grew; ) {
       const size = reached.size;
       for (const edge of edges) if (reached.has(edge.from)) reached.add(edge.to);
@@ -18,12 +18,50 @@ describe('the transition table (SPEC §5)', () => {
     expect(edges.filter((edge) => edge.from === 'failed' || edge.from === 'sent')).toEqual([]);
   });
 
-  it('never moves a message back to queued', () => {
-    expect(edges.filter((edge) => edge.to === ACCEPTED_STATUS)).toEqual([]);
+  it('never moves a message back to queued: only a scheduled one goes there, at its moment', () => {
+    expect(edges.filter((edge) => edge.to === ACCEPTED_STATUS)).toEqual([{ from: SCHEDULED_STATUS, to: ACCEPTED_STATUS }]);
+    expect(edges.filter((edge) => edge.to === SCHEDULED_STATUS)).toEqual([]);
   });
 
   it('ties every delivery change to an attempt', () => {
-    expect(edges.filter((edge) => edge.attempt === undefined)).toEqual([]);
+    const delivery = [...TRANSITIONS.claim, ...TRANSITIONS.finish] as readonly Edge[];
+    expect(delivery.filter((edge) => edge.attempt === undefined)).toEqual([]);
+  });
+
+  it('lets nothing leave canceled', () => {
+    expect(edges.filter((edge) => edge.from === 'canceled')).toEqual([]);
+  });
+
+  describe('due', () => {
+    it('moves a scheduled message to queued, and nothing else', () => {
+      for (const status of MESSAGE_STATUSES) expect(permits('due', { status, attempts: 0 }, 'queued')).toBe(status === 'scheduled');
+    });
+
+    it('leaves the attempt count to the claim that follows it', () => {
+      expect(countsAttempt('due')).toBe(false);
+      expect(guardSql('due')).toBe(`m.status = 'scheduled'`);
+    });
+  });
+
+  describe('cancel', () => {
+    it.each<[MessageStatus, boolean]>([
+      ['scheduled', true],
+      ['queued', true],
+      ['deferred', true],
+      // An attempt is under way, or over: the mail may already be with the server.
+      ['sending', false],
+      ['sent', false],
+      ['failed', false],
+      ['canceled', false],
+    ])('cancels a message in %s: %s', (status, allowed) => {
+      expect(permits('cancel', { status, attempts: 1 }, 'canceled')).toBe(allowed);
+    });
+
+    it('moves only to canceled, whatever the attempt', () => {
+      expect(fixedTarget('cancel')).toBe('canceled');
+      expect(countsAttempt('cancel')).toBe(false);
+      expect(guardSql('cancel')).toBe(`m.status IN ('scheduled', 'queued', 'deferred')`);
+    });
   });
 
   describe('claim', () => {

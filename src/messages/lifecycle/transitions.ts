@@ -1,7 +1,9 @@
 import type { MessageStatus } from '../message-status';
 
-/** The status every accepted message starts in (SPEC §5). */
+/** The status every accepted message starts in (SPEC §5)... */
 export const ACCEPTED_STATUS = 'queued' satisfies MessageStatus;
+/** ...unless its scheduledAt is still to come: then it waits in this one. */
+export const SCHEDULED_STATUS = 'scheduled' satisfies MessageStatus;
 
 /**
  * What ties a change to a delivery attempt, so that a duplicate or late job can neither move a
@@ -20,10 +22,12 @@ export interface Edge {
 
 /**
  * The status changes after acceptance (SPEC §5), by the event that causes them. A status to come
- * (scheduled, canceled, suppressed, bounced, complained) is a row here, plus the code that calls
- * MessageLifecycle.apply() with its event; a guard of a new kind (the owner, a due time) is a
- * case of its own in `guardSql` and `permits`. `deferred → failed` happens through a last
- * attempt: the message is claimed (→ sending) and that attempt fails.
+ * (suppressed, bounced, complained) is a row here, plus the code that calls
+ * MessageLifecycle.apply() with its event; a guard of a new kind is a case of its own in
+ * `guardSql` and `permits`. Neither due nor cancel needs one: the queue holds a scheduled
+ * message's job until its moment, and the cancel checks the owner under the row's lock.
+ * `deferred → failed` happens through a last attempt: the message is claimed (→ sending) and that
+ * attempt fails.
  */
 export const TRANSITIONS = {
   /** A delivery job takes its message. */
@@ -38,6 +42,17 @@ export const TRANSITIONS = {
     { from: 'sending', to: 'sent', attempt: 'current' },
     { from: 'sending', to: 'deferred', attempt: 'current' },
     { from: 'sending', to: 'failed', attempt: 'current' },
+  ],
+  /**
+   * A scheduled message's moment came: the worker took its first delivery job, which the queue
+   * held until scheduledAt. No attempt guard: the claim that follows in the same transaction has one.
+   */
+  due: [{ from: 'scheduled', to: 'queued' }],
+  /** Its owner canceled it before any attempt was under way (POST /user/messages/{id}/cancel). */
+  cancel: [
+    { from: 'scheduled', to: 'canceled' },
+    { from: 'queued', to: 'canceled' },
+    { from: 'deferred', to: 'canceled' },
   ],
 } as const satisfies Record<string, readonly Edge[]>;
 
@@ -76,7 +91,7 @@ export function fixedTarget(name: TransitionName): MessageStatus | undefined {
 
 /** Whether the event starts a new attempt (and so sets the message's attempt count). */
 export function countsAttempt(name: TransitionName): boolean {
-  return TRANSITIONS[name].some((edge) => edge.attempt === 'next');
+  return (TRANSITIONS[name] as readonly Edge[]).some((edge) => edge.attempt === 'next');
 }
 
 /**

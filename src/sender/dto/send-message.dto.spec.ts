@@ -53,4 +53,13 @@ describe(SendMessageDto.name, () => {
   ])('refuses %j naming %s', async (body, field) => {
     expect((await fieldsRefused(body)).map((e) => e.field)).toEqual([field]);
   });
+
+  it('takes scheduledAt as given, and names it when it is no moment within 30 days', async () => {
+    const dto = await sut.transform({ ...valid, scheduledAt: '2026-03-02T09:00:00+01:00' }, metadata);
+    expect(dto.scheduledAt).toBe('2026-03-02T09:00:00+01:00');
+    expect(await fieldsRefused({ scheduledAt: '2026-03-02' })).toEqual([
+      { field: 'scheduledAt', message: 'must be an ISO 8601 date-time with an offset or Z (2026-03-01T09:00:00Z)' },
+    ]);
+    expect((await fieldsRefused({ scheduledAt: new Date(Date.now() + 31 * 86_400_000).toISOString() })).map((e) => e.field)).toEqual(['scheduledAt']);
+  });
 });

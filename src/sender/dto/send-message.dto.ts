@@ -9,6 +9,8 @@ import { MESSAGE_PRIORITIES } from '../../messages/message-status';
 import type { MessagePriority } from '../../messages/message-status';
 import { InlineAttachmentDto } from './inline-attachment.dto';
 import { MaxRecipientsRule } from './max-recipients.rule';
+import { ScheduledAtRule } from './scheduled-at.rule';
+import { SCHEDULED_AT_EXAMPLE } from './send-message.examples';
 import { WebhookSettingDto } from './webhook-setting.dto';
 
 const MAX_HTML_BYTES = 5 * 1024 * 1024;
@@ -68,4 +70,11 @@ export class SendMessageDto {
   @ApiPropertyOptional({ type: WebhookSettingDto })
   @IsOptional() @IsObject({ message: 'must be an object {url, status}' }) @ValidateNested() @Type(() => WebhookSettingDto)
   webhook?: WebhookSettingDto;
+
+  @ApiPropertyOptional({
+    type: String, format: 'date-time', example: SCHEDULED_AT_EXAMPLE,
+    description: 'Send at this moment rather than now: ISO 8601 with an offset or Z, at most 30 days ahead; a past moment means now. The message is `scheduled` until then and can be canceled (POST /user/messages/{id}/cancel).',
+  })
+  @IsOptional() @Validate(ScheduledAtRule)
+  scheduledAt?: string;
 }

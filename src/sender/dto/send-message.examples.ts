@@ -5,6 +5,12 @@ import type { ExamplesObject } from '@nestjs/swagger';
  * each must be accepted (test/docs-examples.e2e-spec.ts). No webhook (its receiver would be
  * somebody else's server) and no attachmentIds (they name files the caller stored first).
  */
+/**
+ * 09:00 UTC on the day after the documentation was built: a fixed date would leave the 30 days
+ * ahead that scheduledAt allows, or fall into the past, where it means now.
+ */
+export const SCHEDULED_AT_EXAMPLE = new Date(Math.floor(Date.now() / 86_400_000 + 1) * 86_400_000 + 9 * 3_600_000).toISOString().replace('.000Z', 'Z');
+
 export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
   minimal: {
     summary: 'The four required fields',
@@ -23,5 +29,9 @@ export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
       customPayload: { orderId: '1234' },
       priority: 'high',
     },
+  },
+  scheduled: {
+    summary: 'Sent tomorrow at 09:00 UTC; `scheduled` until then, and can be canceled',
+    value: { subject: 'Your trial ends tomorrow', html: '<p>Hello Ada, your trial ends tomorrow.</p>', to: ['ada@example.com'], sender: 'billing@example.com', scheduledAt: SCHEDULED_AT_EXAMPLE },
   },
 };

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError, StateConflictError } from '../common/problem/problem.errors';
+import { isUuid } from '../common/uuid';
+import { Database } from '../database/database';
+import { WebhookQueue } from '../queue/webhook-queue';
+import { MessageResponse } from './dto/message.response';
+import { MessageLifecycle } from './lifecycle/message-lifecycle';
+import { MessageState, permits, TRANSITIONS } from './lifecycle/transitions';
+import { MessagesService } from './messages.service';
+
+const CANCELABLE = TRANSITIONS.cancel.map((edge) => edge.from).join(', ').replace(/, (?=[^,]*$)/, ' or ');
+
+/**
+ * POST /user/messages/{id}/cancel (SPEC §5, §6): scheduled, queued or deferred → canceled. The
+ * delivery job stays on the queue; the claim's guard refuses a canceled message, so whichever
+ * worker takes the job, even one that fetched it already, completes it without sending.
+ */
+@Injectable()
+export class CancelMessageUseCase {
+  constructor(
+    private readonly database: Database,
+    private readonly lifecycle: MessageLifecycle,
+    private readonly messages: MessagesService,
+    private readonly webhookQueue: WebhookQueue,
+  ) {}
+
+  async execute(userId: string, id: string): Promise<MessageResponse> {
+    // A malformed id names no message: the same 404 as an unknown or foreign one (as GET).
+    if (!isUuid(id)) throw new NotFoundError('That message');
+    const { outboxEventIds } = await this.database.transaction(async (manager) => {
+      // Locked, so that the status that explains a refusal is the one the change would have met:
+      // a claim under way either committed before (sending: 409) or waits and then finds it canceled.
+      const [state]: MessageState[] = await manager.query(
+        `SELECT status, delivery_attempts AS attempts FROM messages WHERE user_id = $1 AND id = $2 FOR UPDATE`,
+        [userId, id],
+      );
+      if (!state) throw new NotFoundError(`Message ${id}`);
+      if (!permits('cancel', state, 'canceled')) {
+        throw new StateConflictError(`Message ${id} is ${state.status}; only a message that is ${CANCELABLE} can be canceled.`);
+      }
+      return this.lifecycle.cancel(manager, [id]);
+    });
+    if (outboxEventIds.length > 0) this.webhookQueue.notifyCommitted();
+    return this.messages.get(userId, id);
+  }
+}
