@@ -180,7 +180,6 @@ describe('delivery over SMTP', () => {
     const deliveries = t.app.get(DeliveryQueue);
     await t.db.transaction((m) => deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 1 }, priority: 'normal' }]));
     await t.db.transaction((m) => deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 2 }, priority: 'normal' }]));
-    deliveries.notifyCommitted();
     // Both jobs done with is the signal that the worker has done all it will with them.
     await waitForJobs(message.id, (jobs) => jobs.length === 3 && jobs.every((j) => j.state === 'completed'));
     const after = await waitForStatus(t.http, userId, message.id, 'sent');

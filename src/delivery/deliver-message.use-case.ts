@@ -3,7 +3,6 @@ import { AppConfig } from '../config/app-config';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
 import { QueueJob } from '../queue/job-queue';
-import { WebhookQueue } from '../queue/webhook-queue';
 import { Metrics } from '../metrics/metrics';
 import { AttemptOutcome, deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliveryRecorder } from './delivery-recorder';
@@ -25,7 +24,6 @@ export class DeliverMessageUseCase {
     private readonly recorder: DeliveryRecorder,
     private readonly mailer: Mailer,
     private readonly deliveryQueue: DeliveryQueue,
-    private readonly webhookQueue: WebhookQueue,
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
   ) {}
@@ -36,10 +34,10 @@ export class DeliverMessageUseCase {
    * of the jobs with nothing to deliver (final or canceled, or another attempt's) commit together.
    */
   async claim(jobs: QueueJob<DeliveryJob>[]): Promise<{ job: QueueJob<DeliveryJob>; message: DeliverableMessage }[]> {
-    const { claimed, skipped, webhookJobs } = await this.database.transaction(async (manager) => {
+    const { claimed, skipped } = await this.database.transaction(async (manager) => {
       const due = jobs.filter((j) => j.data.scheduled).map((j) => j.data.messageId);
-      const madeDue = due.length > 0 ? await this.lifecycle.due(manager, due) : { outboxEventIds: [] };
-      const { moved, outboxEventIds } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
+      if (due.length > 0) await this.lifecycle.due(manager, due);
+      const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, jobs.map((j) => j.data), CLAIMED_COLUMNS);
       const messages = await this.deliveries.deliverable(manager, moved);
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
       const others: string[] = [];
@@ -49,9 +47,8 @@ export class DeliverMessageUseCase {
         else others.push(job.id);
       }
       if (others.length > 0) await this.deliveryQueue.complete(manager, others);
-      return { claimed: pairs, skipped: others.length, webhookJobs: madeDue.outboxEventIds.length + outboxEventIds.length > 0 };
+      return { claimed: pairs, skipped: others.length };
     });
-    if (webhookJobs) this.webhookQueue.notifyCommitted();
     if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);
     return claimed;
   }

@@ -6,7 +6,6 @@ import { Metrics } from '../metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessagePriority } from '../messages/message-status';
 import { DeliveryQueue } from '../queue/delivery-queue';
-import { WebhookQueue } from '../queue/webhook-queue';
 import { logOutcome } from './delivery-outcome-log';
 import { FinishedAttempt } from './delivery.repository';
 
@@ -29,13 +28,12 @@ export interface JobResult {
  */
 @Injectable()
 export class DeliveryRecorder {
-  private readonly outcomes: GroupCommit<JobResult, { moved: boolean; webhookJobs: boolean }>;
+  private readonly outcomes: GroupCommit<JobResult, boolean>;
 
   constructor(
     database: Database,
     private readonly lifecycle: MessageLifecycle,
     private readonly deliveryQueue: DeliveryQueue,
-    private readonly webhookQueue: WebhookQueue,
     private readonly metrics: Metrics,
   ) {
     this.outcomes = new GroupCommit(database, (manager, results) => this.write(manager, results), {
@@ -50,8 +48,7 @@ export class DeliveryRecorder {
 
   /** Resolves once the result is committed. */
   async record(result: JobResult): Promise<void> {
-    const { moved, webhookJobs } = await this.outcomes.submit(result);
-    if (webhookJobs) this.webhookQueue.notifyCommitted();
+    const moved = await this.outcomes.submit(result);
     const recordedAfterMs = performance.now() - result.repliedAt;
     this.metrics.deliveryRecordTime.observe(recordedAfterMs / 1000);
     logOutcome(result.finished, moved, recordedAfterMs);
@@ -59,14 +56,10 @@ export class DeliveryRecorder {
     if (result.finished.status === 'sent') this.metrics.deliveryLatency.observe((Date.now() - result.finished.sentAt.getTime()) / 1000);
   }
 
-  /**
-   * Records the outcomes in the transaction given; says of each whether it moved its message, and
-   * whether the transaction queued webhook jobs (the same for the whole batch).
-   */
-  private async write(manager: EntityManager, results: JobResult[]): Promise<{ moved: boolean; webhookJobs: boolean }[]> {
+  /** Records the outcomes in the transaction given; says of each whether it moved its message. */
+  private async write(manager: EntityManager, results: JobResult[]): Promise<boolean[]> {
     const finished = results.map((r) => r.finished);
-    const { moved: movedMessages, outboxEventIds } = await this.lifecycle.finish(manager, finished);
-    const moved = new Set(movedMessages.map((m) => m.id));
+    const moved = new Set((await this.lifecycle.finish(manager, finished)).moved.map((m) => m.id));
     // A delay of 0 is a retry too.
     const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));
     await this.deliveryQueue.enqueue(
@@ -74,6 +67,6 @@ export class DeliveryRecorder {
       retries.map((f) => ({ job: { messageId: f.messageId, attempt: f.attempt + 1 }, priority: f.priority, startAfterSeconds: f.retryAfterSeconds })),
     );
     await this.deliveryQueue.complete(manager, results.map((r) => r.jobId));
-    return finished.map((f) => ({ moved: moved.has(f.messageId), webhookJobs: outboxEventIds.length > 0 }));
+    return finished.map((f) => moved.has(f.messageId));
   }
 }

@@ -8,7 +8,6 @@ import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { Metrics } from '../metrics/metrics';
 import { DeliveryQueue } from '../queue/delivery-queue';
-import { WebhookQueue } from '../queue/webhook-queue';
 import { MessageIntake } from './message-intake';
 import { SendRequest } from './send-request';
 
@@ -31,11 +30,10 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
     metrics = automock<Metrics>('Metrics');
     idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
-    const webhooks = automock<WebhookQueue>('WebhookQueue');
-    sut = new MessageIntake(database, lifecycle, deliveries, webhooks, automock<AttachmentsRepository>('AttachmentsRepository'), idempotencyKeys, config, metrics);
+    sut = new MessageIntake(database, lifecycle, deliveries, automock<AttachmentsRepository>('AttachmentsRepository'), idempotencyKeys, config, metrics);
   });
 
-  it('stores every message with one lifecycle call and one enqueue in one transaction, answers them in order, and wakes the workers once', async () => {
+  it('stores every message with one lifecycle call and one enqueue in one transaction, answers them in order, and counts them', async () => {
     database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
     lifecycle.accept.mockImplementation(async (_manager, messages) => ({
       messages: messages.map((m) => ({
@@ -45,7 +43,6 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
       outboxEventIds: [],
     }));
     deliveries.enqueue.mockResolvedValue();
-    deliveries.notifyCommitted.mockReturnValue();
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
 
@@ -57,7 +54,6 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
     expect(lifecycle.accept).toHaveBeenCalledTimes(1);
     expect(deliveries.enqueue).toHaveBeenCalledTimes(1);
     expect(deliveries.enqueue.mock.calls[0][1].map((j) => [j.job.messageId, j.priority])).toEqual(messages.map((m) => [m.id, m.priority]));
-    expect(deliveries.notifyCommitted).toHaveBeenCalledTimes(1);
     expect(accepted.inc).toHaveBeenCalledWith(3);
   });
 

@@ -6,7 +6,6 @@ import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { DeliveryQueue } from '../queue/delivery-queue';
-import { WebhookQueue } from '../queue/webhook-queue';
 import { Metrics } from '../metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { NewMessage } from '../messages/messages.repository';
@@ -25,7 +24,6 @@ describe(MessageIntake.name, () => {
   let database: jest.Mocked<Database>;
   let lifecycle: jest.Mocked<MessageLifecycle>;
   let deliveries: jest.Mocked<DeliveryQueue>;
-  let webhooks: jest.Mocked<WebhookQueue>;
   let metrics: jest.Mocked<Metrics>;
   let attachments: jest.Mocked<AttachmentsRepository>;
   let sut: MessageIntake;
@@ -35,14 +33,13 @@ describe(MessageIntake.name, () => {
     database = automock<Database>('Database');
     lifecycle = automock<MessageLifecycle>('MessageLifecycle');
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
-    webhooks = automock<WebhookQueue>('WebhookQueue');
     metrics = automock<Metrics>('Metrics');
     attachments = automock<AttachmentsRepository>('AttachmentsRepository');
     const idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
-    sut = new MessageIntake(database, lifecycle, deliveries, webhooks, attachments, idempotencyKeys, config, metrics);
+    sut = new MessageIntake(database, lifecycle, deliveries, attachments, idempotencyKeys, config, metrics);
   });
 
-  it('stores the message and queues its delivery in one transaction, then wakes the workers', async () => {
+  it('stores the message and queues its delivery in one transaction (whose commit wakes the workers: test/queue-wake-up.e2e-spec.ts)', async () => {
     const order: string[] = [];
     database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => {
       const result = await work(manager);
@@ -60,8 +57,6 @@ describe(MessageIntake.name, () => {
       return { messages: [row], outboxEventIds: ['event-1'] };
     });
     deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
-    deliveries.notifyCommitted.mockImplementation(() => void order.push('notify'));
-    webhooks.notifyCommitted.mockImplementation(() => void order.push('notify webhooks'));
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
     attachments.findOwned.mockResolvedValue([]);
@@ -86,7 +81,7 @@ describe(MessageIntake.name, () => {
     expect(replayed).toBe(false);
     expect(answer).toMatchObject({ status: 'queued', userId: USER, sentAt: stored.sentAt.toISOString() });
     expect(deliveries.enqueue).toHaveBeenCalledWith(manager, [{ job: { messageId: answer.id, attempt: 1 }, priority: 'normal' }]);
-    expect(order).toEqual(['accept', 'enqueue', 'commit', 'notify', 'notify webhooks']);
+    expect(order).toEqual(['accept', 'enqueue', 'commit']);
     expect(accepted.inc).toHaveBeenCalledTimes(1);
   });
 

@@ -8,7 +8,6 @@ import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { GroupCommit } from '../database/group-commit';
 import { DeliveryQueue } from '../queue/delivery-queue';
-import { WebhookQueue } from '../queue/webhook-queue';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
@@ -25,12 +24,6 @@ export interface SendResult {
   replayed: boolean;
 }
 
-/** A message stored by a group commit, and whether its transaction queued webhook jobs (the same for its whole batch). */
-interface Stored {
-  message: MessageResponse;
-  webhookJobs: boolean;
-}
-
 export interface BatchResult {
   /** In the order of the requests. */
   messages: MessageResponse[];
@@ -42,33 +35,25 @@ const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
 
 /**
  * The one way a message gets in, whatever the way in: checks what the request's validation
- * cannot, then stores the message as `queued` (or `scheduled`) with its delivery job in one transaction, so that
- * no accepted message is lost or sent unstored. Plain sends share transactions with the sends
+ * cannot, then stores the message as `queued` (or `scheduled`) with its delivery job in one
+ * transaction, so that no accepted message is lost or sent unstored. Plain sends share transactions with the sends
  * arriving with them (group commit); a send with an Idempotency-Key or stored attachments has a
  * transaction of its own, which holds the key's lock and reads the attachments; so does a batch.
  */
 @Injectable()
 export class MessageIntake {
-  private readonly plainSends: GroupCommit<NewMessage, Stored>;
+  private readonly plainSends: GroupCommit<NewMessage, MessageResponse>;
 
   constructor(
     private readonly database: Database,
     private readonly lifecycle: MessageLifecycle,
     private readonly deliveries: DeliveryQueue,
-    private readonly webhooks: WebhookQueue,
     private readonly attachments: AttachmentsRepository,
     private readonly idempotencyKeys: IdempotencyKeys,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    this.plainSends = new GroupCommit(
-      database,
-      async (manager, messages) => {
-        const { messages: stored, webhookJobs } = await this.store(manager, messages);
-        return stored.map((message) => ({ message, webhookJobs }));
-      },
-      GROUP_COMMIT,
-    );
+    this.plainSends = new GroupCommit(database, (manager, messages) => this.store(manager, messages), GROUP_COMMIT);
   }
 
   async accept(userId: string, request: SendRequest, idempotencyKey?: string): Promise<SendResult> {
@@ -77,25 +62,22 @@ export class MessageIntake {
     // Over the limit on its own: no need to look up the stored ones.
     this.refuseOversizedAttachments(inline);
     if (!idempotencyKey && !request.attachmentIds?.length) {
-      const { message, webhookJobs } = await this.plainSends.submit(newMessage(userId, request, inline));
-      this.committed(1, webhookJobs);
+      const message = await this.plainSends.submit(newMessage(userId, request, inline));
+      this.metrics.messagesAccepted.inc();
       return { message, replayed: false };
     }
-    const { webhookJobs, ...result } = await this.database.transaction(async (manager): Promise<SendResult & { webhookJobs?: boolean }> => {
+    const result = await this.database.transaction(async (manager): Promise<SendResult> => {
       if (idempotencyKey) {
         const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, request);
         if (earlier) return { message: earlier as MessageResponse, replayed: true };
       }
       const stored = await this.storedAttachments(manager, userId, request.attachmentIds ?? []);
       this.refuseOversizedAttachments([...inline, ...stored]);
-      const {
-        messages: [message],
-        webhookJobs,
-      } = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
+      const [message] = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, request, message);
-      return { message, replayed: false, webhookJobs };
+      return { message, replayed: false };
     });
-    if (!result.replayed) this.committed(1, webhookJobs ?? false);
+    if (!result.replayed) this.metrics.messagesAccepted.inc();
     return result;
   }
 
@@ -112,7 +94,7 @@ export class MessageIntake {
     });
     // What the key's fingerprint covers: the body as sent, so that a single send's key is never a batch's.
     const batch = { messages: requests };
-    const { webhookJobs, ...result } = await this.database.transaction(async (manager): Promise<BatchResult & { webhookJobs?: boolean }> => {
+    const result = await this.database.transaction(async (manager): Promise<BatchResult> => {
       if (idempotencyKey) {
         const earlier = await this.idempotencyKeys.claim(manager, userId, idempotencyKey, batch);
         if (earlier) return { ...(earlier as { messages: MessageResponse[] }), replayed: true };
@@ -122,29 +104,22 @@ export class MessageIntake {
         this.refuseOversizedAttachments(all);
         return all;
       });
-      const { messages, webhookJobs } = await this.store(manager, requests.map((request, i) => newMessage(userId, request, attachments[i])));
+      const messages = await this.store(manager, requests.map((request, i) => newMessage(userId, request, attachments[i])));
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, batch, { messages });
-      return { messages, replayed: false, webhookJobs };
+      return { messages, replayed: false };
     });
-    if (!result.replayed) this.committed(requests.length, webhookJobs ?? false);
+    if (!result.replayed) this.metrics.messagesAccepted.inc(requests.length);
     return result;
   }
 
   /**
-   * Stores messages and their first delivery jobs in the transaction given; returns them as the
-   * API shows them, and whether webhook jobs were queued too.
+   * Stores messages and their first delivery jobs in the transaction given (the workers of this
+   * process wake when it commits); returns them as the API shows them.
    */
-  private async store(manager: EntityManager, messages: NewMessage[]): Promise<{ messages: MessageResponse[]; webhookJobs: boolean }> {
-    const { messages: rows, outboxEventIds } = await this.lifecycle.accept(manager, messages);
+  private async store(manager: EntityManager, messages: NewMessage[]): Promise<MessageResponse[]> {
+    const { messages: rows } = await this.lifecycle.accept(manager, messages);
     await this.deliveries.enqueue(manager, messages.map(firstDeliveryJob));
-    return { messages: rows.map((row) => mapMessage(row)), webhookJobs: outboxEventIds.length > 0 };
-  }
-
-  /** After the commit: workers in this process fetch at once, instead of at their next poll. */
-  private committed(count: number, webhookJobs: boolean): void {
-    this.deliveries.notifyCommitted();
-    if (webhookJobs) this.webhooks.notifyCommitted();
-    this.metrics.messagesAccepted.inc(count);
+    return rows.map((row) => mapMessage(row));
   }
 
   /**

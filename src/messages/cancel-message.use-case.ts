@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError, StateConflictError } from '../common/problem/problem.errors';
 import { isUuid } from '../common/uuid';
 import { Database } from '../database/database';
-import { WebhookQueue } from '../queue/webhook-queue';
 import { MessageResponse } from './dto/message.response';
 import { MessageLifecycle } from './lifecycle/message-lifecycle';
 import { MessageState, permits, TRANSITIONS } from './lifecycle/transitions';
@@ -21,13 +20,12 @@ export class CancelMessageUseCase {
     private readonly database: Database,
     private readonly lifecycle: MessageLifecycle,
     private readonly messages: MessagesService,
-    private readonly webhookQueue: WebhookQueue,
   ) {}
 
   async execute(userId: string, id: string): Promise<MessageResponse> {
     // A malformed id names no message: the same 404 as an unknown or foreign one (as GET).
     if (!isUuid(id)) throw new NotFoundError('That message');
-    const { outboxEventIds } = await this.database.transaction(async (manager) => {
+    await this.database.transaction(async (manager) => {
       // Locked, so that the status that explains a refusal is the one the change would have met:
       // a claim under way either committed before (sending: 409) or waits and then finds it canceled.
       const [state]: MessageState[] = await manager.query(
@@ -38,9 +36,8 @@ export class CancelMessageUseCase {
       if (!permits('cancel', state, 'canceled')) {
         throw new StateConflictError(`Message ${id} is ${state.status}; only a message that is ${CANCELABLE} can be canceled.`);
       }
-      return this.lifecycle.cancel(manager, [id]);
+      await this.lifecycle.cancel(manager, [id]);
     });
-    if (outboxEventIds.length > 0) this.webhookQueue.notifyCommitted();
     return this.messages.get(userId, id);
   }
 }

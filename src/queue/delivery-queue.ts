@@ -20,8 +20,7 @@ const JOB_PRIORITY: Record<DeliveryPriority, number> = { low: 0, normal: 1, high
 
 /**
  * One job per delivery attempt of a message, put on the queue inside the transaction that made
- * the message due; MessageIntake (src/intake) wakes this process's delivery loop once that
- * transaction committed.
+ * the message due; this process's delivery loop wakes once that transaction commits.
  */
 @Injectable()
 export class DeliveryQueue extends NamedQueue<DeliveryJob> {

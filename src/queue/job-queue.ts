@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { queueWakeUps } from './wake-after-commit';
 
 export interface QueueJob<T> {
   id: string;
@@ -22,7 +23,10 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   private readonly pool: Pool;
 
-  constructor(database: Database, config: AppConfig) {
+  constructor(
+    private readonly database: Database,
+    config: AppConfig,
+  ) {
     const pool = database.pool;
     this.pool = pool;
     this.boss = new PgBoss({
@@ -36,6 +40,8 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
+    // Wakes the loops of the queues whose jobs a transaction committed (see wakeAfterCommit).
+    if (!this.database.dataSource.subscribers.includes(queueWakeUps)) this.database.dataSource.subscribers.push(queueWakeUps);
     await this.boss.start();
     await this.indexFetchOrder();
   }

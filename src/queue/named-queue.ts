@@ -2,6 +2,7 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { JobQueue, QueueJob } from './job-queue';
+import { Wakeable, wakeAfterCommit } from './wake-after-commit';
 
 export type QueueOptions = Omit<PgBoss.Queue, 'name'>;
 
@@ -9,7 +10,7 @@ export type QueueOptions = Omit<PgBoss.Queue, 'name'>;
  * One queue of the job queue: its name and options, and every operation on its jobs, so that no
  * caller passes a queue name around. Loops of this process can be woken when new jobs commit.
  */
-export abstract class NamedQueue<T extends object> implements OnApplicationBootstrap {
+export abstract class NamedQueue<T extends object> implements OnApplicationBootstrap, Wakeable {
   abstract readonly name: string;
   private readonly listeners = new Set<() => void>();
 
@@ -42,8 +43,8 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
     return this.jobs.size(this.name);
   }
 
-  /** Call after the commit: loops in this process fetch at once instead of at their next poll. */
-  notifyCommitted(): void {
+  /** Loops in this process fetch at once instead of at their next poll (see wakeAfterCommit). */
+  wake(): void {
     for (const listener of this.listeners) listener();
   }
 
@@ -52,8 +53,9 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
     return () => this.listeners.delete(listener);
   }
 
-  /** Jobs in one statement, in the caller's transaction. */
-  protected insert(manager: EntityManager, jobs: { data: T; priority?: number; startAfterSeconds?: number; startAt?: Date }[]): Promise<void> {
-    return this.jobs.insert(manager, this.name, jobs);
+  /** Jobs in one statement, in the caller's transaction; this process's loops wake when it commits. */
+  protected async insert(manager: EntityManager, jobs: { data: T; priority?: number; startAfterSeconds?: number; startAt?: Date }[]): Promise<void> {
+    await this.jobs.insert(manager, this.name, jobs);
+    if (jobs.length > 0) wakeAfterCommit(manager, this);
   }
 }

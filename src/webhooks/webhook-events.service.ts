@@ -32,16 +32,15 @@ export class WebhookEventsService {
    * gone event; nothing new for a pending one, whose next attempt is already on the queue.
    */
   async replay(userId: string, id: string): Promise<{ id: string; state: 'pending' }> {
-    const marked = isUuid(id)
-      ? await this.database.transaction(async (manager) => {
-          const marked = await this.events.markForReplay(manager, userId, id);
-          if (marked === 'queued') await this.webhooks.enqueue(manager, [id]);
-          return marked;
-        })
-      : 'missing';
-    if (marked === 'queued') this.webhooks.notifyCommitted();
+    const replayed =
+      isUuid(id) &&
+      (await this.database.transaction(async (manager) => {
+        const marked = await this.events.markForReplay(manager, userId, id);
+        if (marked === 'queued') await this.webhooks.enqueue(manager, [id]);
+        return marked !== 'missing';
+      }));
     // The API's name for an event: its routes are /user/webhook-deliveries.
-    if (marked === 'missing') throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
+    if (!replayed) throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
     return { id, state: 'pending' };
   }
 }

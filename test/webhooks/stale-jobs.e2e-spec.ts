@@ -24,7 +24,6 @@ describe('a webhook job for an event already delivered', () => {
 
       const queue = t.app.get(WebhookQueue);
       await t.db.transaction((manager) => queue.enqueue(manager, [event.id]));
-      queue.notifyCommitted();
 
       // Well within the webhook lease (WEBHOOK_TIMEOUT_MS + 30 s), after which a job left active would come back.
       const deadline = Date.now() + 10_000;
