@@ -52,7 +52,7 @@ describe(MessageIntake.name, () => {
       const row = {
         id: message.id, user_id: message.userId, sender_id: message.senderId, sender: message.sender, recipients: message.recipients,
         subject: message.subject, status: 'queued' as const, priority: message.priority, bulk_sending_id: null, contact_id: null,
-        custom_payload: null, sent_at: message.sentAt,
+        custom_payload: null, sent_at: message.sentAt, cc: null, bcc: null, reply_to: null,
       };
       return { messages: [row], outboxEventIds: ['event-1'] };
     });

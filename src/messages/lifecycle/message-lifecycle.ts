@@ -48,7 +48,8 @@ export class MessageLifecycle {
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(
            id uuid, user_id text, sender_id uuid, sender text, sender_key text, recipients text[], recipient_keys text[],
            subject text, html text, priority text, bulk_sending_id text, contact_id text, custom_payload jsonb,
-           webhook_url text, webhook_statuses text[], sent_at timestamptz)
+           webhook_url text, webhook_statuses text[], sent_at timestamptz,
+           cc text[], bcc text[], reply_to text[], text text, headers jsonb)
        ), sender AS (
          -- In id order: two batches taking the same new senders' index locks in opposite orders
          -- would deadlock.
@@ -56,9 +57,11 @@ export class MessageLifecycle {
          SELECT DISTINCT sender_id, user_id, sender_key FROM given ORDER BY sender_id ON CONFLICT DO NOTHING
        ), m AS (
          INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
-           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at)
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at,
+           cc, bcc, reply_to, text, headers)
          SELECT id, user_id, sender_id, sender, recipients, subject, html, '${ACCEPTED_STATUS}', priority,
-           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at
+           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at,
+           cc, bcc, reply_to, text, headers
          FROM given
          RETURNING ${[...new Set([...MESSAGE_COLUMNS, ...OUTBOX_READS])].join(', ')}
        ), recipients AS (
@@ -151,5 +154,10 @@ function asRecord(message: NewMessage) {
     webhook_statuses: message.webhookStatuses,
     // Milliseconds, as the column keeps them.
     sent_at: message.sentAt.toISOString(),
+    cc: message.cc,
+    bcc: message.bcc,
+    reply_to: message.replyTo,
+    text: message.text,
+    headers: message.headers,
   };
 }
