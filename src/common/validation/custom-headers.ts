@@ -5,8 +5,8 @@ const RESERVED_NAMES = new Set(['from', 'to', 'cc', 'bcc', 'reply-to', 'subject'
 const RESERVED_PREFIXES = ['content-', 'list-unsubscribe'];
 // RFC 5322 §2.2: a field name is printable US-ASCII (33–126) except the colon.
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
-// RFC 5322 §2.1.1: a line is at most 998 characters; no name can use all of it with its value.
-const MAX_NAME_LENGTH = 998;
+// A name cannot be folded: short enough that name and colon leave most of a 998-character line.
+export const MAX_HEADER_NAME_LENGTH = 100;
 // CR and LF would write headers of their own; the other controls (but tab) have no place in one.
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
@@ -17,10 +17,12 @@ export function isReservedHeaderName(name: string): boolean {
 
 /** Why a custom header cannot be sent, or undefined when it can. */
 export function customHeaderProblem(name: string, value: unknown, maxValueLength: number): string | undefined {
-  if (name.length > MAX_NAME_LENGTH || !FIELD_NAME.test(name)) return 'must be named with printable ASCII characters other than the colon';
+  if (name.length > MAX_HEADER_NAME_LENGTH || !FIELD_NAME.test(name)) return `must be named with 1-${MAX_HEADER_NAME_LENGTH} printable ASCII characters other than the colon`;
   if (isReservedHeaderName(name)) return 'is a header the service writes itself';
   if (typeof value !== 'string') return 'must be a string';
   if (CONTROL.test(value)) return 'must not contain line breaks or control characters';
+  // nodemailer leaves out a header with a blank value: refused, rather than accepted and not sent.
+  if (!/\S/.test(value)) return 'must contain a character that is not white space';
   if (!atMostCharacters(value, maxValueLength)) return `must be at most ${maxValueLength} characters`;
   return undefined;
 }

@@ -3,8 +3,11 @@ import { isEmailAddress } from './email-address';
 // nodemailer's RFC 5322 address parser (the one it uses for its own headers); no typings ship with it.
 const addressparser = require('nodemailer/lib/addressparser') as (value: string) => { name: string; address?: string; group?: unknown[] }[];
 
-/** A header line's limit (RFC 5322 §2.1.1): a mailbox longer than a line has no place in one. */
-export const MAX_MAILBOX_LENGTH = 998;
+/**
+ * Room for a display name beside the longest address (254), well inside a header line's 998
+ * characters (RFC 5322 §2.1.1) even when a name without spaces cannot be folded.
+ */
+export const MAX_MAILBOX_LENGTH = 512;
 // Control and format characters (CR, LF, NUL, bidi overrides…) and line or paragraph separators
 // could write a header of their own or hide part of a name.
 const CONTROL_OR_BREAK = /[\p{C}\u2028\u2029]/u;

@@ -62,7 +62,7 @@ export class SendMessageDto {
 
   @ApiPropertyOptional({
     type: 'object', additionalProperties: { type: 'string', maxLength: 998 }, maxProperties: 20, example: { 'X-Campaign': 'march-invoices' },
-    description: 'At most 20 custom headers: names of printable ASCII other than ":", not one the service writes itself (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, MIME-Version, Content-*, DKIM-Signature, Return-Path, Received, List-Unsubscribe*; any letter case); values of at most 998 characters without line breaks',
+    description: 'At most 20 custom headers: names of 1-100 printable ASCII characters other than ":", not one the service writes itself (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, MIME-Version, Content-*, DKIM-Signature, Return-Path, Received, List-Unsubscribe*; any letter case); values of 1-998 characters, not all white space, without line breaks or other control characters',
   })
   // The parsed JSON as sent, as for customPayload.
   @IsOptional() @Transform(({ obj }) => obj.headers) @IsCustomHeaders({ maxHeaders: 20, maxValueLength: 998 })
