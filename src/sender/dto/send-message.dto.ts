@@ -23,7 +23,8 @@ const distinctIn = (field: 'to' | 'cc' | 'bcc') => ({ value, obj }: { value: unk
   distinctRecipients({ to: obj.to, cc: obj.cc, bcc: obj.bcc, [field]: value })[field];
 
 const MAILBOX_DESCRIPTION = 'an address, or a mailbox with a display name (Ada Lovelace <ada@example.com>, "Lovelace, Ada" <ada@example.com>)';
-const MAILBOXES = { type: 'array', items: { type: 'string' } } as const;
+// `format: email` as before: the address part is one; the description says a display name may come with it.
+const MAILBOXES = { type: 'array', items: { type: 'string', format: 'email' } } as const;
 
 /** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */
 export class SendMessageDto {
@@ -40,7 +41,7 @@ export class SendMessageDto {
   @IsMailbox({ each: true, message: 'must contain only email addresses (name@example.com) or mailboxes (Ada Lovelace <ada@example.com>)' })
   to!: string[];
 
-  @ApiProperty({ example: 'Billing <billing@example.com>', description: `The From: ${MAILBOX_DESCRIPTION}; its address alone decides senderId` })
+  @ApiProperty({ format: 'email', example: 'Billing <billing@example.com>', description: `The From: ${MAILBOX_DESCRIPTION}; its address alone decides senderId` })
   @IsMailbox()
   sender!: string;
 

@@ -24,4 +24,19 @@ export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
       priority: 'high',
     },
   },
+  mailboxes: {
+    summary: 'With display names, cc, bcc, Reply-To, a plain-text part, custom headers and a content type',
+    value: {
+      subject: 'Your invoice',
+      html: '<p>Hello Ada, your invoice is attached.</p>',
+      text: 'Hello Ada, your invoice is attached.',
+      to: ['Ada Lovelace <ada@example.com>'],
+      cc: ['"Accounts, Example Ltd" <accounts@example.com>'],
+      bcc: ['archive@example.com'],
+      replyTo: ['Billing Support <support@example.com>'],
+      sender: 'Example Billing <billing@example.com>',
+      headers: { 'X-Campaign': 'march-invoices' },
+      attachments: [{ fileName: 'invoice.txt', content: 'SW52b2ljZSAxMjM0LCB0b3RhbCA0Mi4wMCBFVVIK', contentType: 'text/plain' }],
+    },
+  },
 };
