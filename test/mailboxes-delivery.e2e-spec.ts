@@ -1,9 +1,12 @@
 // Mailboxes with display names, cc, bcc, replyTo, text, custom headers and content types (SPEC §4)
 // reach a real SMTP server (smtp-server) as sent: the envelope as the server saw it, the headers
 // and parts as mailparser reads them.
-import { AddressObject } from 'mailparser';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AddressObject, simpleParser } from 'mailparser';
 import { sendBody } from './support/factories';
 import { deliveringApp } from './support/delivering-app';
+import { bootTestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 
@@ -116,5 +119,36 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
     const message = await send(userId, { to: ['a-gone@example.com'], bcc: ['b-gone@example.com'] });
     const failed = await waitForStatus(t.http, userId, message.id, 'failed');
     expect(failed.statusHistory.at(-1).detail).toContain('550');
+  });
+});
+
+describe('the outbox transport (no SMTP_URL) with the mailbox fields', () => {
+  it('writes display names, Cc, Reply-To, the text and custom headers into the .eml file, and no Bcc', async () => {
+    const t = await bootTestApp({ ROLE: 'all' }, { isolatedDatabase: true });
+    try {
+      const userId = newUserId();
+      const { body } = await t.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(sendBody({
+          sender: 'Billing <billing@example.com>', to: ['"Lovelace, Ada" <ada@example.com>'], cc: ['Zoë <zoe@example.com>'], bcc: ['hidden@example.com'],
+          replyTo: ['help@example.com'], text: 'As given', headers: { 'X-Campaign': 'march' },
+        }))
+        .expect(201);
+      await waitForStatus(t.http, userId, body.id, 'sent');
+      const raw = readFileSync(join(t.config.dataDir, 'outbox', `${body.id}.eml`));
+      const parsed = await simpleParser(raw);
+      expect(parsed.messageId).toBe(`<${body.id}@example.com>`);
+      expect(mailboxes(parsed.from)).toEqual([{ name: 'Billing', address: 'billing@example.com' }]);
+      expect(mailboxes(parsed.to)).toEqual([{ name: 'Lovelace, Ada', address: 'ada@example.com' }]);
+      expect(mailboxes(parsed.cc)).toEqual([{ name: 'Zoë', address: 'zoe@example.com' }]);
+      expect(mailboxes(parsed.replyTo)).toEqual([{ name: '', address: 'help@example.com' }]);
+      expect(parsed.text?.trim()).toBe('As given');
+      expect(parsed.headers.get('x-campaign')).toBe('march');
+      expect(parsed.bcc).toBeUndefined();
+      expect(raw.toString('latin1')).not.toContain('hidden@example.com');
+    } finally {
+      await t.close();
+    }
   });
 });
