@@ -71,7 +71,7 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
     const message = await send(userId, {
       html: '<p>The <b>HTML</b> part</p>',
       text,
-      headers: { 'X-Campaign': 'march-invoices', 'X-Entity-Ref-ID': 'ref 42; ünïcode', 'x-lower': 'lower-case name' },
+      headers: { 'X-Campaign': 'march-invoices', 'X-Entity-Ref-ID': 'ref 42; ünïcode', 'x-lower': 'lower-case name', toString: 'a header like any other' },
       attachments: [
         { fileName: 'data.bin', content: Buffer.from('{"a":1}').toString('base64'), contentType: 'application/json' },
         { fileName: 'invoice.pdf', content: Buffer.from('%PDF').toString('base64') },
@@ -87,6 +87,7 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
     // mailparser leaves headers it does not know as written: non-ASCII as an RFC 2047 encoded word.
     expect(libmime.decodeWords(String(parsed.headers.get('x-entity-ref-id')))).toBe('ref 42; ünïcode');
     expect(parsed.headers.get('x-lower')).toBe('lower-case name');
+    expect(parsed.headers.get('tostring')).toBe('a header like any other');
     expect(parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([
       ['data.bin', 'application/json'],
       ['invoice.pdf', 'application/pdf'],

@@ -157,6 +157,7 @@ describe('mailboxes, cc, bcc, replyTo, text, headers and contentType', () => {
     ['a header name with a colon', { headers: { 'X-A:B': 'v' } }, 'headers.X-A:B'],
     ['a header name with a space', { headers: { 'X A': 'v' } }, 'headers.X A'],
     ['a header name that is not ASCII', { headers: { 'X-Ünï': 'v' } }, 'headers.X-Ünï'],
+    ['a header named __proto__, refused as in every object of a body', { headers: JSON.parse('{"X-A":"v","__proto__":"x"}') }, 'headers.__proto__'],
     ['a header value with a line break', { headers: { 'X-A': 'v\r\nBcc: x@example.com' } }, 'headers.X-A'],
     ['an empty header value', { headers: { 'X-A': '' } }, 'headers.X-A'],
     ['a blank header value', { headers: { 'X-A': ' \t ' } }, 'headers.X-A'],
