@@ -14,6 +14,7 @@ import { MaxRecipientsRule } from './max-recipients.rule';
 import { WebhookSettingDto } from './webhook-setting.dto';
 
 const MAX_HTML_BYTES = 5 * 1024 * 1024;
+const MAX_TEXT_BYTES = 5 * 1024 * 1024;
 
 /**
  * Drops repeated recipients of one field, and those already in an earlier field (to, then cc,
@@ -58,7 +59,7 @@ export class SendMessageDto {
   replyTo?: string[];
 
   @ApiPropertyOptional({ example: 'Hello Ada, your invoice is attached.', minLength: 1, description: 'Plain-text body, at most 5 MiB; absent: derived from html' })
-  @IsOptional() @IsString() @IsNotEmpty({ message: 'must not be empty' }) @MaxUtf8Bytes(MAX_HTML_BYTES)
+  @IsOptional() @IsString() @IsNotEmpty({ message: 'must not be empty' }) @MaxUtf8Bytes(MAX_TEXT_BYTES)
   text?: string;
 
   @ApiPropertyOptional({
