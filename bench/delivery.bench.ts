@@ -32,7 +32,7 @@ async function rawNodemailer(sink: SinkProcess): Promise<number> {
   const started = performance.now();
   await runConcurrently(MESSAGES, CONCURRENCY * 4, async (i) => {
     const m = message(i);
-    await transport.sendMail(toMimeMessage({ id: randomUUID(), from: m.sender, to: m.to, subject: m.subject, html: m.html, attachments: [] }));
+    await transport.sendMail(toMimeMessage({ id: randomUUID(), from: m.sender, to: m.to, cc: [], bcc: [], replyTo: [], subject: m.subject, html: m.html, text: null, headers: {}, attachments: [] }));
   });
   const seconds = (performance.now() - started) / 1000;
   transport.close();

@@ -103,12 +103,15 @@ describe('API documentation (SPEC §6)', () => {
     expect(parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
   });
 
-  it('documents the JSON body of POST /sender/send with the seed fields', () => {
+  it('documents the JSON body of POST /sender/send with the seed fields and SPEC §4\'s later ones', () => {
     const body = operation('/sender/send', 'post').requestBody;
     const sut = schema(body?.content['application/json']?.schema.$ref);
 
     expect(Object.keys(sut.properties ?? {}).sort()).toEqual(
-      ['attachmentIds', 'attachments', 'bulkSendingId', 'contactId', 'customPayload', 'html', 'priority', 'scheduledAt', 'sender', 'subject', 'to', 'webhook'],
+      [
+        'attachmentIds', 'attachments', 'bcc', 'bulkSendingId', 'cc', 'contactId', 'customPayload', 'headers', 'html', 'priority', 'replyTo',
+        'scheduledAt', 'sender', 'subject', 'text', 'to', 'webhook',
+      ],
     );
     expect([...(sut.required ?? [])].sort()).toEqual(['html', 'sender', 'subject', 'to']);
   });

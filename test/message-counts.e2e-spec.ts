@@ -8,6 +8,8 @@ import { bearer, newUserId } from './support/tokens';
 const STATUSES = MESSAGE_STATUSES;
 const SENDERS = ['a@example.com', 'b@example.com'];
 const RECIPIENTS = ['x@example.com', 'y@example.com', 'z@example.com'];
+// Only ever a bcc recipient, named.
+const BLIND = 'w@example.com';
 const DAY = 86_400_000;
 const FIRST = Date.parse('2026-03-01T00:00:00.000Z');
 
@@ -22,7 +24,8 @@ describe('list totals from kept counts', () => {
 
   beforeAll(async () => {
     t = await bootTestApp({ RATE_LIMIT_PER_MINUTE: '1000000' }, { isolatedDatabase: true });
-    // 120 messages over 6 days at scattered times, with every status, two senders, three recipients.
+    // 120 messages over 6 days at scattered times, with every status, two senders, three recipients in
+    // to or cc (some with display names), and a fourth in bcc alone.
     for (let i = 0; i < 120; i++) {
       await storeMessage(t.db, userId, {
         sentAt: new Date(FIRST + ((i * 7_919_311) % (6 * DAY))),
@@ -31,6 +34,9 @@ describe('list totals from kept counts', () => {
         scheduledAt: STATUSES[i % STATUSES.length] === 'scheduled' ? new Date(FIRST + ((i * 7_919_311) % (6 * DAY)) + DAY) : null,
         sender: SENDERS[i % 2],
         recipients: [RECIPIENTS[i % 3], ...(i % 4 === 0 ? [RECIPIENTS[(i + 1) % 3]] : [])],
+        // Odd i only, so never the second to recipient of an i % 4 === 0.
+        cc: i % 6 === 1 ? [`Copy Person <${RECIPIENTS[(i + 2) % 3]}>`] : null,
+        bcc: i % 7 === 2 ? [`"Blind, Copy" <${BLIND}>`] : null,
         bulkSendingId: i % 5 === 0 ? 'spring' : null,
       });
     }
@@ -52,7 +58,7 @@ describe('list totals from kept counts', () => {
       startDate: bound,
       endDate: bound,
       fromEmail: fc.constantFrom(...SENDERS, 'nobody@example.com'),
-      toEmail: fc.constantFrom(...RECIPIENTS),
+      toEmail: fc.constantFrom(...RECIPIENTS, BLIND),
       bulkSending: fc.constantFrom('spring', 'autumn'),
     },
     { requiredKeys: [] },
@@ -69,7 +75,9 @@ describe('list totals from kept counts', () => {
           `SELECT count(*)::int AS count FROM messages m
            WHERE m.user_id = $1 AND ($2::text[] IS NULL OR m.status = ANY($2)) AND ($3::timestamptz IS NULL OR m.sent_at >= $3)
              AND ($4::timestamptz IS NULL OR m.sent_at <= $4) AND ($5::text IS NULL OR m.sender = $5)
-             AND ($6::text IS NULL OR $6 = ANY(m.recipients)) AND ($7::text IS NULL OR m.bulk_sending_id = $7)`,
+             AND ($6::text IS NULL OR EXISTS (
+               SELECT 1 FROM unnest(m.recipients || coalesce(m.cc, '{}') || coalesce(m.bcc, '{}')) AS e WHERE e = $6 OR e LIKE '%<' || $6 || '>'))
+             AND ($7::text IS NULL OR m.bulk_sending_id = $7)`,
           [userId, filter.statuses?.split(',') ?? null, start ?? null, end ?? null, filter.fromEmail ?? null, filter.toEmail ?? null, filter.bulkSending ?? null],
         );
         expect(response.body.total).toBe(count);

@@ -59,6 +59,9 @@ describe('POST /sender/send', () => {
       contactId: 'contact-1',
       priority: 'high',
       customPayload: { orderId: '1234', toString: 'kept' },
+      cc: null,
+      bcc: null,
+      replyTo: null,
       scheduledAt: null,
     });
     expect(Date.parse(message.sentAt)).toBeGreaterThanOrEqual(before - 1);
@@ -128,10 +131,11 @@ describe('POST /sender/send', () => {
     ['to with a bidi override', sendBody({ to: ['ada@exam\u202eple.com'] }), 'to'],
     ['to over MAX_RECIPIENTS', sendBody({ to: ['a@x.io', 'b@x.io', 'c@x.io', 'd@x.io'] }), 'to'],
     ['sender missing', sendBody({ sender: undefined }), 'sender'],
-    ['sender not an address', sendBody({ sender: 'Billing <billing@example.com>' }), 'sender'],
+    ['sender not an address', sendBody({ sender: 'Billing' }), 'sender'],
+    ['sender two addresses', sendBody({ sender: 'Billing <billing@example.com>, Sales <sales@example.com>' }), 'sender'],
     ['sender with a header injection in a quoted local part', sendBody({ sender: '"a\r\nX-Injected: 1"@example.com' }), 'sender'],
     ['sender with a quoted control character', sendBody({ sender: '"bill\u0007ing"@example.com' }), 'sender'],
-    ['an unknown field', sendBody({ cc: ['x@example.com'] }), 'cc'],
+    ['an unknown field', sendBody({ from: 'x@example.com' }), 'from'],
     ['attachments not an array', sendBody({ attachments: { fileName: 'a', content: '' } }), 'attachments'],
     ['more than 20 attachments', sendBody({ attachments: Array.from({ length: 21 }, () => ({ fileName: 'a.txt', content: '' })) }), 'attachments'],
     ['an attachment file name with a slash', sendBody({ attachments: [{ fileName: '../etc/passwd', content: '' }] }), 'attachments[0].fileName'],

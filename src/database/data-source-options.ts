@@ -18,6 +18,7 @@ import { StoredAttachments1764000000000 } from './migrations/1764000000000-store
 import { IdempotencyKeys1764000001000 } from './migrations/1764000001000-idempotency-keys';
 import { RateLimitCounters1764000002000 } from './migrations/1764000002000-rate-limit-counters';
 import { MessageCounts1764086400000 } from './migrations/1764086400000-message-counts';
+import { MailboxFields1764172800000 } from './migrations/1764172800000-mailbox-fields';
 import { ScheduledSends1764172801000 } from './migrations/1764172801000-scheduled-sends';
 
 /** Every table of the schema, with every index TypeORM can express (test/schema-drift.e2e-spec.ts holds them to the migrations). */
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   IdempotencyKeys1764000001000,
   RateLimitCounters1764000002000,
   MessageCounts1764086400000,
+  MailboxFields1764172800000,
   ScheduledSends1764172801000,
 ];
 

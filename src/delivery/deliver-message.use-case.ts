@@ -74,8 +74,13 @@ export class DeliverMessageUseCase {
           id: message.id,
           from: message.sender,
           to: message.recipients,
+          cc: message.cc ?? [],
+          bcc: message.bcc ?? [],
+          replyTo: message.replyTo ?? [],
           subject: message.subject,
           html: message.html,
+          text: message.text,
+          headers: message.headers ?? {},
           attachments: message.attachments,
         }),
       };

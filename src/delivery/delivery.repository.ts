@@ -11,20 +11,32 @@ export interface DeliverableMessage {
   attempt: number;
   sender: string;
   recipients: string[];
+  cc: string[] | null;
+  bcc: string[] | null;
+  replyTo: string[] | null;
   subject: string;
   html: string;
+  text: string | null;
+  headers: Record<string, string> | null;
   priority: MessagePriority;
   sentAt: Date;
   attachments: { fileName: string; contentType: string; content: Buffer }[];
 }
 
 /** What the claim reads of each message it moves, in its own statement (MessageLifecycle.claim). */
-export type ClaimedColumns = Pick<DeliverableMessage, 'sender' | 'recipients' | 'subject' | 'html' | 'priority' | 'sentAt'> & { hasAttachments: boolean };
+export type ClaimedColumns = Pick<
+  DeliverableMessage, 'sender' | 'recipients' | 'cc' | 'bcc' | 'replyTo' | 'subject' | 'html' | 'text' | 'headers' | 'priority' | 'sentAt'
+> & { hasAttachments: boolean };
 export const CLAIMED_COLUMNS: Record<keyof ClaimedColumns, string> = {
   sender: 'm.sender',
   recipients: 'm.recipients',
+  cc: 'm.cc',
+  bcc: 'm.bcc',
+  replyTo: 'm.reply_to',
   subject: 'm.subject',
   html: 'm.html',
+  text: 'm.text',
+  headers: 'm.headers',
   priority: 'm.priority',
   sentAt: 'm.sent_at',
   hasAttachments: 'EXISTS (SELECT 1 FROM message_attachments a WHERE a.message_id = m.id)',

@@ -38,7 +38,7 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
     lifecycle.accept.mockImplementation(async (_manager, messages) => ({
       messages: messages.map((m) => ({
         id: m.id, user_id: m.userId, sender_id: m.senderId, sender: m.sender, recipients: m.recipients, subject: m.subject, status: 'queued' as const,
-        priority: m.priority, bulk_sending_id: null, contact_id: null, custom_payload: null, sent_at: m.sentAt, scheduled_at: null,
+        priority: m.priority, bulk_sending_id: null, contact_id: null, custom_payload: null, sent_at: m.sentAt, cc: null, bcc: null, reply_to: null, scheduled_at: null,
       })),
       outboxEventIds: [],
     }));

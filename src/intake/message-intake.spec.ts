@@ -52,7 +52,7 @@ describe(MessageIntake.name, () => {
       const row = {
         id: message.id, user_id: message.userId, sender_id: message.senderId, sender: message.sender, recipients: message.recipients,
         subject: message.subject, status: 'queued' as const, priority: message.priority, bulk_sending_id: null, contact_id: null,
-        custom_payload: null, sent_at: message.sentAt, scheduled_at: null,
+        custom_payload: null, sent_at: message.sentAt, cc: null, bcc: null, reply_to: null, scheduled_at: null,
       };
       return { messages: [row], outboxEventIds: ['event-1'] };
     });
@@ -116,5 +116,50 @@ describe(MessageIntake.name, () => {
 
     await expect(sending).rejects.toBeInstanceOf(PayloadTooLargeError);
     expect(lifecycle.accept).not.toHaveBeenCalled();
+  });
+
+  it('refuses more than MAX_RECIPIENTS across to, cc and bcc, whatever way the request came in, before touching the database', async () => {
+    const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com`);
+
+    const error = await sut.accept(USER, body({ to: many(20, 'to'), cc: many(20, 'cc'), bcc: many(11, 'bcc') })).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).errors).toEqual([{ field: 'to', message: 'must have at most 50 distinct recipients across to, cc and bcc' }]);
+    expect(database.transaction).not.toHaveBeenCalled();
+  });
+
+  it('stores to, cc and bcc with repeats dropped, every recipient\'s address key once, and the sender\'s id by its address', async () => {
+    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    lifecycle.accept.mockImplementation(async () => {
+      throw new Error('stop after the lifecycle was called');
+    });
+
+    await sut
+      .accept(USER, body({
+        sender: 'The News <News@Example.com>',
+        to: ['Ada <ada@example.com>'],
+        cc: ['ADA@example.com', 'Grace <grace@example.com>'],
+        bcc: ['grace@EXAMPLE.com', 'eve@example.com'],
+        replyTo: ['Desk <desk@example.com>'],
+        text: 'Hi',
+        headers: { 'X-A': 'b' },
+        attachments: [{ fileName: 'a.bin', content: 'aGk=', contentType: 'application/json' }, { fileName: 'b.png', content: 'aGk=' }],
+      }))
+      .catch(() => undefined);
+
+    const [[, [stored]]] = lifecycle.accept.mock.calls;
+    expect(stored).toMatchObject<Partial<NewMessage>>({
+      senderId: senderIdFor(USER, 'news@example.com'),
+      sender: 'The News <News@Example.com>',
+      senderKey: 'news@example.com',
+      recipients: ['Ada <ada@example.com>'],
+      cc: ['Grace <grace@example.com>'],
+      bcc: ['eve@example.com'],
+      recipientKeys: ['ada@example.com', 'grace@example.com', 'eve@example.com'],
+      replyTo: ['Desk <desk@example.com>'],
+      text: 'Hi',
+      headers: { 'X-A': 'b' },
+    });
+    expect(stored.attachments.map((a) => a.contentType)).toEqual(['application/json', 'image/png']);
   });
 });

@@ -12,6 +12,7 @@ import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { mapMessage } from '../messages/message.mapper';
+import { recipientLimitMessage } from '../messages/recipients';
 import type { NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
 import { isPublicAddress, literalAddress } from '../webhooks/webhook-target';
@@ -57,6 +58,7 @@ export class MessageIntake {
   }
 
   async accept(userId: string, request: SendRequest, idempotencyKey?: string): Promise<SendResult> {
+    this.refuseTooManyRecipients(request);
     this.refuseUnreachableWebhook(request.webhook?.url);
     const inline = inlineAttachments(request);
     // Over the limit on its own: no need to look up the stored ones.
@@ -120,6 +122,12 @@ export class MessageIntake {
     const { messages: rows } = await this.lifecycle.accept(manager, messages);
     await this.deliveries.enqueue(manager, messages.map(firstDeliveryJob));
     return rows.map((row) => mapMessage(row));
+  }
+
+  /** The REST body's validation says the same (MaxRecipientsRule); other ways in have none. */
+  private refuseTooManyRecipients(request: SendRequest): void {
+    const problem = recipientLimitMessage(request, this.config.limits.maxRecipients);
+    if (problem) throw new InvalidInputError([{ field: 'to', message: problem }]);
   }
 
   /**

@@ -1,7 +1,9 @@
 import { lookup as contentTypeOf } from 'mime-types';
 import { v7 as uuidv7 } from 'uuid';
+import { addressOf } from '../common/validation/mailbox';
 import { parseDateTime } from '../common/validation/query-values';
 import { addressKey, senderIdFor } from '../messages/addresses';
+import { distinctRecipients, recipientKey } from '../messages/recipients';
 import type { NewMessage } from '../messages/messages.repository';
 import type { SendRequest } from './send-request';
 
@@ -9,15 +11,24 @@ export type MessageAttachment = NewMessage['attachments'][number];
 
 /** The message a request asks for, as the lifecycle stores it. */
 export function newMessage(userId: string, request: SendRequest, attachments: MessageAttachment[]): NewMessage {
+  // Already distinct when the REST body's validation ran; not every way in has one.
+  const { to, cc, bcc } = distinctRecipients({ to: request.to, cc: request.cc ?? [], bcc: request.bcc ?? [] });
+  const sender = addressOf(request.sender);
   return {
     // Ordered by time, so consecutive messages land side by side in the primary-key index.
     id: uuidv7(),
     userId,
-    senderId: senderIdFor(userId, request.sender),
+    senderId: senderIdFor(userId, sender),
     sender: request.sender,
-    senderKey: addressKey(request.sender),
-    recipients: request.to,
-    recipientKeys: request.to.map(addressKey),
+    senderKey: addressKey(sender),
+    recipients: to,
+    cc: request.cc ? cc : null,
+    bcc: request.bcc ? bcc : null,
+    replyTo: request.replyTo ?? null,
+    // to, cc and bcc: the toEmail filter finds a message by any of them.
+    recipientKeys: [...to, ...cc, ...bcc].map(recipientKey),
+    text: request.text ?? null,
+    headers: request.headers ?? null,
     subject: request.subject,
     html: request.html,
     priority: request.priority ?? 'normal',
@@ -39,7 +50,7 @@ export function inlineAttachments(request: SendRequest): MessageAttachment[] {
     return {
       id: uuidv7(),
       fileName: a.fileName,
-      contentType: contentTypeOf(a.fileName) || 'application/octet-stream',
+      contentType: a.contentType ?? (contentTypeOf(a.fileName) || 'application/octet-stream'),
       size: content.length,
       content,
       attachmentId: null,

@@ -7,12 +7,20 @@ import type { MessagePriority, MessageStatus } from '../messages/message-status'
 export interface SendRequest {
   subject: string;
   html: string;
+  /** Addresses or mailboxes (`Ada <ada@example.com>`), as `sender`, `cc`, `bcc` and `replyTo`. */
   to: string[];
   sender: string;
+  cc?: string[] | null;
+  bcc?: string[] | null;
+  replyTo?: string[] | null;
+  /** The plain-text part; absent: derived from html at delivery. */
+  text?: string | null;
+  /** Custom headers, checked against the reserved names. */
+  headers?: Record<string, string> | null;
   /** Stored attachments (POST /attachments), by id. */
   attachmentIds?: string[];
   /** Inline attachments, base64. */
-  attachments?: { fileName: string; content: string }[];
+  attachments?: { fileName: string; content: string; contentType?: string | null }[];
   bulkSendingId?: string;
   customPayload?: Record<string, string>;
   contactId?: string;

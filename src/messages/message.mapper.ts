@@ -16,6 +16,9 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     contactId: row.contact_id,
     priority: row.priority,
     customPayload: row.custom_payload,
+    cc: row.cc,
+    bcc: row.bcc,
+    replyTo: row.reply_to,
     scheduledAt: row.scheduled_at?.toISOString() ?? null,
     ...(history && {
       statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail })),

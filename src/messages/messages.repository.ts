@@ -16,6 +16,9 @@ export interface MessageRow {
   contact_id: string | null;
   custom_payload: Record<string, string> | null;
   sent_at: Date;
+  cc: string[] | null;
+  bcc: string[] | null;
+  reply_to: string[] | null;
   scheduled_at: Date | null;
 }
 
@@ -44,10 +47,16 @@ export interface NewMessage {
   /** The sender's addressKey(). */
   senderKey: string;
   recipients: string[];
-  /** addressKey() of each recipient, in the same order. */
+  /** null where not given, as replyTo. */
+  cc: string[] | null;
+  bcc: string[] | null;
+  replyTo: string[] | null;
+  /** The address key of every recipient, to, cc and bcc, each once. */
   recipientKeys: string[];
   subject: string;
   html: string;
+  text: string | null;
+  headers: Record<string, string> | null;
   priority: MessagePriority;
   bulkSendingId: string | null;
   contactId: string | null;
@@ -65,6 +74,7 @@ export interface NewMessage {
 export const MESSAGE_COLUMNS = [
   'id', 'user_id', 'sender_id', 'sender', 'recipients', 'subject', 'status', 'priority',
   'bulk_sending_id', 'contact_id', 'custom_payload', 'sent_at',
+  'cc', 'bcc', 'reply_to',
   'scheduled_at',
 ] as const;
 const ROW_COLUMNS = MESSAGE_COLUMNS.map((column) => `m.${column}`).join(', ');

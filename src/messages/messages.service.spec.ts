@@ -16,7 +16,7 @@ function row(id: string): MessageRow {
   return {
     id, user_id: USER, sender_id: 's', sender: 'a@example.com', recipients: ['b@example.com'], subject: 'Hi',
     status: 'queued', priority: 'normal', bulk_sending_id: null, contact_id: null, custom_payload: null,
-    sent_at: new Date('2026-03-01T10:00:00.000Z'), scheduled_at: null,
+    sent_at: new Date('2026-03-01T10:00:00.000Z'), cc: null, bcc: null, reply_to: null, scheduled_at: null,
   };
 }
 

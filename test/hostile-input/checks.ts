@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { RESERVED_KEYS } from './text';
+import { addressKeyOf, RESERVED_KEYS } from './text';
 
 /* The checks of the fuzz suites: what every answer must be, whatever was sent, and a tally of them. */
 
@@ -111,6 +111,8 @@ export function expectAcceptedSend(
     userId, sentAt: expect.stringMatching(ISO_UTC_MILLIS), sender: expect.any(String),
     bulkSendingId: message.bulkSendingId === null ? null : expect.any(String), contactId: message.contactId === null ? null : expect.any(String),
     priority: expect.stringMatching(/^(low|normal|high)$/), customPayload: message.customPayload === null ? null : expect.any(Object),
+    cc: message.cc === null ? null : expect.any(Array), bcc: message.bcc === null ? null : expect.any(Array),
+    replyTo: message.replyTo === null ? null : expect.any(Array),
   });
   expect(response.headers.location).toBe(`/user/messages/${message.id}`);
   const attachments = isObject(sent) && Array.isArray(sent.attachments) ? sent.attachments.length : 0;
@@ -118,7 +120,8 @@ export function expectAcceptedSend(
     ...before,
     senders: before.senders + 1, // the user is new
     messages: before.messages + 1,
-    recipients: before.recipients + message.to.length,
+    // One row per recipient, to, cc and bcc alike.
+    recipients: before.recipients + message.to.length + (message.cc?.length ?? 0) + (message.bcc?.length ?? 0),
     events: before.events + 1,
     attachments: before.attachments + attachments,
     webhookEvents: after.webhookEvents, // one when the webhook asks for `queued`
@@ -143,6 +146,16 @@ export function expectEcho(message: Record<string, unknown>, sent: Record<string
   // Duplicates (by letter case) are dropped, keeping the first spelling.
   const sentTo = new Set(sent.to as string[]);
   expect((message.to as string[]).every((address) => sentTo.has(address))).toBe(true);
+  expect(message.replyTo).toEqual(sent.replyTo ?? null);
+  // Across to, cc and bcc too, by address part (to first, then cc, then bcc): each sent address once, in the field it came first.
+  const fields = ['to', 'cc', 'bcc'] as const;
+  const echoed = fields.flatMap((field) => ((message[field] ?? []) as string[]).map((entry) => [field, entry] as const));
+  const firstSent = new Map<string, readonly [string, string]>();
+  for (const field of fields) {
+    for (const entry of (sent[field] ?? []) as string[]) if (!firstSent.has(addressKeyOf(entry))) firstSent.set(addressKeyOf(entry), [field, entry]);
+  }
+  expect(echoed).toEqual(fields.flatMap((field) => [...firstSent.values()].filter(([f]) => f === field)));
+  for (const field of ['cc', 'bcc'] as const) if (sent[field] === undefined) expect(message[field]).toBeNull();
 }
 
 export interface Page {

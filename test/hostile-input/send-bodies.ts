@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { MESSAGE_PRIORITIES, MESSAGE_STATUSES } from '../../src/messages/message-status';
-import { asciiEscaped, json, printableText, RESERVED_KEYS, validAddress } from './text';
+import { asciiEscaped, json, printableText, RESERVED_KEYS, validAddress, validMailbox } from './text';
 
 /*
  * POST /sender/send: valid bodies, from the smallest to every field at its largest, and what a
@@ -50,6 +50,10 @@ const largestPayload = (key: string, value: string) =>
   Object.fromEntries(Array.from({ length: 50 }, (_, i) => [key.repeat(100 - `${i}`.length) + i, value.repeat(1000)]));
 const LARGEST_PAYLOADS = [largestPayload('k', 'v'), largestPayload('𝕂', '😀')];
 const LARGEST_KEY = 'K'.repeat(255);
+const LARGEST_TEXT = ['t'.repeat(MAX_HTML_BYTES), 'é'.repeat(MAX_HTML_BYTES / 2)];
+const LARGEST_HEADERS = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`X-${'h'.repeat(96)}${String(i).padStart(2, '0')}`, '😀'.repeat(998)]));
+/** 127 characters each side of the slash (RFC 6838). */
+const LARGEST_CONTENT_TYPE = `${'a'.repeat(127)}/${'b'.repeat(127)}`;
 
 /** Mostly `usual`, now and then one of the largest values the field takes. */
 const orLargest = <T>(usual: fc.Arbitrary<T>, ...largest: T[]) =>
@@ -59,10 +63,20 @@ const webhookUrl = fc
   .tuple(fc.constantFrom('https://hooks.example.com', 'http://example.org:8080', 'https://xn--bcher-kva.example'), fc.stringMatching(/^(\/[a-z0-9._~-]{0,12}){0,3}$/))
   .map(([origin, path]) => origin + path);
 
-const inlineAttachment = fc.record({
-  fileName: orLargest(printableText(40, 255).filter((name) => !/[/\\]/.test(name)), ...LARGEST_FILE_NAMES),
-  content: fc.uint8Array({ maxLength: 600 }).map((bytes) => Buffer.from(bytes).toString('base64')),
-});
+const inlineAttachment = fc.record(
+  {
+    fileName: orLargest(printableText(40, 255).filter((name) => !/[/\\]/.test(name)), ...LARGEST_FILE_NAMES),
+    content: fc.uint8Array({ maxLength: 600 }).map((bytes) => Buffer.from(bytes).toString('base64')),
+    contentType: orLargest(fc.constantFrom('application/pdf', 'text/plain', 'image/png', 'application/vnd.ms-excel', 'text/x-c++', 'Application/JSON'), LARGEST_CONTENT_TYPE),
+  },
+  { requiredKeys: ['fileName', 'content'] },
+);
+
+/** Custom header names: RFC 5322 field characters, none of the reserved ones (all of those have no X- prefix). */
+const headerName = fc.stringMatching(/^X-[A-Za-z0-9!#$%&'*+.^_`|~-]{1,30}$/);
+/** Values with a visible character, and no control character but tab. */
+const headerValue = printableText(60, 998).filter((value) => /\S/.test(value) && !/[\x00-\x08\x0a-\x1f\x7f]/.test(value));
+const mailboxes = (minLength: number, maxLength: number) => fc.array(validMailbox, { minLength, maxLength });
 
 const DAY = 86_400_000;
 const STARTED = Date.now();
@@ -96,10 +110,15 @@ export const validSendBody = fc.record(
       { weight: 1, arbitrary: fc.constantFrom(...LARGEST_HTML) },
     ),
     to: fc.oneof(
-      { weight: 20, arbitrary: fc.array(validAddress, { minLength: 1, maxLength: MAX_RECIPIENTS }) },
+      { weight: 20, arbitrary: mailboxes(1, MAX_RECIPIENTS) },
       { weight: 1, arbitrary: fc.uniqueArray(validAddress, { minLength: MAX_RECIPIENTS, maxLength: MAX_RECIPIENTS, selector: (a) => a.toLowerCase() }) },
     ),
-    sender: validAddress,
+    sender: validMailbox,
+    cc: mailboxes(0, 5),
+    bcc: mailboxes(0, 5),
+    replyTo: mailboxes(1, 10),
+    text: orLargest(printableText(200), ...LARGEST_TEXT),
+    headers: orLargest(fc.uniqueArray(fc.tuple(headerName, headerValue), { selector: ([name]) => name, maxLength: 5 }).map((entries) => Object.fromEntries(entries)), LARGEST_HEADERS),
     priority: fc.constantFrom(...MESSAGE_PRIORITIES),
     bulkSendingId: orLargest(printableText(40, 255), ...LARGEST_IDS),
     contactId: orLargest(printableText(40, 255), ...LARGEST_IDS),
@@ -122,7 +141,15 @@ export const validSendBody = fc.record(
     scheduledAt,
   },
   { requiredKeys: ['subject', 'html', 'to', 'sender'] },
-);
+).map(withinRecipientLimit);
+
+/** cc and bcc cut so that to, cc and bcc hold at most MAX_RECIPIENTS entries, repeats or not. */
+function withinRecipientLimit<T extends { to: string[]; cc?: string[]; bcc?: string[] }>(body: T): T {
+  const ccRoom = Math.max(0, MAX_RECIPIENTS - body.to.length);
+  const cc = body.cc?.slice(0, ccRoom);
+  const bcc = body.bcc?.slice(0, ccRoom - (cc?.length ?? 0));
+  return { ...body, ...(cc && { cc }), ...(bcc && { bcc }) };
+}
 
 /** An Idempotency-Key: 1–255 visible ASCII characters (a header's outer spaces do not reach the server). */
 export const validIdempotencyKey = orLargest(fc.string({ minLength: 1, maxLength: 40 }).filter((key) => key.trim() === key), LARGEST_KEY);

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { MAX_RECIPIENTS, SendCase, sendCaseOf, validSendBody } from './send-bodies';
 import {
-  anyJunkValue, Entry, hostileAddress, hostileChar, hostileString, INVALID_ADDRESSES, json, jsonArray, jsonObject, junkValue, loneSurrogate,
-  printableText, REQUIRED_SEND_FIELDS, RESERVED_KEYS, SEND_FIELDS, validAddress,
+  anyJunkValue, Entry, hostileAddress, hostileChar, hostileString, INVALID_MAILBOXES, json, jsonArray, jsonObject, junkValue, loneSurrogate,
+  printableText, REQUIRED_SEND_FIELDS, RESERVED_KEYS, SEND_FIELDS, validMailbox,
 } from './text';
 
 /*
@@ -25,7 +25,19 @@ const ONE_PAST = {
     { a: '😀'.repeat(1001) },
   ],
   url: `https://hooks.example.com/${'p'.repeat(2049 - 'https://hooks.example.com/'.length)}`,
+  text: json(`${'é'.repeat((5 * 1024 * 1024) / 2)}x`),
+  headers: [
+    json(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']))),
+    json({ [`X-${'n'.repeat(99)}`]: 'v' }),
+    json({ 'X-Long': '😀'.repeat(999) }),
+  ],
+  contentType: `${'a'.repeat(127)}/${'b'.repeat(128)}`,
 };
+// SPEC §4's reserved names in any letter case, the Content-* and List-Unsubscribe* families as prefixes.
+const RESERVED_HEADERS = [
+  'From', 'to', 'CC', 'Bcc', 'reply-to', 'Subject', 'DATE', 'Message-ID', 'mime-version', 'Content-Type', 'content-x-anything', 'DKIM-Signature',
+  'Return-Path', 'Received', 'List-Unsubscribe', 'List-Unsubscribe-Post',
+];
 
 // Values that are wrong for a field by any reading of SPEC §4 (null counts as missing, so it is
 // wrong for required fields only: an optional field given null is simply absent).
@@ -38,6 +50,8 @@ const notAnObject = fc.constantFrom('"x"', '""', '0', 'true', '[]', '["a"]', '[{
 const notAnArray = fc.constantFrom('"x"', '""', '0', 'true', '{}', '{"0":"a@example.com"}');
 const withLineBreak = fc.tuple(printableText(10), fc.constantFrom('\r', '\n', '\r\n', '\n\r'), printableText(10)).map((parts) => parts.join(''));
 const DISTINCT_ADDRESSES = Array.from({ length: MAX_RECIPIENTS + 1 }, (_, i) => `user${i}@example.com`);
+/** A list of mailboxes with one that no reading accepts among them. */
+const withInvalidMailbox = fc.tuple(fc.array(validMailbox, { maxLength: 2 }), fc.constantFrom(...INVALID_MAILBOXES)).map(([good, bad]) => json([...good, bad]));
 const attachment = (fields: Record<string, unknown>) => jsonArray([json(fields)]);
 
 const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
@@ -46,9 +60,21 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
   to: fc.oneof(
     notAnArray,
     fc.constantFrom('null', '[]', '[null]', '[1]', '[["a@example.com"]]', json(DISTINCT_ADDRESSES)),
-    fc.tuple(fc.array(validAddress, { maxLength: 2 }), fc.constantFrom(...INVALID_ADDRESSES)).map(([good, bad]) => json([...good, bad])),
+    withInvalidMailbox,
   ),
-  sender: fc.oneof(notAString, fc.constant('null'), fc.constantFrom(...INVALID_ADDRESSES).map(json)),
+  sender: fc.oneof(notAString, fc.constant('null'), fc.constantFrom(...INVALID_MAILBOXES).map(json)),
+  cc: fc.oneof(notAnArray, fc.constantFrom('[null]', '[1]', '[["a@example.com"]]'), withInvalidMailbox),
+  bcc: fc.oneof(notAnArray, fc.constantFrom('[null]', '[1]', '[["a@example.com"]]'), withInvalidMailbox),
+  replyTo: fc.oneof(notAnArray, fc.constantFrom('[]', '[null]', '[1]', json(DISTINCT_ADDRESSES.slice(0, 11))), withInvalidMailbox),
+  text: fc.oneof(notAString, fc.constantFrom('""', ONE_PAST.text)),
+  headers: fc.oneof(
+    notAnObject,
+    fc.constantFrom(...ONE_PAST.headers),
+    fc.constantFrom(...RESERVED_HEADERS).map((name) => json({ 'X-Fine': 'v', [name]: 'v' })),
+    fc.constantFrom('X A', 'X-A:B', 'X-Ünï', '', 'X-\u0000').map((name) => json({ [name]: 'v' })),
+    fc.constantFrom('', ' ', '\t', 'a\r\nBcc: x@example.com', 'a\nb', 'a\u0000b', 'a\u0007b').map((value) => json({ 'X-A': value })),
+    fc.constantFrom('1', 'null', 'true', '["v"]', '{"v":"w"}').map((value) => jsonObject([['X-A', value]])),
+  ),
   priority: fc.oneof(notAString, fc.constantFrom('urgent', 'HIGH', 'Normal', '', ' low', 'low ', 'lów').map(json)),
   bulkSendingId: fc.oneof(notAString, fc.constantFrom('""', ...ONE_PAST.ids.map(json))),
   contactId: fc.oneof(notAString, fc.constantFrom('""', ...ONE_PAST.ids.map(json))),
@@ -87,6 +113,12 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
       attachment({ content: '' }),
       attachment({ fileName: 'a.txt', content: '', url: 'https://example.com/x' }),
       json(Array.from({ length: 21 }, () => ({ fileName: 'a.txt', content: '' }))),
+      attachment({ fileName: 'a.txt', content: '', contentType: 'text' }),
+      attachment({ fileName: 'a.txt', content: '', contentType: 'text/plain; charset=latin1' }),
+      attachment({ fileName: 'a.txt', content: '', contentType: 'text/plain\r\nX-Injected: 1' }),
+      attachment({ fileName: 'a.txt', content: '', contentType: '' }),
+      attachment({ fileName: 'a.txt', content: '', contentType: 42 }),
+      attachment({ fileName: 'a.txt', content: '', contentType: ONE_PAST.contentType }),
     ),
   ),
   attachmentIds: fc.oneof(
@@ -107,11 +139,13 @@ interface Mutation {
 
 const invalidValueMutation: fc.Arbitrary<Mutation> = fc.oneof(
   ...Object.entries(INVALID_VALUES).map(([key, values]) => values.map((value): Mutation => ({ kind: 'set', key, value, breaks: key }))),
+  // MAX_RECIPIENTS bounds to, cc and bcc together: the refusal names `to`.
+  fc.constantFrom('cc', 'bcc').map((key): Mutation => ({ kind: 'set', key, value: json(DISTINCT_ADDRESSES), breaks: 'to' })),
 );
 const missingFieldMutation: fc.Arbitrary<Mutation> = fc
   .constantFrom(...REQUIRED_SEND_FIELDS)
   .map((key) => ({ kind: 'drop', key, breaks: key }));
-const unknownKey = fc.oneof(fc.string({ unit: hostileChar, maxLength: 16 }), fc.constantFrom('cc', 'bcc', 'Subject', 'SUBJECT', ' to', 'from', 'id', 'userId', 'status', 'toString', 'hasOwnProperty', 'a.b', ''))
+const unknownKey = fc.oneof(fc.string({ unit: hostileChar, maxLength: 16 }), fc.constantFrom('Cc', 'reply_to', 'Subject', 'SUBJECT', ' to', 'from', 'id', 'userId', 'status', 'toString', 'hasOwnProperty', 'a.b', ''))
   .filter((key) => !SEND_FIELDS.includes(key) && !RESERVED_KEYS.includes(key) && !key.includes('\0'));
 const unknownFieldMutation: fc.Arbitrary<Mutation> = fc
   .tuple(unknownKey, junkValue)

@@ -6,7 +6,10 @@ import fc from 'fast-check';
  */
 
 export const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
-export const SEND_FIELDS = ['subject', 'html', 'to', 'sender', 'attachments', 'attachmentIds', 'bulkSendingId', 'contactId', 'customPayload', 'priority', 'webhook', 'scheduledAt'];
+export const SEND_FIELDS = [
+  'subject', 'html', 'to', 'sender', 'attachments', 'attachmentIds', 'bulkSendingId', 'contactId', 'customPayload', 'priority', 'webhook',
+  'cc', 'bcc', 'replyTo', 'text', 'headers', 'scheduledAt',
+];
 export const REQUIRED_SEND_FIELDS = ['subject', 'html', 'to', 'sender'];
 export const QUERY_FIELDS = ['take', 'page', 'includeStatusHistory', 'startDate', 'endDate', 'fromEmail', 'toEmail', 'statuses', 'bulkSending'];
 
@@ -129,4 +132,26 @@ export const INVALID_ADDRESSES = [
   '', 'billing', 'a@b', '@example.com', 'ada@', 'a@@example.com', 'a b@example.com', 'Billing <billing@example.com>',
   'a@example..com', '.a@example.com', 'a.@example.com', 'a@example.com\r\nBcc: x@example.com', `${'x'.repeat(250)}@example.com`, `a${LONGEST_ADDRESS}`,
   '"a\r\nX-Injected: 1"@example.com', '"john doe"@example.com', '"a\u0000b"@example.com', '"a\\"b"@example.com', 'ada@exam\u202eple.com', 'a\u200bda@example.com',
+];
+
+// Mailboxes: an address, or one with a display name (SPEC §4).
+
+/** Display names as people write them: words (some beyond ASCII, some with dots), or quoted with commas and other specials. */
+export const displayName = fc.oneof(
+  fc.constantFrom('Ada Lovelace', 'Zoë Ünïcode', 'Ωμέγα Team', "O'Brien", 'Dr. Who', '"Lovelace, Ada"', '"Ops; Team <on call>"', '"Say \\"hi\\""', '"☕, coffee"', '""'),
+  fc.stringMatching(/^[A-Za-z][A-Za-z .'-]{0,20}$/),
+);
+/** An address, or now and then the same with a display name. */
+export const validMailbox = fc.oneof(
+  { weight: 3, arbitrary: validAddress },
+  { weight: 1, arbitrary: fc.tuple(displayName, validAddress).map(([name, address]) => `${name} <${address}>`) },
+);
+/** The address part of a mailbox that was accepted, lower-cased: how repeats are found (SPEC §4). */
+export const addressKeyOf = (mailbox: string) => (/<([^<>]*)>\s*$/.exec(mailbox)?.[1] ?? mailbox).toLowerCase();
+/** What no address field takes: the invalid addresses (but a display name, which is a mailbox now), lists, groups and broken names. */
+export const INVALID_MAILBOXES = [
+  ...INVALID_ADDRESSES.filter((address) => address !== 'Billing <billing@example.com>'),
+  'a@example.com, b@example.com', 'Ada <a@example.com>, Bob <b@example.com>', 'team: a@example.com;', 'Lovelace, Ada <ada@example.com>',
+  '"Ada <ada@example.com>', 'Ada <ada@example.com> x', 'Ada\r\n <ada@example.com>', 'Ada (comment) <ada@example.com>', 'Ada <a@b>', 'Ada <>',
+  `${'N'.repeat(512 - ' <ada@example.com>'.length + 1)} <ada@example.com>`,
 ];

@@ -6,6 +6,7 @@ import { WebhookQueue } from '../../src/queue/webhook-queue';
 import { MessageStatus } from '../../src/messages/message-status';
 import { NewMessage } from '../../src/messages/messages.repository';
 import { addressKey, senderIdFor } from '../../src/messages/addresses';
+import { recipientKey } from '../../src/messages/recipients';
 
 /** A body that POST /sender/send accepts; tests change one thing at a time. */
 export function sendBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -69,7 +70,13 @@ function newMessage(userId: string, fields: Partial<NewMessage>): NewMessage {
     sender,
     senderKey: addressKey(sender),
     recipients,
-    recipientKeys: recipients.map(addressKey),
+    // As MessageIntake keys them: the address part of every to, cc and bcc entry (the caller keeps them distinct).
+    recipientKeys: [...recipients, ...(fields.cc ?? []), ...(fields.bcc ?? [])].map(recipientKey),
+    cc: null,
+    bcc: null,
+    replyTo: null,
+    text: null,
+    headers: null,
     subject: `Message ${randomUUID()}`,
     html: '<p>Hi</p>',
     priority: 'normal',

@@ -2,6 +2,7 @@ import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/commo
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import type { FieldError } from '../problem/problem-details';
 import { InvalidInputError } from '../problem/problem.errors';
+import { entryMessages } from './validators';
 
 // class-transformer's own record of @Type(): which properties hold nested DTOs (not in its public typings).
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
@@ -63,7 +64,8 @@ const TYPE_RULES = ['isString', 'isArray', 'isObject', 'isInt', 'isBoolean', 'is
 export function toFieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
-    return [...ownMessages(error).map((message) => ({ field, message })), ...toFieldErrors(error.children ?? [], field)];
+    const own = ownMessages(error).flatMap((message) => entryMessages(message)?.map((entry) => ({ field: `${field}${entry.path}`, message: entry.message })) ?? [{ field, message }]);
+    return [...own, ...toFieldErrors(error.children ?? [], field)];
   });
 }
 

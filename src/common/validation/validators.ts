@@ -1,5 +1,7 @@
 import { ValidationOptions, registerDecorator } from 'class-validator';
+import { customHeaderProblem, isMimeType } from './custom-headers';
 import { isEmailAddress } from './email-address';
+import { isMailbox } from './mailbox';
 
 /**
  * Small validation rules that class-validator lacks, each one a decorator. Messages are written
@@ -109,3 +111,61 @@ export const IsNotBefore = (property: string, options?: ValidationOptions) =>
     `must not be before ${property}`,
     options,
   );
+
+export const IsMailbox = (options?: ValidationOptions) =>
+  rule('isMailbox', isMailbox, 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)', options);
+
+// Marks the entries a rule names in its message, for toFieldErrors to turn into fields of their
+// own (`cc[2]`, `headers.X-Foo`): class-validator names only the property.
+const ENTRY = '\u001f';
+
+/** The `{path, message}` pairs an entries rule wrote into its message; undefined for other messages. */
+export function entryMessages(message: string): { path: string; message: string }[] | undefined {
+  if (!message.startsWith(ENTRY)) return undefined;
+  const parts = message.split(ENTRY).slice(1);
+  return Array.from({ length: parts.length / 2 }, (_, i) => ({ path: parts[2 * i], message: parts[2 * i + 1] }));
+}
+
+/** A rule over a whole value that reports each failing entry under its own path ('' for the value itself). */
+function entriesRule(name: string, failures: (value: unknown) => [path: string, message: string][], options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { ...options, message: ({ value }) => failures(value).map(([path, m]) => `${ENTRY}${path}${ENTRY}${m}`).join('') },
+      validator: { validate: (value) => failures(value).length === 0 },
+    });
+}
+
+/** Every entry of an array is an address or a mailbox; each one that is not is named (`cc[2]`). */
+export const EachMailbox = (options?: ValidationOptions) =>
+  entriesRule(
+    'eachMailbox',
+    (v) => (Array.isArray(v) ? v.flatMap((entry, i) => (isMailbox(entry) ? [] : [[`[${i}]`, 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)'] as [string, string]])) : []),
+    options,
+  );
+
+export interface HeaderLimits {
+  maxHeaders: number;
+  maxValueLength: number;
+}
+
+/** Custom headers (SPEC §4): each failing one is named (`headers.X-Foo`). */
+export const IsCustomHeaders = (limits: HeaderLimits, options?: ValidationOptions) =>
+  entriesRule(
+    'isCustomHeaders',
+    (v) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return [['', 'must be an object of header names to string values']];
+      const entries = Object.entries(v);
+      if (entries.length > limits.maxHeaders) return [['', `must have at most ${limits.maxHeaders} headers`]];
+      return entries.flatMap(([name, value]): [string, string][] => {
+        const problem = customHeaderProblem(name, value, limits.maxValueLength);
+        return problem ? [[`.${name}`, problem]] : [];
+      });
+    },
+    options,
+  );
+
+export const IsMimeType = (options?: ValidationOptions) =>
+  rule('isMimeType', isMimeType, 'must be a MIME type (type/subtype, such as application/pdf)', options);

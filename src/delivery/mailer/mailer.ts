@@ -2,10 +2,19 @@
 export interface OutgoingMail {
   /** The message id; it also goes into the Message-ID header. */
   id: string;
+  /** Addresses or mailboxes with display names, as accepted (SPEC §4). */
   from: string;
   to: string[];
+  cc: string[];
+  /** In the envelope only, never in a header. */
+  bcc: string[];
+  replyTo: string[];
   subject: string;
   html: string;
+  /** The plain-text part as given; null: derived from html. */
+  text: string | null;
+  /** Custom headers, none of them one the service writes itself. */
+  headers: Record<string, string>;
   attachments: { fileName: string; contentType: string; content: Buffer }[];
 }
 

@@ -6,7 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { Mailer, MailReceipt, OutgoingMail } from './mailer';
 import { toMimeMessage } from './mime';
 
-/** With no SMTP_URL, each message becomes one RFC 5322 file, DATA_DIR/outbox/<id>.eml. */
+/** With no SMTP_URL, each message becomes one RFC 5322 file, DATA_DIR/outbox/<id>.eml, as it would be delivered (no Bcc). */
 @Injectable()
 export class OutboxMailer extends Mailer {
   private readonly directory: string;
@@ -18,7 +18,9 @@ export class OutboxMailer extends Mailer {
   }
 
   async send(mail: OutgoingMail): Promise<MailReceipt> {
-    const { message } = await this.composer.sendMail(toMimeMessage(mail));
+    // The file is the message as an SMTP server would receive it: nodemailer's stream transport
+    // writes bcc recipients into a Bcc header (it has no envelope to put them in), so none are given.
+    const { message } = await this.composer.sendMail({ ...toMimeMessage(mail), bcc: [] });
     await mkdir(this.directory, { recursive: true });
     const path = join(this.directory, `${mail.id}.eml`);
     // Written aside and renamed, so that a reader never sees half a message.

@@ -17,7 +17,7 @@ export class MessageResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty({ type: 'array', items: { type: 'string', format: 'email' }, example: ['ada@example.com'] })
+  @ApiProperty({ type: 'array', items: { type: 'string', format: 'email' }, example: ['ada@example.com'], description: 'As given: addresses or mailboxes with display names' })
   to!: string[];
 
   @ApiProperty({ example: 'Your invoice' })
@@ -35,7 +35,7 @@ export class MessageResponse {
   @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:00.000Z', description: 'When the message was accepted' })
   sentAt!: string;
 
-  @ApiProperty({ format: 'email', example: 'billing@example.com' })
+  @ApiProperty({ format: 'email', example: 'billing@example.com', description: 'As given: an address or a mailbox with a display name' })
   sender!: string;
 
   @ApiProperty({ type: String, nullable: true })
@@ -49,6 +49,15 @@ export class MessageResponse {
 
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, nullable: true })
   customPayload!: Record<string, string> | null;
+
+  @ApiProperty({ type: 'array', items: { type: 'string' }, nullable: true, example: null, description: 'As given, repeats dropped; null where not given' })
+  cc!: string[] | null;
+
+  @ApiProperty({ type: 'array', items: { type: 'string' }, nullable: true, example: null, description: 'As given, repeats dropped; null where not given' })
+  bcc!: string[] | null;
+
+  @ApiProperty({ type: 'array', items: { type: 'string' }, nullable: true, example: null, description: 'As given; null where not given' })
+  replyTo!: string[] | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null, description: 'The moment asked for, if any; `scheduled` until then' })
   scheduledAt!: string | null;

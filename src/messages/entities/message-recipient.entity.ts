@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { MessageEntity } from './message.entity';
 
 /**
- * One row per recipient, lower-cased, carrying the owner and time of its message so that the
+ * One row per recipient (to, cc and bcc alike), its address part lower-cased, carrying the owner and time of its message so that the
  * `toEmail` filter is one index range in list order.
  */
 @Entity('message_recipients')

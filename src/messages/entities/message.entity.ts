@@ -33,11 +33,28 @@ export class MessageEntity {
   @Column('text', { array: true })
   recipients!: string[];
 
+  /** cc and bcc as given, repeats (also of to) dropped; null where not given. */
+  @Column('text', { array: true, nullable: true })
+  cc!: string[] | null;
+
+  @Column('text', { array: true, nullable: true })
+  bcc!: string[] | null;
+
+  @Column('text', { name: 'reply_to', array: true, nullable: true })
+  replyTo!: string[] | null;
+
   @Column('text')
   subject!: string;
 
   @Column('text')
   html!: string;
+
+  /** The plain-text part as given; null: derived from html at delivery. */
+  @Column('text', { nullable: true })
+  text!: string | null;
+
+  @Column('jsonb', { nullable: true })
+  headers!: Record<string, string> | null;
 
   @Column('text')
   status!: MessageStatus;

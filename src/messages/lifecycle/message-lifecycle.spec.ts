@@ -9,6 +9,7 @@ function newMessage(id: string, attachments: NewMessage['attachments'] = []): Ne
     id, userId: 'u', senderId: 's', sender: 'a@example.com', senderKey: 'a@example.com', recipients: ['b@example.com'],
     recipientKeys: ['b@example.com'], subject: 'Hi', html: '<p>Hi</p>', priority: 'normal', bulkSendingId: null, contactId: null,
     customPayload: null, webhookUrl: 'https://h.example.com', webhookStatuses: [], sentAt: new Date(), scheduledAt: null, attachments,
+    cc: null, bcc: null, replyTo: null, text: null, headers: null,
   };
 }
 

@@ -49,7 +49,7 @@ export class MessageLifecycle {
            id uuid, user_id text, sender_id uuid, sender text, sender_key text, recipients text[], recipient_keys text[],
            subject text, html text, priority text, bulk_sending_id text, contact_id text, custom_payload jsonb,
            webhook_url text, webhook_statuses text[], sent_at timestamptz,
-           scheduled_at timestamptz)
+           cc text[], bcc text[], reply_to text[], text text, headers jsonb, scheduled_at timestamptz)
        ), accepted AS (
          SELECT *, CASE WHEN scheduled_at > sent_at THEN '${SCHEDULED_STATUS}' ELSE '${ACCEPTED_STATUS}' END AS status FROM given
        ), sender AS (
@@ -60,10 +60,10 @@ export class MessageLifecycle {
        ), m AS (
          INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
            bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at,
-           scheduled_at)
+           cc, bcc, reply_to, text, headers, scheduled_at)
          SELECT id, user_id, sender_id, sender, recipients, subject, html, status, priority,
            bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at,
-           scheduled_at
+           cc, bcc, reply_to, text, headers, scheduled_at
          FROM accepted
          RETURNING ${[...new Set([...MESSAGE_COLUMNS, ...OUTBOX_READS])].join(', ')}
        ), recipients AS (
@@ -169,6 +169,11 @@ function asRecord(message: NewMessage) {
     webhook_statuses: message.webhookStatuses,
     // Milliseconds, as the column keeps them.
     sent_at: message.sentAt.toISOString(),
+    cc: message.cc,
+    bcc: message.bcc,
+    reply_to: message.replyTo,
+    text: message.text,
+    headers: message.headers,
     scheduled_at: message.scheduledAt?.toISOString() ?? null,
   };
 }

@@ -1,18 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { AppConfig } from '../../config/app-config';
+import { recipientLimitMessage } from '../../messages/recipients';
 
-/** `MAX_RECIPIENTS` is configuration, so this rule is a provider that class-validator gets from Nest. */
+/**
+ * `MAX_RECIPIENTS` bounds to, cc and bcc together (recipientLimitMessage, which MessageIntake
+ * applies too). It is configuration, so this rule is a provider that class-validator gets from Nest.
+ */
 @Injectable()
 @ValidatorConstraint({ name: 'maxRecipients' })
 export class MaxRecipientsRule implements ValidatorConstraintInterface {
   constructor(private readonly config: AppConfig) {}
 
-  validate(value: unknown): boolean {
-    return !Array.isArray(value) || value.length <= this.config.limits.maxRecipients;
+  validate(value: unknown, { object }: ValidationArguments): boolean {
+    return !Array.isArray(value) || this.problem(object) === undefined;
   }
 
-  defaultMessage(): string {
-    return `must have at most ${this.config.limits.maxRecipients} distinct recipients`;
+  defaultMessage({ object }: ValidationArguments): string {
+    return this.problem(object) ?? '';
+  }
+
+  private problem(object: object): string | undefined {
+    return recipientLimitMessage(object, this.config.limits.maxRecipients);
   }
 }

@@ -3,8 +3,10 @@ import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Validate, ValidateNested,
 } from 'class-validator';
-import { HasNoLineBreaks, IsEmailAddress, IsNotBlank, IsStringRecord, MaxUtf8Bytes, TextLength } from '../../common/validation/validators';
-import { addressKey } from '../../messages/addresses';
+import {
+  EachMailbox, HasNoLineBreaks, IsCustomHeaders, IsMailbox, IsNotBlank, IsStringRecord, MaxUtf8Bytes, TextLength,
+} from '../../common/validation/validators';
+import { distinctRecipients } from '../../messages/recipients';
 import { MESSAGE_PRIORITIES } from '../../messages/message-status';
 import type { MessagePriority } from '../../messages/message-status';
 import { InlineAttachmentDto } from './inline-attachment.dto';
@@ -14,13 +16,18 @@ import { SCHEDULED_AT_EXAMPLE } from './send-message.examples';
 import { WebhookSettingDto } from './webhook-setting.dto';
 
 const MAX_HTML_BYTES = 5 * 1024 * 1024;
+const MAX_TEXT_BYTES = 5 * 1024 * 1024;
 
-/** Drops repeated recipients, compared case-insensitively, keeping the first spelling. */
-function distinctAddresses({ value }: { value: unknown }): unknown {
-  if (!Array.isArray(value)) return value;
-  const seen = new Set<string>();
-  return value.filter((v) => typeof v !== 'string' || (!seen.has(addressKey(v)) && seen.add(addressKey(v))));
-}
+/**
+ * Drops repeated recipients of one field, and those already in an earlier field (to, then cc,
+ * then bcc), compared by address part case-insensitively, keeping the first spelling.
+ */
+const distinctIn = (field: 'to' | 'cc' | 'bcc') => ({ value, obj }: { value: unknown; obj: Record<string, unknown> }): unknown =>
+  distinctRecipients({ to: obj.to, cc: obj.cc, bcc: obj.bcc, [field]: value })[field];
+
+const MAILBOX_DESCRIPTION = 'an address, or a mailbox with a display name (Ada Lovelace <ada@example.com>, "Lovelace, Ada" <ada@example.com>)';
+// `format: email` as before: the address part is one; the description says a display name may come with it.
+const MAILBOXES = { type: 'array', items: { type: 'string', format: 'email' } } as const;
 
 /** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */
 export class SendMessageDto {
@@ -32,14 +39,38 @@ export class SendMessageDto {
   @IsString() @IsNotEmpty({ message: 'must not be empty' }) @MaxUtf8Bytes(MAX_HTML_BYTES)
   html!: string;
 
-  @ApiProperty({ type: 'array', items: { type: 'string', format: 'email' }, minItems: 1, example: ['ada@example.com'], description: 'Recipients (duplicates are dropped, then at most MAX_RECIPIENTS)' })
-  @Transform(distinctAddresses) @IsArray() @ArrayNotEmpty() @Validate(MaxRecipientsRule)
-  @IsEmailAddress({ each: true, message: 'must contain only email addresses (name@example.com)' })
+  @ApiProperty({ ...MAILBOXES, minItems: 1, example: ['ada@example.com', 'Grace Hopper <grace@example.com>'], description: `Recipients, each ${MAILBOX_DESCRIPTION}. Duplicates (by address, case-insensitive, also across cc and bcc) are dropped; then to, cc and bcc together at most MAX_RECIPIENTS` })
+  @Transform(distinctIn('to')) @IsArray() @ArrayNotEmpty() @Validate(MaxRecipientsRule)
+  @IsMailbox({ each: true, message: 'must contain only email addresses (name@example.com) or mailboxes (Ada Lovelace <ada@example.com>)' })
   to!: string[];
 
-  @ApiProperty({ format: 'email', example: 'billing@example.com', description: 'The From address' })
-  @IsEmailAddress()
+  @ApiProperty({ format: 'email', example: 'Billing <billing@example.com>', description: `The From: ${MAILBOX_DESCRIPTION}; its address alone decides senderId` })
+  @IsMailbox()
   sender!: string;
+
+  @ApiPropertyOptional({ ...MAILBOXES, example: ['accounts@example.com'], description: `Copy recipients, shown in the Cc header; each ${MAILBOX_DESCRIPTION}` })
+  @IsOptional() @Transform(distinctIn('cc')) @IsArray() @EachMailbox()
+  cc?: string[];
+
+  @ApiPropertyOptional({ ...MAILBOXES, example: ['archive@example.com'], description: `Blind copy recipients: in the SMTP envelope only, never in a header; each ${MAILBOX_DESCRIPTION}` })
+  @IsOptional() @Transform(distinctIn('bcc')) @IsArray() @EachMailbox()
+  bcc?: string[];
+
+  @ApiPropertyOptional({ ...MAILBOXES, minItems: 1, maxItems: 10, example: ['Support <support@example.com>'], description: `Reply-To addresses, each ${MAILBOX_DESCRIPTION}` })
+  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(10) @EachMailbox()
+  replyTo?: string[];
+
+  @ApiPropertyOptional({ example: 'Hello Ada, your invoice is attached.', minLength: 1, description: 'Plain-text body, at most 5 MiB; absent: derived from html' })
+  @IsOptional() @IsString() @IsNotEmpty({ message: 'must not be empty' }) @MaxUtf8Bytes(MAX_TEXT_BYTES)
+  text?: string;
+
+  @ApiPropertyOptional({
+    type: 'object', additionalProperties: { type: 'string', maxLength: 998 }, maxProperties: 20, example: { 'X-Campaign': 'march-invoices' },
+    description: 'At most 20 custom headers: names of 1-100 printable ASCII characters other than ":", not one the service writes itself (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, MIME-Version, Content-*, DKIM-Signature, Return-Path, Received, List-Unsubscribe*; any letter case); values of 1-998 characters, not all white space, without line breaks or other control characters',
+  })
+  // The parsed JSON as sent, as for customPayload.
+  @IsOptional() @Transform(({ obj }) => obj.headers) @IsCustomHeaders({ maxHeaders: 20, maxValueLength: 998 })
+  headers?: Record<string, string>;
 
   @ApiPropertyOptional({ type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 20, description: 'Ids of attachments you stored with POST /attachments' })
   @IsOptional() @IsArray() @ArrayMaxSize(20) @IsUUID('all', { each: true, message: 'must contain only attachment ids (UUIDs)' })

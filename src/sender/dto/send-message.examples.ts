@@ -30,6 +30,21 @@ export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
       priority: 'high',
     },
   },
+  mailboxes: {
+    summary: 'With display names, cc, bcc, Reply-To, a plain-text part, custom headers and a content type',
+    value: {
+      subject: 'Your invoice',
+      html: '<p>Hello Ada, your invoice is attached.</p>',
+      text: 'Hello Ada, your invoice is attached.',
+      to: ['Ada Lovelace <ada@example.com>'],
+      cc: ['"Accounts, Example Ltd" <accounts@example.com>'],
+      bcc: ['archive@example.com'],
+      replyTo: ['Billing Support <support@example.com>'],
+      sender: 'Example Billing <billing@example.com>',
+      headers: { 'X-Campaign': 'march-invoices' },
+      attachments: [{ fileName: 'invoice.txt', content: 'SW52b2ljZSAxMjM0LCB0b3RhbCA0Mi4wMCBFVVIK', contentType: 'text/plain' }],
+    },
+  },
   scheduled: {
     summary: 'Sent tomorrow at 09:00 UTC; `scheduled` until then, and can be canceled',
     value: { subject: 'Your trial ends tomorrow', html: '<p>Hello Ada, your trial ends tomorrow.</p>', to: ['ada@example.com'], sender: 'billing@example.com', scheduledAt: SCHEDULED_AT_EXAMPLE },
