@@ -89,6 +89,7 @@ export class MessageIntake {
    */
   async acceptMany(userId: string, requests: SendRequest[], idempotencyKey?: string): Promise<BatchResult> {
     const inline = await eachOf(requests, (request) => {
+      this.refuseTooManyRecipients(request);
       this.refuseUnreachableWebhook(request.webhook?.url);
       const attachments = inlineAttachments(request);
       this.refuseOversizedAttachments(attachments);
