@@ -9,7 +9,8 @@ import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from './webhook-app';
 import { allIn, deliveriesOf, ISO_UTC, waitForLog } from './webhook-endpoints';
 
 const MESSAGE_FIELDS = [
-  'id', 'to', 'subject', 'senderId', 'status', 'userId', 'sentAt', 'sender', 'bulkSendingId', 'contactId', 'priority', 'customPayload', 'scheduledAt', 'statusHistory',
+  'id', 'to', 'subject', 'senderId', 'status', 'userId', 'sentAt', 'sender', 'bulkSendingId', 'contactId', 'priority', 'customPayload', 'cc', 'bcc', 'replyTo', 'scheduledAt',
+  'statusHistory',
 ].sort();
 
 describe('webhook events (ROLE=all, private networks allowed)', () => {
