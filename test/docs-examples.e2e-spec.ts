@@ -175,12 +175,14 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     }
   });
 
-  it('gives address fields format email', () => {
+  it('gives the bare-address filters format email, and no mailbox field a format a display name would fail', () => {
     const send = schemaOf('SendMessageDto').properties!;
     const message = schemaOf('MessageResponse').properties!;
     const listParameters = operation('/user/messages', 'get').parameters!;
 
-    expect([send.sender.format, send.to.items!.format, message.sender.format, message.to.items!.format]).toEqual(['email', 'email', 'email', 'email']);
+    // SPEC §4: every address field of a send takes a mailbox (`Ada <ada@example.com>`), which `format: email` refuses.
+    const mailboxFormats = [send.sender.format, ...['to', 'cc', 'bcc', 'replyTo'].map((f) => send[f].items!.format), message.sender.format, message.to.items!.format];
+    expect(mailboxFormats).toEqual(mailboxFormats.map(() => undefined));
     for (const name of ['fromEmail', 'toEmail']) {
       expect(listParameters.find((p) => p.name === name)?.schema?.format).toBe('email');
     }

@@ -17,7 +17,7 @@ export class MessageResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty({ type: 'array', items: { type: 'string', format: 'email' }, example: ['ada@example.com'], description: 'As given: addresses or mailboxes with display names' })
+  @ApiProperty({ type: 'array', items: { type: 'string' }, example: ['ada@example.com'], description: 'As given: addresses or mailboxes with display names' })
   to!: string[];
 
   @ApiProperty({ example: 'Your invoice' })
@@ -35,7 +35,7 @@ export class MessageResponse {
   @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:00.000Z', description: 'When the message was accepted' })
   sentAt!: string;
 
-  @ApiProperty({ format: 'email', example: 'billing@example.com', description: 'As given: an address or a mailbox with a display name' })
+  @ApiProperty({ example: 'billing@example.com', description: 'As given: an address or a mailbox with a display name' })
   sender!: string;
 
   @ApiProperty({ type: String, nullable: true })

@@ -27,7 +27,9 @@ const distinctIn = (field: 'to' | 'cc' | 'bcc') => ({ value, obj }: { value: unk
 
 const MAILBOX_DESCRIPTION = 'an address, or a mailbox with a display name (Ada Lovelace <ada@example.com>, "Lovelace, Ada" <ada@example.com>)';
 // `format: email` as before: the address part is one; the description says a display name may come with it.
-const MAILBOXES = { type: 'array', items: { type: 'string', format: 'email' } } as const;
+// No `format: email`: a mailbox with a display name is not an RFC 5322 addr-spec, and a client
+// generated from the document would refuse it.
+const MAILBOXES = { type: 'array', items: { type: 'string' } } as const;
 
 /** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */
 export class SendMessageDto {
@@ -44,7 +46,7 @@ export class SendMessageDto {
   @IsMailbox({ each: true, message: 'must contain only email addresses (name@example.com) or mailboxes (Ada Lovelace <ada@example.com>)' })
   to!: string[];
 
-  @ApiProperty({ format: 'email', example: 'Billing <billing@example.com>', description: `The From: ${MAILBOX_DESCRIPTION}; its address alone decides senderId` })
+  @ApiProperty({ example: 'Billing <billing@example.com>', description: `The From: ${MAILBOX_DESCRIPTION}; its address alone decides senderId` })
   @IsMailbox()
   sender!: string;
 
