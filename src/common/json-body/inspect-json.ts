@@ -2,10 +2,11 @@ import { BadRequestException } from '@nestjs/common';
 import type { FieldError } from '../problem/problem-details';
 import { InvalidInputError } from '../problem/problem.errors';
 
-// Far beyond any request of ours (the largest has a few hundred values); they bound the work of
-// the walk below and of the validators after it, whatever a 20 MiB body holds.
+// Far beyond any request of ours (a send at every limit has a few hundred values, a batch of 100
+// of them some 30,000); they bound the work of the walk below and of the validators after it,
+// whatever a 20 MiB body holds (up to ten million values).
 const MAX_DEPTH = 32;
-const MAX_VALUES = 10_000;
+const MAX_VALUES = 100_000;
 // The validation pipe deletes these keys (prototype-pollution protection): refusing them is
 // better than silently storing a customPayload without the key the caller sent.
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -15,7 +16,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /**
  * Checks a parsed body for what no field rule should have to: it must be an object of at most
- * 10,000 values nested at most 32 levels deep, free of NUL characters and unpaired surrogates
+ * 100,000 values nested at most 32 levels deep, free of NUL characters and unpaired surrogates
  * (PostgreSQL text cannot hold them) and of reserved keys. Walks without recursion, so no body
  * can exhaust the stack.
  */
