@@ -86,8 +86,10 @@ export class MessageIntake {
   /**
    * A batch (SPEC §4): every request is checked first, errors named `messages[i].…`, then all are
    * stored in one transaction or none is. The Idempotency-Key covers the batch as a whole.
+   * `beforeStore` runs once every check has passed and the batch is no replay, just before the
+   * messages are stored: where a way in spends what the batch costs (the REST API's rate limit).
    */
-  async acceptMany(userId: string, requests: SendRequest[], idempotencyKey?: string): Promise<BatchResult> {
+  async acceptMany(userId: string, requests: SendRequest[], idempotencyKey?: string, beforeStore?: () => Promise<void>): Promise<BatchResult> {
     const inline = await eachOf(requests, (request) => {
       this.refuseTooManyRecipients(request);
       this.refuseUnreachableWebhook(request.webhook?.url);
@@ -107,6 +109,7 @@ export class MessageIntake {
         this.refuseOversizedAttachments(all);
         return all;
       });
+      await beforeStore?.();
       const messages = await this.store(manager, requests.map((request, i) => newMessage(userId, request, attachments[i])));
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, batch, { messages });
       return { messages, replayed: false };

@@ -8,9 +8,10 @@ import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS } from './rate-limit.window'
 
 /**
  * Rate limiting counts messages, not requests: a batch of N spends N of the caller's budget of
- * the minute. The guard has counted the request as one before the body was read; once the body is
- * valid, the batch spends the other N - 1 here, all or none: a batch that does not fit in what
- * is left is refused whole (429) and has spent only the one request, like any refused request.
+ * the minute. The guard has counted the request as one before the body was read; once the batch
+ * has passed every check and is about to be stored (no replay), it spends the other N - 1 here,
+ * all or none: a batch that does not fit in what is left is refused whole (429), and a refused
+ * batch or a replay has spent only the one request, like any other request.
  */
 @Injectable()
 export class MessageBudget {

@@ -59,7 +59,7 @@ export class SenderController {
   @ApiOperation({
     summary: 'Send 1–100 emails at once',
     description:
-      'Every message is validated first (errors name `messages[i].<field>`), then all are stored as `queued` in one transaction, or none is. ' +
+      'Every message is validated first (errors name `messages[i].<field>`), then all are stored (as `queued`, or `scheduled` for a later `scheduledAt`) in one transaction, or none is. ' +
       'A batch of N messages counts as N requests against RATE_LIMIT_PER_MINUTE; one that does not fit in what is left of the minute is refused whole (429). ' +
       'An Idempotency-Key covers the whole batch.',
   })
@@ -84,8 +84,9 @@ export class SenderController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<BatchResponse> {
     const key = idempotencyKey.key();
-    await this.budget.spend(user.id, body.messages.length, response);
-    const { messages, replayed } = await this.intake.acceptMany(user.id, body.messages, key);
+    // Spent once the batch is known to be stored: a refused batch or a replay costs one request.
+    const spend = () => this.budget.spend(user.id, body.messages.length, response);
+    const { messages, replayed } = await this.intake.acceptMany(user.id, body.messages, key, spend);
     if (replayed) response.setHeader('Idempotent-Replayed', 'true');
     return { messages };
   }

@@ -66,6 +66,22 @@ describe('rate limiting of POST /sender/send/batch', () => {
     expect(remaining(refused)).toBe(LIMIT - 1);
   });
 
+  it('counts a batch the intake refuses, and a replayed batch, as the one request each is', async () => {
+    const userId = newUserId();
+    const refusedByIntake = [...batchOf(7), sendBody({ webhook: { url: 'http://127.0.0.1/hook' } })];
+
+    const refused = await sendBatch(t.http, userId, refusedByIntake).expect(400);
+    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(['messages[7].webhook.url']);
+    expect(remaining(refused)).toBe(LIMIT - 1);
+
+    const first = await sendBatch(t.http, userId, batchOf(4), 'batch-once').expect(201);
+    expect(remaining(first)).toBe(LIMIT - 1 - 4);
+    const replay = await sendBatch(t.http, userId, batchOf(4), 'batch-once').expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(remaining(replay)).toBe(LIMIT - 1 - 4 - 1);
+    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 4 });
+  });
+
   it('lets only what fits through when batches of one user arrive together', async () => {
     const userId = newUserId();
 
