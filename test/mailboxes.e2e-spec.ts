@@ -164,6 +164,9 @@ describe('mailboxes, cc, bcc, replyTo, text, headers and contentType', () => {
     ['a header value that is not a string', { headers: { 'X-A': 1 } }, 'headers.X-A'],
     ['a contentType with parameters', { attachments: [{ fileName: 'a.txt', content: 'YQ==', contentType: 'text/plain; charset=latin1' }] }, 'attachments[0].contentType'],
     ['a contentType without a subtype', { attachments: [{ fileName: 'a.txt', content: 'YQ==', contentType: 'text' }] }, 'attachments[0].contentType'],
+    ['a multipart contentType (its bytes would go out unencoded)', { attachments: [{ fileName: 'a.bin', content: 'YQ==', contentType: 'multipart/mixed' }] }, 'attachments[0].contentType'],
+    ['a message/rfc822 contentType', { attachments: [{ fileName: 'a.eml', content: 'YQ==', contentType: 'Message/RFC822' }] }, 'attachments[0].contentType'],
+    ['a header name holding the control character that separates entries', { headers: { 'X-A\u001fB': 'v' } }, 'headers.X-A\\u001fB'],
   ])('refuses %s with 400 naming the field, and stores nothing', async (_case, overrides, field) => {
     const userId = newUserId();
     const response = await send(userId, overrides).expect(400);

@@ -44,7 +44,7 @@ describe(isMimeType.name, () => {
     (value) => expect(isMimeType(value)).toBe(true),
   );
 
-  it.each(['text', 'text/', '/plain', 'text/plain; charset=utf-8', 'text/plain\r\nX: 1', 'text /plain', '*/*', `${'a'.repeat(128)}/b`, `a/${'b'.repeat(128)}`, ''])(
+  it.each(['text', 'text/', '/plain', 'text/plain; charset=utf-8', 'text/plain\r\nX: 1', 'text /plain', '*/*', `${'a'.repeat(128)}/b`, `a/${'b'.repeat(128)}`, '', 'multipart/mixed', 'message/rfc822', 'Multipart/Alternative'])(
     'refuses %j',
     (value) => expect(isMimeType(value)).toBe(false),
   );

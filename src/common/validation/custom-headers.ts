@@ -31,7 +31,11 @@ export function customHeaderProblem(name: string, value: unknown, maxValueLength
 // (the charset of text is ours to state, from the bytes).
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 
-export const isMimeType = (value: unknown): value is string => typeof value === 'string' && MIME_TYPE.test(value);
+// A part of these types must be made of parts (or be a whole message) of its own; an attachment's
+// bytes given as one would go out unencoded, and a multipart boundary would enclose no parts.
+const COMPOSITE = /^(multipart|message)\//i;
+
+export const isMimeType = (value: unknown): value is string => typeof value === 'string' && MIME_TYPE.test(value) && !COMPOSITE.test(value);
 
 /** Code points, counted no further than `max`. */
 function atMostCharacters(value: string, max: number): boolean {

@@ -161,11 +161,12 @@ export const IsCustomHeaders = (limits: HeaderLimits, options?: ValidationOption
       if (entries.length > limits.maxHeaders) return [['', `must have at most ${limits.maxHeaders} headers`]];
       return entries.flatMap(([name, value]): [string, string][] => {
         const problem = customHeaderProblem(name, value, limits.maxValueLength);
-        return problem ? [[`.${name}`, problem]] : [];
+        // The separator of entries (a control character, refused in header names anyway) is shown escaped.
+        return problem ? [[`.${name.replaceAll(ENTRY, '\\u001f')}`, problem]] : [];
       });
     },
     options,
   );
 
 export const IsMimeType = (options?: ValidationOptions) =>
-  rule('isMimeType', isMimeType, 'must be a MIME type (type/subtype, such as application/pdf)', options);
+  rule('isMimeType', isMimeType, 'must be the MIME type of a single part (type/subtype, such as application/pdf; not multipart/* or message/*)', options);
