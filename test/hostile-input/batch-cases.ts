@@ -50,7 +50,7 @@ const badEnvelopeCase: fc.Arbitrary<SendCase> = fc
   .oneof(
     fc.constant(batchOf([])),
     fc.constant(batchOf(Array.from({ length: MAX_BATCH + 1 }, () => json(SMALL_BODY)))),
-    // Small junk: a body of more than 10,000 values is refused whole, without naming a field.
+    // Small junk: a body of more than 100,000 values is refused whole, without naming a field.
     junkValue.filter((v) => !v.startsWith('[')).map((v) => jsonObject([['messages', v]])),
     fc.array(junkValue, { minLength: 1, maxLength: 3 }).map((items) => batchOf(items)),
   )
