@@ -19,15 +19,15 @@ export class SuppressionList {
   async among(manager: EntityManager, messageIds: string[]): Promise<Map<string, SuppressedRecipients>> {
     const found = new Map<string, SuppressedRecipients>();
     if (messageIds.length === 0) return found;
-    const rows: { message_id: string; keys: string[]; all: boolean }[] = await manager.query(
-      `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS all
+    const rows: { message_id: string; keys: string[]; all_suppressed: boolean }[] = await manager.query(
+      `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS every
        FROM message_recipients r LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email
        WHERE r.message_id = ANY($1::uuid[])
        GROUP BY r.message_id
        HAVING bool_or(s.email IS NOT NULL)`,
       [messageIds],
     );
-    for (const row of rows) found.set(row.message_id, { keys: row.keys, all: row.all });
+    for (const row of rows) found.set(row.message_id, { keys: row.keys, all: row.all_suppressed });
     return found;
   }
 }
