@@ -20,7 +20,7 @@ export class SuppressionList {
     const found = new Map<string, SuppressedRecipients>();
     if (messageIds.length === 0) return found;
     const rows: { message_id: string; keys: string[]; all_suppressed: boolean }[] = await manager.query(
-      `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS every
+      `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS all_suppressed
        FROM message_recipients r LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email
        WHERE r.message_id = ANY($1::uuid[])
        GROUP BY r.message_id
