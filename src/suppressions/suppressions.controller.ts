@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/current-user.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
+import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { CreateSuppressionDto, ListSuppressionsQuery, SuppressionAddressParams, SuppressionPageResponse, SuppressionResponse } from './dto/suppression.dto';
 import { SuppressionsService } from './suppressions.service';
@@ -21,6 +22,8 @@ export class SuppressionsController {
   }
 
   @Post()
+  // Bodies are read per route, after authentication.
+  @UseInterceptors(JsonBodyInterceptor)
   @ApiOperation({ summary: 'Stop delivering to an address (reason manual); an address already listed keeps its entry' })
   @ApiCreatedResponse({ type: SuppressionResponse })
   @ApiProblemResponses(400, 401, 415, 429)
