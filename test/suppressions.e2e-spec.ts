@@ -48,6 +48,7 @@ describe('/user/suppressions', () => {
     expect(first).toEqual({ suppressions: newestFirst.slice(0, 5), take: 5, page: 1, skip: 0, total: 12, totalPages: 3, hasNext: true });
     expect(last).toEqual({ suppressions: newestFirst.slice(10), take: 5, page: 3, skip: 10, total: 12, totalPages: 3, hasNext: false });
     expect(past).toEqual({ suppressions: [], take: 5, page: 4, skip: 15, total: 12, totalPages: 3, hasNext: false });
+    expect((await list(userId, { take: 100 }).expect(200)).body).toMatchObject({ suppressions: newestFirst, take: 100, totalPages: 1 });
     const one = (await list(userId, { email: added[3].email.toUpperCase() }).expect(200)).body;
     expect(one).toMatchObject({ suppressions: [added[3]], total: 1 });
     expect((await list(userId, { email: address('absent') }).expect(200)).body).toMatchObject({ suppressions: [], total: 0 });
