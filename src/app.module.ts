@@ -16,6 +16,7 @@ import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SenderModule } from './sender/sender.module';
+import { SuppressionsModule } from './suppressions/suppressions.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -50,6 +51,7 @@ export class AppModule {
         AttachmentsModule,
         SenderModule,
         WebhooksModule,
+        SuppressionsModule,
         HealthModule,
         MetricsModule,
       ],

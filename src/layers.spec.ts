@@ -13,7 +13,7 @@ const LAYERS: string[][] = [
   ['auth', 'queue'],
   ['metrics', 'rate-limit', 'attachments', 'idempotency'],
   ['messages'],
-  ['webhooks'],
+  ['webhooks', 'suppressions'],
   ['delivery', 'intake'],
   ['sender', 'health'],
 ];

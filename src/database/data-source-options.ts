@@ -9,6 +9,7 @@ import { MessageStatusEventEntity } from '../messages/entities/message-status-ev
 import { MessageEntity } from '../messages/entities/message.entity';
 import { SenderEntity } from '../messages/entities/sender.entity';
 import { RateLimitCounterEntity } from '../rate-limit/entities/rate-limit-counter.entity';
+import { SuppressionEntity } from '../suppressions/entities/suppression.entity';
 import { WebhookAttemptEntity } from '../webhooks/entities/webhook-attempt.entity';
 import { WebhookEventEntity } from '../webhooks/entities/webhook-event.entity';
 import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
@@ -20,6 +21,7 @@ import { RateLimitCounters1764000002000 } from './migrations/1764000002000-rate-
 import { MessageCounts1764086400000 } from './migrations/1764086400000-message-counts';
 import { MailboxFields1764172800000 } from './migrations/1764172800000-mailbox-fields';
 import { ScheduledSends1764172801000 } from './migrations/1764172801000-scheduled-sends';
+import { Suppressions1764259200000 } from './migrations/1764259200000-suppressions';
 
 /** Every table of the schema, with every index TypeORM can express (test/schema-drift.e2e-spec.ts holds them to the migrations). */
 export const ENTITIES = [
@@ -35,6 +37,7 @@ export const ENTITIES = [
   RateLimitCounterEntity,
   MessageCountEntity,
   MessageCountChangeEntity,
+  SuppressionEntity,
 ];
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
@@ -48,6 +51,7 @@ export const MIGRATIONS = [
   MessageCounts1764086400000,
   MailboxFields1764172800000,
   ScheduledSends1764172801000,
+  Suppressions1764259200000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

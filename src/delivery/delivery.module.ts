@@ -9,6 +9,7 @@ import { DeliveryWorker } from './delivery.worker';
 import { Mailer } from './mailer/mailer';
 import { OutboxMailer } from './mailer/outbox.mailer';
 import { SmtpMailer } from './mailer/smtp.mailer';
+import { SuppressionsModule } from '../suppressions/suppressions.module';
 
 /**
  * Delivery: the worker and the mailer chosen by SMTP_URL. Not global on purpose: Nest destroys
@@ -23,6 +24,7 @@ export class DeliveryModule {
       module: DeliveryModule,
       imports: [
         MessageLifecycleModule,
+        SuppressionsModule,
         ...(smtpUrl
           ? [
             MailerModule.forRoot({

@@ -24,7 +24,7 @@ export class Metrics {
 
   readonly deliveries = new Counter({
     name: 'mailroom_deliveries_total',
-    help: 'Delivery attempts by outcome (sent, deferred, failed, skipped)',
+    help: 'Delivery attempts by outcome (sent, deferred, failed, suppressed, skipped)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -3,7 +3,7 @@ import { SenderEntity } from './sender.entity';
 import type { MessagePriority, MessageStatus } from '../message-status';
 
 @Entity('messages')
-@Check('messages_status_check', `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled')`)
+@Check('messages_status_check', `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed')`)
 @Check('messages_priority_check', `priority IN ('low', 'normal', 'high')`)
 // The list indexes: `sent_at DESC, id DESC` in the migration (InitialSchema), which TypeORM cannot
 // express; it compares their names and columns, not their order.

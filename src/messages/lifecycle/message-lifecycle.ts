@@ -97,11 +97,25 @@ export class MessageLifecycle {
    */
   claim<R extends object = object>(
     manager: EntityManager,
-    attempts: { messageId: string; attempt: number }[],
+    attempts: { messageId: string; attempt: number; note?: string | null }[],
     returning: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const changes = attempts.map(({ messageId, attempt }) => ({ messageId, attempt, detail: attempt > 1 ? `attempt ${attempt}` : null }));
+    const changes = attempts.map(({ messageId, attempt, note }) => ({
+      messageId,
+      attempt,
+      // The history names the attempt after the first, and what the caller notes (recipients it skips).
+      detail: [attempt > 1 ? `attempt ${attempt}` : null, note].filter(Boolean).join('; ') || null,
+    }));
     return this.apply<'claim', R>(manager, 'claim', changes, returning);
+  }
+
+  /**
+   * queued/deferred (or a sending job come back) → suppressed, in the claim's place: every
+   * recipient is on the owner's suppression list, so the attempt ends without SMTP. Returns the
+   * messages it moved; the others are final or belong to another attempt.
+   */
+  suppress(manager: EntityManager, changes: Required<Omit<StatusChange<'suppress'>, 'status'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+    return this.apply(manager, 'suppress', changes);
   }
 
   /**

@@ -24,12 +24,16 @@ describe('the transition table (SPEC §5)', () => {
   });
 
   it('ties every delivery change to an attempt', () => {
-    const delivery = [...TRANSITIONS.claim, ...TRANSITIONS.finish] as readonly Edge[];
+    const delivery = [...TRANSITIONS.claim, ...TRANSITIONS.suppress, ...TRANSITIONS.finish] as readonly Edge[];
     expect(delivery.filter((edge) => edge.attempt === undefined)).toEqual([]);
   });
 
   it('lets nothing leave canceled', () => {
     expect(edges.filter((edge) => edge.from === 'canceled')).toEqual([]);
+  });
+
+  it('lets nothing leave suppressed: removing the entry lets new mail through, not this one', () => {
+    expect(edges.filter((edge) => edge.from === 'suppressed')).toEqual([]);
   });
 
   describe('due', () => {
@@ -85,6 +89,31 @@ describe('the transition table (SPEC §5)', () => {
     it('counts the attempt and has a single target', () => {
       expect(countsAttempt('claim')).toBe(true);
       expect(fixedTarget('claim')).toBe('sending');
+    });
+  });
+
+  describe('suppress', () => {
+    it.each<[MessageStatus, number, number, boolean]>([
+      ['queued', 0, 1, true],
+      ['deferred', 1, 2, true],
+      // Its job came back after its worker died, and an entry was added meanwhile.
+      ['sending', 2, 2, true],
+      // A duplicate or late job: another attempt owns the message.
+      ['deferred', 2, 2, false],
+      ['sending', 2, 3, false],
+      ['scheduled', 0, 1, false],
+      ['sent', 1, 2, false],
+      ['failed', 3, 4, false],
+      ['canceled', 0, 1, false],
+      ['suppressed', 1, 2, false],
+    ])('suppresses a message in %s after %i attempts for attempt %i: %s', (status, attempts, attempt, allowed) => {
+      expect(permits('suppress', { status, attempts }, 'suppressed', attempt)).toBe(allowed);
+    });
+
+    it('takes the claim\'s place: counts the attempt, with the claim\'s guard', () => {
+      expect(countsAttempt('suppress')).toBe(true);
+      expect(fixedTarget('suppress')).toBe('suppressed');
+      expect(guardSql('suppress')).toBe(guardSql('claim'));
     });
   });
 

@@ -22,7 +22,7 @@ export interface Edge {
 
 /**
  * The status changes after acceptance (SPEC §5), by the event that causes them. A status to come
- * (suppressed, bounced, complained) is a row here, plus the code that calls
+ * (bounced, complained) is a row here, plus the code that calls
  * MessageLifecycle.apply() with its event; a guard of a new kind is a case of its own in
  * `guardSql` and `permits`. Neither due nor cancel needs one: the queue holds a scheduled
  * message's job until its moment, and the cancel checks the owner under the row's lock.
@@ -36,6 +36,17 @@ export const TRANSITIONS = {
     { from: 'deferred', to: 'sending', attempt: 'next' },
     // The same attempt again: its job came back (its worker died, or outlived the lease).
     { from: 'sending', to: 'sending', attempt: 'current' },
+  ],
+  /**
+   * A delivery job found every recipient of its message on the owner's suppression list: the
+   * attempt ends there, without SMTP. Guarded as the claim is, in its place (so a duplicate or
+   * late job cannot suppress a message another attempt owns); `sending` is a job that came back
+   * after its worker died, when an entry was added meanwhile.
+   */
+  suppress: [
+    { from: 'queued', to: 'suppressed', attempt: 'next' },
+    { from: 'deferred', to: 'suppressed', attempt: 'next' },
+    { from: 'sending', to: 'suppressed', attempt: 'current' },
   ],
   /** The mail server answered an attempt: accepted, a temporary failure, or the end of trying. */
   finish: [

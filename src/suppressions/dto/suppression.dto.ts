@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQuery } from '../../common/paging';
+import { IsEmailAddress } from '../../common/validation/validators';
+import { API_SUPPRESSION_REASONS, SUPPRESSION_REASONS } from '../suppression-reason';
+import type { SuppressionReason } from '../suppression-reason';
+
+// A bare address (no display name): an entry names an address, not a mailbox.
+const ADDRESS = { format: 'email', maxLength: 254, example: 'ada@example.com' } as const;
+
+export class ListSuppressionsQuery extends PageQuery {
+  @ApiPropertyOptional({ ...ADDRESS, description: 'Only the entry for this address, case-insensitive' })
+  @IsOptional() @IsEmailAddress()
+  email?: string;
+}
+
+export class CreateSuppressionDto {
+  @ApiProperty({ ...ADDRESS, description: 'The address to stop sending to, case-insensitive' })
+  @IsEmailAddress()
+  email!: string;
+
+  @ApiPropertyOptional({
+    enum: API_SUPPRESSION_REASONS,
+    default: 'manual',
+    description: 'Only `manual`: the other reasons are recorded by bounces, complaints and unsubscribes',
+  })
+  @IsOptional() @IsIn(API_SUPPRESSION_REASONS, { message: `must be one of: ${API_SUPPRESSION_REASONS.join(', ')}` })
+  reason?: 'manual';
+}
+
+export class SuppressionAddressParams {
+  @ApiProperty({ ...ADDRESS, description: 'The suppressed address, case-insensitive' })
+  @IsEmailAddress()
+  email!: string;
+}
+
+export class SuppressionResponse {
+  @ApiProperty({ format: 'email', example: 'ada@example.com', description: 'Lower-cased' })
+  email!: string;
+
+  @ApiProperty({ enum: SUPPRESSION_REASONS, example: 'manual' })
+  reason!: SuppressionReason;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The message whose bounce, complaint or unsubscribe caused it' })
+  messageId!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+}
+
+export class SuppressionPageResponse {
+  @ApiProperty({ type: [SuppressionResponse], description: 'Newest first' })
+  suppressions!: SuppressionResponse[];
+
+  @ApiProperty({ example: 10 })
+  take!: number;
+
+  @ApiProperty({ example: 1 })
+  page!: number;
+
+  @ApiProperty({ example: 0 })
+  skip!: number;
+
+  @ApiProperty({ example: 1 })
+  total!: number;
+
+  @ApiProperty({ example: 1 })
+  totalPages!: number;
+
+  @ApiProperty({ example: false })
+  hasNext!: boolean;
+}

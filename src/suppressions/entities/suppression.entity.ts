@@ -1,0 +1,25 @@
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { SuppressionReason } from '../suppression-reason';
+
+/** An address a user's mail no longer goes to (SPEC §6, §9): skipped at delivery time. */
+@Entity('suppressions')
+@Check('suppressions_reason_check', `reason IN ('hard_bounce', 'complaint', 'unsubscribe', 'manual')`)
+@Index('ix_suppressions_user_created', ['userId', 'createdAt', 'email'])
+export class SuppressionEntity {
+  @PrimaryColumn('text', { name: 'user_id' })
+  userId!: string;
+
+  /** The address key: lower-cased as recipients are compared (recipientKey). */
+  @PrimaryColumn('text')
+  email!: string;
+
+  @Column('text')
+  reason!: SuppressionReason;
+
+  /** The message whose bounce, complaint or unsubscribe caused the entry; null for a manual one. */
+  @Column('uuid', { name: 'message_id', nullable: true })
+  messageId!: string | null;
+
+  @Column({ type: 'timestamptz', name: 'created_at', precision: 3 })
+  createdAt!: Date;
+}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+/** Which recipients of a message are on its owner's suppression list, and whether that is all of them. */
+export interface SuppressedRecipients {
+  /** Address keys (lower-cased), in no particular order. */
+  keys: string[];
+  all: boolean;
+}
+
+/** The suppression list as delivery reads it: at the moment a job takes its message (SPEC §5). */
+@Injectable()
+export class SuppressionList {
+  /**
+   * The suppressed recipients (to, cc and bcc) of the given messages, read in the caller's
+   * transaction; messages with none are absent. One statement for a batch of jobs: it joins the
+   * messages' recipient rows, which the entity API cannot do in one round trip.
+   */
+  async among(manager: EntityManager, messageIds: string[]): Promise<Map<string, SuppressedRecipients>> {
+    const found = new Map<string, SuppressedRecipients>();
+    if (messageIds.length === 0) return found;
+    const rows: { message_id: string; keys: string[]; all_suppressed: boolean }[] = await manager.query(
+      `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS all_suppressed
+       FROM message_recipients r LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email
+       WHERE r.message_id = ANY($1::uuid[])
+       GROUP BY r.message_id
+       HAVING bool_or(s.email IS NOT NULL)`,
+      [messageIds],
+    );
+    for (const row of rows) found.set(row.message_id, { keys: row.keys, all: row.all_suppressed });
+    return found;
+  }
+}

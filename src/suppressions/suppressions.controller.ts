@@ -1,0 +1,42 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/current-user.decorator';
+import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
+import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { CreateSuppressionDto, ListSuppressionsQuery, SuppressionAddressParams, SuppressionPageResponse, SuppressionResponse } from './dto/suppression.dto';
+import { SuppressionsService } from './suppressions.service';
+
+@ApiTags('suppressions')
+@ApiBearerAuth()
+@Controller('user/suppressions')
+export class SuppressionsController {
+  constructor(private readonly service: SuppressionsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Your suppression list, newest first: addresses your mail is not delivered to' })
+  @ApiOkResponse({ type: SuppressionPageResponse })
+  @ApiProblemResponses(400, 401, 429)
+  list(@CurrentUser() user: AuthUser, @Query() query: ListSuppressionsQuery): Promise<SuppressionPageResponse> {
+    return this.service.list(user.id, query);
+  }
+
+  @Post()
+  // Bodies are read per route, after authentication.
+  @UseInterceptors(JsonBodyInterceptor)
+  @ApiOperation({ summary: 'Stop delivering to an address (reason manual); an address already listed keeps its entry' })
+  @ApiCreatedResponse({ type: SuppressionResponse })
+  @ApiProblemResponses(400, 401, 415, 429)
+  add(@CurrentUser() user: AuthUser, @Body() body: CreateSuppressionDto): Promise<SuppressionResponse> {
+    return this.service.add(user.id, body);
+  }
+
+  @Delete(':email')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Deliver to an address again' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiProblemResponses(400, 401, 404, 429)
+  remove(@CurrentUser() user: AuthUser, @Param() params: SuppressionAddressParams): Promise<void> {
+    return this.service.remove(user.id, params.email);
+  }
+}

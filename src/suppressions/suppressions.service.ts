@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { pageEnvelope } from '../common/paging';
+import { NotFoundError } from '../common/problem/problem.errors';
+import { recipientKey } from '../messages/recipients';
+import { CreateSuppressionDto, ListSuppressionsQuery, SuppressionPageResponse, SuppressionResponse } from './dto/suppression.dto';
+import { SuppressionEntity } from './entities/suppression.entity';
+import { SuppressionsRepository } from './suppressions.repository';
+
+/** GET, POST and DELETE /user/suppressions (SPEC §6): addresses are keyed as recipients are compared. */
+@Injectable()
+export class SuppressionsService {
+  constructor(private readonly suppressions: SuppressionsRepository) {}
+
+  async list(userId: string, query: ListSuppressionsQuery): Promise<SuppressionPageResponse> {
+    const email = query.email === undefined ? undefined : recipientKey(query.email);
+    const [entries, total] = await this.suppressions.page(userId, email, (query.page - 1) * query.take, query.take);
+    return { suppressions: entries.map(map), ...pageEnvelope(query, total) };
+  }
+
+  /** Idempotent: an address already on the list keeps its entry (its reason and date), as Postmark does. */
+  async add(userId: string, body: CreateSuppressionDto): Promise<SuppressionResponse> {
+    return map(await this.suppressions.add(userId, recipientKey(body.email), body.reason ?? 'manual', null));
+  }
+
+  async remove(userId: string, email: string): Promise<void> {
+    if (!(await this.suppressions.remove(userId, recipientKey(email)))) throw new NotFoundError(`A suppression of ${email}`);
+  }
+}
+
+function map(entry: SuppressionEntity): SuppressionResponse {
+  return { email: entry.email, reason: entry.reason, messageId: entry.messageId, createdAt: entry.createdAt.toISOString() };
+}
