@@ -120,14 +120,14 @@ describe('/user/suppressions', () => {
     expect(body.errors).toEqual([expect.objectContaining({ field })]);
   });
 
-  it('refuses a DELETE of something that is not an address with a 400, and removes nothing', async () => {
+  it('answers a DELETE of something that is not an address with a 404, like any address not on the list, and removes nothing', async () => {
     const userId = newUserId('suppress-bad-delete');
     const email = address('kept');
     await add(userId, { email }).expect(201);
 
-    const { body } = await remove(userId, 'not-an-address').expect(400);
+    const { body } = await remove(userId, 'not-an-address').expect(404);
 
-    expect(body.errors).toEqual([expect.objectContaining({ field: 'email' })]);
+    expect(body).toMatchObject({ status: 404, title: 'Not Found' });
     expect(await rowsOf(userId)).toEqual([{ email, reason: 'manual' }]);
   });
 

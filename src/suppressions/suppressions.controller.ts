@@ -35,7 +35,7 @@ export class SuppressionsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Deliver to an address again' })
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiProblemResponses(400, 401, 404, 429)
+  @ApiProblemResponses(401, 404, 429)
   remove(@CurrentUser() user: AuthUser, @Param() params: SuppressionAddressParams): Promise<void> {
     return this.service.remove(user.id, params.email);
   }

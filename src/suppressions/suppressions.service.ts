@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { pageEnvelope } from '../common/paging';
 import { NotFoundError } from '../common/problem/problem.errors';
+import { isEmailAddress } from '../common/validation/email-address';
 import { recipientKey } from '../messages/recipients';
 import { CreateSuppressionDto, ListSuppressionsQuery, SuppressionPageResponse, SuppressionResponse } from './dto/suppression.dto';
 import { SuppressionEntity } from './entities/suppression.entity';
@@ -23,6 +24,7 @@ export class SuppressionsService {
   }
 
   async remove(userId: string, email: string): Promise<void> {
+    if (!isEmailAddress(email)) throw new NotFoundError('That suppression');
     if (!(await this.suppressions.remove(userId, recipientKey(email)))) throw new NotFoundError(`A suppression of ${email}`);
   }
 }

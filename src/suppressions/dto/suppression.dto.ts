@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { PageQuery } from '../../common/paging';
 import { IsEmailAddress } from '../../common/validation/validators';
 import { API_SUPPRESSION_REASONS, SUPPRESSION_REASONS } from '../suppression-reason';
@@ -29,8 +29,10 @@ export class CreateSuppressionDto {
 }
 
 export class SuppressionAddressParams {
+  // Not held to the address rule: something that is no address is on no list, so it is a 404
+  // like any address not on the list, as every id route answers an unknown id.
   @ApiProperty({ ...ADDRESS, description: 'The suppressed address, case-insensitive' })
-  @IsEmailAddress()
+  @IsString()
   email!: string;
 }
 
