@@ -18,7 +18,9 @@ module.exports = {
       transform: { '^.+\\.ts$': tsJest },
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 30000,
     },
   ],
+  // A global option: jest-circus reads testTimeout from the global config only, so inside a
+  // project it was silently ignored (hooks that boot an app on a busy machine hit 5 s).
+  testTimeout: 30000,
 };
