@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AttachmentsModule } from './attachments/attachments.module';
 import { AuthModule } from './auth/auth.module';
+import { BouncesModule } from './bounces/bounces.module';
 import { HttpDrain } from './common/http-drain';
 import type { AuthUser } from './auth/current-user.decorator';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
@@ -11,12 +12,16 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { QueueModule } from './queue/queue.module';
+import { loggedRequest } from './request-log';
 import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SenderModule } from './sender/sender.module';
+import { SubmissionModule } from './submission/submission.module';
 import { SuppressionsModule } from './suppressions/suppressions.module';
+import { UnsubscribeModule } from './unsubscribe/unsubscribe.module';
+import { DomainsModule } from './domains/domains.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -31,9 +36,8 @@ export class AppModule {
             level: config.logLevel,
             // The id assigned by assignRequestId, which runs before everything else.
             genReqId: (request) => request.id,
-            // One short line per request: no headers (about 750 bytes each, credentials among them).
             serializers: {
-              req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, url: request.url }),
+              req: loggedRequest,
               res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
             },
             // Read again when the response is logged, by which time the guard has named the caller.
@@ -50,8 +54,14 @@ export class AppModule {
         MessagesModule,
         AttachmentsModule,
         SenderModule,
+        // The SMTP submission server (SUBMISSION_SMTP_PORT, API processes).
+        SubmissionModule,
         WebhooksModule,
         SuppressionsModule,
+        UnsubscribeModule,
+        // The inbound SMTP listener (INBOUND_SMTP_PORT, worker processes).
+        BouncesModule,
+        DomainsModule,
         HealthModule,
         MetricsModule,
       ],

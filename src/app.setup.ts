@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SchemaObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { API_KEY_SECURITY } from './auth/requires-scope.decorator';
 import { HttpDrain } from './common/http-drain';
 import { applyDocumentConventions } from './common/openapi/document-conventions';
 import { answerParserErrorsAsProblems } from './common/problem/client-error';
@@ -60,10 +61,18 @@ function setUpSwagger(app: INestApplication): void {
       .setDescription(
         'Send email and read back your messages. Every operation needs a bearer token (JWT) whose `sub` is your user id: ' +
           'press **Authorize** and paste one (`npm run token -- --sub you`; in the Docker image ' +
-          '`node dist/src/auth/token.cli.js --sub you`). Errors are RFC 9457 `application/problem+json`.',
+          '`node dist/src/auth/token.cli.js --sub you`), or an API key from `POST /user/api-keys` (`Authorization: Bearer mr_…`), ' +
+          'which reaches the operations of its scopes (`x-api-key-scope`; outside them 403). Errors are RFC 9457 `application/problem+json`.',
       )
       .setVersion('1')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+      // The same header as the JWT's; declared as its own scheme so that each operation can say which scope a key needs.
+      .addSecurity(API_KEY_SECURITY, {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'An API key as a bearer token: paste `Bearer mr_…`. It reaches only the operations of its scopes (each operation\'s `x-api-key-scope`).',
+      })
       .build(),
   );
   applyDocumentConventions(document);

@@ -13,9 +13,13 @@ const LAYERS: string[][] = [
   ['auth', 'queue'],
   ['metrics', 'rate-limit', 'attachments', 'idempotency'],
   ['messages'],
-  ['webhooks', 'suppressions'],
+  ['webhooks', 'suppressions', 'domains'],
+  ['unsubscribe'],
+  ['bounces'],
   ['delivery', 'intake'],
   ['sender', 'health'],
+  // Above sender: a submitted message passes the REST send body's own validation (SendMessageDto).
+  ['submission'],
 ];
 const SRC = __dirname;
 // Files at the top of src/ (the app's assembly) sit above every room.

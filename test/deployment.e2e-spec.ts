@@ -73,7 +73,7 @@ describe('docker-compose.yml', () => {
       ),
     );
 
-    expect([...required].sort()).toEqual(['JWT_SECRET', 'WEBHOOK_SIGNING_KEY']);
+    expect([...required].sort()).toEqual(['DATA_ENCRYPTION_KEY', 'JWT_SECRET', 'WEBHOOK_SIGNING_KEY']);
     for (const name of required) expect(readmeOnCompose).toContain(`\`${name}\``);
   });
 });

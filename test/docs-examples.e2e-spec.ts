@@ -105,7 +105,7 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
       expect({ status: response.status, count: response.body.messages?.length }).toEqual({ status: 201, count: (example as { messages: unknown[] }).messages.length });
       for (const message of response.body.messages) expect(message).toMatchObject({ status: 'queued' });
     }
-    expect(Object.keys(batch.responses).filter((s) => Number(s) >= 400).sort()).toEqual(['400', '401', '409', '413', '415', '422', '429', '500', '503']);
+    expect(Object.keys(batch.responses).filter((s) => Number(s) >= 400).sort()).toEqual(['400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     expect(batch.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
     expect(Object.keys(batch.responses['201'].headers ?? {})).toEqual(expect.arrayContaining(['Idempotent-Replayed', 'RateLimit-Remaining']));
   });
@@ -138,7 +138,7 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
         checked.push(status);
       }
     }
-    expect(new Set(checked)).toEqual(new Set(['400', '401', '404', '409', '413', '415', '422', '429', '500', '503']));
+    expect(new Set(checked)).toEqual(new Set(['400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']));
   });
 
   it('documents the headers of a send, which the server sends', async () => {

@@ -36,11 +36,14 @@ describe('routes with an id parameter', () => {
     expect(response.body).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404, requestId: expect.any(String) });
   };
 
-  it('finds the id routes: GET /user/messages/{id} and POST /user/webhook-deliveries/{id}/replay at least', () => {
+  it('finds the id routes: GET /user/messages/{id}, POST /user/webhook-deliveries/{id}/replay and the /domains/{id} routes at least', () => {
     expect(routes).toEqual(
       expect.arrayContaining([
         { method: 'get', path: '/user/messages/:id' },
         { method: 'post', path: '/user/webhook-deliveries/:id/replay' },
+        { method: 'get', path: '/domains/:id' },
+        { method: 'post', path: '/domains/:id/verify' },
+        { method: 'delete', path: '/domains/:id' },
       ]),
     );
   });

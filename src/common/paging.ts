@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { toInteger } from './validation/query-values';
@@ -21,4 +21,25 @@ export class PageQuery {
 export function pageEnvelope({ take, page }: PageQuery, total: number) {
   const totalPages = Math.ceil(total / take);
   return { take, page, skip: (page - 1) * take, total, totalPages, hasNext: page < totalPages };
+}
+
+/** The envelope's fields in a list's answer (pageEnvelope), for the answers that carry one. */
+export class PageEnvelope {
+  @ApiProperty({ example: 10 })
+  take!: number;
+
+  @ApiProperty({ example: 1 })
+  page!: number;
+
+  @ApiProperty({ example: 0 })
+  skip!: number;
+
+  @ApiProperty({ example: 42 })
+  total!: number;
+
+  @ApiProperty({ example: 5 })
+  totalPages!: number;
+
+  @ApiProperty({ example: true })
+  hasNext!: boolean;
 }

@@ -48,6 +48,27 @@ describe(AppConfig.name, () => {
       expect(sut.limits).toEqual({ maxRecipients: 5, maxAttachmentBytes: 1024, requestsPerMinute: 30 });
     });
 
+    it('reads the deliverability settings of SPEC §9, with their defaults', () => {
+      const defaults = AppConfig.fromEnvironment({ JWT_SECRET: SECRET, PORT: '8080' }).deliverability;
+      const given = AppConfig.fromEnvironment({
+        JWT_SECRET: SECRET,
+        PUBLIC_URL: 'https://mail.example.com/',
+        BOUNCE_DOMAIN: 'Bounces.Example.com',
+        INBOUND_SMTP_PORT: '2525',
+        DNS_SERVERS: '127.0.0.1:5353,1.1.1.1',
+        DATA_ENCRYPTION_KEY: 'k'.repeat(32),
+      }).deliverability;
+
+      expect(defaults).toMatchObject({ publicUrl: 'http://localhost:8080', bounceDomain: undefined, inboundSmtpPort: undefined, dnsServers: [] });
+      expect(given).toMatchObject({
+        publicUrl: 'https://mail.example.com',
+        bounceDomain: 'bounces.example.com',
+        inboundSmtpPort: 2525,
+        dnsServers: ['127.0.0.1:5353', '1.1.1.1'],
+        encryptionKey: 'k'.repeat(32),
+      });
+    });
+
     it('treats a blank variable as unset', () => {
       const sut = AppConfig.fromEnvironment({ JWT_SECRET: SECRET, PORT: '', ROLE: '', JWT_JWKS_URL: '' });
 
@@ -71,6 +92,18 @@ describe(AppConfig.name, () => {
       ['MAX_ATTACHMENT_BYTES', 'lots'],
       ['RATE_LIMIT_PER_MINUTE', '0'],
       ['JWT_JWKS_URL', 'not a url'],
+      ['PUBLIC_URL', 'mailroom.example.com'],
+      ['BOUNCE_DOMAIN', 'bounces@example.com'],
+      ['BOUNCE_DOMAIN', '-bad-.example.com'],
+      ['INBOUND_SMTP_PORT', '65536'],
+      ['DNS_SERVERS', '1.1.1.1, 8.8.8.8'],
+      ['DNS_SERVERS', '1.1.1.1,'],
+      ['DATA_ENCRYPTION_KEY', 'x'.repeat(31)],
+      ['INBOUND_SMTP_PORT', '-1'],
+      ['MESSAGE_RETENTION_DAYS', '0'],
+      ['MESSAGE_RETENTION_DAYS', '36501'],
+      ['MESSAGE_RETENTION_DAYS', '1.5'],
+      ['MESSAGE_RETENTION_DAYS', '30d'],
     ])('refuses %s=%s with a message naming the variable', (name, value) => {
       const env = { JWT_SECRET: SECRET, [name]: value };
       if (name === 'JWT_JWKS_URL') delete (env as Record<string, string | undefined>).JWT_SECRET;
@@ -79,6 +112,14 @@ describe(AppConfig.name, () => {
 
       expect(load).toThrow(ConfigurationError);
       expect(load).toThrow(new RegExp(`\\b${name}\\b`));
+    });
+
+    it.each([['0', 0], ['65535', 65535], ['', undefined]])('takes INBOUND_SMTP_PORT=%s (0: a free port, for tests)', (value, port) => {
+      expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET, INBOUND_SMTP_PORT: value }).deliverability.inboundSmtpPort).toBe(port);
+    });
+
+    it.each([['1', 1], ['36500', 36500], ['', undefined]])('takes MESSAGE_RETENTION_DAYS=%s (unset: messages are kept forever)', (value, days) => {
+      expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET, MESSAGE_RETENTION_DAYS: value }).retentionDays).toBe(days);
     });
 
     it('reports every invalid variable at once', () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -44,6 +44,31 @@ export class AppConfig {
     retryDelays: number[];
     concurrency: number;
     leaseSeconds: number;
+  };
+  /** Whole UTC days a message is kept past the day it was sent; undefined: forever (MessageRetention). */
+  readonly retentionDays!: number | undefined;
+  /** SPEC §9: signing domains, the bounce and complaint loop, one-click unsubscribe. */
+  readonly deliverability!: {
+    /** Where recipients reach the service (unsubscribe links), without a trailing slash. */
+    publicUrl: string;
+    /** Unset: the envelope sender is the From address and no bounce is tracked. */
+    bounceDomain: string | undefined;
+    /** Unset: no inbound SMTP listener. */
+    inboundSmtpPort: number | undefined;
+    /** `host` or `host:port` resolvers for domain verification; empty: the system's. */
+    dnsServers: string[];
+    /** The master key that DKIM private keys are encrypted with and recipient tokens are signed with. */
+    encryptionKey: string;
+  };
+
+  /** SPEC §10: the SMTP submission server of API processes. */
+  readonly submission!: {
+    /** Unset: no submission server. */
+    smtpPort: number | undefined;
+    /** PEM contents; unset: no STARTTLS. */
+    tls: { cert: Buffer; key: Buffer } | undefined;
+    /** AUTH without TLS (local development and tests only). */
+    allowInsecureAuth: boolean;
   };
 
   constructor(values: AppConfig) {
@@ -95,6 +120,18 @@ export class AppConfig {
         timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 10_000,
         retryDelays: (vars.WEBHOOK_RETRY_DELAYS ?? '5,300,1800,7200,18000,36000,36000').split(',').map(Number),
       },
+      deliverability: {
+        publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT ?? 3000}`).replace(/\/+$/, ''),
+        bounceDomain: vars.BOUNCE_DOMAIN?.toLowerCase(),
+        inboundSmtpPort: vars.INBOUND_SMTP_PORT,
+        dnsServers: vars.DNS_SERVERS?.split(',') ?? [],
+        // Read (or created) when first needed, as the webhook key is.
+        get encryptionKey() {
+          return (vars.DATA_ENCRYPTION_KEY ??= readOrCreateSecret(dataDir, 'data-encryption-key'));
+        },
+      },
+      retentionDays: vars.MESSAGE_RETENTION_DAYS,
+      submission: submission(vars),
       limits: {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,
         maxAttachmentBytes: vars.MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
@@ -102,6 +139,36 @@ export class AppConfig {
       },
     });
   }
+}
+
+/**
+ * A submission server with neither TLS nor insecure AUTH could never let anyone log in: a start
+ * refused with the reason beats a listener that refuses every client.
+ */
+function submission(vars: Environment): AppConfig['submission'] {
+  const tls = submissionTls(vars);
+  const allowInsecureAuth = vars.SUBMISSION_ALLOW_INSECURE_AUTH === 'true';
+  if (vars.SUBMISSION_SMTP_PORT !== undefined && !tls && !allowInsecureAuth) {
+    throw new ConfigurationError(
+      'SUBMISSION_SMTP_PORT needs SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY (AUTH only after STARTTLS), or SUBMISSION_ALLOW_INSECURE_AUTH=true.',
+    );
+  }
+  return { smtpPort: vars.SUBMISSION_SMTP_PORT, tls, allowInsecureAuth };
+}
+
+/** The certificate and key, read once: a path that cannot be read stops the start, naming the variable. */
+function submissionTls(vars: Environment): AppConfig['submission']['tls'] {
+  const { SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: key } = vars;
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new ConfigurationError('Set both SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY (PEM file paths), or neither.');
+  const read = (name: string, path: string) => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new ConfigurationError(`${name}: cannot read ${path} (${(error as Error).message})`);
+    }
+  };
+  return { cert: read('SUBMISSION_TLS_CERT', cert), key: read('SUBMISSION_TLS_KEY', key) };
 }
 
 function tokenVerification(vars: Environment, production: boolean, dataDir: string): TokenVerification {

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsFQDN, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 
 /** Digits only: `1e3`, `0x50` and ` 80 ` are not port numbers. */
 function wholeNumber({ value }: { value: unknown }): unknown {
@@ -63,6 +63,10 @@ export class Environment {
   @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(3600)
   DELIVERY_LEASE_SECONDS?: number;
 
+  /** Unset: messages are kept forever. At most 100 years. */
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(36_500)
+  MESSAGE_RETENTION_DAYS?: number;
+
   @IsOptional() @IsString() @MinLength(32, { message: 'WEBHOOK_SIGNING_KEY must be at least 32 characters' })
   WEBHOOK_SIGNING_KEY?: string;
 
@@ -77,4 +81,34 @@ export class Environment {
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
+
+  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  PUBLIC_URL?: string;
+
+  @IsOptional() @IsFQDN({ require_tld: false }, { message: 'BOUNCE_DOMAIN must be a domain name, like bounces.example.com' })
+  BOUNCE_DOMAIN?: string;
+
+  // 0: any free port (tests read the one chosen).
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(0) @Max(65535)
+  INBOUND_SMTP_PORT?: number;
+
+  // 0: any free port (tests read the one chosen).
+  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(0) @Max(65535)
+  SUBMISSION_SMTP_PORT?: number;
+
+  /** PEM files; both or neither (AppConfig checks the pair and reads them). */
+  @IsOptional() @IsString() @MinLength(1)
+  SUBMISSION_TLS_CERT?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  SUBMISSION_TLS_KEY?: string;
+
+  @IsOptional() @IsIn(['true', 'false'], { message: 'SUBMISSION_ALLOW_INSECURE_AUTH must be true or false' })
+  SUBMISSION_ALLOW_INSECURE_AUTH?: string;
+
+  @IsOptional() @Matches(/^[^\s,]+(,[^\s,]+)*$/, { message: 'DNS_SERVERS must be comma-separated host:port entries, like 1.1.1.1,127.0.0.1:5353' })
+  DNS_SERVERS?: string;
+
+  @IsOptional() @IsString() @MinLength(32, { message: 'DATA_ENCRYPTION_KEY must be at least 32 characters' })
+  DATA_ENCRYPTION_KEY?: string;
 }

@@ -1,8 +1,13 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { ApiKeyRevocationsEntity } from '../auth/api-keys/entities/api-key-revocations.entity';
+import { ApiKeyEntity } from '../auth/api-keys/entities/api-key.entity';
 import { AttachmentEntity } from '../attachments/entities/attachment.entity';
+import { AppliedReportEntity } from '../bounces/entities/applied-report.entity';
+import { SendingDomainEntity } from '../domains/entities/sending-domain.entity';
 import { IdempotencyKeyEntity } from '../idempotency/entities/idempotency-key.entity';
 import { MessageCountChangeEntity } from '../messages/entities/message-count-change.entity';
 import { MessageCountEntity } from '../messages/entities/message-count.entity';
+import { MessageMimeEntity } from '../messages/entities/message-mime.entity';
 import { MessageAttachmentEntity } from '../messages/entities/message-attachment.entity';
 import { MessageRecipientEntity } from '../messages/entities/message-recipient.entity';
 import { MessageStatusEventEntity } from '../messages/entities/message-status-event.entity';
@@ -22,6 +27,11 @@ import { MessageCounts1764086400000 } from './migrations/1764086400000-message-c
 import { MailboxFields1764172800000 } from './migrations/1764172800000-mailbox-fields';
 import { ScheduledSends1764172801000 } from './migrations/1764172801000-scheduled-sends';
 import { Suppressions1764259200000 } from './migrations/1764259200000-suppressions';
+import { SendingDomains1764345600000 } from './migrations/1764345600000-sending-domains';
+import { BounceLoop1764345601000 } from './migrations/1764345601000-bounce-loop';
+import { ApiKeys1764432000000 } from './migrations/1764432000000-api-keys';
+import { SubmittedMime1764432001000 } from './migrations/1764432001000-submitted-mime';
+import { MessageRetention1764518400000 } from './migrations/1764518400000-message-retention';
 
 /** Every table of the schema, with every index TypeORM can express (test/schema-drift.e2e-spec.ts holds them to the migrations). */
 export const ENTITIES = [
@@ -38,6 +48,11 @@ export const ENTITIES = [
   MessageCountEntity,
   MessageCountChangeEntity,
   SuppressionEntity,
+  AppliedReportEntity,
+  SendingDomainEntity,
+  ApiKeyEntity,
+  ApiKeyRevocationsEntity,
+  MessageMimeEntity,
 ];
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
@@ -52,6 +67,11 @@ export const MIGRATIONS = [
   MailboxFields1764172800000,
   ScheduledSends1764172801000,
   Suppressions1764259200000,
+  SendingDomains1764345600000,
+  BounceLoop1764345601000,
+  ApiKeys1764432000000,
+  SubmittedMime1764432001000,
+  MessageRetention1764518400000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

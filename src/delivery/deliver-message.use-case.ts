@@ -1,16 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
-import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
+import { CopiesProgress, DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
 import { QueueJob } from '../queue/job-queue';
 import { Metrics } from '../metrics/metrics';
-import { AttemptOutcome, deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
+import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
+import { CopiesOutcome, copiesOutcome } from './copies-outcome';
 import { DeliveryRecorder } from './delivery-recorder';
 import { CLAIMED_COLUMNS, ClaimedColumns, DeliverableMessage, DeliveryRepository } from './delivery.repository';
-import { Mailer } from './mailer/mailer';
+import { Mailer, OutgoingMail } from './mailer/mailer';
 import { Database } from '../database/database';
 import { SuppressionList } from '../suppressions/suppression-list';
 import { suppressedDetail, withoutSuppressed } from './suppressed-recipients';
+import { UnsubscribeHeaders } from '../unsubscribe/unsubscribe-headers';
+import { recipientCopies, sendCopies } from './recipient-copies';
+import { VerpAddresses } from '../bounces/verp-addresses';
+import { SigningKeys } from '../domains/signing-keys';
+import { addressOf } from '../common/validation/mailbox';
 
 /**
  * Delivery attempts: claim the messages of a batch of jobs (→ sending), hand each to the mailer,
@@ -29,6 +35,9 @@ export class DeliverMessageUseCase {
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
     private readonly suppressionList: SuppressionList,
+    private readonly unsubscribeHeaders: UnsubscribeHeaders,
+    private readonly verp: VerpAddresses,
+    private readonly signingKeys: SigningKeys,
   ) {}
 
   /**
@@ -53,7 +62,9 @@ export class DeliverMessageUseCase {
         return { messageId, attempt, note: skippedKeys ? suppressedDetail(skippedKeys, false) : null };
       });
       const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, toClaim, CLAIMED_COLUMNS);
-      const messages = (await this.deliveries.deliverable(manager, moved)).map((m) => withoutSuppressed(m, suppressed.get(m.id)?.keys ?? []));
+      const deliverable = await this.deliveries.deliverable(manager, moved);
+      const signing = await this.signingKeys.lookUp(manager, deliverable.map((m) => ({ id: m.id, userId: m.userId, senderAddress: addressOf(m.sender) })));
+      const messages = deliverable.map((m) => ({ ...withoutSuppressed(m, suppressed.get(m.id)?.keys ?? []), signingKey: signing.get(m.id) }));
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
       const others: string[] = [];
       for (const job of jobs) {
@@ -71,7 +82,7 @@ export class DeliverMessageUseCase {
 
   /** One attempt at one claimed message; resolves once its outcome is committed. */
   async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<void> {
-    const outcome = await this.handOver(message);
+    const outcome = await this.handOver(message, job.data.copies);
     await this.recorder.record({
       jobId: job.id,
       repliedAt: performance.now(),
@@ -79,29 +90,66 @@ export class DeliverMessageUseCase {
     });
   }
 
-  private async handOver(message: DeliverableMessage): Promise<AttemptOutcome> {
-    return deliveryRetryPolicy(await this.send(message), message.attempt, this.config.delivery.retryDelays);
+  /**
+   * Bulk mail goes out as one SMTP transaction per recipient, since each copy carries the
+   * recipient's own List-Unsubscribe (SPEC §9), and so does all mail with BOUNCE_DOMAIN set, since
+   * each copy's envelope sender names its recipient (VERP); other mail as one transaction for all.
+   * A retry that names the copies still to go (`progress`) sends those alone, whatever the
+   * configuration has become since.
+   */
+  private async handOver(message: DeliverableMessage, progress: CopiesProgress | undefined): Promise<CopiesOutcome> {
+    const { retryDelays, concurrency } = this.config.delivery;
+    const mail = this.outgoingMail(message);
+    const perCopy = progress !== undefined || message.bulkSendingId !== null || this.verp.domain !== undefined;
+    if (!perCopy) return deliveryRetryPolicy(await this.sendWhole(mail, message), message.attempt, retryDelays);
+    const pending = progress && new Set(progress.pending);
+    const copies = recipientCopies(
+      mail,
+      message.positions,
+      (position) => this.unsubscribeHeaders.for(message, position),
+      (position) => this.verp.envelopeSender({ messageId: message.id, recipient: position }),
+    ).filter((copy) => !pending || pending.has(copy.copyFor!.position));
+    let dkim: OutgoingMail['dkim'];
+    try {
+      dkim = this.openSigningKey(message);
+    } catch (error) {
+      // A key this process cannot decrypt defers every copy, never sends one unsigned.
+      const failed = copies.map(({ copyFor }) => ({ address: copyFor!.address, position: copyFor!.position, result: { error } }));
+      return copiesOutcome(failed, progress, message.attempt, retryDelays);
+    }
+    // As many at once as the SMTP pool has connections (WORKER_CONCURRENCY).
+    const results = await sendCopies(this.mailer, copies.map((copy) => ({ ...copy, dkim })), concurrency);
+    return copiesOutcome(results, progress, message.attempt, retryDelays);
   }
 
-  private async send(message: DeliverableMessage): Promise<HandOverResult> {
+  private async sendWhole(mail: OutgoingMail, message: DeliverableMessage): Promise<HandOverResult> {
     try {
-      return {
-        receipt: await this.mailer.send({
-          id: message.id,
-          from: message.sender,
-          to: message.recipients,
-          cc: message.cc ?? [],
-          bcc: message.bcc ?? [],
-          replyTo: message.replyTo ?? [],
-          subject: message.subject,
-          html: message.html,
-          text: message.text,
-          headers: message.headers ?? {},
-          attachments: message.attachments,
-        }),
-      };
+      // Opened inside the try: a key this process cannot decrypt defers the message, never sends it unsigned.
+      mail.dkim = this.openSigningKey(message);
+      return { receipt: await this.mailer.send(mail) };
     } catch (error) {
       return { error };
     }
+  }
+
+  private openSigningKey(message: DeliverableMessage): OutgoingMail['dkim'] {
+    return message.signingKey && this.signingKeys.open(message.signingKey);
+  }
+
+  private outgoingMail(message: DeliverableMessage): OutgoingMail {
+    return {
+      id: message.id,
+      from: message.sender,
+      to: message.recipients,
+      cc: message.cc ?? [],
+      bcc: message.bcc ?? [],
+      replyTo: message.replyTo ?? [],
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      headers: message.headers ?? {},
+      attachments: message.attachments,
+      ...(message.mime && { mime: message.mime }),
+    };
   }
 }

@@ -5,7 +5,7 @@ import { GroupCommit } from '../database/group-commit';
 import { Metrics } from '../metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessagePriority } from '../messages/message-status';
-import { DeliveryQueue } from '../queue/delivery-queue';
+import { CopiesProgress, DeliveryQueue } from '../queue/delivery-queue';
 import { logOutcome } from './delivery-outcome-log';
 import { FinishedAttempt } from './delivery.repository';
 
@@ -17,7 +17,7 @@ export interface JobResult {
   jobId: string;
   /** performance.now() when the mail server answered. */
   repliedAt: number;
-  finished: FinishedAttempt & { userId: string; priority: MessagePriority; sentAt: Date; retryAfterSeconds?: number };
+  finished: FinishedAttempt & { userId: string; priority: MessagePriority; sentAt: Date; retryAfterSeconds?: number; copies?: CopiesProgress };
 }
 
 /**
@@ -60,11 +60,16 @@ export class DeliveryRecorder {
   private async write(manager: EntityManager, results: JobResult[]): Promise<boolean[]> {
     const finished = results.map((r) => r.finished);
     const moved = new Set((await this.lifecycle.finish(manager, finished)).moved.map((m) => m.id));
-    // A delay of 0 is a retry too.
+    // A delay of 0 is a retry too. A retry names the copies still to go, if any, in its own job:
+    // committed with this outcome, so no later attempt sends an accepted copy again.
     const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));
     await this.deliveryQueue.enqueue(
       manager,
-      retries.map((f) => ({ job: { messageId: f.messageId, attempt: f.attempt + 1 }, priority: f.priority, startAfterSeconds: f.retryAfterSeconds })),
+      retries.map((f) => ({
+        job: { messageId: f.messageId, attempt: f.attempt + 1, ...(f.copies && { copies: f.copies }) },
+        priority: f.priority,
+        startAfterSeconds: f.retryAfterSeconds,
+      })),
     );
     await this.deliveryQueue.complete(manager, results.map((r) => r.jobId));
     return finished.map((f) => moved.has(f.messageId));

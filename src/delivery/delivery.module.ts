@@ -10,6 +10,9 @@ import { Mailer } from './mailer/mailer';
 import { OutboxMailer } from './mailer/outbox.mailer';
 import { SmtpMailer } from './mailer/smtp.mailer';
 import { SuppressionsModule } from '../suppressions/suppressions.module';
+import { UnsubscribeModule } from '../unsubscribe/unsubscribe.module';
+import { BouncesModule } from '../bounces/bounces.module';
+import { DomainsModule } from '../domains/domains.module';
 
 /**
  * Delivery: the worker and the mailer chosen by SMTP_URL. Not global on purpose: Nest destroys
@@ -25,6 +28,10 @@ export class DeliveryModule {
       imports: [
         MessageLifecycleModule,
         SuppressionsModule,
+        UnsubscribeModule,
+        // For the VERP envelope senders.
+        BouncesModule,
+        DomainsModule,
         ...(smtpUrl
           ? [
             MailerModule.forRoot({

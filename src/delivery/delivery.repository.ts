@@ -3,6 +3,8 @@ import { EntityManager } from 'typeorm';
 import type { MovedMessage } from '../messages/lifecycle/message-lifecycle';
 import type { TargetOf } from '../messages/lifecycle/transitions';
 import type { MessagePriority } from '../messages/message-status';
+import { recipientPositions } from './recipient-positions';
+import type { SealedSigningKey } from '../domains/signing-keys';
 
 /** What a delivery needs of a stored message. */
 export interface DeliverableMessage {
@@ -19,13 +21,20 @@ export interface DeliverableMessage {
   text: string | null;
   headers: Record<string, string> | null;
   priority: MessagePriority;
+  bulkSendingId: string | null;
   sentAt: Date;
+  /** Each recipient's position (by address key) among the stored to, cc and bcc, kept when suppressed ones are skipped. */
+  positions: ReadonlyMap<string, number>;
   attachments: { fileName: string; contentType: string; content: Buffer }[];
+  /** A message submitted over SMTP: its MIME as received, sent as it is (SPEC §10); null: composed from the fields. */
+  mime: Buffer | null;
+  /** The key of the sender's verified domain, found at the claim; absent: sent unsigned. */
+  signingKey?: SealedSigningKey;
 }
 
 /** What the claim reads of each message it moves, in its own statement (MessageLifecycle.claim). */
 export type ClaimedColumns = Pick<
-  DeliverableMessage, 'sender' | 'recipients' | 'cc' | 'bcc' | 'replyTo' | 'subject' | 'html' | 'text' | 'headers' | 'priority' | 'sentAt'
+  DeliverableMessage, 'sender' | 'recipients' | 'cc' | 'bcc' | 'replyTo' | 'subject' | 'html' | 'text' | 'headers' | 'priority' | 'bulkSendingId' | 'sentAt' | 'mime'
 > & { hasAttachments: boolean };
 export const CLAIMED_COLUMNS: Record<keyof ClaimedColumns, string> = {
   sender: 'm.sender',
@@ -38,7 +47,9 @@ export const CLAIMED_COLUMNS: Record<keyof ClaimedColumns, string> = {
   text: 'm.text',
   headers: 'm.headers',
   priority: 'm.priority',
+  bulkSendingId: 'm.bulk_sending_id',
   sentAt: 'm.sent_at',
+  mime: '(SELECT mm.content FROM message_mime mm WHERE mm.message_id = m.id)',
   hasAttachments: 'EXISTS (SELECT 1 FROM message_attachments a WHERE a.message_id = m.id)',
 };
 
@@ -60,6 +71,7 @@ export class DeliveryRepository {
     return claimed.map(({ status: _, hasAttachments: __, attempt, ...message }) => ({
       ...message,
       attempt: attempt!,
+      positions: recipientPositions(message),
       attachments: attachments.get(message.id) ?? [],
     }));
   }

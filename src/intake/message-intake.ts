@@ -62,7 +62,7 @@ export class MessageIntake {
     this.refuseUnreachableWebhook(request.webhook?.url);
     const inline = inlineAttachments(request);
     // Over the limit on its own: no need to look up the stored ones.
-    this.refuseOversizedAttachments(inline);
+    this.refuseOversizedAttachments(inline, request.mime?.attachmentBytes);
     if (!idempotencyKey && !request.attachmentIds?.length) {
       const message = await this.plainSends.submit(newMessage(userId, request, inline));
       this.metrics.messagesAccepted.inc();
@@ -74,7 +74,7 @@ export class MessageIntake {
         if (earlier) return { message: earlier as MessageResponse, replayed: true };
       }
       const stored = await this.storedAttachments(manager, userId, request.attachmentIds ?? []);
-      this.refuseOversizedAttachments([...inline, ...stored]);
+      this.refuseOversizedAttachments([...inline, ...stored], request.mime?.attachmentBytes);
       const [message] = await this.store(manager, [newMessage(userId, request, [...inline, ...stored])]);
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, request, message);
       return { message, replayed: false };
@@ -164,9 +164,9 @@ export class MessageIntake {
     });
   }
 
-  /** MAX_ATTACHMENT_BYTES bounds the decoded bytes of a message, inline and stored together. */
-  private refuseOversizedAttachments(attachments: MessageAttachment[]): void {
-    const bytes = attachments.reduce((sum, a) => sum + a.size, 0);
+  /** MAX_ATTACHMENT_BYTES bounds the decoded bytes of a message, inline, stored and in submitted MIME together. */
+  private refuseOversizedAttachments(attachments: MessageAttachment[], submittedBytes = 0): void {
+    const bytes = attachments.reduce((sum, a) => sum + a.size, submittedBytes);
     const limit = this.config.limits.maxAttachmentBytes;
     if (bytes > limit) {
       throw new PayloadTooLargeError(`The attachments come to ${bytes} bytes; the limit per message is ${limit}.`);

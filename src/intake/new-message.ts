@@ -40,6 +40,7 @@ export function newMessage(userId: string, request: SendRequest, attachments: Me
     sentAt: new Date(),
     scheduledAt: request.scheduledAt ? parseDateTime(request.scheduledAt)! : null,
     attachments,
+    ...(request.mime && { mime: request.mime.raw }),
   };
 }
 

@@ -1,8 +1,8 @@
 import type { MessagePriority, MessageStatus } from '../messages/message-status';
 
 /**
- * A request to send one email, as every way in gives it (the REST API's body today; batches and
- * SMTP submission next), already validated field by field.
+ * A request to send one email, as every way in gives it (the REST API's body, a batch's entries, a
+ * message submitted over SMTP), already validated field by field.
  */
 export interface SendRequest {
   subject: string;
@@ -28,4 +28,9 @@ export interface SendRequest {
   webhook?: { url: string; status?: MessageStatus[] };
   /** ISO 8601 with an offset, at most 30 days ahead; a past moment means now. */
   scheduledAt?: string;
+  /**
+   * SMTP submission: the message as received, delivered as it is, and the decoded bytes of its
+   * attachments (MAX_ATTACHMENT_BYTES counts them). The fields above are read from it.
+   */
+  mime?: { raw: Buffer; attachmentBytes: number };
 }

@@ -1,9 +1,10 @@
 /**
  * The lifecycle of SPEC §5: (scheduled →) queued → sending → sent, with deferred retries and failed
  * as the other end; canceled before the sending; suppressed when every recipient is on the owner's
- * suppression list at delivery time.
+ * suppression list at delivery time; after the relay's acceptance, bounced and complained on the
+ * reports that come back (SPEC §9).
  */
-export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed'] as const;
+export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const MESSAGE_PRIORITIES = ['low', 'normal', 'high'] as const;

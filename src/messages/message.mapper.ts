@@ -21,7 +21,17 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     replyTo: row.reply_to,
     scheduledAt: row.scheduled_at?.toISOString() ?? null,
     ...(history && {
-      statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail })),
+      statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail, ...(e.recipient !== null && { recipient: e.recipient }) })),
     }),
   };
+}
+
+/**
+ * The history as it stood at the message's `sequence`-th status change: the entries up to that
+ * change, the notes before it included (a webhook event shows the message as it was then).
+ */
+export function historyAsOf(history: StatusEventRow[], sequence: number): StatusEventRow[] {
+  let changes = 0;
+  const end = history.findIndex((entry) => !entry.note && ++changes === sequence);
+  return end < 0 ? history : history.slice(0, end + 1);
 }

@@ -27,6 +27,10 @@ export interface StatusEventRow {
   status: MessageStatus;
   at: Date;
   detail: string | null;
+  /** The recipient a per-recipient event is about, or null. */
+  recipient: string | null;
+  /** True for an entry that changed no status (MessageLifecycle.note). */
+  note: boolean;
 }
 
 export interface MessageFilter {
@@ -68,6 +72,8 @@ export interface NewMessage {
   scheduledAt: Date | null;
   /** Inline ones carry their bytes; stored ones name the attachment that holds them. */
   attachments: { id: string; fileName: string; contentType: string; size: number; content: Buffer | null; attachmentId: string | null }[];
+  /** The message as submitted over SMTP, sent as it is; absent: composed from the fields. */
+  mime?: Buffer;
 }
 
 /** The columns of a MessageRow. */
@@ -136,7 +142,7 @@ export class MessagesRepository {
     const histories = new Map<string, StatusEventRow[]>(messageIds.map((id) => [id, []]));
     if (messageIds.length === 0) return histories;
     const rows: StatusEventRow[] = await this.statements.query(
-      `SELECT e.message_id, e.status, e.at, e.detail
+      `SELECT e.message_id, e.status, e.at, e.detail, e.recipient, e.note
        FROM message_status_events e JOIN messages m ON m.id = e.message_id
        WHERE m.user_id = $1 AND e.message_id = ANY($2::uuid[])
        ORDER BY e.message_id, e.id`,

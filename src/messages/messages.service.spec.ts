@@ -84,7 +84,7 @@ describe(MessagesService.name, () => {
       expect(withoutHistory.messages[0]).not.toHaveProperty('statusHistory');
 
       const at = new Date('2026-03-01T10:00:00.000Z');
-      repository.getStatusHistories.mockResolvedValue(new Map([['a', [{ message_id: 'a', status: 'queued', at, detail: null }]], ['b', []]]));
+      repository.getStatusHistories.mockResolvedValue(new Map([['a', [{ message_id: 'a', status: 'queued', at, detail: null, recipient: null, note: false }]], ['b', []]]));
       const withHistory = await sut.list(USER, query({ includeStatusHistory: true }));
       expect(repository.getStatusHistories).toHaveBeenCalledTimes(1);
       expect(repository.getStatusHistories).toHaveBeenCalledWith(USER, ['a', 'b']);

@@ -11,6 +11,15 @@ export interface RecipientFields {
 export const recipientKey = (entry: string): string => addressKey(addressOf(entry));
 
 /**
+ * A stored message's recipients in delivery order, to, then cc, then bcc, as given: the
+ * positions that recipient tokens (VERP addresses, unsubscribe links) count. Intake keeps their
+ * keys distinct, and the order never changes once stored, so a position names one recipient for good.
+ */
+export function deliveryOrder(message: { recipients: string[]; cc: string[] | null; bcc: string[] | null }): string[] {
+  return [...message.recipients, ...(message.cc ?? []), ...(message.bcc ?? [])];
+}
+
+/**
  * to, cc and bcc with repeated addresses dropped: a recipient is kept where it first appears,
  * to before cc before bcc, spelled as first given. Entries that are not strings are kept, for
  * validation to name them.

@@ -43,6 +43,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Per owner, so that one user's bad list shows; reports, not messages (a message may bounce for several recipients). */
+  readonly bounces = new Counter({
+    name: 'mailroom_bounces_total',
+    help: 'Bounce reports applied, by owner and kind (hard: the address was suppressed; soft: kept)',
+    labelNames: ['user_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly complaints = new Counter({
+    name: 'mailroom_complaints_total',
+    help: 'Complaints (RFC 5965 feedback reports) applied, by owner and feedback type (abuse, fraud, opt-out, opt-out-list)',
+    labelNames: ['user_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+
   constructor(deliveries: DeliveryQueue, webhooks: WebhookQueue) {
     new Gauge({
       name: 'mailroom_queue_waiting_jobs',

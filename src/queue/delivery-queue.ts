@@ -11,6 +11,20 @@ export interface DeliveryJob {
   attempt: number;
   /** The first job of a scheduled message, held until its scheduledAt: taking it makes the message due. */
   scheduled?: true;
+  /**
+   * Set on the retry of a message sent one copy per recipient when some copies are still to go.
+   * The job says which, written with the outcome that accepted the others: no later attempt, nor
+   * this job given back after its worker died, sends those again.
+   */
+  copies?: CopiesProgress;
+}
+
+/** How far earlier attempts got with a message's copies. */
+export interface CopiesProgress {
+  /** The positions (to, then cc, then bcc, as stored) of the recipients whose copy is still to be sent. */
+  pending: number[];
+  /** How many copies earlier attempts had accepted. */
+  accepted: number;
 }
 
 /** A message's priority (MessagePriority, which lives above this layer), as the queue orders it. */

@@ -23,6 +23,26 @@ export class MessageBudget {
   /** Spends `messages` of the user's budget, the request's own hit included; sets the RateLimit-* headers to what is left. */
   async spend(userId: string, messages: number, response: Response): Promise<void> {
     if (messages <= 1) return;
+    const { spent, remaining, secondsLeft, limit } = await this.charge(userId, messages - 1);
+    response.setHeader('RateLimit-Remaining', remaining);
+    response.setHeader('RateLimit-Reset', secondsLeft);
+    if (spent) return;
+    response.setHeader('Retry-After', secondsLeft);
+    throw new RateLimitedError(
+      limit,
+      secondsLeft,
+      `A batch of ${messages} messages counts as ${messages} requests; ${remaining + 1} were left of the ${limit} a minute. Send fewer, or retry after ${secondsLeft} s.`,
+    );
+  }
+
+  /** For a way in that no request guard has counted (SMTP submission): one message, one request of the budget. */
+  async spendOne(userId: string): Promise<void> {
+    const { spent, secondsLeft, limit } = await this.charge(userId, 1);
+    if (!spent) throw new RateLimitedError(limit, secondsLeft);
+  }
+
+  /** Adds `hits` to the user's count of the minute, all or none: none when they would pass the limit. */
+  private async charge(userId: string, hits: number): Promise<{ spent: boolean; remaining: number; secondsLeft: number; limit: number }> {
     const limit = this.config.limits.requestsPerMinute;
     // One statement, so that concurrent batches of one user cannot both take the last of the budget.
     // Should the guard's window have ended in between, the new one starts with the N - 1 alone.
@@ -41,17 +61,8 @@ export class MessageBudget {
          UNION ALL
          SELECT false, hits, ceil(extract(epoch FROM window_ends_at - now()))::integer FROM rate_limit_counters
          WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM spent)`,
-        [counterKey(RATE_LIMIT_THROTTLER, userId), messages - 1, RATE_LIMIT_WINDOW_MS, limit],
+        [counterKey(RATE_LIMIT_THROTTLER, userId), hits, RATE_LIMIT_WINDOW_MS, limit],
       );
-    const remaining = Math.max(0, limit - row.hits);
-    response.setHeader('RateLimit-Remaining', remaining);
-    response.setHeader('RateLimit-Reset', row.seconds_left);
-    if (row.spent) return;
-    response.setHeader('Retry-After', row.seconds_left);
-    throw new RateLimitedError(
-      limit,
-      row.seconds_left,
-      `A batch of ${messages} messages counts as ${messages} requests; ${remaining + 1} were left of the ${limit} a minute. Send fewer, or retry after ${row.seconds_left} s.`,
-    );
+    return { spent: row.spent, remaining: Math.max(0, limit - row.hits), secondsLeft: row.seconds_left, limit };
   }
 }

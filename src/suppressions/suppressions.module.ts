@@ -4,10 +4,10 @@ import { SuppressionsController } from './suppressions.controller';
 import { SuppressionsRepository } from './suppressions.repository';
 import { SuppressionsService } from './suppressions.service';
 
-/** The per-user suppression list: its endpoints, and the look-up delivery makes. */
+/** The per-user suppression list: its endpoints, the look-up delivery makes, and its entries for the rooms that add them (unsubscribe). */
 @Module({
   controllers: [SuppressionsController],
   providers: [SuppressionsRepository, SuppressionsService, SuppressionList],
-  exports: [SuppressionList],
+  exports: [SuppressionList, SuppressionsRepository],
 })
 export class SuppressionsModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { SuppressionEntity } from './entities/suppression.entity';
 import type { SuppressionReason } from './suppression-reason';
@@ -22,15 +23,19 @@ export class SuppressionsRepository {
     });
   }
 
-  /** Adds the entry unless the address is there already; returns the entry as it now stands. */
-  async add(userId: string, email: string, reason: SuppressionReason, messageId: string | null): Promise<SuppressionEntity> {
-    await this.entries
+  /**
+   * Adds the entry unless the address is there already; returns the entry as it now stands. In
+   * the caller's transaction when given its manager (a report's status change and entry commit together).
+   */
+  async add(userId: string, email: string, reason: SuppressionReason, messageId: string | null, manager?: EntityManager): Promise<SuppressionEntity> {
+    const entries = manager?.getRepository(SuppressionEntity) ?? this.entries;
+    await entries
       .createQueryBuilder()
       .insert()
       .values({ userId, email, reason, messageId, createdAt: () => "date_trunc('milliseconds', clock_timestamp())" })
       .orIgnore()
       .execute();
-    return this.entries.findOneByOrFail({ userId, email });
+    return entries.findOneByOrFail({ userId, email });
   }
 
   /** Whether there was an entry to remove. */

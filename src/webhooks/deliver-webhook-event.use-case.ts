@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { mapMessage } from '../messages/message.mapper';
+import { historyAsOf, mapMessage } from '../messages/message.mapper';
 import { MessagesRepository } from '../messages/messages.repository';
 import { QueueJob } from '../queue/job-queue';
 import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
@@ -70,7 +70,7 @@ export class DeliverWebhookEventUseCase {
   private async payload(event: WebhookEventRow): Promise<string | undefined> {
     const row = await this.messages.getById(event.user_id, event.message_id);
     if (!row) return undefined;
-    const history = (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!.slice(0, event.sequence);
+    const history = historyAsOf((await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!, event.sequence);
     const message = mapMessage({ ...row, status: event.status }, history);
     return JSON.stringify({
       type: `message.${event.status}`,

@@ -14,7 +14,8 @@ export type SinkReply = 'accept' | { code: number; message: string };
 
 /**
  * A real SMTP server on loopback for the tests. By default it accepts everything; a test can
- * refuse recipients, answer DATA with an error, or hold DATA open (to kill a worker mid-delivery).
+ * refuse recipients (for good, or for now: greylisting), answer DATA with an error, or hold DATA
+ * open (to kill a worker mid-delivery).
  */
 export class SmtpSink {
   readonly accepted: ReceivedMail[] = [];
@@ -23,6 +24,8 @@ export class SmtpSink {
   /** Envelope senders in the order their MAIL FROM arrived: a delivery begun, whatever follows. */
   readonly mailFrom: string[] = [];
   refuseRecipients = new Set<string>();
+  /** Recipients (lowercased) answered 451 at RCPT TO as many more times as given, then accepted: greylisting. */
+  readonly greylist = new Map<string, number>();
   reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
   private readonly server: SMTPServer;
   private waiters: (() => void)[] = [];
@@ -40,6 +43,11 @@ export class SmtpSink {
         if (this.refuseRecipients.has(address.address.toLowerCase())) {
           const error = Object.assign(new Error('5.1.1 No such user here'), { responseCode: 550 });
           return callback(error);
+        }
+        const deferrals = this.greylist.get(address.address.toLowerCase()) ?? 0;
+        if (deferrals > 0) {
+          this.greylist.set(address.address.toLowerCase(), deferrals - 1);
+          return callback(Object.assign(new Error('4.7.1 Greylisted, try again later'), { responseCode: 451 }));
         }
         callback();
       },

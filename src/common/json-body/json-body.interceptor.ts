@@ -5,7 +5,7 @@ import { BodyLimit } from '../body-limit';
 import { MalformedBodyError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../problem/problem.errors';
 import { inspectJson } from './inspect-json';
 
-const MAX_BODY_BYTES = 20 * 1024 * 1024;
+export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const TOO_LARGE = 'The body is larger than 20 MiB.';
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
 const parse = json({ limit: MAX_BODY_BYTES, type: () => true, strict: true });

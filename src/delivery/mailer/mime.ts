@@ -1,5 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { parseMailbox } from '../../common/validation/mailbox';
+import type { KeyObject } from 'node:crypto';
+import { addressOf, parseMailbox } from '../../common/validation/mailbox';
+import { submittedMime } from './submitted-mime';
 import type { OutgoingMail } from './mailer';
 import { textAlternative } from './text-alternative';
 
@@ -7,7 +9,10 @@ import { textAlternative } from './text-alternative';
 export type MimeAddress = string | { name: string; address: string };
 
 /** What nodemailer needs of a message, typed narrowly so that both nodemailer and @nestjs-modules/mailer take it. */
-export interface MimeMessage {
+export type MimeMessage = ComposedMessage | SubmittedMessage;
+
+/** A message nodemailer composes from our fields. */
+export interface ComposedMessage {
   messageId: string;
   from: MimeAddress;
   to: MimeAddress[];
@@ -22,21 +27,46 @@ export interface MimeMessage {
   attachments: { filename: string; contentType: string; content: Buffer }[];
   disableFileAccess: true;
   disableUrlAccess: true;
+  /** A recipient's own copy: MAIL FROM and RCPT TO as given, not taken from the headers. */
+  envelope?: { from: string; to: string[] };
+  dkim?: { domainName: string; keySelector: string; privateKey: KeyObject; headerFieldNames: string };
 }
+
+/** A message submitted over SMTP: sent as its bytes say, to the envelope given. */
+export interface SubmittedMessage {
+  messageId: string;
+  raw: Buffer;
+  envelope: { from: string; to: string[] };
+  disableFileAccess: true;
+  disableUrlAccess: true;
+  dkim?: ComposedMessage['dkim'];
+}
+
+/**
+ * What a DKIM signature covers (SPEC §9), those present of them: the fields a reader sees and
+ * trusts, the MIME structure, and the one-click unsubscribe pair (RFC 8058 §4 requires both signed).
+ */
+export const SIGNED_HEADER_FIELDS = [
+  'From', 'Sender', 'Reply-To', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'In-Reply-To', 'References',
+  'MIME-Version', 'Content-Type', 'Content-Transfer-Encoding', 'List-Id', 'List-Unsubscribe', 'List-Unsubscribe-Post',
+].join(':');
 
 /**
  * The nodemailer message for one of ours: HTML with a plain-text alternative (the one given, or
  * one derived from the HTML), and a Message-ID that carries our id.
  */
-export function toMimeMessage(mail: OutgoingMail): MimeMessage {
+export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
   const from = mimeAddress(mail.from);
   const fromAddress = typeof from === 'string' ? from : from.address;
+  const messageId = `<${mail.id}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1)}>`;
+  if (mail.mime) return toSubmittedMessage(mail, mail.mime, messageId, fromAddress);
   return {
-    messageId: `<${mail.id}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1)}>`,
+    messageId,
     from,
     to: mail.to.map(mimeAddress),
     cc: mail.cc.map(mimeAddress),
-    bcc: mail.bcc.map(mimeAddress),
+    // A copy goes to its envelope recipient alone; nodemailer would add the bcc to its envelope.
+    bcc: mail.copyFor ? [] : mail.bcc.map(mimeAddress),
     replyTo: mail.replyTo.map(mimeAddress),
     subject: mail.subject,
     html: mail.html,
@@ -47,6 +77,24 @@ export function toMimeMessage(mail: OutgoingMail): MimeMessage {
     // Addresses and names were validated on acceptance; nodemailer must not re-read them as files or URLs.
     disableFileAccess: true,
     disableUrlAccess: true,
+    ...(mail.copyFor && { envelope: { from: mail.copyFor.envelopeFrom ?? fromAddress, to: [mail.copyFor.address] } }),
+    ...(mail.dkim && { dkim: { ...mail.dkim, headerFieldNames: SIGNED_HEADER_FIELDS } }),
+  };
+}
+
+/**
+ * A submitted message's own bytes (with our Message-ID and a copy's headers), to the envelope
+ * its recipients make: every one of them, or the copy's one recipient (SPEC §10).
+ */
+async function toSubmittedMessage(mail: OutgoingMail, mime: Buffer, messageId: string, fromAddress: string): Promise<SubmittedMessage> {
+  const to = mail.copyFor ? [mail.copyFor.address] : [...mail.to, ...mail.cc, ...mail.bcc].map(addressOf);
+  return {
+    messageId,
+    raw: await submittedMime(mime, messageId, mail.headers),
+    envelope: { from: mail.copyFor?.envelopeFrom ?? fromAddress, to },
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    ...(mail.dkim && { dkim: { ...mail.dkim, headerFieldNames: SIGNED_HEADER_FIELDS } }),
   };
 }
 

@@ -20,12 +20,14 @@ export class OutboxMailer extends Mailer {
   async send(mail: OutgoingMail): Promise<MailReceipt> {
     // The file is the message as an SMTP server would receive it: nodemailer's stream transport
     // writes bcc recipients into a Bcc header (it has no envelope to put them in), so none are given.
-    const { message } = await this.composer.sendMail({ ...toMimeMessage(mail), bcc: [] });
+    const { message } = await this.composer.sendMail({ ...(await toMimeMessage(mail)), bcc: [] });
     await mkdir(this.directory, { recursive: true });
-    const path = join(this.directory, `${mail.id}.eml`);
+    // A recipient's own copy is a file of its own: `<id>.<position>.eml`.
+    const name = mail.copyFor ? `${mail.id}.${mail.copyFor.position}.eml` : `${mail.id}.eml`;
+    const path = join(this.directory, name);
     // Written aside and renamed, so that a reader never sees half a message.
     await writeFile(`${path}.part`, message as Buffer);
     await rename(`${path}.part`, path);
-    return { reply: `written to the outbox as ${mail.id}.eml`, rejected: [] };
+    return { reply: `written to the outbox as ${name}`, rejected: [] };
   }
 }

@@ -12,7 +12,7 @@ export class SmtpMailer extends Mailer {
 
   async send(mail: OutgoingMail): Promise<MailReceipt> {
     try {
-      const info = await this.mailer.sendMail(toMimeMessage(mail));
+      const info = await this.mailer.sendMail(await toMimeMessage(mail));
       return { reply: String(info.response ?? ''), rejected: (info.rejected ?? []).map(String) };
     } catch (error) {
       throw classify(error);

@@ -1,27 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageEnvelope } from '../../common/paging';
 import { MessageResponse } from './message.response';
 
-export class MessagePageResponse {
+export class MessagePageResponse extends PageEnvelope {
   @ApiProperty({ type: [MessageResponse] })
   messages!: MessageResponse[];
-
-  @ApiProperty({ example: 10 })
-  take!: number;
-
-  @ApiProperty({ example: 1 })
-  page!: number;
-
-  @ApiProperty({ example: 0 })
-  skip!: number;
-
-  @ApiProperty({ example: 42 })
-  total!: number;
-
-  @ApiProperty({ example: 5 })
-  totalPages!: number;
-
-  @ApiProperty({ example: true })
-  hasNext!: boolean;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The filter applied, normalized' })
   startDate!: string | null;

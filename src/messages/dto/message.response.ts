@@ -9,8 +9,11 @@ export class StatusHistoryEntry {
   @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:00.000Z' })
   at!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'SMTP reply or error behind the change', example: null })
+  @ApiProperty({ type: String, nullable: true, description: 'SMTP reply or error behind the change; for a report, its diagnostic', example: null })
   detail!: string | null;
+
+  @ApiPropertyOptional({ description: 'The recipient a per-recipient event (a bounce, a complaint, a delay notice) is about; absent otherwise', example: 'ada@example.com' })
+  recipient?: string;
 }
 
 export class MessageResponse {

@@ -4,7 +4,7 @@ import type { MessageStatus } from '../message-status';
 
 /** One entry of a message's status history, appended on every status change. */
 @Entity('message_status_events')
-@Check('message_status_events_status_check', `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed')`)
+@Check('message_status_events_status_check', `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained')`)
 @Index('ix_message_status_events_message', ['messageId', 'id'])
 export class MessageStatusEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
@@ -26,4 +26,12 @@ export class MessageStatusEventEntity {
   /** The SMTP reply or error behind the change, when there is one. */
   @Column('text', { nullable: true })
   detail!: string | null;
+
+  /** The recipient (address key) a per-recipient event is about: a bounce, a complaint (SPEC §5). */
+  @Column('text', { nullable: true })
+  recipient!: string | null;
+
+  /** A report recorded without a status change (a delay notice, an unreadable report): not one of the changes webhooks count. */
+  @Column('boolean', { default: false })
+  note!: boolean;
 }

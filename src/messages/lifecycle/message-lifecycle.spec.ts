@@ -57,7 +57,7 @@ describe(MessageLifecycle.name, () => {
     expect(query).toHaveBeenCalledTimes(1);
     const [sql, params] = query.mock.calls[0];
     expect(sql).toContain(`m.subject AS "subject"`);
-    expect(params).toEqual([['m1', 'm2'], [1, 2], [null, null], [null, 'attempt 2']]);
+    expect(params).toEqual([['m1', 'm2'], [1, 2], [null, null], [null, 'attempt 2'], [null, null]]);
     expect(claimed).toEqual({ moved: [{ id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi' }], outboxEventIds: ['event-2'] });
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, ['event-2']);
   });
@@ -67,7 +67,7 @@ describe(MessageLifecycle.name, () => {
 
     const finished = await sut.finish(manager, [{ messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy' }]);
 
-    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy']]);
+    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null]]);
     expect(finished).toEqual({ moved: [{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1 }], outboxEventIds: [] });
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, []);
   });

@@ -15,6 +15,15 @@ export interface StatusChange<N extends TransitionName = TransitionName> {
   status?: TargetOf<N>;
   /** The history entry's detail: the SMTP reply or error, when there is one. */
   detail?: string | null;
+  /** For per-recipient events (a bounce, a complaint): the recipient's address key (SPEC §5). */
+  recipient?: string | null;
+}
+
+/** A history entry that changes no status: a report worth keeping that moves nothing (SPEC §9). */
+export interface HistoryNote {
+  messageId: string;
+  detail: string;
+  recipient: string | null;
 }
 
 /** A message that an event moved. */
@@ -85,6 +94,9 @@ export class MessageLifecycle {
         );
       }
     }
+    for (const message of messages) {
+      if (message.mime) await manager.query(`INSERT INTO message_mime (message_id, content) VALUES ($1, $2)`, [message.id, message.mime]);
+    }
     const outboxEventIds = await this.enqueueOutbox(manager, stored);
     const byId = new Map(stored.map(({ outbox_event_id: _, ...row }) => [row.id, row]));
     return { messages: messages.map((message) => byId.get(message.id)!), outboxEventIds };
@@ -114,7 +126,7 @@ export class MessageLifecycle {
    * recipient is on the owner's suppression list, so the attempt ends without SMTP. Returns the
    * messages it moved; the others are final or belong to another attempt.
    */
-  suppress(manager: EntityManager, changes: Required<Omit<StatusChange<'suppress'>, 'status'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+  suppress(manager: EntityManager, changes: Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'suppress', changes);
   }
 
@@ -132,7 +144,7 @@ export class MessageLifecycle {
   }
 
   /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
-  finish(manager: EntityManager, outcomes: Required<StatusChange<'finish'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+  finish(manager: EntityManager, outcomes: Required<Omit<StatusChange<'finish'>, 'recipient'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'finish', outcomes);
   }
 
@@ -151,9 +163,22 @@ export class MessageLifecycle {
       changes.map((c) => c.attempt ?? null),
       changes.map((c) => c.status ?? null),
       changes.map((c) => c.detail ?? null),
+      changes.map((c) => c.recipient ?? null),
     ]);
     const outboxEventIds = await this.enqueueOutbox(manager, rows);
     return { moved: rows.map(({ outbox_event_id: _, ...moved }) => moved as MovedMessage & R), outboxEventIds };
+  }
+
+  /**
+   * Appends a history entry in the message's current status, changing nothing else: no status,
+   * no `sequence`, no webhook (SPEC §9: a delay notice is a history entry only).
+   */
+  async note(manager: EntityManager, { messageId, detail, recipient }: HistoryNote): Promise<void> {
+    await manager.query(
+      `INSERT INTO message_status_events (message_id, status, at, detail, recipient, note)
+       SELECT id, status, date_trunc('milliseconds', clock_timestamp()), $2, $3, true FROM messages WHERE id = $1`,
+      [messageId, detail, recipient],
+    );
   }
 
   private async enqueueOutbox(manager: EntityManager, rows: { outbox_event_id: string | null }[]): Promise<string[]> {

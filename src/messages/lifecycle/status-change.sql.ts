@@ -22,23 +22,23 @@ export function outboxCte(changed: string): string {
 /**
  * The one statement of an event's status changes, for a batch: the guarded UPDATE, the history
  * entries and the outbox rows. Parameters: $1 message ids, $2 attempts, $3 target statuses (for
- * events with several), $4 history details. `returning` adds columns of the changed message
+ * events with several), $4 history details, $5 the recipients per-recipient events name. `returning` adds columns of the changed message
  * (`m`), by output name, for callers that need them in the same round trip.
  */
 export function transitionSql(name: TransitionName, returning: Record<string, string> = {}): string {
   const fixed = fixedTarget(name);
   const extra = Object.entries(returning);
   return `WITH change AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[]) AS c(message_id, attempt, status, detail)
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[]) AS c(message_id, attempt, status, detail, recipient)
   ), moved AS (
     UPDATE messages m SET status = ${fixed ? `'${fixed}'` : 'c.status'},${countsAttempt(name) ? ' delivery_attempts = c.attempt,' : ''}
       status_changes = m.status_changes + 1, updated_at = clock_timestamp()
     FROM change c
     WHERE m.id = c.message_id AND (${guardSql(name)})
-    RETURNING m.id, c.attempt, c.detail, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}
+    RETURNING m.id, c.attempt, c.detail, c.recipient, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}
   ), history AS (
-    INSERT INTO message_status_events (message_id, status, at, detail)
-    SELECT id, status, date_trunc('milliseconds', clock_timestamp()), detail FROM moved
+    INSERT INTO message_status_events (message_id, status, at, detail, recipient)
+    SELECT id, status, date_trunc('milliseconds', clock_timestamp()), detail, recipient FROM moved
   ), ${outboxCte('moved')}
   SELECT moved.id, moved.user_id AS "userId", moved.status, moved.attempt${extra.map(([as]) => `, moved."${as}"`).join('')},
     outbox.id AS outbox_event_id

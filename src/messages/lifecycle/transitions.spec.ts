@@ -14,8 +14,14 @@ describe('the transition table (SPEC §5)', () => {
     expect([...reached].sort()).toEqual([...MESSAGE_STATUSES].sort());
   });
 
-  it('lets nothing leave failed, nor sent (later reports are statuses to come)', () => {
-    expect(edges.filter((edge) => edge.from === 'failed' || edge.from === 'sent')).toEqual([]);
+  it('lets nothing leave failed, and sent only on a report (bounced, complained)', () => {
+    expect(edges.filter((edge) => edge.from === 'failed')).toEqual([]);
+    expect(edges.filter((edge) => edge.from === 'sent').map((edge) => edge.to).sort()).toEqual(['bounced', 'complained']);
+  });
+
+  it('lets nothing leave complained, and bounced only to complained (SPEC §5: later reports)', () => {
+    expect(edges.filter((edge) => edge.from === 'complained')).toEqual([]);
+    expect(edges.filter((edge) => edge.from === 'bounced')).toEqual([{ from: 'bounced', to: 'complained' }]);
   });
 
   it('never moves a message back to queued: only a scheduled one goes there, at its moment', () => {
@@ -141,6 +147,27 @@ describe('the transition table (SPEC §5)', () => {
     it('leaves the attempt count alone and lets the caller choose the target', () => {
       expect(countsAttempt('finish')).toBe(false);
       expect(fixedTarget('finish')).toBeUndefined();
+    });
+  });
+
+  describe('bounce and complain', () => {
+    it.each<[MessageStatus, boolean, boolean]>([
+      ['sent', true, true],
+      ['bounced', false, true],
+      ['complained', false, false],
+      // Before the relay's acceptance a report cannot be about this delivery.
+      ['sending', false, false],
+      ['deferred', false, false],
+      ['failed', false, false],
+      ['suppressed', false, false],
+    ])('a message in %s may bounce: %s, complain: %s', (status, bounces, complains) => {
+      expect(permits('bounce', { status, attempts: 1 }, 'bounced')).toBe(bounces);
+      expect(permits('complain', { status, attempts: 1 }, 'complained')).toBe(complains);
+    });
+
+    it('needs no attempt: a report may come days after the delivery', () => {
+      expect(countsAttempt('bounce') || countsAttempt('complain')).toBe(false);
+      expect(guardSql('complain')).toBe(`m.status IN ('sent', 'bounced')`);
     });
   });
 

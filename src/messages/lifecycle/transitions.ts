@@ -22,8 +22,7 @@ export interface Edge {
 
 /**
  * The status changes after acceptance (SPEC §5), by the event that causes them. A status to come
- * (bounced, complained) is a row here, plus the code that calls
- * MessageLifecycle.apply() with its event; a guard of a new kind is a case of its own in
+ * is a row here, plus the code that calls MessageLifecycle.apply() with its event; a guard of a new kind is a case of its own in
  * `guardSql` and `permits`. Neither due nor cancel needs one: the queue holds a scheduled
  * message's job until its moment, and the cancel checks the owner under the row's lock.
  * `deferred → failed` happens through a last attempt: the message is claimed (→ sending) and that
@@ -64,6 +63,13 @@ export const TRANSITIONS = {
     { from: 'scheduled', to: 'canceled' },
     { from: 'queued', to: 'canceled' },
     { from: 'deferred', to: 'canceled' },
+  ],
+  /** A report of a permanent failure came back for a message the relay had accepted (SPEC §9). */
+  bounce: [{ from: 'sent', to: 'bounced' }],
+  /** A recipient complained (a feedback report); it may follow a bounce for another recipient. complained is final. */
+  complain: [
+    { from: 'sent', to: 'complained' },
+    { from: 'bounced', to: 'complained' },
   ],
 } as const satisfies Record<string, readonly Edge[]>;
 

@@ -71,7 +71,7 @@ describe(SendMessageDto.name, () => {
     [{ attachmentIds: Array.from({ length: 21 }, () => '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a') }, 'attachmentIds'],
     [{ customPayload: { '': 'empty key' } }, 'customPayload'],
     [{ priority: 'HIGH' }, 'priority'],
-    [{ webhook: { url: 'https://h.example.com', status: ['queued', 'bounced'] } }, 'webhook.status'],
+    [{ webhook: { url: 'https://h.example.com', status: ['queued', 'delivered'] } }, 'webhook.status'],
     [{ webhook: { url: 123 } }, 'webhook.url'],
   ])('refuses %j naming %s', async (body, field) => {
     expect((await fieldsRefused(body)).map((e) => e.field)).toEqual([field]);

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { PageQuery } from '../../common/paging';
+import { PageEnvelope, PageQuery } from '../../common/paging';
 import { IsEmailAddress } from '../../common/validation/validators';
 import { API_SUPPRESSION_REASONS, SUPPRESSION_REASONS } from '../suppression-reason';
 import type { SuppressionReason } from '../suppression-reason';
@@ -50,25 +50,7 @@ export class SuppressionResponse {
   createdAt!: string;
 }
 
-export class SuppressionPageResponse {
+export class SuppressionPageResponse extends PageEnvelope {
   @ApiProperty({ type: [SuppressionResponse], description: 'Newest first' })
   suppressions!: SuppressionResponse[];
-
-  @ApiProperty({ example: 10 })
-  take!: number;
-
-  @ApiProperty({ example: 1 })
-  page!: number;
-
-  @ApiProperty({ example: 0 })
-  skip!: number;
-
-  @ApiProperty({ example: 1 })
-  total!: number;
-
-  @ApiProperty({ example: 1 })
-  totalPages!: number;
-
-  @ApiProperty({ example: false })
-  hasNext!: boolean;
 }

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
+import { MessagesModule } from '../messages/messages.module';
+import { SuppressionsModule } from '../suppressions/suppressions.module';
+import { UnsubscribeModule } from '../unsubscribe/unsubscribe.module';
+import { ApplyReportsUseCase } from './apply-reports.use-case';
+import { InboundLimits } from './inbound-limits';
+import { InboundRoutes } from './inbound-routes';
+import { InboundSmtpListener } from './inbound-smtp.listener';
+import { VerpAddresses } from './verp-addresses';
+
+/** The bounce and complaint loop (SPEC §9): the inbound SMTP listener and what its reports do. */
+@Module({
+  imports: [MessageLifecycleModule, MessagesModule, SuppressionsModule, UnsubscribeModule],
+  providers: [
+    VerpAddresses,
+    InboundRoutes,
+    ApplyReportsUseCase,
+    InboundSmtpListener,
+    { provide: InboundLimits, useValue: new InboundLimits() },
+  ],
+  exports: [VerpAddresses],
+})
+export class BouncesModule {}

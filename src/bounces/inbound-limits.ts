@@ -1,0 +1,28 @@
+/**
+ * What one inbound SMTP client may take of a worker (SPEC §9: the listener faces the internet).
+ * A report is small: bounces quote headers or a part of the message, not megabytes.
+ */
+export class InboundLimits {
+  /** Bytes of one message (SIZE is advertised; past it, 552). */
+  messageBytes = 1024 * 1024;
+  /** Connections at once; past it, 421. */
+  clients = 100;
+  /** Idle time before the server hangs up. */
+  idleMs = 60_000;
+  /** Whole session, however busy: a client that keeps talking (NOOP, RSET, HELO…) is still cut off. */
+  sessionMs = 5 * 60_000;
+  /** Recipients of one transaction (a report goes to one address). */
+  recipientsPerMessage = 10;
+  /**
+   * Unknown recipients in one session: the last of them is answered 421 and the session closed
+   * (as smtp-server does at its tenth unknown command). Nobody guesses tokens at leisure.
+   */
+  refusedRecipients = 10;
+  /** Transactions (MAIL FROM) in one session. */
+  transactions = 20;
+  /**
+   * Time given to sessions in flight at shutdown, within SPEC §8's 30 s beside the workers' drain.
+   * A session cut off gets no reply, so its sender tries again; a report it carried is applied once.
+   */
+  closeMs = 2_000;
+}

@@ -1,0 +1,76 @@
+import { DeliveryReport } from './delivery-report';
+import { readAmazonSesNotification } from './reports/amazon-ses-notification';
+import { readAutoReply } from './reports/auto-reply';
+import { DELIVERY_STATUS_TYPES, readDeliveryStatus, readDeliveryStatusInText } from './reports/dsn';
+import { FEEDBACK_REPORT_TYPE, readFeedbackReport, readJunkMailReport } from './reports/feedback-report';
+import { readPlainTextBounce } from './reports/plain-text-bounce';
+import { addressIn } from './reports/recipient';
+import { parseReportMail, ReportMail } from './reports/report-mail';
+
+/**
+ * The largest report read. A bounce quotes the original message, but servers cap what they
+ * return (Postfix's bounce_size_limit is 50 000 bytes, Exim's return_size_limit 100 KiB), and
+ * the report itself comes first; a longer message is not read (`unrecognized`).
+ */
+export const MAX_REPORT_BYTES = 1024 * 1024;
+/** How much of a diagnostic a report keeps (it lands in the message's history). */
+const MAX_DIAGNOSTIC_LENGTH = 1000;
+
+/**
+ * What a message received by the inbound listener says, one report per recipient it is about
+ * (at least one). Never throws: what it cannot understand is one `unrecognized` report.
+ */
+export async function readReports(raw: Buffer): Promise<DeliveryReport[]> {
+  if (raw.length > MAX_REPORT_BYTES) return [unrecognized(`report of ${raw.length} bytes, over the ${MAX_REPORT_BYTES} read`)];
+  let mail: ReportMail;
+  try {
+    mail = await parseReportMail(raw);
+  } catch (error) {
+    return [unrecognized(`not a MIME message: ${(error as Error).message}`)];
+  }
+  try {
+    const reports = readMail(mail);
+    return reports.length > 0 ? reports.map((report) => finish(report, mail)) : [unrecognized('no delivery status, feedback report or bounce text found')];
+  } catch (error) {
+    return [unrecognized(`report could not be read: ${(error as Error).message}`)];
+  }
+}
+
+/**
+ * The first reader that understands the mail: the standard formats, then the documented
+ * non-standard ones, then the free-text bounces, and auto-replies last (some bounces are marked
+ * auto-replied too).
+ */
+const READERS: ((mail: ReportMail) => DeliveryReport[])[] = [
+  (mail) => mail.parts(FEEDBACK_REPORT_TYPE).slice(0, 1).flatMap((part) => readFeedbackReport(part, mail.original)),
+  (mail) => mail.parts(...DELIVERY_STATUS_TYPES).flatMap((part) => readDeliveryStatus(part, mail.text)),
+  (mail) => readDeliveryStatusInText(mail.text),
+  (mail) => readJunkMailReport(mail.original),
+  (mail) => readAmazonSesNotification(mail.text),
+  readPlainTextBounce,
+  readAutoReply,
+];
+
+function readMail(mail: ReportMail): DeliveryReport[] {
+  for (const read of READERS) {
+    const reports = read(mail);
+    if (reports.length > 0) return reports;
+  }
+  return [];
+}
+
+function finish(report: DeliveryReport, mail: ReportMail): DeliveryReport {
+  const originalMessageId = report.originalMessageId ?? mail.original?.first('message-id');
+  const returnPath = mail.original?.first('return-path');
+  const originalEnvelopeSender = report.originalEnvelopeSender ?? (returnPath === undefined ? undefined : addressIn(returnPath.trim()));
+  return {
+    ...report,
+    diagnostic: report.diagnostic.slice(0, MAX_DIAGNOSTIC_LENGTH),
+    ...(originalMessageId !== undefined && { originalMessageId }),
+    ...(originalEnvelopeSender && { originalEnvelopeSender }),
+  };
+}
+
+function unrecognized(diagnostic: string): DeliveryReport {
+  return { kind: 'unrecognized', diagnostic };
+}

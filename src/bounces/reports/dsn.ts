@@ -1,0 +1,76 @@
+import { DeliveryReport } from '../delivery-report';
+import { classify } from './classify';
+import { Fields, fieldGroups } from './header-fields';
+import { recipientOf } from './recipient';
+import { parseStatus } from './status-code';
+
+/** The MIME types of an RFC 3464 delivery status part, and its RFC 6533 UTF-8 variant. */
+export const DELIVERY_STATUS_TYPES = ['message/delivery-status', 'message/global-delivery-status'];
+
+/** Action values outside RFC 3464 §2.3.3 that some servers write: SendGrid's `expired` (gave up retrying). */
+const ACTION_ALIASES = new Map([['expired', 'failed']]);
+
+/**
+ * One report per recipient group of an RFC 3464 delivery status part (§2.3): the recipient from
+ * Final-Recipient (else Original-Recipient), classified from Action, Status and Diagnostic-Code.
+ * The first group holds the per-message fields and names no recipient.
+ */
+export function readDeliveryStatus(body: string, humanText: string): DeliveryReport[] {
+  return readGroups(fieldGroups(body).flatMap(recipientGroups), humanText);
+}
+
+function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
+  return groups.map((group) => {
+    const status = parseStatus(group.first('status'))?.text;
+    const diagnostic = diagnosticOf(group.first('diagnostic-code')) ?? group.first('status') ?? '';
+    const written = group.first('action')?.split(/[\s(]/, 1)[0].toLowerCase();
+    const action = written === undefined ? undefined : (ACTION_ALIASES.get(written) ?? written);
+    const kind = classify({ action, status, diagnostic, context: humanText }) ?? 'unrecognized';
+    const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
+    return {
+      kind,
+      ...(recipient !== undefined && { recipient }),
+      ...(status !== undefined && { status }),
+      diagnostic: diagnostic || `Action: ${action ?? 'none'}`,
+    };
+  });
+}
+
+/**
+ * Delivery status fields pasted into the text rather than sent as their own part (a bounce
+ * forwarded as text, a gateway that flattens MIME): the groups that name a recipient and say
+ * what happened to it, read as a delivery-status part.
+ */
+export function readDeliveryStatusInText(text: string): DeliveryReport[] {
+  const named = (group: Fields) => group.first('final-recipient') !== undefined && (group.first('action') ?? group.first('status')) !== undefined;
+  const groups = fieldGroups(text).flatMap(recipientGroups).filter(named);
+  return groups.length === 0 ? [] : readGroups(groups, text);
+}
+
+/**
+ * The recipient groups of one blank-line-separated block. Some servers leave out the blank line
+ * between recipients; their fields then repeat within one block and are paired by position.
+ */
+function recipientGroups(block: Fields): Fields[] {
+  const recipients = block.all('final-recipient').length || block.all('original-recipient').length;
+  if (recipients <= 1) return recipients === 1 ? [block] : [];
+  return Array.from({ length: recipients }, (_, index) => {
+    const nth = (name: string) => {
+      const values = block.all(name);
+      return values.length === recipients ? [values[index]] : values;
+    };
+    return { all: nth, first: (name: string) => nth(name)[0] };
+  });
+}
+
+/**
+ * Diagnostic-Code is `diagnostic-type; text` (RFC 3464 §2.3.6): the text, folded onto one line.
+ * Types are short names (`smtp`, `X-Postfix`, `X-Unix`); a semicolon further in belongs to a
+ * text written without one.
+ */
+function diagnosticOf(field: string | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  const separator = field.indexOf(';');
+  const text = (separator >= 0 && separator < 20 ? field.slice(separator + 1) : field).replace(/\s+/g, ' ').trim();
+  return text || undefined;
+}

@@ -1,0 +1,23 @@
+import type { AddressInfo } from 'node:net';
+import type { SMTPServer } from 'smtp-server';
+
+/**
+ * Starts an smtp-server on `port` (0: a free one) and `host`: resolves once it listens, rejects
+ * when it cannot (the port is taken). After that, what a client does to its own connection is
+ * its business: such errors go to `onClientError`, not to the process.
+ */
+export async function listenSmtp(server: SMTPServer, port: number, host: string, onClientError: (err: Error) => void): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, host, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', onClientError);
+}
+
+/** The port a listening smtp-server took; undefined when there is none. */
+export function smtpPortOf(server: SMTPServer | undefined): number | undefined {
+  return (server?.server.address() as AddressInfo | null)?.port;
+}

@@ -1,0 +1,52 @@
+import { Mailer, MailReceipt, OutgoingMail } from './mailer/mailer';
+import { sendCopies } from './recipient-copies';
+
+/** A transport whose sends finish when the test says, counting how many run at once. */
+class HeldMailer extends Mailer {
+  inFlight = 0;
+  mostInFlight = 0;
+  private readonly held: (() => void)[] = [];
+
+  async send(mail: OutgoingMail): Promise<MailReceipt> {
+    this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    this.inFlight--;
+    if (mail.copyFor!.position % 3 === 2) throw new Error(`421 busy ${mail.copyFor!.position}`);
+    return { reply: `250 queued ${mail.copyFor!.position}`, rejected: [] };
+  }
+
+  /** Lets the oldest held send finish; false once none is held. */
+  release(): boolean {
+    const next = this.held.shift();
+    next?.();
+    return next !== undefined;
+  }
+}
+
+const copy = (position: number) => ({ copyFor: { address: `r${position}@x.test`, position } }) as OutgoingMail;
+
+describe(sendCopies.name, () => {
+  it('keeps at most the given number of copies in flight and reports each in the order given', async () => {
+    const mailer = new HeldMailer();
+    const copies = Array.from({ length: 10 }, (_, position) => copy(position));
+    const sent = sendCopies(mailer, copies, 3);
+    let settled = false;
+    void sent.then(() => (settled = true));
+    while (!settled) {
+      await new Promise((resolve) => setImmediate(resolve));
+      mailer.release();
+    }
+    const results = await sent;
+
+    expect(mailer.mostInFlight).toBe(3);
+    expect(results.map((r) => r.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(results[1]).toEqual({ address: 'r1@x.test', position: 1, result: { receipt: { reply: '250 queued 1', rejected: [] } } });
+    expect(results[2]).toEqual({ address: 'r2@x.test', position: 2, result: { error: new Error('421 busy 2') } });
+  });
+
+  it('sends nothing for no copies', async () => {
+    const mailer = new HeldMailer();
+    expect(await sendCopies(mailer, [], 3)).toEqual([]);
+    expect(mailer.mostInFlight).toBe(0);
+  });
+});

@@ -1,0 +1,43 @@
+import { addressOf } from '../common/validation/mailbox';
+import { recipientKey } from '../messages/recipients';
+import type { CopyResult } from './copies-outcome';
+import { Mailer, OutgoingMail } from './mailer/mailer';
+
+/**
+ * A message as one copy per recipient, to, cc and bcc alike, each with the headers of its own
+ * (List-Unsubscribe names the recipient) and its envelope recipient alone; the To and Cc headers
+ * are the message's in every copy. `positions` numbers the recipients as tokens do;
+ * `envelopeFromOf` gives a copy its VERP envelope sender (SPEC §9) when BOUNCE_DOMAIN is set.
+ */
+export function recipientCopies(
+  mail: OutgoingMail,
+  positions: ReadonlyMap<string, number>,
+  headersOf: (position: number) => Record<string, string>,
+  envelopeFromOf: (position: number) => string | undefined = () => undefined,
+): OutgoingMail[] {
+  return [...mail.to, ...mail.cc, ...mail.bcc].map((entry) => {
+    const position = positions.get(recipientKey(entry))!;
+    const envelopeFrom = envelopeFromOf(position);
+    return { ...mail, headers: { ...mail.headers, ...headersOf(position) }, copyFor: { address: addressOf(entry), position, ...(envelopeFrom && { envelopeFrom }) } };
+  });
+}
+
+/**
+ * Hands the copies over, one SMTP transaction each and at most `inFlight` at a time (the SMTP
+ * pool's size: more would only wait in the pool, each with its MIME built), and says how each
+ * fared, in the order given; copiesOutcome decides what they come to.
+ */
+export async function sendCopies(mailer: Mailer, copies: OutgoingMail[], inFlight: number): Promise<CopyResult[]> {
+  const results: CopyResult[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < copies.length) {
+      const index = next++;
+      const { address, position } = copies[index].copyFor!;
+      const result = await mailer.send(copies[index]).then((receipt) => ({ receipt }), (error: unknown) => ({ error }));
+      results[index] = { address, position, result };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, copies.length) }, lane));
+  return results;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { DkimKeyCipher } from './dkim-key-cipher';
+import { DnsRecords } from './dns-records';
+import { DomainsController } from './domains.controller';
+import { DomainsRepository } from './domains.repository';
+import { DomainsService } from './domains.service';
+import { SigningKeys } from './signing-keys';
+import { TxtLookup } from './txt-lookup';
+import { VerifyDomainUseCase } from './verify-domain.use-case';
+
+/** Sending domains: their endpoints, DKIM keys and DNS check, and the signing key delivery asks for. */
+@Module({
+  controllers: [DomainsController],
+  providers: [DkimKeyCipher, DnsRecords, TxtLookup, DomainsRepository, DomainsService, VerifyDomainUseCase, SigningKeys],
+  exports: [SigningKeys],
+})
+export class DomainsModule {}

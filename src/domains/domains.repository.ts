@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+import { SendingDomainEntity } from './entities/sending-domain.entity';
+
+// Advisory lock space of the per-user domain count (the other half of the key is the user's hash).
+const DOMAIN_COUNT_LOCK = 0x646f6d73;
+
+export type NewSendingDomain = Pick<SendingDomainEntity, 'id' | 'userId' | 'name' | 'selector' | 'publicKey' | 'privateKey'>;
+
+/** What became of an insert: the stored domain, or why there is none. */
+export type AddResult = SendingDomainEntity | 'duplicate' | 'selector taken' | 'limit reached';
+
+/** A user's sending domains; every method takes the owner, so no one reaches another's. */
+@Injectable()
+export class DomainsRepository {
+  constructor(private readonly database: Database) {}
+
+  private get domains() {
+    return this.database.repository(SendingDomainEntity);
+  }
+
+  list(userId: string): Promise<SendingDomainEntity[]> {
+    return this.domains.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async get(userId: string, id: string): Promise<SendingDomainEntity | undefined> {
+    return (await this.domains.findOneBy({ userId, id })) ?? undefined;
+  }
+
+  async has(userId: string, name: string): Promise<boolean> {
+    return this.domains.existsBy({ userId, name });
+  }
+
+  /** Adds the domain unless the user has it already or has `limit` domains; counted under a per-user lock, so concurrent adds cannot pass the limit. */
+  add(domain: NewSendingDomain, limit: number): Promise<AddResult> {
+    return this.database.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [DOMAIN_COUNT_LOCK, domain.userId]);
+      const repository = manager.getRepository(SendingDomainEntity);
+      if ((await repository.countBy({ userId: domain.userId })) >= limit) return 'limit reached';
+      // Either unique constraint may refuse the row: the user's name, or another user's selector for the same name.
+      const inserted: { id: string }[] = await manager.query(
+        `INSERT INTO sending_domains (id, user_id, name, selector, public_key, private_key, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', clock_timestamp()))
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [domain.id, domain.userId, domain.name, domain.selector, domain.publicKey, domain.privateKey],
+      );
+      if (inserted.length === 0) {
+        return (await repository.existsBy({ userId: domain.userId, name: domain.name })) ? 'duplicate' : 'selector taken';
+      }
+      return repository.findOneByOrFail({ id: domain.id });
+    });
+  }
+
+  /** Records a check's verdict: verified (since the first success in a row) or pending; undefined when the domain is gone. */
+  async setVerified(userId: string, id: string, verified: boolean): Promise<SendingDomainEntity | undefined> {
+    const rows: { id: string }[] = await this.database.query(
+      `UPDATE sending_domains
+       SET verified_at = CASE WHEN $3 THEN coalesce(verified_at, date_trunc('milliseconds', clock_timestamp())) END
+       WHERE user_id = $1 AND id = $2 RETURNING id`,
+      [userId, id, verified],
+    );
+    return rows.length > 0 ? this.get(userId, id) : undefined;
+  }
+
+  /** Whether there was a domain to remove. */
+  async remove(userId: string, id: string): Promise<boolean> {
+    const { affected } = await this.domains.delete({ userId, id });
+    return (affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,81 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString } from 'class-validator';
+import { IsDomainName, MAX_DOMAIN_NAME_LENGTH } from '../domain-name';
+import { DNS_RECORD_PURPOSES } from '../dns-records';
+import type { DnsRecordPurpose } from '../dns-records';
+
+const PUBLIC_KEY_EXAMPLE = 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAv3c…IDAQAB';
+
+export class CreateDomainDto {
+  @ApiProperty({
+    maxLength: MAX_DOMAIN_NAME_LENGTH,
+    example: 'mail.example.com',
+    description: 'The domain your `sender` addresses are at; mail from its subdomains is signed too. Internationalized names are stored in A-label form (`bücher.example` → `xn--bcher-kva.example`).',
+  })
+  @IsString() @IsDomainName()
+  name!: string;
+}
+
+export class DnsRecordResponse {
+  @ApiProperty({ enum: ['TXT'], example: 'TXT' })
+  type!: 'TXT';
+
+  @ApiProperty({ example: 'mr202611a1b2c3d4._domainkey.mail.example.com', description: 'The full name, without a trailing dot' })
+  name!: string;
+
+  @ApiProperty({ example: `v=DKIM1; k=rsa; p=${PUBLIC_KEY_EXAMPLE}`, description: 'The value as one string; a DNS provider that asks for strings of at most 255 characters takes it split anywhere' })
+  value!: string;
+
+  @ApiProperty({
+    enum: DNS_RECORD_PURPOSES,
+    example: 'dkim',
+    description: '`dkim`: required, checked by verify, signs your mail. `spf` (for the envelope sender\'s domain) and `dmarc`: recommended, not checked',
+  })
+  purpose!: DnsRecordPurpose;
+}
+
+export class DkimKeyResponse {
+  @ApiProperty({ example: 'mr202611a1b2c3d4', description: 'The `s=` of the signatures; the key record lives at `<selector>._domainkey.<name>`' })
+  selector!: string;
+
+  @ApiProperty({ example: PUBLIC_KEY_EXAMPLE, description: 'RSA-2048, base64 of its DER SubjectPublicKeyInfo: the `p=` of the record. The private key is never shown' })
+  publicKey!: string;
+}
+
+export class DomainResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'mail.example.com', description: 'Lower-cased; internationalized names in A-label form' })
+  name!: string;
+
+  @ApiProperty({ enum: ['pending', 'verified'], example: 'pending', description: '`verified` once verify found the DKIM record: only then is mail signed' })
+  status!: 'pending' | 'verified';
+
+  @ApiProperty({ type: DkimKeyResponse })
+  dkim!: DkimKeyResponse;
+
+  @ApiProperty({ type: [DnsRecordResponse], description: 'The records to publish, exactly as given' })
+  dnsRecords!: DnsRecordResponse[];
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null, description: 'Since when the record has been found; null while pending' })
+  verifiedAt!: string | null;
+}
+
+export class MissingDnsRecordResponse extends DnsRecordResponse {
+  @ApiProperty({ example: 'no TXT record at mr202611a1b2c3d4._domainkey.mail.example.com', description: 'What the look-up found instead, or why it found nothing' })
+  reason!: string;
+}
+
+export class DomainVerificationResponse extends DomainResponse {
+  @ApiProperty({
+    type: [MissingDnsRecordResponse],
+    description: 'The checked records verify could not find, each with the reason; empty when verified. A record DNS denied (no record, another key) makes a verified domain pending again; a DNS failure (timeout, SERVFAIL) leaves the status as it was',
+  })
+  missing!: MissingDnsRecordResponse[];
+}
+
+export class DomainListResponse {
+  @ApiProperty({ type: [DomainResponse], description: 'Oldest first' })
+  domains!: DomainResponse[];
+}

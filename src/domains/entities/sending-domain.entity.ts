@@ -1,0 +1,36 @@
+import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
+
+/** A user's sending domain (SPEC §6, §9): its DKIM key pair, and whether DNS publishes the key. */
+@Entity('sending_domains')
+@Unique('uq_sending_domains_user_name', ['userId', 'name'])
+// One key record per name and selector in DNS: two users of one domain never share a selector.
+@Unique('uq_sending_domains_name_selector', ['name', 'selector'])
+@Index('ix_sending_domains_user_created', ['userId', 'createdAt', 'id'])
+export class SendingDomainEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text', { name: 'user_id' })
+  userId!: string;
+
+  /** Lower-case, internationalized names in A-label form (toDomainName). */
+  @Column('text')
+  name!: string;
+
+  @Column('text')
+  selector!: string;
+
+  /** Base64 of the DER SubjectPublicKeyInfo: the `p=` of the DKIM record. */
+  @Column('text', { name: 'public_key' })
+  publicKey!: string;
+
+  /** The PKCS #8 private key, sealed by DkimKeyCipher; never leaves the service. */
+  @Column('bytea', { name: 'private_key', select: false })
+  privateKey!: Buffer;
+
+  @Column({ type: 'timestamptz', name: 'verified_at', precision: 3, nullable: true })
+  verifiedAt!: Date | null;
+
+  @Column({ type: 'timestamptz', name: 'created_at', precision: 3 })
+  createdAt!: Date;
+}

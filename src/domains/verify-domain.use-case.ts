@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/problem/problem.errors';
+import { publishesKey } from './dkim-record';
+import { DnsRecords } from './dns-records';
+import { DomainsRepository } from './domains.repository';
+import { DomainsService } from './domains.service';
+import { DomainVerificationResponse, MissingDnsRecordResponse } from './dto/domain.dto';
+import { SendingDomainEntity } from './entities/sending-domain.entity';
+import { TxtLookup } from './txt-lookup';
+
+/**
+ * POST /domains/{id}/verify (SPEC §9): looks the DKIM record up and records what DNS says. A
+ * definite answer decides the status (found: verified; absent or another key: pending, so that
+ * nothing is signed with a key verifiers cannot find); a DNS failure decides nothing.
+ */
+@Injectable()
+export class VerifyDomainUseCase {
+  constructor(
+    private readonly service: DomainsService,
+    private readonly domains: DomainsRepository,
+    private readonly records: DnsRecords,
+    private readonly dns: TxtLookup,
+  ) {}
+
+  async execute(userId: string, id: string): Promise<DomainVerificationResponse> {
+    const domain = await this.service.find(userId, id);
+    const dkim = this.records.for(domain).find((record) => record.purpose === 'dkim')!;
+    const answer = await this.dns.txt(dkim.name);
+    const problem = 'failure' in answer ? answer.failure : whyNotPublished(answer.records, domain, dkim.name);
+    const checked = 'failure' in answer ? domain : await this.domains.setVerified(userId, id, problem === undefined);
+    // Deleted while DNS was asked: gone, as for any later request.
+    if (!checked) throw new NotFoundError(`Domain ${id}`);
+    const missing: MissingDnsRecordResponse[] = problem === undefined ? [] : [{ ...dkim, reason: problem }];
+    return { ...this.service.map(checked), missing };
+  }
+}
+
+/** Undefined when the records at the name publish the domain's key, and so would a verifier read them. */
+function whyNotPublished(records: string[], domain: SendingDomainEntity, name: string): string | undefined {
+  if (records.length === 0) return `no TXT record at ${name}`;
+  const ours = records.filter((record) => publishesKey(record, domain.publicKey)).length;
+  // A verifier reads one record of several, whichever comes first (RFC 6376 §3.6.2.2 leaves it undefined).
+  if (records.length > 1) return `${records.length} TXT records at ${name}${ours > 0 ? ', one of them the key' : ''}: publish the key record alone`;
+  return ours === 1 ? undefined : `the TXT record at ${name} is not the DKIM record of this domain's key`;
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import type { RecipientRef } from '../common/recipient-token';
+import { Database } from '../database/database';
+import { deliveryOrder } from './recipients';
+
+/** The recipient a token names, with the message's owner. */
+export interface NamedRecipient {
+  messageId: string;
+  userId: string;
+  /** The recipient as given (a mailbox or an address). */
+  entry: string;
+  /** Every recipient of the message, as given, in delivery order. */
+  entries: string[];
+}
+
+/**
+ * Resolves recipient tokens (SPEC §9) through their stored message. The one read by message id
+ * alone, without its owner: the caller holds an HMAC token naming the message, and the token,
+ * not a login, is the authority. Nothing of the message but its owner and recipients is read.
+ */
+@Injectable()
+export class TokenRecipients {
+  constructor(private readonly database: Database) {}
+
+  /** The recipient, or undefined when the message is gone or has no such position. */
+  async find({ messageId, recipient }: RecipientRef): Promise<NamedRecipient | undefined> {
+    const [row] = await this.database.query<{ user_id: string; recipients: string[]; cc: string[] | null; bcc: string[] | null }[]>(
+      `SELECT user_id, recipients, cc, bcc FROM messages WHERE id = $1`,
+      [messageId],
+    );
+    const entries = row ? deliveryOrder(row) : [];
+    const entry = entries[recipient];
+    return entry === undefined ? undefined : { messageId, userId: row.user_id, entry, entries };
+  }
+}

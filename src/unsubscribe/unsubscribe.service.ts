@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { addressOf } from '../common/validation/mailbox';
+import { recipientKey } from '../messages/recipients';
+import { TokenRecipients } from '../messages/token-recipients';
+import { SuppressionsRepository } from '../suppressions/suppressions.repository';
+import { UnsubscribeTokens } from './unsubscribe-tokens';
+
+/** The recipient an unsubscribe token names, resolved through its stored message. */
+export interface UnsubscribeTarget {
+  /** The owner of the message, whose suppression list the address goes on. */
+  userId: string;
+  messageId: string;
+  /** The address part of the recipient, as given. */
+  address: string;
+}
+
+/**
+ * One-click unsubscribe (SPEC §9, RFC 8058): a token from a List-Unsubscribe link or address
+ * puts its recipient on the message owner's suppression list, reason `unsubscribe`.
+ */
+@Injectable()
+export class UnsubscribeService {
+  constructor(
+    private readonly tokens: UnsubscribeTokens,
+    private readonly recipients: TokenRecipients,
+    private readonly suppressions: SuppressionsRepository,
+  ) {}
+
+  /**
+   * The recipient a token names, or undefined for a forged, altered or malformed token, or one
+   * naming a message or position that does not exist. Changes nothing (the confirmation page).
+   */
+  async target(token: string): Promise<UnsubscribeTarget | undefined> {
+    const ref = this.tokens.decode(token);
+    if (!ref) return undefined;
+    const named = await this.recipients.find(ref);
+    return named && { userId: named.userId, messageId: named.messageId, address: addressOf(named.entry) };
+  }
+
+  /**
+   * Suppresses the recipient a token names and answers with it (the confirmation page names it);
+   * undefined, changing nothing, when the token names none. Idempotent: an address already on the
+   * list keeps its entry, so a hard bounce or complaint is never turned into an unsubscribe and a
+   * second request changes nothing.
+   */
+  async suppress(token: string): Promise<UnsubscribeTarget | undefined> {
+    const target = await this.target(token);
+    if (target) await this.suppressions.add(target.userId, recipientKey(target.address), 'unsubscribe', target.messageId);
+    return target;
+  }
+}

@@ -1,0 +1,56 @@
+// The inbound listener starts and stops with the app (SPEC §8, §9): worker processes only, and
+// only with INBOUND_SMTP_PORT and BOUNCE_DOMAIN set; a closed app leaves the port closed.
+import { createConnection } from 'node:net';
+import { InboundSmtpListener } from '../../src/bounces/inbound-smtp.listener';
+import { bootTestApp } from '../support/test-app';
+import { TIMEOUT } from '../webhooks/webhook-app';
+import { BOUNCE_DOMAIN } from './bounce-app';
+import { converse } from './smtp-clients';
+
+/** Whether something accepts TCP connections on the port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+
+describe('the inbound listener with the app', () => {
+  it(
+    'listens in a worker process and stops when the app closes',
+    async () => {
+      const t = await bootTestApp({ ROLE: 'worker', BOUNCE_DOMAIN, INBOUND_SMTP_PORT: '0' }, { isolatedDatabase: true });
+      let closed = false;
+      try {
+        const port = t.app.get(InboundSmtpListener).port!;
+        const { replies } = await converse(port, [{ cmd: 'NOOP' }, { cmd: 'QUIT' }]);
+        expect(replies.map(([code]) => code)).toEqual([250, 221]);
+        await t.close();
+        closed = true;
+        expect(await listening(port)).toBe(false);
+      } finally {
+        if (!closed) await t.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it.each([
+    ['an API process', { ROLE: 'api', BOUNCE_DOMAIN, INBOUND_SMTP_PORT: '0' }],
+    ['a worker without BOUNCE_DOMAIN', { ROLE: 'worker', INBOUND_SMTP_PORT: '0' }],
+    ['a worker without INBOUND_SMTP_PORT', { ROLE: 'worker', BOUNCE_DOMAIN }],
+  ])(
+    'does not listen in %s',
+    async (_label, env) => {
+      const t = await bootTestApp(env, { isolatedDatabase: true });
+      try {
+        expect(t.app.get(InboundSmtpListener).port).toBeUndefined();
+      } finally {
+        await t.close();
+      }
+    },
+    TIMEOUT,
+  );
+});

@@ -1,0 +1,100 @@
+// SMTP clients nobody here wrote, to hand mail to the inbound listener: nodemailer's SMTP
+// transport, swaks and Python's smtplib. Each answers with the listener's reply or refusal.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createTransport } from 'nodemailer';
+
+const run = promisify(execFile);
+
+/** What the server said: `accepted` with its reply, or the code of its refusal. */
+export type Outcome = { accepted: true; reply: string } | { accepted: false; code: number; reply: string };
+
+/** nodemailer, from the null sender (as bounces are sent, RFC 5321 §4.5.5). */
+export async function sendWithNodemailer(port: number, to: string, raw: Buffer, from = ''): Promise<Outcome> {
+  const transport = createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, name: 'relay.example.net' });
+  try {
+    const info = await transport.sendMail({ envelope: { from, to: [to] }, raw });
+    return { accepted: true, reply: String(info.response) };
+  } catch (error) {
+    const { responseCode, response, message } = error as { responseCode?: number; response?: string; message: string };
+    return { accepted: false, code: responseCode ?? 0, reply: response ?? message };
+  } finally {
+    transport.close();
+  }
+}
+
+/** swaks (/usr/bin/swaks), from the null sender; the transcript is its output. */
+export async function sendWithSwaks(port: number, to: string, raw: Buffer): Promise<{ exitCode: number; transcript: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'swaks-'));
+  try {
+    const file = join(dir, 'report.eml');
+    writeFileSync(file, raw);
+    const args = ['--server', '127.0.0.1', '--port', String(port), '--from', '<>', '--to', to, '--ehlo', 'relay.example.net', '--data', `@${file}`];
+    try {
+      const { stdout } = await run('/usr/bin/swaks', args);
+      return { exitCode: 0, transcript: stdout };
+    } catch (error) {
+      const { code, stdout } = error as { code: number; stdout: string };
+      return { exitCode: code, transcript: stdout };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const SMTPLIB = `
+import smtplib, sys, json
+port, to = int(sys.argv[1]), json.loads(sys.argv[2])
+raw = sys.stdin.buffer.read()
+try:
+    with smtplib.SMTP('127.0.0.1', port, local_hostname='relay.example.net', timeout=20) as smtp:
+        smtp.sendmail('', to, raw)
+    print(json.dumps({'accepted': True}))
+except smtplib.SMTPRecipientsRefused as e:
+    code, reply = list(e.recipients.values())[0]
+    print(json.dumps({'accepted': False, 'code': code, 'reply': reply.decode()}))
+except smtplib.SMTPResponseException as e:
+    print(json.dumps({'accepted': False, 'code': e.smtp_code, 'reply': e.smtp_error.decode()}))
+`;
+
+/** Python's smtplib, from the null sender; one RCPT for each entry of `to`, repeats included. */
+export async function sendWithSmtplib(port: number, to: string | string[], raw: Buffer): Promise<{ accepted: boolean; code?: number; reply?: string }> {
+  const child = run('python3', ['-c', SMTPLIB, String(port), JSON.stringify([to].flat())]);
+  child.child.stdin!.end(raw);
+  const { stdout } = await child;
+  return JSON.parse(stdout);
+}
+
+const CONVERSATION = `
+import smtplib, sys, json, time
+port, steps = int(sys.argv[1]), json.loads(sys.argv[2])
+out = {'replies': [], 'disconnected': False}
+smtp = smtplib.SMTP('127.0.0.1', port, local_hostname='relay.example.net', timeout=20)
+smtp.ehlo()
+out['features'] = smtp.esmtp_features
+try:
+    for step in steps:
+        time.sleep(step.get('pause', 0))
+        code, reply = smtp.docmd(step['cmd'])
+        out['replies'].append([code, reply.decode()])
+except smtplib.SMTPServerDisconnected:
+    out['disconnected'] = True
+print(json.dumps(out))
+`;
+
+export interface Conversation {
+  /** The EHLO keywords the server offered, lower-cased, with their parameters. */
+  features: Record<string, string>;
+  replies: [number, string][];
+  /** True when the server closed the connection before the steps ran out. */
+  disconnected: boolean;
+}
+
+/** Python's smtplib: EHLO, then each command in turn (after its pause, in seconds) until the server hangs up. */
+export async function converse(port: number, steps: { cmd: string; pause?: number }[]): Promise<Conversation> {
+  const { stdout } = await run('python3', ['-c', CONVERSATION, String(port), JSON.stringify(steps)], { timeout: 60_000 });
+  return JSON.parse(stdout);
+}

@@ -1,0 +1,70 @@
+import dns2 from 'dns2';
+import { freePort } from '../../src/common/free-port';
+
+const { Packet } = dns2;
+const SERVFAIL = 2;
+const NXDOMAIN = 3;
+
+/** How the server treats every query: answer from its records, fail, or never answer (a resolver's timeout). */
+export type DnsMode = 'answer' | 'servfail' | 'silent';
+
+/**
+ * A real DNS server on loopback (dns2, UDP and TCP on one port) serving TXT records the test
+ * publishes. Values longer than 255 bytes go out split into character-strings of 255, as a DNS
+ * provider stores them (RFC 1035 §3.3.14), so readers must join them.
+ */
+export class TestDnsServer {
+  mode: DnsMode = 'answer';
+  /** The names of the TXT queries seen, in order. */
+  readonly queries: string[] = [];
+  private readonly records = new Map<string, string[][]>();
+  private readonly server = dns2.createServer({ udp: true, tcp: true, handle: (request, send) => this.handle(request, send) });
+  private port = 0;
+  private stopped = false;
+
+  /** Starts it; resolves to its address as DNS_SERVERS takes it. */
+  async start(): Promise<string> {
+    this.port = await freePort();
+    await this.server.listen({ udp: { port: this.port, address: '127.0.0.1' }, tcp: { port: this.port, address: '127.0.0.1' } });
+    return this.address;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  /** Stops it; a second call (a test that stopped it early) does nothing. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.server.close();
+  }
+
+  /** Publishes TXT records at a name, replacing any there. */
+  publish(name: string, ...values: string[]): void {
+    this.records.set(name.toLowerCase(), values.map(splitInto255));
+  }
+
+  unpublish(name: string): void {
+    this.records.delete(name.toLowerCase());
+  }
+
+  private handle(request: dns2.Packet, send: (response: dns2.Packet) => Promise<Buffer>): void {
+    const [question] = request.questions;
+    this.queries.push(question.name);
+    if (this.mode === 'silent') return;
+    const response = Packet.createResponseFromRequest(request);
+    const found = question.type === Packet.TYPE.TXT ? this.records.get(question.name.toLowerCase()) : undefined;
+    if (this.mode === 'servfail') response.header.rcode = SERVFAIL;
+    else if (!found) response.header.rcode = NXDOMAIN;
+    else for (const data of found) response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data } as never);
+    void send(response);
+  }
+}
+
+function splitInto255(value: string): string[] {
+  const bytes = Buffer.from(value);
+  const strings: string[] = [];
+  for (let i = 0; i < bytes.length; i += 255) strings.push(bytes.subarray(i, i + 255).toString());
+  return strings;
+}

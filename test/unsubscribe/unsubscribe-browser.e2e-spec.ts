@@ -1,0 +1,91 @@
+// The unsubscribe pages in a real browser (Debian's Chromium through playwright-core): read by
+// their accessible roles, opened without changing anything, and the button unsubscribing.
+import { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { BROWSER_TIMEOUT, describeInBrowser, launchChromium } from '../support/browser';
+import { bootTestApp, TestApp } from '../support/test-app';
+import { newUserId } from '../support/tokens';
+import { bulkMessage, suppressionsOf, unsubscribeTokens } from './unsubscribe-support';
+
+describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a browser (SPEC §9)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    t = await bootTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    baseUrl = await t.app.getUrl();
+    browser = await launchChromium();
+  }, BROWSER_TIMEOUT);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  }, BROWSER_TIMEOUT);
+
+  /** A page of a context of its own, and what the browser complained of on it (a CSP refusal is one). */
+  const open = async (path: string): Promise<{ page: Page; complaints: string[]; status: number | undefined }> => {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    const complaints: string[] = [];
+    page.on('console', (message: ConsoleMessage) => void (message.type() !== 'log' && complaints.push(message.text())));
+    page.on('pageerror', (error) => complaints.push(error.message));
+    const response = await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
+    return { page, complaints, status: response?.status() };
+  };
+
+  it('shows an accessible confirmation that changes nothing, and unsubscribes when its button is pressed', async () => {
+    const userId = newUserId('unsub-browser');
+    const message = await bulkMessage(t.db, userId, { to: ['ada@example.com'] });
+    const token = unsubscribeTokens(t.config.deliverability.encryptionKey).encode({ messageId: message.id, recipient: 0 });
+
+    const { page, complaints, status } = await open(`/unsubscribe/${token}`);
+
+    expect(status).toBe(200);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await page.title()).toBe('Unsubscribe');
+    expect(await page.getByRole('main').ariaSnapshot()).toBe(
+      ['- main:', '  - heading "Unsubscribe" [level=1]', '  - paragraph:', '    - text: Stop email from this sender to', '    - strong: a…@example.com', '    - text: "?"', '  - button "Unsubscribe"'].join('\n'),
+    );
+    // The page's style, allowed by its hash in the CSP, applied; nothing refused.
+    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('576px');
+    expect(complaints).toEqual([]);
+    // The page has loaded in full: whatever opening it would do is done.
+    expect(await suppressionsOf(t.http, userId)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'You are unsubscribed' }).waitFor();
+    expect(await page.getByRole('main').innerText()).toContain('This sender no longer sends email to a…@example.com.');
+    expect(await suppressionsOf(t.http, userId)).toEqual([{ email: 'ada@example.com', reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) }]);
+    expect(complaints).toEqual([]);
+  }, BROWSER_TIMEOUT);
+
+  it('shows a page saying the link is not valid for an altered token, with no button', async () => {
+    const userId = newUserId('unsub-browser-forged');
+    const message = await bulkMessage(t.db, userId, { to: ['ada@example.com'] });
+    const token = unsubscribeTokens(t.config.deliverability.encryptionKey).encode({ messageId: message.id, recipient: 0 });
+
+    const { page, status } = await open(`/unsubscribe/${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`);
+
+    expect(status).toBe(404);
+    await page.getByRole('heading', { level: 1, name: 'This unsubscribe link is not valid' }).waitFor();
+    expect(await page.getByRole('button').count()).toBe(0);
+    expect(await suppressionsOf(t.http, userId)).toEqual([]);
+  }, BROWSER_TIMEOUT);
+
+  it('cannot be framed by another page', async () => {
+    const userId = newUserId('unsub-browser-framed');
+    const message = await bulkMessage(t.db, userId, { to: ['ada@example.com'] });
+    const token = unsubscribeTokens(t.config.deliverability.encryptionKey).encode({ messageId: message.id, recipient: 0 });
+    const { page } = await open('/health');
+
+    // A frame on another origin (127.0.0.1 against localhost) that the browser must leave empty.
+    const framed = `${baseUrl.replace('127.0.0.1', 'localhost')}/unsubscribe/${token}`;
+    const blocked = page.waitForEvent('console', (message) => /frame-ancestors|Refused to (display|frame)/i.test(message.text()));
+    await page.setContent(`<iframe src="${framed}"></iframe>`);
+
+    await blocked;
+    expect(await page.frames()[1]?.locator('button').count()).toBe(0);
+  }, BROWSER_TIMEOUT);
+});
