@@ -108,7 +108,9 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
                OR j.data->>'messageId' IN (SELECT id::text FROM messages WHERE user_id = $1)) AS jobs,
          (SELECT coalesce(json_agg(json_build_object('id', id, 'size', size) ORDER BY id), '[]') FROM attachments WHERE user_id = $1) AS attachments,
          (SELECT coalesce(json_agg(json_build_object('key', key, 'at', created_at) ORDER BY key), '[]') FROM idempotency_keys WHERE user_id = $1)
-            AS "idempotencyKeys"`,
+            AS "idempotencyKeys",
+         (SELECT coalesce(json_agg(json_build_object('id', id, 'verifiedAt', verified_at) ORDER BY id), '[]') FROM sending_domains WHERE user_id = $1)
+            AS domains`,
       [alice],
     );
     return {
@@ -134,6 +136,7 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
     );
 
     ids.attachment = (await upload(alice, '%PDF-1.4 alice', 'alice.pdf')).body.id;
+    ids.domain = (await t.http.post('/domains').set(bearer(alice)).send({ name: 'billing.example.com' }).expect(201)).body.id;
     const withWebhook = await t.http
       .post('/sender/send')
       .set(bearer(alice))
@@ -187,12 +190,15 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
     ['GET /user/webhook-deliveries?messageId=&take=100&page=1', 200, (userId, id) =>
       t.http.get('/user/webhook-deliveries').query({ messageId: id, take: 100, page: 1 }).set(bearer(userId))],
     ['POST /user/webhook-deliveries/{id}/replay', 404, (userId, id) => t.http.post(`/user/webhook-deliveries/${id}/replay`).set(bearer(userId))],
+    ['GET /domains/{id}', 404, (userId, id) => t.http.get(`/domains/${id}`).set(bearer(userId))],
+    ['POST /domains/{id}/verify', 404, (userId, id) => t.http.post(`/domains/${id}/verify`).set(bearer(userId))],
+    ['DELETE /domains/{id}', 404, (userId, id) => t.http.delete(`/domains/${id}`).set(bearer(userId))],
     ['POST /sender/send with attachmentIds: [id]', 400, (userId, id) =>
       t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ attachmentIds: [id] }))],
     ['POST /sender/send with attachmentIds: [own, id]', 400, (userId, id) =>
       t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ attachmentIds: [bobAttachment, id] }))],
   ];
-  const idKinds = ['message', 'message without webhook', 'attachment', 'webhook event (message.sent)', 'webhook event (message.queued)', 'senderId'];
+  const idKinds = ['message', 'message without webhook', 'attachment', 'webhook event (message.sent)', 'webhook event (message.queued)', 'senderId', 'domain'];
   const cases = probes.flatMap(([endpoint, expected, call]) =>
     idKinds.flatMap((kind) =>
       Object.keys(VARIANTS).map((variant) => [endpoint, kind, variant, expected, call] as const),
@@ -265,6 +271,13 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
       // The same filter finds Alice's messages for Alice: Bob's answer is empty of them because they are hers.
       expect(alices.body.messages.every((m: any) => m.userId === alice)).toBe(true);
       expect(alices.body.messages.map((m: any) => m.id)).toContain(ids.message);
+    });
+
+    it('GET /domains shows Bob none of Alice\'s domains', async () => {
+      const response = await t.http.get('/domains').set(bearer(bob)).expect(200);
+
+      expect(response.body).toEqual({ domains: [] });
+      expect((await t.http.get('/domains').set(bearer(alice)).expect(200)).body.domains.map((d: any) => d.id)).toEqual([ids.domain]);
     });
 
     it('pages past Bob\'s own messages into nothing, not into Alice\'s', async () => {

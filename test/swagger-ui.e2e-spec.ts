@@ -1,26 +1,10 @@
-import { existsSync } from 'node:fs';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { BROWSER_TIMEOUT, describeInBrowser, launchChromium } from './support/browser';
 import { storeMessage } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
-import { newUserId, tokenFor } from './support/tokens';
+import { bearer, newUserId, tokenFor } from './support/tokens';
 
-// Debian's package, which .ci/run installs when it can; playwright-core brings no browser.
-const CHROMIUM = '/usr/bin/chromium';
-// Without the networking switches Chromium keeps calling Google services, which this closed
-// network refuses over and over.
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-// A browser start and the app's boot together can take several seconds on a slow machine.
-const BROWSER_TIMEOUT = 60_000;
-
-const browserInstalled = existsSync(CHROMIUM);
-if (!browserInstalled) {
-  console.warn(`Swagger UI browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
-
-(browserInstalled ? describe : describe.skip)('Swagger UI in a browser (SPEC §6)', () => {
+describeInBrowser('Swagger UI browser tests')('Swagger UI in a browser (SPEC §6)', () => {
   let t: TestApp;
   let browser: Browser;
   let baseUrl: string;
@@ -30,7 +14,7 @@ if (!browserInstalled) {
     // The browser needs a real address; port 0 keeps suites running in parallel apart.
     await t.app.listen(0, '127.0.0.1');
     baseUrl = await t.app.getUrl();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, BROWSER_TIMEOUT);
 
   afterAll(async () => {
@@ -47,11 +31,13 @@ if (!browserInstalled) {
     return page;
   };
 
-  const authorize = async (page: Page, token: string): Promise<void> => {
+  /** `scheme`: the JWT's (`bearer`) or the API key's (`api-key`), each with a form of its own in the dialog. */
+  const authorize = async (page: Page, token: string, scheme = 'bearer'): Promise<void> => {
     await page.locator('.auth-wrapper button.authorize').click();
-    await page.locator('#auth-bearer-value').fill(token);
-    await page.locator('.auth-btn-wrapper button.authorize').click();
-    await page.locator('.auth-btn-wrapper button.btn-done').click();
+    const form = page.locator('.auth-container').filter({ has: page.locator('h4 code', { hasText: new RegExp(`^${scheme}$`) }) });
+    await form.locator('input[type="text"]').fill(token);
+    await form.locator('.auth-btn-wrapper button.authorize').click();
+    await form.locator('.auth-btn-wrapper button.btn-done').click();
   };
 
   /**
@@ -99,6 +85,19 @@ if (!browserInstalled) {
     expect(sent).toMatchObject({ status: '201', body: { userId, status: 'queued' } });
     const { id } = sent.body as { id: string };
     expect(listed).toMatchObject({ status: '200', body: { messages: [expect.objectContaining({ id, userId })], total: 1 } });
+  }, BROWSER_TIMEOUT);
+
+  it('lists the messages of the user whose API key was pasted into Authorize', async () => {
+    const userId = newUserId();
+    const stored = await storeMessage(t.db, userId);
+    const { body: created } = await t.http.post('/user/api-keys').set(bearer(userId)).send({ name: 'docs', scopes: ['read'] }).expect(201);
+    const page = await openDocs();
+
+    await authorize(page, `Bearer ${created.key}`, 'api-key');
+    const { status, body } = await executeListMessages(page);
+
+    expect(status).toBe('200');
+    expect(body).toMatchObject({ messages: [expect.objectContaining({ id: stored.id, userId })], total: 1 });
   }, BROWSER_TIMEOUT);
 
   it('shows a 401 when Execute is pressed without authorizing', async () => {

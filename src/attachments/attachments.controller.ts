@@ -2,6 +2,7 @@ import { Controller, Post, Req, UploadedFile, UseInterceptors } from '@nestjs/co
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { UnsupportedMediaTypeError } from '../common/problem/problem.errors';
@@ -17,6 +18,7 @@ export class AttachmentsController {
   constructor(private readonly service: AttachmentsService) {}
 
   @Post()
+  @RequiresScope('send')
   @UseInterceptors(AttachmentUploadInterceptor)
   @ApiOperation({
     summary: 'Store a file to attach to later sends',

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { CurrentUser } from '../auth/current-user.decorator';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessagePageResponse } from './dto/message-page.response';
@@ -19,6 +20,7 @@ export class MessagesController {
   ) {}
 
   @Get()
+  @RequiresScope('read')
   @ApiOperation({ summary: 'List your messages, newest first, with filters and pages' })
   @ApiOkResponse({ type: MessagePageResponse })
   @ApiProblemResponses(400, 401, 429)
@@ -27,6 +29,7 @@ export class MessagesController {
   }
 
   @Get(':id')
+  @RequiresScope('read')
   @ApiOperation({ summary: 'One of your messages, with its status history' })
   @ApiOkResponse({ type: MessageResponse })
   @ApiProblemResponses(401, 404, 429)
@@ -35,6 +38,7 @@ export class MessagesController {
   }
 
   @Post(':id/cancel')
+  @RequiresScope('send')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Cancel one of your messages before it is sent',

@@ -2,6 +2,7 @@ import { Body, Controller, Post, Res, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
@@ -25,6 +26,7 @@ export class SenderController {
   ) {}
 
   @Post('send')
+  @RequiresScope('send')
   @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
   @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery, or as `scheduled` until a future `scheduledAt`, and returns it.' })
   @ApiConsumes('application/json')
@@ -55,6 +57,7 @@ export class SenderController {
   }
 
   @Post('send/batch')
+  @RequiresScope('send')
   @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
   @ApiOperation({
     summary: 'Send 1–100 emails at once',

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/current-user.decorator';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
@@ -14,6 +15,7 @@ export class SuppressionsController {
   constructor(private readonly service: SuppressionsService) {}
 
   @Get()
+  @RequiresScope('read')
   @ApiOperation({ summary: 'Your suppression list, newest first: addresses your mail is not delivered to' })
   @ApiOkResponse({ type: SuppressionPageResponse })
   @ApiProblemResponses(400, 401, 429)
@@ -22,6 +24,7 @@ export class SuppressionsController {
   }
 
   @Post()
+  @RequiresScope('send')
   // Bodies are read per route, after authentication.
   @UseInterceptors(JsonBodyInterceptor)
   @ApiOperation({ summary: 'Stop delivering to an address (reason manual); an address already listed keeps its entry' })
@@ -32,6 +35,7 @@ export class SuppressionsController {
   }
 
   @Delete(':email')
+  @RequiresScope('send')
   @HttpCode(204)
   @ApiOperation({ summary: 'Deliver to an address again' })
   @ApiNoContentResponse({ description: 'Removed' })

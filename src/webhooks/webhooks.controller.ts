@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/current-user.decorator';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookSecretResponse } from './dto/webhook-event.dto';
@@ -17,6 +18,7 @@ export class WebhooksController {
   ) {}
 
   @Get('webhook-secret')
+  @RequiresScope('keys')
   @ApiOperation({ summary: 'Your webhook signing secret (Standard Webhooks, whsec_…)' })
   @ApiOkResponse({ type: WebhookSecretResponse })
   @ApiProblemResponses(401, 429)
@@ -25,6 +27,7 @@ export class WebhooksController {
   }
 
   @Get('webhook-deliveries')
+  @RequiresScope('read')
   @ApiOperation({ summary: 'Your webhook events and each attempt to deliver them, newest first' })
   @ApiOkResponse({ type: WebhookEventPageResponse })
   @ApiProblemResponses(400, 401, 429)
@@ -33,6 +36,7 @@ export class WebhooksController {
   }
 
   @Post('webhook-deliveries/:id/replay')
+  @RequiresScope('send')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send an event again, with the same webhook-id' })
   @ApiAcceptedResponse({ schema: { example: { id: '01a1ffa8-9fc5-732e-a326-ec80b8d3887f', state: 'pending' } } })

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../database/database';
+import type { ApiKeyScope } from './api-key-scope';
+import { ApiKeyEntity } from './entities/api-key.entity';
+
+// Advisory lock space of the per-user key count (the other half of the key is the user's hash).
+const KEY_COUNT_LOCK = 0x6b657973;
+
+export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'userId' | 'name' | 'scopes' | 'hash'>;
+
+/** The owner and scopes a presented key stands for. */
+export interface ApiKeyHolder {
+  keyId: string;
+  userId: string;
+  scopes: ApiKeyScope[];
+}
+
+/** Users' API keys; every method but the look-up by hash takes the owner, so no one reaches another's. */
+@Injectable()
+export class ApiKeysRepository {
+  constructor(private readonly database: Database) {}
+
+  private get keys() {
+    return this.database.repository(ApiKeyEntity);
+  }
+
+  list(userId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** Adds the key unless the user has `limit` keys already (counted under a per-user lock, so concurrent adds cannot pass it). */
+  add(key: NewApiKey, limit: number): Promise<ApiKeyEntity | 'limit reached'> {
+    return this.database.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [KEY_COUNT_LOCK, key.userId]);
+      const repository = manager.getRepository(ApiKeyEntity);
+      if ((await repository.countBy({ userId: key.userId })) >= limit) return 'limit reached';
+      await manager.query(
+        `INSERT INTO api_keys (id, user_id, name, scopes, hash, created_at)
+         VALUES ($1, $2, $3, $4, $5, date_trunc('milliseconds', clock_timestamp()))`,
+        [key.id, key.userId, key.name, key.scopes, key.hash],
+      );
+      return repository.findOneByOrFail({ id: key.id });
+    });
+  }
+
+  /** Deletes the key and raises the revocation generation in one transaction, so that no process can see one without the other. */
+  remove(userId: string, id: string): Promise<boolean> {
+    return this.database.transaction(async (manager) => {
+      const [, affected] = (await manager.query('DELETE FROM api_keys WHERE user_id = $1 AND id = $2', [userId, id])) as [unknown, number];
+      if (affected === 0) return false;
+      await manager.query('UPDATE api_key_revocations SET generation = generation + 1 WHERE id = 1');
+      return true;
+    });
+  }
+
+  async holderOf(hash: Buffer): Promise<ApiKeyHolder | undefined> {
+    const rows: { id: string; user_id: string; scopes: ApiKeyScope[] }[] = await this.database.query(
+      'SELECT id, user_id, scopes FROM api_keys WHERE hash = $1',
+      [hash],
+    );
+    return rows[0] && { keyId: rows[0].id, userId: rows[0].user_id, scopes: rows[0].scopes };
+  }
+
+  /** The revocation generation: it changes whenever a key is deleted. */
+  async revocationGeneration(): Promise<string> {
+    const rows: { generation: string }[] = await this.database.query('SELECT generation FROM api_key_revocations WHERE id = 1');
+    return rows[0].generation;
+  }
+
+  /** Records a use, unless one was recorded in the last minute (by any process). */
+  async touch(id: string): Promise<void> {
+    await this.database.query(
+      `UPDATE api_keys SET last_used_at = date_trunc('milliseconds', clock_timestamp())
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < clock_timestamp() - interval '1 minute')`,
+      [id],
+    );
+  }
+}

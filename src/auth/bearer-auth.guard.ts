@@ -1,0 +1,71 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ExtractJwt } from 'passport-jwt';
+import { InvalidTokenError, ServiceUnavailableError } from '../common/problem/problem.errors';
+import { isApiKeyToken } from './api-keys/api-key-hasher';
+import type { ApiKeyScope } from './api-keys/api-key-scope';
+import { ApiKeys } from './api-keys/api-keys';
+import type { AuthUser } from './current-user.decorator';
+import { MissingScopeError } from './missing-scope.error';
+import { IS_PUBLIC } from './public.decorator';
+import { REQUIRED_SCOPE } from './requires-scope.decorator';
+
+// The JWT strategy's own extractor, so that both ways agree on what the bearer token is.
+const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
+
+/**
+ * The global guard: every route needs a valid bearer token unless marked @Public(): a JWT (through
+ * passport, SPEC §2), or an API key (`mr_…`, SPEC §10), which reaches only the operations marked
+ * with one of its scopes.
+ */
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('jwt') {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeys,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+    const token = bearerToken(request);
+    if (token === null || !isApiKeyToken(token)) return (await super.canActivate(context)) as boolean;
+    const holder = await this.apiKeys.authenticate(token);
+    if (!holder) throw new InvalidTokenError('The API key was refused: it is not one of ours, or it has been deleted.');
+    request.user = { id: holder.userId, apiKey: { id: holder.keyId, scopes: holder.scopes } };
+    const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(REQUIRED_SCOPE, targets);
+    if (!scope) throw new MissingScopeError(`${request.method} ${request.route?.path ?? request.path} is not open to API keys; use a JWT.`);
+    if (!holder.scopes.includes(scope)) {
+      throw new MissingScopeError(`This API key lacks the scope ${scope}, which ${request.method} ${request.route?.path ?? request.path} needs; its scopes: ${holder.scopes.join(', ')}.`);
+    }
+    return true;
+  }
+
+  override handleRequest<TUser>(error: unknown, user: TUser | false, info: unknown): TUser {
+    if (error instanceof InvalidTokenError) throw error;
+    if (!error && user) return user;
+    throw failure(error ?? info);
+  }
+}
+
+const TOKEN_ERRORS = new Set(['JsonWebTokenError', 'TokenExpiredError', 'NotBeforeError']);
+
+/**
+ * passport-jwt reports why a token failed as `info`: one of jsonwebtoken's errors, "No auth
+ * token", or the key provider's own error. That last one means the identity provider's keys
+ * could not be fetched: our outage, not the caller's bad token, and its text names our hosts.
+ */
+function failure(cause: unknown): Error {
+  // Read by shape: errors from Node's own modules are not instances of every realm's Error.
+  const { name, message } = (typeof cause === 'object' && cause !== null ? cause : {}) as { name?: string; message?: string };
+  if (message === undefined) return new InvalidTokenError('The token was refused.');
+  if (message === 'No auth token') return new InvalidTokenError('Send a bearer token: Authorization: Bearer <JWT or API key>.');
+  if (name === 'TokenExpiredError') return new InvalidTokenError('The token has expired.');
+  if (name && TOKEN_ERRORS.has(name)) return new InvalidTokenError(`The token was refused: ${message}.`);
+  return new ServiceUnavailableError('Tokens cannot be verified right now (the signing keys are unavailable); try again shortly.');
+}

@@ -1,0 +1,45 @@
+import { Readable, Transform } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { pipeline } from 'node:stream/promises';
+
+// mailsplit: the MIME splitter mailparser itself is built on (same maintainer); no typings ship with it.
+interface MailsplitHeaders {
+  remove(key: string): void;
+  add(key: string, value: string, index?: number): void;
+}
+interface MailsplitChunk {
+  type?: string;
+  root?: boolean;
+  headers?: MailsplitHeaders;
+}
+const { Splitter, Joiner } = require('mailsplit') as { Splitter: new () => Transform; Joiner: new () => Transform };
+
+/**
+ * Header fields of the submitted message that go out as ours, whatever the client wrote: the
+ * Message-ID that names our message, and never a Bcc (SPEC §4: bcc recipients are in no header).
+ */
+const REPLACED = ['Message-ID', 'Bcc'];
+
+/**
+ * A message submitted over SMTP as it is delivered (SPEC §10): its own bytes, but for the top
+ * header block, where our Message-ID replaces the client's (if any), any Bcc is dropped, and
+ * `headers` (a copy's List-Unsubscribe) are added, replacing fields of the same names. Everything
+ * below the top header block, bodies and attachments, passes byte for byte.
+ */
+export async function submittedMime(mime: Buffer, messageId: string, headers: Record<string, string>): Promise<Buffer> {
+  const added = { ...headers, 'Message-ID': messageId };
+  const rewrite = new Transform({
+    objectMode: true,
+    transform(chunk: MailsplitChunk | Buffer, _encoding, callback) {
+      if (!Buffer.isBuffer(chunk) && chunk.type === 'node' && chunk.root && chunk.headers) {
+        for (const key of [...REPLACED, ...Object.keys(headers)]) chunk.headers.remove(key);
+        // At the top, where a reader expects trace and identity fields; the client's order below is kept.
+        for (const [key, value] of Object.entries(added).reverse()) chunk.headers.add(key, value, 0);
+      }
+      callback(null, chunk);
+    },
+  });
+  const joiner = new Joiner();
+  const [joined] = await Promise.all([buffer(joiner), pipeline(Readable.from([mime]), new Splitter(), rewrite, joiner)]);
+  return joined;
+}

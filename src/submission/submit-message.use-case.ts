@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { createValidationPipe } from '../common/validation/validation.pipe';
+import { MessageIntake } from '../intake/message-intake';
+import type { MessageResponse } from '../messages/dto/message.response';
+import { MessageBudget } from '../rate-limit/message-budget';
+import { SendMessageDto } from '../sender/dto/send-message.dto';
+import { readSubmittedSendBody } from './submitted-send-body';
+
+/**
+ * One message submitted over SMTP, taken in exactly as a REST send would be (SPEC §10): it spends
+ * one request of the user's minute, its send body passes the REST body's own validation, and the
+ * intake stores it (with its MIME as received) or refuses it. Refusals are the REST API's
+ * ProblemErrors; the SMTP server says them in SMTP.
+ */
+@Injectable()
+export class SubmitMessageUseCase {
+  private readonly validation = createValidationPipe();
+
+  constructor(
+    private readonly intake: MessageIntake,
+    private readonly budget: MessageBudget,
+  ) {}
+
+  async execute(userId: string, mime: Buffer, envelopeRecipients: string[]): Promise<MessageResponse> {
+    // Like the REST guard, which counts a request before reading its body, refused or not.
+    await this.budget.spendOne(userId);
+    const { body, attachmentBytes } = await readSubmittedSendBody(mime, envelopeRecipients);
+    const request = (await this.validation.transform(body, { type: 'body', metatype: SendMessageDto })) as SendMessageDto;
+    const { message } = await this.intake.accept(userId, { ...request, mime: { raw: mime, attachmentBytes } });
+    return message;
+  }
+}

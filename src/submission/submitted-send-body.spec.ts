@@ -1,0 +1,56 @@
+import { readSubmittedSendBody } from './submitted-send-body';
+
+const CRLF = '\r\n';
+const mime = (...headers: string[]) => Buffer.from([...headers, 'Content-Type: text/plain; charset=utf-8', '', 'Hi <there> & you', ''].join(CRLF));
+
+describe(readSubmittedSendBody.name, () => {
+  it('takes to and cc from the headers, bcc from the envelope recipients named in neither', async () => {
+    const { body } = await readSubmittedSendBody(
+      mime('From: =?UTF-8?Q?Zo=C3=AB?= <zoe@a.example>', 'To: Bob <bob@b.example>, nobody@b.example', 'Cc: carol@b.example', 'Subject: =?UTF-8?B?Q2Fmw6k=?='),
+      ['BOB@b.example', 'carol@b.example', 'dave@b.example'],
+    );
+
+    expect(body).toEqual({
+      subject: 'Café',
+      sender: '"Zoë" <zoe@a.example>',
+      // nobody@ is in the header but not the envelope: it gets nothing.
+      to: ['"Bob" <bob@b.example>'],
+      cc: ['carol@b.example'],
+      bcc: ['dave@b.example'],
+      // No HTML part: the text part, escaped.
+      html: expect.stringContaining('Hi &lt;there&gt; &amp; you'),
+      text: 'Hi <there> & you',
+    });
+  });
+
+  it('makes the envelope recipients `to` when no To mailbox is one (undisclosed recipients)', async () => {
+    const { body } = await readSubmittedSendBody(mime('From: zoe@a.example', 'To: undisclosed-recipients:;', 'Subject: s'), ['x@b.example', 'y@b.example']);
+
+    expect(body).toMatchObject({ to: ['x@b.example', 'y@b.example'] });
+    expect(body.bcc).toBeUndefined();
+  });
+
+  it('opens groups, and gives a From of two mailboxes as its text for the validation to refuse', async () => {
+    const { body } = await readSubmittedSendBody(mime('From: a@a.example, b@a.example', 'To: team: x@b.example;', 'Subject: s'), ['x@b.example']);
+
+    expect(body).toMatchObject({ to: ['x@b.example'], sender: 'a@a.example, b@a.example' });
+  });
+
+  it('counts the decoded bytes of every attachment', async () => {
+    const raw = Buffer.from(
+      [
+        'From: a@a.example', 'To: x@b.example', 'Subject: s', 'Content-Type: multipart/mixed; boundary=b', '',
+        '--b', 'Content-Type: text/html', '', '<p>hi</p>',
+        '--b', 'Content-Type: application/octet-stream', 'Content-Disposition: attachment; filename=a.bin', 'Content-Transfer-Encoding: base64', '', Buffer.alloc(300, 1).toString('base64'),
+        '--b', 'Content-Type: image/png', 'Content-Disposition: inline; filename=b.png', 'Content-ID: <b>', 'Content-Transfer-Encoding: base64', '', Buffer.alloc(33, 2).toString('base64'),
+        '--b--', '',
+      ].join(CRLF),
+    );
+
+    const { body, attachmentBytes } = await readSubmittedSendBody(raw, ['x@b.example']);
+
+    expect(attachmentBytes).toBe(333);
+    expect(body.html).toBe('<p>hi</p>');
+    expect(body.text).toBeUndefined();
+  });
+});
