@@ -1,15 +1,19 @@
-// npm run bench [-- --runs 25 --seconds 20]
-// The list and send benchmarks of the performance issue, as ratios measured in one run:
+// npm run bench [-- --runs 25 --seconds 20 --messages 5000 --delivery-seconds 60]
+// The list, send, batch and delivery benchmarks of the performance issue, as ratios measured in one run:
 // - GET /user/messages on the seeded user of a million messages (npm run bench:seed, run first
 //   when its database is missing) against the naive SQL pair (COUNT(*) + ORDER BY … OFFSET …
 //   LIMIT) timed through pg in the same run; query plans of both are written to bench/out/plans;
+//   and its first page by an API key against the same by the JWT;
 // - POST /sender/send under autocannon (32 connections) against the same inserts run straight
 //   through pg with the same concurrency;
 // - POST /sender/send/batch (100 messages a request, a few clients) against the same rows loaded
 //   through pg with COPY, as accepted messages per second;
-// - the resident memory of the Mailroom process (API and worker in one, ROLE=all).
-// Writes the table to bench/results.md (`--only batch`, `list` or `send` runs one section and only
-// prints it). Uses DATABASE_URL's server when set, else embedded ones.
+// - the resident memory of the Mailroom process (API and worker in one, ROLE=all);
+// - delivery (delivery.bench.ts): queued → worker → sink → sent, and end to end (an API process
+//   under --delivery-seconds of single or batch sends, a separate worker process), against raw
+//   nodemailer to the same sink, with each process's CPU per message.
+// Writes the tables to bench/results.md (`--only list`, `send`, `batch` or `delivery` runs one
+// section and only prints it). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -29,16 +33,24 @@ import { MessagesRepository } from '../src/messages/messages.repository';
 import { MessagesService } from '../src/messages/messages.service';
 import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { BATCH_SIZE, copyBatchCeiling } from './copy-ceiling';
+import { CPU_HEADER, deliveryBench, tableOf as markdownTable } from './delivery.bench';
 import { BENCH_USER, benchListDatabase } from './list-database';
 import { rawSendCeiling, SEND_BODY } from './raw-send';
 import { seedListDatabase } from './seed';
-import { benchDatabase, median, MailroomProcess, ROOT, rssMiB, SinkProcess, startMailroomProcess } from './support';
+import { benchDatabase, median, MailroomProcess, ROOT, rssMiB, runBench, SinkProcess, startMailroomProcess } from './support';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '25' }, seconds: { type: 'string', default: '20' }, only: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '25' },
+    seconds: { type: 'string', default: '20' },
+    messages: { type: 'string', default: '5000' },
+    'delivery-seconds': { type: 'string', default: '60' },
+    only: { type: 'string' },
+  },
 });
 const RUNS = Number(values.runs);
 const SECONDS = Number(values.seconds);
+const DELIVERY = { messages: Number(values.messages), seconds: Number(values['delivery-seconds']) };
 const CONNECTIONS = 32;
 // A few clients, each with a batch of BATCH_SIZE in flight: what a bulk sender does.
 const BATCH_CLIENTS = 4;
@@ -199,11 +211,44 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
       const met = c.target === 'info' ? '—' : ok ? 'yes' : '**no**';
       rows.push([`list: ${c.name}`, `${e.toFixed(1)} ms`, `${n.toFixed(1)} ms`, `${(e / n).toFixed(2)}×`, c.name.startsWith('first page') ? `${target}, < 20 ms` : target, met]);
     }
+    const byKey = await apiKeyVersusJwt(mailroom.port, authorization);
+    passed &&= byKey.ok;
+    rows.push(byKey.row);
     return { rows, rssAfter: rssMiB(mailroom.pid), passed };
   } finally {
     await mailroom.stop();
     await client.end();
     await database.close();
+  }
+}
+
+/**
+ * The first page again, asked for in turns with an API key of the same user and with the JWT:
+ * what checking a key costs on the list path (SPEC §10: a key seen before costs no database
+ * round trip). The baseline column is the JWT's.
+ */
+async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string[]; ok: boolean }> {
+  const base = `http://127.0.0.1:${port}/user/api-keys`;
+  const created = await fetch(base, {
+    method: 'POST',
+    headers: { authorization: jwt, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', scopes: ['read'] }),
+  });
+  if (created.status !== 201) throw new Error(`POST /user/api-keys answered ${created.status}`);
+  const { id, key } = (await created.json()) as { id: string; key: string };
+  try {
+    const byKey: number[] = [];
+    const byJwt: number[] = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      const k = await timeEndpoint(port, `Bearer ${key}`, {});
+      const j = await timeEndpoint(port, jwt, {});
+      if (i >= 3) byKey.push(k), byJwt.push(j);
+    }
+    const [k, j] = [median(byKey), median(byJwt)];
+    const ok = k <= j + 1;
+    return { row: ['list: first page by API key (vs JWT)', `${k.toFixed(1)} ms`, `${j.toFixed(1)} ms`, `${(k / j).toFixed(2)}×`, '≤ JWT + 1 ms', ok ? 'yes' : '**no**'], ok };
+  } finally {
+    await fetch(`${base}/${id}`, { method: 'DELETE', headers: { authorization: jwt } });
   }
 }
 
@@ -259,7 +304,7 @@ async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed:
     };
   } finally {
     await mailroom?.stop();
-    sink.stop();
+    await sink.stop();
     await database.close();
   }
 }
@@ -311,32 +356,34 @@ async function batchBench(): Promise<{ rows: string[][]; passed: boolean }> {
 
 const HEADER = ['| measure | Mailroom | baseline | ratio | target | met |', '|---|---|---|---|---|---|'];
 const tableOf = (rows: string[][]) => [...HEADER, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const CPU_TITLE = 'CPU ms per message by process (raw, accept and deliver rows; Linux CPU time, 10 ms ticks), and each process\'s share of a core during the end-to-end loads:';
 
 async function main(): Promise<void> {
   if (values.only) {
-    const sections: Record<string, () => Promise<{ rows: string[][] }>> = { list: listBench, send: sendBench, batch: batchBench };
+    const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = { list: listBench, send: sendBench, batch: batchBench, delivery: () => deliveryBench(DELIVERY) };
     if (!sections[values.only]) throw new Error(`--only takes ${Object.keys(sections).join(', ')}`);
-    console.log(`\n${tableOf((await sections[values.only]()).rows)}\n\n(one section: bench/results.md left as it was)`);
+    const { rows, cpu } = await sections[values.only]();
+    console.log(`\n${tableOf(rows)}\n${cpu ? `\n${CPU_TITLE}\n\n${markdownTable(CPU_HEADER, cpu)}\n` : ''}\n(one section: bench/results.md left as it was)`);
     return;
   }
   const list = await listBench();
   const send = await sendBench();
   const batch = await batchBench();
+  const delivery = await deliveryBench(DELIVERY);
   const memory = [
     ['RSS after the list benchmark', `${list.rssAfter.toFixed(0)} MiB`, '', '', '< 300 MiB', list.rssAfter < 300 ? 'yes' : '**no**'],
     ['peak RSS under the send load', `${send.peakRss.toFixed(0)} MiB`, '', '', '< 300 MiB', send.peakRss < 300 ? 'yes' : '**no**'],
   ];
-  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...memory]);
+  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...delivery.rows, ...memory]);
+  const cpu = markdownTable(CPU_HEADER, delivery.cpu);
   const report =
     `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, ` +
     `${RUNS} timed runs per list case, medians). List baseline: the naive SQL pair through pg; send baseline: the same inserts ` +
     `through pg with ${CONNECTIONS} connections; batch baseline: the same rows loaded with COPY through pg from ${BATCH_CLIENTS} clients, ` +
-    `one transaction per ${BATCH_SIZE} messages. Query plans: bench/out/plans.\n\n${table}\n`;
+    `one transaction per ${BATCH_SIZE} messages; delivery baseline: raw nodemailer sending the same messages to the same sink ` +
+    `(end to end: ${DELIVERY.seconds} s of load). Query plans: bench/out/plans.\n\n${table}\n\n${CPU_TITLE}\n\n${cpu}\n`;
   writeFileSync(join(ROOT, 'bench/results.md'), report);
-  console.log(`\n${table}\n\nwritten to bench/results.md`);
+  console.log(`\n${table}\n\n${cpu}\n\nwritten to bench/results.md`);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

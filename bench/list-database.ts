@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/database/embedded-postgres';
-import { ROOT } from './support';
+import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
+import { ROOT, startEmbeddedServer } from './support';
 
 export const BENCH_USER = 'bench-big';
 export const otherBenchUser = (n: number) => `bench-other-${n}`;
@@ -18,9 +18,9 @@ export async function benchListDatabase(options: { fresh?: boolean } = {}): Prom
   if (process.env.DATABASE_URL) {
     serverUrl = new URL(process.env.DATABASE_URL);
   } else {
-    const embedded = new EmbeddedPostgres(join(ROOT, 'bench/out'));
-    serverUrl = new URL(await embedded.start());
-    stop = () => embedded.stop();
+    const server = await startEmbeddedServer(join(ROOT, 'bench/out'));
+    serverUrl = new URL(server.url);
+    stop = server.stop;
   }
   serverUrl.pathname = '/postgres';
   if (options.fresh) {

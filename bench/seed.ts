@@ -9,6 +9,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrationsExclusively } from '../src/database/data-source-options';
 import { senderIdFor } from '../src/messages/addresses';
 import { BENCH_USER, benchListDatabase, otherBenchUser } from './list-database';
+import { runBench } from './support';
 
 export const SENDERS = ['news@example.com', 'billing@example.com', 'alerts@example.com', 'team@example.com', 'hello@example.com'];
 const RECIPIENT_POOL = 20_000;
@@ -77,8 +78,5 @@ if (require.main === module) {
   const { values } = parseArgs({
     options: { big: { type: 'string', default: '1000000' }, others: { type: 'string', default: '10' }, each: { type: 'string', default: '100000' } },
   });
-  seedListDatabase({ big: Number(values.big), others: Number(values.others), each: Number(values.each) }).catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  runBench(() => seedListDatabase({ big: Number(values.big), others: Number(values.others), each: Number(values.each) }));
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { freePort } from '../src/common/free-port';
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { ChildProcess, ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,77 @@ import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/database/embed
 export const ROOT = join(__dirname, '..');
 export const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 
+// Everything a bench run starts (Mailroom processes, the sink, an embedded PostgreSQL) is stopped
+// whatever ends the run: its end, an error, Ctrl-C, SIGTERM or SIGHUP. Stops run last started
+// first, so Mailroom processes stop before the database they use.
+const owned: (() => Promise<void>)[] = [];
+// A process of the bench that exits before the bench stops it: the run is broken from then on.
+let died: Error | undefined;
+// Set by a signal, an uncaught error or a dead child: the run's results are lost anyway, so
+// Mailroom processes are killed rather than drained (a terminal's Ctrl-C has stopped PostgreSQL
+// under them, and a graceful shutdown would then wait out its deadline).
+let abandoned = false;
+
+/** Registers what stops a thing the run started; the stop returned runs it once and forgets it. */
+function own(stop: () => Promise<void>): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  const once = () => {
+    const at = owned.indexOf(once);
+    if (at >= 0) owned.splice(at, 1);
+    return (stopping ??= stop());
+  };
+  owned.push(once);
+  return once;
+}
+
+async function stopEverything(): Promise<void> {
+  while (owned.length > 0) {
+    await owned[owned.length - 1]().catch((error: unknown) => process.stderr.write(`while stopping: ${error}\n`));
+  }
+}
+
+/** Throws when a process of the bench has died: a wait for its work would otherwise last until its timeout. */
+export function checkNothingDied(): void {
+  if (died) throw died;
+}
+
+/** A child of the bench that must not exit before the bench stops it. */
+function watch(child: ChildProcess, name: string, stopped: () => boolean): void {
+  child.once('exit', (code, signal) => {
+    if (stopped()) return;
+    abandoned = true;
+    died ??= new Error(`${name} (pid ${child.pid}) exited during the run (${signal ?? `exit ${code}`})`);
+  });
+}
+
+/**
+ * Runs a bench's main and ends the process: 0 when it succeeded, 1 when it failed, 128 + the
+ * signal's number when it was interrupted; in every case after stopping everything it started.
+ */
+export function runBench(main: () => Promise<void>): void {
+  let ending = false;
+  const end = (code: number) => {
+    if (ending) return;
+    ending = true;
+    abandoned ||= code !== 0;
+    void stopEverything().finally(() => process.exit(code));
+  };
+  for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+    process.on(signal, () => {
+      process.stderr.write(`\n${signal}: stopping what the bench started\n`);
+      end(128 + number);
+    });
+  }
+  const fail = (error: unknown) => {
+    // Once ending, what breaks as things stop (a connection the stopped server closed) is expected.
+    if (ending) return;
+    process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+    end(1);
+  };
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+  main().then(() => end(0), fail);
+}
 
 /** The counting sink of smtp-sink.process.ts. */
 export class SinkProcess {
@@ -17,17 +88,33 @@ export class SinkProcess {
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly lines: Interface,
     readonly port: number,
+    /** Closes the sink and waits for its process to exit. */
+    readonly stop: () => Promise<void>,
   ) {}
 
   static async start(): Promise<SinkProcess> {
     const child = spawn(process.execPath, [...TS_NODE, join(__dirname, 'smtp-sink.process.ts')], { cwd: ROOT });
+    let stopped = false;
+    const stop = own(async () => {
+      stopped = true;
+      child.stdin.end();
+      await exited(child);
+    });
+    watch(child, 'the SMTP sink', () => stopped);
+    // Writes to a sink that died fail with EPIPE; count() reports the death instead.
+    child.stdin.on('error', () => undefined);
+    child.stderr.pipe(process.stderr);
     const lines = createInterface({ input: child.stdout });
-    const port = Number(await nextLine(lines));
-    return new SinkProcess(child, lines, port);
+    const port = Number(await nextLine(lines, child));
+    return new SinkProcess(child, lines, port, stop);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   async count(): Promise<number> {
-    const answer = nextLine(this.lines);
+    const answer = nextLine(this.lines, this.child);
     this.child.stdin.write('count\n');
     return Number(await answer);
   }
@@ -35,18 +122,30 @@ export class SinkProcess {
   async waitFor(total: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while ((await this.count()) < total) {
+      checkNothingDied();
       if (Date.now() > deadline) throw new Error(`the sink saw ${await this.count()} of ${total} messages in time`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
-
-  stop(): void {
-    this.child.stdin.end();
-  }
 }
 
-function nextLine(lines: Interface): Promise<string> {
-  return new Promise((resolve) => lines.once('line', resolve));
+/** The next line `child` writes; rejected when it exits first. */
+function nextLine(lines: Interface, child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const gone = () => reject(new Error(`process ${child.pid} exited before answering`));
+    if (child.exitCode !== null || child.signalCode !== null) return gone();
+    child.once('exit', gone);
+    lines.once('line', (line) => {
+      child.off('exit', gone);
+      resolve(line);
+    });
+  });
+}
+
+/** Resolves once `child` has exited (at once when it already has). */
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 export interface MailroomProcess {
@@ -76,21 +175,40 @@ export async function startMailroomProcess(
       ...options.env,
     },
   });
-  child.stderr.pipe(process.stderr);
-  const stop = async () => {
+  let stopped = false;
+  const stop = own(async () => {
+    stopped = true;
     child.kill('SIGTERM');
-    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    // Mailroom gives what is in flight 30 s (SHUTDOWN_DEADLINE_MS) before it exits by itself.
+    const deadline = Date.now() + 40_000;
+    const killer = setInterval(() => (abandoned || Date.now() > deadline) && child.kill('SIGKILL'), 100);
+    await exited(child);
+    clearInterval(killer);
     rmSync(dataDir, { recursive: true, force: true });
-  };
-  if (options.role !== 'worker') {
-    await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`Mailroom exited with ${code}`)));
-      const poll = setInterval(() => {
-        fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok && (clearInterval(poll), resolve()), () => undefined);
-      }, 100);
-    });
-  }
+  });
+  watch(child, `the Mailroom process (ROLE=${options.role})`, () => stopped);
+  child.stderr.pipe(process.stderr);
+  if (options.role !== 'worker') await ready(child, port);
   return { port, pid: child.pid!, stop };
+}
+
+/** Resolves once /health/ready answers; rejects when the process exits first or takes over a minute. */
+function ready(child: ChildProcess, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const deadline = Date.now() + 60_000;
+    const done = (error?: Error) => {
+      clearInterval(poll);
+      child.off('exit', exitedEarly);
+      if (error) reject(error);
+      else resolve();
+    };
+    const exitedEarly = (code: number | null) => done(new Error(`Mailroom exited with ${code} before it was ready`));
+    child.once('exit', exitedEarly);
+    const poll = setInterval(() => {
+      if (Date.now() > deadline) return done(new Error('Mailroom was not ready within a minute'));
+      fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok && done(), () => undefined);
+    }, 100);
+  });
 }
 
 /** Resident memory of a process, in MiB (Linux). */
@@ -113,30 +231,72 @@ export async function runConcurrently(count: number, concurrency: number, task: 
   );
 }
 
+export interface BenchDatabase {
+  url: string;
+  /** The postmaster's pid when the server is the bench's own (embedded), for its CPU time. */
+  serverPid?: number;
+  /** The URL of another fresh database on the same server. */
+  another(): Promise<string>;
+  close(): Promise<void>;
+}
+
 /**
  * A fresh database for a bench run: a new database on DATABASE_URL's server when it is set,
  * otherwise on an embedded server in a temporary folder (stopped and removed by `close`).
  */
-export async function benchDatabase(): Promise<{ url: string; close(): Promise<void> }> {
-  const name = `mailroom_bench_${Date.now().toString(36)}`;
+export async function benchDatabase(): Promise<BenchDatabase> {
+  let server: URL;
+  let serverPid: number | undefined;
+  let close = async (): Promise<void> => undefined;
   if (process.env.DATABASE_URL) {
-    const server = new URL(process.env.DATABASE_URL);
+    server = new URL(process.env.DATABASE_URL);
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-db-'));
+    const embedded = await startEmbeddedServer(dataDir, () => rmSync(dataDir, { recursive: true, force: true }));
+    [server, serverPid, close] = [new URL(embedded.url), embedded.pid, embedded.stop];
+  }
+  let created = 0;
+  const another = async () => {
+    const name = `mailroom_bench_${Date.now().toString(36)}_${created++}`;
     server.pathname = '/postgres';
     await createDatabaseIfMissing(server.toString(), name);
     server.pathname = `/${name}`;
-    return { url: server.toString(), close: async () => undefined };
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-db-'));
-  const embedded = new EmbeddedPostgres(dataDir);
-  const url = new URL(await embedded.start());
-  url.pathname = '/postgres';
-  await createDatabaseIfMissing(url.toString(), name);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    close: async () => {
-      await embedded.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    return server.toString();
   };
+  return { url: await another(), serverPid, another, close };
+}
+
+/**
+ * An embedded PostgreSQL server in `dataDir`, owned by the run (see runBench); `removeData`
+ * runs after it stopped. Returns the URL of its `mailroom` database.
+ */
+export async function startEmbeddedServer(dataDir: string, removeData: () => void = () => {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const embedded = new EmbeddedPostgres(dataDir);
+  // The pid is read at once: PostgreSQL removes postmaster.pid when it stops.
+  const starting = embedded.start().then((url) => ({ url, pid: postmasterPid(dataDir) }));
+  const stop = own(async () => {
+    const started = await starting.catch(() => undefined);
+    // A postmaster that already stopped (Ctrl-C in a terminal reaches it too) never reports
+    // its exit to embedded.stop(), which would then wait for ever: whichever comes first.
+    if (started) await Promise.race([embedded.stop(), gone(started.pid)]);
+    removeData();
+  });
+  return { ...(await starting), stop };
+}
+
+/** The first line of postmaster.pid (PostgreSQL writes it on start). */
+function postmasterPid(dataDir: string): number {
+  return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+/** Resolves once no process has this pid. */
+async function gone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
