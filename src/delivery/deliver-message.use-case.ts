@@ -98,7 +98,10 @@ export class DeliverMessageUseCase {
    * configuration has become since.
    */
   private async handOver(message: DeliverableMessage, progress: CopiesProgress | undefined): Promise<CopiesOutcome> {
-    const { retryDelays, concurrency } = this.config.delivery;
+    const { retryDelays, concurrency, leaseSeconds } = this.config.delivery;
+    // With the stock's sixth (DeliveryWorker), copies start within a third of the lease; the
+    // last then has the rest for its send (at most 60 s with the default lease of 120 s).
+    const startBy = performance.now() + (leaseSeconds * 1000) / 6;
     const mail = this.outgoingMail(message);
     const perCopy = progress !== undefined || message.bulkSendingId !== null || this.verp.domain !== undefined;
     if (!perCopy) return deliveryRetryPolicy(await this.sendWhole(mail, message), message.attempt, retryDelays);
@@ -118,7 +121,7 @@ export class DeliverMessageUseCase {
       return copiesOutcome(failed, progress, message.attempt, retryDelays);
     }
     // As many at once as the SMTP pool has connections (WORKER_CONCURRENCY).
-    const results = await sendCopies(this.mailer, copies.map((copy) => ({ ...copy, dkim })), concurrency);
+    const results = await sendCopies(this.mailer, copies.map((copy) => ({ ...copy, dkim })), concurrency, startBy);
     return copiesOutcome(results, progress, message.attempt, retryDelays);
   }
 

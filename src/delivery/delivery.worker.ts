@@ -25,7 +25,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     queue: DeliveryQueue,
     deliverMessage: DeliverMessageUseCase,
   ) {
-    const { concurrency } = config.delivery;
+    const { concurrency, leaseSeconds } = config.delivery;
     this.loop = new JobLoop(
       queue,
       {
@@ -37,6 +37,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         // the database, and each fetch and claim serves many. It holds two batches at most; at
         // shutdown it is delivered with the rest.
         stock: 2 * concurrency,
+        // A claimed job still waiting after a sixth of its lease is left to the lease, and the
+        // stock shrinks while jobs run slowly: what is left of the lease must cover the send (its
+        // copies start within another sixth: DeliverMessageUseCase), or another worker would take
+        // the job over while this one still sends it.
+        stockMaxAgeMs: (leaseSeconds * 1000) / 6,
       },
       {
         prepare: (jobs) => deliverMessage.claim(jobs),

@@ -1,5 +1,5 @@
 import { Mailer, MailReceipt, OutgoingMail } from './mailer/mailer';
-import { sendCopies } from './recipient-copies';
+import { OUT_OF_TIME, sendCopies } from './recipient-copies';
 
 /** A transport whose sends finish when the test says, counting how many run at once. */
 class HeldMailer extends Mailer {
@@ -42,6 +42,23 @@ describe(sendCopies.name, () => {
     expect(results.map((r) => r.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(results[1]).toEqual({ address: 'r1@x.test', position: 1, result: { receipt: { reply: '250 queued 1', rejected: [] } } });
     expect(results[2]).toEqual({ address: 'r2@x.test', position: 2, result: { error: new Error('421 busy 2') } });
+  });
+
+  it('starts no copy after its deadline: those left are temporary failures, to be retried', async () => {
+    const mailer = new HeldMailer();
+    let now = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => now);
+    const copies = Array.from({ length: 5 }, (_, position) => copy(position));
+    const sent = sendCopies(mailer, copies, 2, 1000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(mailer.inFlight).toBe(2);
+    now = 1001;
+    while (mailer.release()) await new Promise((resolve) => setImmediate(resolve));
+    const results = await sent;
+
+    expect(results.map((r) => 'receipt' in r.result)).toEqual([true, true, false, false, false]);
+    expect(results.slice(2).map((r) => (r.result as { error: Error }).error.message)).toEqual(Array(3).fill(OUT_OF_TIME));
+    jest.restoreAllMocks();
   });
 
   it('sends nothing for no copies', async () => {

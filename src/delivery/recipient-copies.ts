@@ -22,19 +22,27 @@ export function recipientCopies(
   });
 }
 
+/** What a copy not started by the deadline comes to: a temporary failure, sent by a later attempt. */
+export const OUT_OF_TIME = 'not attempted: the attempt ran out of time (it is retried)';
+
 /**
  * Hands the copies over, one SMTP transaction each and at most `inFlight` at a time (the SMTP
  * pool's size: more would only wait in the pool, each with its MIME built), and says how each
- * fared, in the order given; copiesOutcome decides what they come to.
+ * fared, in the order given; copiesOutcome decides what they come to. No copy starts after
+ * `startBy` (performance.now()): those left are temporary failures, so that one attempt ends
+ * within its job's lease however many recipients wait behind a slow server.
  */
-export async function sendCopies(mailer: Mailer, copies: OutgoingMail[], inFlight: number): Promise<CopyResult[]> {
+export async function sendCopies(mailer: Mailer, copies: OutgoingMail[], inFlight: number, startBy = Infinity): Promise<CopyResult[]> {
   const results: CopyResult[] = [];
   let next = 0;
   const lane = async () => {
     while (next < copies.length) {
       const index = next++;
       const { address, position } = copies[index].copyFor!;
-      const result = await mailer.send(copies[index]).then((receipt) => ({ receipt }), (error: unknown) => ({ error }));
+      const result =
+        performance.now() > startBy
+          ? { error: new Error(OUT_OF_TIME) }
+          : await mailer.send(copies[index]).then((receipt) => ({ receipt }), (error: unknown) => ({ error }));
       results[index] = { address, position, result };
     }
   };

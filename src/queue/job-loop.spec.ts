@@ -104,6 +104,42 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
+  it('leaves a job that waited in stock past its age limit to its lease, and keeps no stock while jobs run that slowly', async () => {
+    const { queue, fetches } = queueOf(6);
+    const jobs = heldJobs();
+    const started: string[] = [];
+    let now = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => now);
+    const run = (work: { job: Job }) => (started.push(work.job.id), jobs.run(work));
+    const sut = new JobLoop(queue, { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2, stockMaxAgeMs: 500 }, { prepare: async (js) => js.map((job) => ({ job })), run });
+
+    sut.start();
+    // job-0 runs; job-1 and job-2 wait in stock, fetched at 0 ms.
+    await until(() => started.length === 1 && queue.fetch.mock.calls.length === 2);
+    now = 501;
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    // Both stale jobs are passed over; the next fetch (at 501 ms) is fresh and runs.
+    await until(() => started.length === 2);
+    expect(started).toEqual(['job-0', 'job-3']);
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'job-1' }), expect.stringContaining('left to its lease'));
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'job-2' }), expect.stringContaining('left to its lease'));
+    // A job runs 501 ms, so a stocked one would wait longer than 500: fetches are for free slots only.
+    expect(fetches).toEqual([2, 1, 1]);
+    now = 1002;
+    jobs.running.get('job-3')!();
+    jobs.running.delete('job-3');
+    await until(() => started.length === 3);
+    expect(started).toEqual(['job-0', 'job-3', 'job-4']);
+    expect(fetches).toEqual([2, 1, 1, 1]);
+    const stopped = sut.stop();
+    for (let i = 0; i < 10; i++) {
+      jobs.endAll();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await stopped;
+  });
+
   it('gives a job whose handler throws back to the queue, and keeps running', async () => {
     const { queue } = queueOf(2);
     const failure = new Error('the database went away');

@@ -30,6 +30,12 @@ export interface JobLoopOptions {
    * the loop fetches exactly for its free slots, the moment one frees.
    */
   stock?: number;
+  /**
+   * How long a job may wait in the stock before it starts. One that waited longer is left to its
+   * lease instead of run: by then its lease may be close to running out, and another worker
+   * taking the job over while this one still sends it would send the message twice.
+   */
+  stockMaxAgeMs?: number;
 }
 
 /**
@@ -41,7 +47,9 @@ export interface JobLoopOptions {
 export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private readonly logger: Logger;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly ready: W[] = [];
+  private readonly ready: { work: W; fetchedAt: number }[] = [];
+  /** A moving mean of how long jobs run, which bounds the stock when stockMaxAgeMs is set. */
+  private meanRunMs = 0;
   private readonly waker = new Waker();
   private running?: Promise<void>;
   private stopping = false;
@@ -79,7 +87,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private async run(): Promise<void> {
     const { concurrency } = this.options;
     while (!this.stopping || this.ready.length > 0) {
-      while (this.inFlight.size < concurrency && this.ready.length > 0) this.launch(this.ready.shift()!);
+      while (this.inFlight.size < concurrency && this.ready.length > 0) this.launchUnlessStale(this.ready.shift()!);
       if (this.stopping) {
         await Promise.race(this.inFlight);
         continue;
@@ -93,17 +101,31 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
 
   /** How many jobs to fetch now: none while the stock is over half full. */
   private wanted(): number {
-    const { concurrency, stock = 0 } = this.options;
+    const { concurrency } = this.options;
+    const stock = this.stockNow();
     if (stock === 0) return concurrency - this.inFlight.size;
     return this.ready.length <= stock / 2 ? stock - this.ready.length : 0;
+  }
+
+  /**
+   * The stock, cut to what the slots start within stockMaxAgeMs at the pace jobs run now (with
+   * a margin of two): when jobs run slowly (a mail server taking its time) there is no stock,
+   * and jobs are fetched only for free slots, so that none waits out its lease.
+   */
+  private stockNow(): number {
+    const { concurrency, stock = 0, stockMaxAgeMs } = this.options;
+    if (stockMaxAgeMs === undefined || this.meanRunMs === 0) return stock;
+    return Math.min(stock, Math.floor((concurrency * stockMaxAgeMs) / (2 * this.meanRunMs)));
   }
 
   /** Fetches and readies up to `count` jobs into the stock; false when there were none. */
   private async refill(count: number): Promise<boolean> {
     try {
+      // The lease starts when the job is fetched, so its age in stock counts from then.
+      const fetchedAt = performance.now();
       const jobs = await this.queue.fetch(count);
       if (jobs.length === 0) return false;
-      this.ready.push(...(await this.handler.prepare(jobs)));
+      this.ready.push(...(await this.handler.prepare(jobs)).map((work) => ({ work, fetchedAt })));
       return true;
     } catch (error) {
       this.logger.error(error);
@@ -111,15 +133,26 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     }
   }
 
+  private launchUnlessStale({ work, fetchedAt }: { work: W; fetchedAt: number }): void {
+    const { stockMaxAgeMs } = this.options;
+    if (stockMaxAgeMs === undefined || performance.now() - fetchedAt <= stockMaxAgeMs) return this.launch(work);
+    this.logger.warn({ jobId: work.job.id, ...work.job.data }, `A ${this.queue.name} job waited over ${stockMaxAgeMs} ms in stock; it is left to its lease`);
+  }
+
   private launch(work: W): void {
     const { job } = work;
+    const startedAt = performance.now();
     const running = this.handler
       .run(work)
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, jobId: job.id, ...job.data }, `A ${this.queue.name} job failed unexpectedly; it will be retried`);
         await this.queue.fail(job.id, error as Error).catch(() => undefined);
       })
-      .finally(() => this.inFlight.delete(running));
+      .finally(() => {
+        const ranMs = performance.now() - startedAt;
+        this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
+        this.inFlight.delete(running);
+      });
     this.inFlight.add(running);
   }
 }
