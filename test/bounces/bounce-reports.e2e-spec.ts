@@ -11,6 +11,9 @@ import { newPath, TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN, bootBounceApp, ENCRYPTION_KEY } from './bounce-app';
 import { arf, dsn } from './report-mail';
 import { sendWithNodemailer, sendWithSmtplib, sendWithSwaks } from './smtp-clients';
+import { itIfSwaks } from '../support/swaks';
+
+const itWithSwaks = itIfSwaks('A bounce report sent by swaks');
 
 const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 const entries = (message: any) => message.statusHistory.map(({ at: _, ...entry }: { at: string }) => entry);
@@ -49,7 +52,7 @@ describe('bounce reports at the inbound listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithSwaks(
     'bounces the message on a soft bounce (swaks) and keeps the address',
     async () => {
       const userId = newUserId('soft-bounce');

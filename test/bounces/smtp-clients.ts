@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTransport } from 'nodemailer';
+import { SWAKS } from '../support/swaks';
 
 const run = promisify(execFile);
 
@@ -34,7 +35,7 @@ export async function sendWithSwaks(port: number, to: string, raw: Buffer): Prom
     writeFileSync(file, raw);
     const args = ['--server', '127.0.0.1', '--port', String(port), '--from', '<>', '--to', to, '--ehlo', 'relay.example.net', '--data', `@${file}`];
     try {
-      const { stdout } = await run('/usr/bin/swaks', args);
+      const { stdout } = await run(SWAKS, args);
       return { exitCode: 0, transcript: stdout };
     } catch (error) {
       const { code, stdout } = error as { code: number; stdout: string };

@@ -2,6 +2,9 @@ import { rmSync } from 'node:fs';
 import { deliveringApp } from '../support/delivering-app';
 import { bearer, newUserId } from '../support/tokens';
 import { apiKeyFor, selfSignedCertificate, submissionPort, submitWithNodemailer, submitWithSwaks } from './submission-clients';
+import { itIfSwaks } from '../support/swaks';
+
+const itWithSwaks = itIfSwaks('Submission through swaks');
 
 const CRLF = '\r\n';
 const raw = (subject: string) => Buffer.from(['From: tls@sender.example', 'To: bob@rcpt.example', `Subject: ${subject}`, '', 'over TLS', ''].join(CRLF));
@@ -17,7 +20,7 @@ describe('SMTP submission over STARTTLS (SPEC §10)', () => {
   afterAll(() => rmSync(tls.dir, { recursive: true, force: true }));
   const { t, sink } = deliveringApp(env);
 
-  it('refuses AUTH before STARTTLS with 538, to swaks and nodemailer alike, and stores nothing', async () => {
+  itWithSwaks('refuses AUTH before STARTTLS with 538, to swaks and nodemailer alike, and stores nothing', async () => {
     const userId = newUserId('cleartext');
     const { key } = await apiKeyFor(t, userId);
 
@@ -31,7 +34,7 @@ describe('SMTP submission over STARTTLS (SPEC §10)', () => {
     expect(body.total).toBe(0);
   });
 
-  it('takes mail after STARTTLS from nodemailer and from swaks, each verifying the certificate, and delivers it', async () => {
+  itWithSwaks('takes mail after STARTTLS from nodemailer and from swaks, each verifying the certificate, and delivers it', async () => {
     const userId = newUserId('tls');
     const { key } = await apiKeyFor(t, userId);
     const port = submissionPort(t);

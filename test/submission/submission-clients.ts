@@ -9,6 +9,7 @@ import { createTransport, SendMailOptions } from 'nodemailer';
 import { SubmissionSmtpServer } from '../../src/submission/submission-smtp.server';
 import type { TestApp } from '../support/test-app';
 import { bearer } from '../support/tokens';
+import { SWAKS } from '../support/swaks';
 
 const run = promisify(execFile);
 
@@ -66,7 +67,7 @@ export async function submitWithSwaks(
     const args = ['--server', '127.0.0.1', '--port', String(port), '--from', from, '--to', to.join(','), '--auth', authMechanism, '--auth-user', 'anyone', '--auth-password', password, '--data', `@${file}`];
     if (caPath) args.push('--tls', '--tls-verify', '--tls-ca-path', caPath);
     try {
-      const { stdout, stderr } = await run('/usr/bin/swaks', args, { timeout: 60_000 });
+      const { stdout, stderr } = await run(SWAKS, args, { timeout: 60_000 });
       return { exitCode: 0, transcript: stdout + stderr };
     } catch (error) {
       const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };

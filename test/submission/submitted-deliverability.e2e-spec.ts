@@ -9,6 +9,9 @@ import { TestDnsServer } from '../support/dns-server';
 import { bearer, newUserId } from '../support/tokens';
 import { waitForStatus } from '../support/wait-for';
 import { apiKeyFor, bodyOf, submissionPort, submitWithSwaks } from './submission-clients';
+import { itIfSwaks } from '../support/swaks';
+
+const itWithSwaks = itIfSwaks('Submission through swaks');
 
 const CRLF = '\r\n';
 const BOUNCE_DOMAIN = 'bounces.mailroom.test';
@@ -39,7 +42,7 @@ describe('deliverability of submitted mail (SPEC §9, §10)', () => {
     return results.map((r) => r.status.result);
   }
 
-  it('sends each recipient, bcc included, its own signed copy of the submitted bytes from its own VERP address, skipping the suppressed', async () => {
+  itWithSwaks('sends each recipient, bcc included, its own signed copy of the submitted bytes from its own VERP address, skipping the suppressed', async () => {
     const userId = newUserId('verp');
     const domain = await verifiedDomain(userId);
     const { key } = await apiKeyFor(t, userId);

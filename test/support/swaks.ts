@@ -1,0 +1,11 @@
+import { existsSync } from 'node:fs';
+
+/** Debian's package, which .ci/run installs when it can: an SMTP client nobody here wrote. */
+export const SWAKS = '/usr/bin/swaks';
+
+/** `it` when swaks is installed; else `it.skip`, saying so once per file with what is skipped. */
+export function itIfSwaks(skippedWhat: string): jest.It {
+  if (existsSync(SWAKS)) return it;
+  console.warn(`${skippedWhat} SKIPPED: no swaks at ${SWAKS} (apt-get install swaks)`);
+  return it.skip;
+}
