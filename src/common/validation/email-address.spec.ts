@@ -1,4 +1,5 @@
 import { isEmailAddress } from './email-address';
+import { cpuMsOf } from '../../../test/support/cpu-time';
 
 describe(isEmailAddress.name, () => {
   // 64 characters before the @ and 254 in all: the limits of RFC 5321.
@@ -11,10 +12,12 @@ describe(isEmailAddress.name, () => {
   });
 
   it('answers a string of 20 MiB (the body limit) at once', () => {
-    const start = performance.now();
-    expect(isEmailAddress(`${'a'.repeat(20 * 1024 * 1024)}@example.com`)).toBe(false);
-    expect(isEmailAddress(`"${'\\a'.repeat(10 * 1024 * 1024)}"@example.com`)).toBe(false);
-    expect(performance.now() - start).toBeLessThan(1500);
+    const { cpuMs } = cpuMsOf(() => {
+      expect(isEmailAddress(`${'a'.repeat(20 * 1024 * 1024)}@example.com`)).toBe(false);
+      expect(isEmailAddress(`"${'\\a'.repeat(10 * 1024 * 1024)}"@example.com`)).toBe(false);
+    });
+    // CPU time, not wall time: a busy machine does not make it fail (test/support/cpu-time.ts).
+    expect(cpuMs).toBeLessThan(1500);
   });
 
   it.each([
