@@ -3,6 +3,8 @@ import type { Response } from 'supertest';
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { bootTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
+import { waitForAsync } from './support/wait-for';
+import { localAllowance } from '../src/rate-limit/postgres-throttler.storage';
 
 const LIMIT = 3;
 
@@ -80,6 +82,14 @@ describe('rate limiting', () => {
     expect(updated).toBe(1);
   };
 
+  /** Waits until the user's counter holds `hits`: what a process admitted on its own is written in the background. */
+  const hitsWritten = async (userId: string, hits: number) => {
+    await waitForAsync(async () => {
+      const [row] = await t.db.query(`SELECT hits FROM rate_limit_counters WHERE position($1 in key) > 0`, [userId]);
+      return row?.hits === hits;
+    }, `${hits} hits written for ${userId}`);
+  };
+
   it('counts a user down through RateLimit-Remaining and answers the request over the limit with 429 and Retry-After', async () => {
     const userId = newUserId();
 
@@ -110,25 +120,27 @@ describe('rate limiting', () => {
   it('shares one budget across endpoints and across API processes', async () => {
     const userId = newUserId();
 
-    expectCounted(await list(userId, t).expect(200), 2);
+    expectCounted(await list(userId, other).expect(200), 2);
     const sent = await send(userId, other).expect(201);
     expectCounted(sent, 1);
-    expectCounted(await t.http.get(`/user/messages/${sent.body.id}`).set(bearer(userId)).expect(200), 0);
+    expectCounted(await other.http.get(`/user/messages/${sent.body.id}`).set(bearer(userId)).expect(200), 0);
 
-    expectLimited(await list(userId, other));
+    // The other process has not seen this user: its first request counts in the database, spent.
+    expectLimited(await list(userId, t));
     expectLimited(await send(userId, t));
     expectLimited(await other.http.get('/user/webhook-secret').set(bearer(userId)));
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 1 });
   });
 
-  it('lets exactly the limit through when requests arrive together on both processes', async () => {
+  it('lets the limit through, and at most one more a process, when requests arrive together on both', async () => {
     const userId = newUserId();
 
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => list(userId, i % 2 === 0 ? t : other)));
 
+    // localAllowance(3) is 1: each process may admit one request the other has counted meanwhile.
     const allowed = answers.filter((r) => r.status === 200);
-    expect(allowed).toHaveLength(LIMIT);
-    expect(allowed.map((r) => Number(r.headers['ratelimit-remaining'])).sort()).toEqual([0, 1, 2]);
+    expect(allowed.length).toBeGreaterThanOrEqual(LIMIT);
+    expect(allowed.length).toBeLessThanOrEqual(LIMIT + 2 * localAllowance(LIMIT));
     for (const response of answers.filter((r) => r.status !== 200)) expectLimited(response);
   });
 
@@ -162,10 +174,11 @@ describe('rate limiting', () => {
 
     await endWindow(userId);
 
+    // Refusals are the database's: the process that refused before admits again at once.
     const reset = expectCounted(await list(userId, other).expect(200), 2);
     expect(reset).toBeGreaterThanOrEqual(58);
     expectCounted(await list(userId, t).expect(200), 1);
-    expectCounted(await list(userId, other).expect(200), 0);
+    expectCounted(await list(userId, t).expect(200), 0);
     expectLimited(await list(userId, t));
   });
 
@@ -174,9 +187,11 @@ describe('rate limiting', () => {
     expectCounted(await list(userId).expect(200), 2);
     await endWindow(userId, "+ interval '5 seconds'");
 
-    const reset = expectCounted(await list(userId).expect(200), 1);
+    // Admitted from what the process knew; its write of that hit brings back the window's new end.
+    expectCounted(await list(userId).expect(200), 1);
+    await hitsWritten(userId, 2);
+    const reset = expectCounted(await list(userId).expect(200), 0);
     expect(reset).toBeLessThanOrEqual(5);
-    expectCounted(await list(userId).expect(200), 0);
     const retryAfter = expectLimited(await list(userId));
     expect(retryAfter).toBeLessThanOrEqual(5);
   });

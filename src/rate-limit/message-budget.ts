@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { RateLimitedError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
-import { PreparedStatements } from '../database/prepared-statements';
-import { counterKey } from './postgres-throttler.storage';
+import { counterKey, PostgresThrottlerStorage } from './postgres-throttler.storage';
 import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS } from './rate-limit.window';
 
 /**
@@ -16,7 +15,7 @@ import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS } from './rate-limit.window'
 @Injectable()
 export class MessageBudget {
   constructor(
-    private readonly statements: PreparedStatements,
+    private readonly counters: PostgresThrottlerStorage,
     private readonly config: AppConfig,
   ) {}
 
@@ -46,23 +45,7 @@ export class MessageBudget {
     const limit = this.config.limits.requestsPerMinute;
     // One statement, so that concurrent batches of one user cannot both take the last of the budget.
     // Should the guard's window have ended in between, the new one starts with the N - 1 alone.
-    const [row = { spent: false, hits: limit, seconds_left: RATE_LIMIT_WINDOW_MS / 1000 }]: { spent: boolean; hits: number; seconds_left: number }[] =
-      await this.statements.query(
-        `WITH spent AS (
-           INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
-           SELECT $1, $2::integer, now() + $3::integer * interval '1 millisecond' WHERE $2::integer <= $4::integer
-           ON CONFLICT (key) DO UPDATE SET
-             hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
-             window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
-           WHERE c.window_ends_at <= now() OR c.hits + excluded.hits <= $4::integer
-           RETURNING c.hits, c.window_ends_at
-         )
-         SELECT true AS spent, hits, ceil(extract(epoch FROM window_ends_at - now()))::integer AS seconds_left FROM spent
-         UNION ALL
-         SELECT false, hits, ceil(extract(epoch FROM window_ends_at - now()))::integer FROM rate_limit_counters
-         WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM spent)`,
-        [counterKey(RATE_LIMIT_THROTTLER, userId), hits, RATE_LIMIT_WINDOW_MS, limit],
-      );
-    return { spent: row.spent, remaining: Math.max(0, limit - row.hits), secondsLeft: row.seconds_left, limit };
+    const counted = await this.counters.countNow(counterKey(RATE_LIMIT_THROTTLER, userId), hits, RATE_LIMIT_WINDOW_MS, limit);
+    return { spent: counted.spent, remaining: Math.max(0, limit - counted.hits), secondsLeft: Math.ceil(counted.msLeft / 1000), limit };
   }
 }
