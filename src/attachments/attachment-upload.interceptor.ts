@@ -3,12 +3,17 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer, { memoryStorage, MulterError } from 'multer';
 import { Observable } from 'rxjs';
 import { BodyLimit } from '../common/body-limit';
+import { Slots } from '../common/slots';
 import { MalformedBodyError, PayloadTooLargeError } from '../common/problem/problem.errors';
 import { AppConfig } from '../config/app-config';
 
 // Room for the multipart framing around the file: boundaries, and part headers whose file name
 // (255 characters) may come percent-encoded. A body longer than the file allows by more is refused.
 const FRAMING_BYTES = 16 * 1024;
+// Files read and stored at once per process; the other uploads wait with their bodies unread
+// (in the socket, where TCP holds the client back), so that 20 concurrent 10 MiB uploads do not
+// hold 20 files, and their copies on the way to PostgreSQL, in memory (SPEC's RSS bound).
+const UPLOADS_AT_ONCE = 2;
 
 /**
  * Reads the one `file` part of POST /attachments, in memory (it goes into PostgreSQL whole),
@@ -19,6 +24,7 @@ const FRAMING_BYTES = 16 * 1024;
 @Injectable()
 export class AttachmentUploadInterceptor implements NestInterceptor {
   private readonly readFilePart: RequestHandler;
+  private readonly uploads = new Slots(UPLOADS_AT_ONCE);
 
   constructor(private readonly config: AppConfig) {
     this.readFilePart = multer({
@@ -35,6 +41,10 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     // Any other body is left unread: the controller answers it with 415.
     if (request.is('multipart/form-data')) {
+      // Held until the answer is sent or the connection ends: the file is in memory until stored.
+      const release = await this.uploads.take();
+      response.once('close', release);
+      if (response.writableEnded || request.destroyed) release();
       const max = this.config.limits.maxAttachmentBytes;
       const limit = new BodyLimit(request, max + FRAMING_BYTES, `The file is larger than MAX_ATTACHMENT_BYTES (${max} bytes).`);
       await limit.race(
