@@ -42,3 +42,21 @@ it('completes a job only when the transaction that completes it commits', async 
   await t.db.transaction((manager) => queue.complete(manager, DELIVERY_QUEUE, [committed]));
   expect(await stateOf(committed)).toEqual({ state: 'completed', output: null });
 });
+
+it('renews the lease of a job its fetch still holds, and not once the job was handed out again', async () => {
+  await t.db.transaction((manager) => queue.insert(manager, DELIVERY_QUEUE, [{ data: { messageId: 'none', attempt: 1 } }]));
+  const [held] = await queue.fetch(DELIVERY_QUEUE, 1);
+  expect(held.retryCount).toBe(0);
+  // The lease began a minute ago: renewal starts it again from now.
+  await t.db.query(`UPDATE pgboss.job SET started_on = now() - interval '1 minute' WHERE id = $1`, [held.id]);
+  expect(await queue.renewLeases(DELIVERY_QUEUE, [held])).toEqual([held.id]);
+  const [{ age }] = await t.db.query(`SELECT extract(epoch FROM now() - started_on) AS age FROM pgboss.job WHERE id = $1`, [held.id]);
+  expect(Number(age)).toBeLessThan(5);
+
+  // The lease ran out (as pg-boss's maintenance leaves it) and another fetch took the job.
+  await t.db.query(`UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE id = $1`, [held.id]);
+  const [again] = await queue.fetch(DELIVERY_QUEUE, 1);
+  expect({ id: again.id, retryCount: again.retryCount }).toEqual({ id: held.id, retryCount: 1 });
+  expect(await queue.renewLeases(DELIVERY_QUEUE, [held])).toEqual([]);
+  expect(await queue.renewLeases(DELIVERY_QUEUE, [again])).toEqual([held.id]);
+});

@@ -104,8 +104,10 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
-  it('leaves a job that waited in stock past its age limit to its lease, and keeps no stock while jobs run that slowly', async () => {
+  it('starts the lease of a job that waited in stock past its age limit again, runs it if it still held it, and keeps no stock while jobs run that slowly', async () => {
     const { queue, fetches } = queueOf(6);
+    // job-2 outlived its lease meanwhile: the queue has taken it back.
+    queue.renewLeases.mockImplementation(async (held) => held.map((job) => job.id).filter((id) => id !== 'job-2'));
     const jobs = heldJobs();
     const started: string[] = [];
     let now = 0;
@@ -119,19 +121,19 @@ describe(JobLoop.name, () => {
     now = 501;
     jobs.running.get('job-0')!();
     jobs.running.delete('job-0');
-    // Both stale jobs are passed over; the next fetch (at 501 ms) is fresh and runs.
+    // job-1 is renewed and runs; job-2 is not, so it is left to the queue.
     await until(() => started.length === 2);
-    expect(started).toEqual(['job-0', 'job-3']);
-    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'job-1' }), expect.stringContaining('left to its lease'));
-    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'job-2' }), expect.stringContaining('left to its lease'));
-    // A job runs 501 ms, so a stocked one would wait longer than 500: fetches are for free slots only.
-    expect(fetches).toEqual([2, 1, 1]);
+    expect(started).toEqual(['job-0', 'job-1']);
+    expect(queue.renewLeases).toHaveBeenCalledWith([expect.objectContaining({ id: 'job-1' })]);
     now = 1002;
-    jobs.running.get('job-3')!();
-    jobs.running.delete('job-3');
+    jobs.running.get('job-1')!();
+    jobs.running.delete('job-1');
     await until(() => started.length === 3);
-    expect(started).toEqual(['job-0', 'job-3', 'job-4']);
-    expect(fetches).toEqual([2, 1, 1, 1]);
+    expect(queue.renewLeases).toHaveBeenCalledWith([expect.objectContaining({ id: 'job-2' })]);
+    expect(started).toEqual(['job-0', 'job-1', 'job-3']);
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'job-2' }), expect.stringContaining('left to the queue'));
+    // Jobs run 500 ms and more, so a stocked one would wait longer than 500: fetches are for free slots only.
+    expect(fetches.slice(2)).toEqual([1]);
     const stopped = sut.stop();
     for (let i = 0; i < 10; i++) {
       jobs.endAll();

@@ -31,9 +31,10 @@ export interface JobLoopOptions {
    */
   stock?: number;
   /**
-   * How long a job may wait in the stock before it starts. One that waited longer is left to its
-   * lease instead of run: by then its lease may be close to running out, and another worker
-   * taking the job over while this one still sends it would send the message twice.
+   * How long a job may wait in the stock and still start on the lease it was fetched with. One
+   * that waited longer has its lease started again first, and is run only if it still held it:
+   * by then its lease may be close to running out, and another worker taking the job over while
+   * this one still sends it would send the message twice.
    */
   stockMaxAgeMs?: number;
 }
@@ -89,7 +90,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     while (!this.stopping || this.ready.length > 0) {
       while (this.inFlight.size < concurrency && this.ready.length > 0) this.launchUnlessStale(this.ready.shift()!);
       if (this.stopping) {
-        await Promise.race(this.inFlight);
+        if (this.inFlight.size > 0) await Promise.race(this.inFlight);
         continue;
       }
       const wanted = this.wanted();
@@ -136,14 +137,18 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private launchUnlessStale({ work, fetchedAt }: { work: W; fetchedAt: number }): void {
     const { stockMaxAgeMs } = this.options;
     if (stockMaxAgeMs === undefined || performance.now() - fetchedAt <= stockMaxAgeMs) return this.launch(work);
-    this.logger.warn({ jobId: work.job.id, ...work.job.data }, `A ${this.queue.name} job waited over ${stockMaxAgeMs} ms in stock; it is left to its lease`);
+    this.launch(work, async () => {
+      const [renewed] = await this.queue.renewLeases([work.job]);
+      if (!renewed) this.logger.warn({ jobId: work.job.id, ...work.job.data }, `A ${this.queue.name} job outlived its lease in stock; it is left to the queue`);
+      return renewed !== undefined;
+    });
   }
 
-  private launch(work: W): void {
+  /** Runs the job in a slot; with `mayRun`, only once it says yes (the slot is held meanwhile). */
+  private launch(work: W, mayRun?: () => Promise<boolean>): void {
     const { job } = work;
     const startedAt = performance.now();
-    const running = this.handler
-      .run(work)
+    const running = (mayRun ? mayRun().then((yes) => (yes ? this.handler.run(work) : undefined)) : this.handler.run(work))
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, jobId: job.id, ...job.data }, `A ${this.queue.name} job failed unexpectedly; it will be retried`);
         await this.queue.fail(job.id, error as Error).catch(() => undefined);

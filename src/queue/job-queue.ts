@@ -9,6 +9,12 @@ import { queueWakeUps } from './wake-after-commit';
 export interface QueueJob<T> {
   id: string;
   data: T;
+  /**
+   * How many times pg-boss had handed the job out before this fetch; each fetch of a job that
+   * was started before adds one. A lease renewal names it, so that it never renews the lease of
+   * another worker's later fetch.
+   */
+  retryCount?: number;
 }
 
 /**
@@ -111,13 +117,33 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
-  fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {
-    return this.boss.fetch<T>(name, { batchSize, priority: true });
+  async fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {
+    const jobs = await this.boss.fetch<T>(name, { batchSize, priority: true, includeMetadata: true });
+    return jobs.map(({ id, data, retryCount }) => ({ id, data, retryCount }));
   }
 
   /** In the caller's transaction. */
   async complete(manager: EntityManager, name: string, ids: string[]): Promise<void> {
     await (this.boss.complete as unknown as CompleteJobs).call(this.boss, name, ids, undefined, { db: executorOf(manager) });
+  }
+
+  /**
+   * Starts the leases of jobs again from now, for those this fetch still holds (active, and not
+   * fetched again since: same retry count), and returns their ids; a job missing from the answer
+   * outlived its lease and is the queue's again. pg-boss 10 has no call for it: its maintenance
+   * expires a job once `started_on + expire_in` has passed, so this moves `started_on` (pg-boss
+   * is pinned to 10.x, whose job table this names).
+   */
+  async renewLeases(name: string, jobs: QueueJob<unknown>[]): Promise<string[]> {
+    if (jobs.length === 0) return [];
+    const { rows } = await this.pool.query<{ id: string }>(
+      `UPDATE pgboss.job j SET started_on = now()
+       FROM unnest($2::uuid[], $3::integer[]) AS held(id, retry_count)
+       WHERE j.name = $1 AND j.id = held.id AND j.retry_count = held.retry_count AND j.state = 'active'
+       RETURNING j.id`,
+      [name, jobs.map((job) => job.id), jobs.map((job) => job.retryCount ?? 0)],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an SMTP outcome). */

@@ -33,6 +33,11 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
     return this.jobs.complete(manager, this.name, ids);
   }
 
+  /** Starts the leases of these jobs again, for those this fetch still holds; returns their ids. */
+  renewLeases(jobs: QueueJob<T>[]): Promise<string[]> {
+    return this.jobs.renewLeases(this.name, jobs);
+  }
+
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an outcome). */
   fail(id: string, error: Error): Promise<void> {
     return this.jobs.fail(this.name, id, error);
