@@ -48,6 +48,16 @@ describe('rate limiting across API processes', () => {
     await waitForAsync(async () => (await counted(userId)) === requests, `the counter to reach ${requests}`);
   });
 
+  it('admits exactly the limit in one process, however many requests arrive together', async () => {
+    const userId = newUserId('one-process');
+    const statuses = await Promise.all(
+      Array.from({ length: 2 * LIMIT }, () => apps[0].http.get('/user/messages').query({ take: 1 }).set(bearer(userId)).then((r) => r.status)),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    await waitForAsync(async () => (await counted(userId)) === 2 * LIMIT, `the counter to reach ${2 * LIMIT}`);
+  });
+
   it('counts most requests of a busy process without a round trip to the database', async () => {
     const userId = newUserId('local');
     const statements = apps[0].app.get(PreparedStatements);

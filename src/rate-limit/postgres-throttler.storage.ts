@@ -7,13 +7,16 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 
 /** How often a process writes the hits it admitted on its own. */
 export const SYNC_INTERVAL_MS = 100;
-/** Near its end a window is left to the database, whose clock decides when it ends. */
-const WINDOW_END_MARGIN_MS = 50;
+/** Near its end a window is left to the database, so that no hit of it is written into the next. */
+const WINDOW_END_MARGIN_MS = 2 * SYNC_INTERVAL_MS;
+/** How often windows that have ended are forgotten. */
+const SWEEP_INTERVAL_MS = 10_000;
 
 /**
- * What a process may admit on its own between two writes: a hundredth of the limit. It bounds the
- * overshoot: once the users' count reaches the limit, each API process admits at most this many
- * more before its next write tells it so, so a window admits at most limit + processes × this.
+ * What a process may admit on its own before the database has its hits: a hundredth of the
+ * limit. It bounds the overshoot: once a user's count reaches the limit, each API process admits
+ * at most this many more before a write tells it so, so a window admits at most
+ * limit + processes × this.
  */
 export function localAllowance(limit: number): number {
   return Math.max(1, Math.ceil(limit / 100));
@@ -21,30 +24,42 @@ export function localAllowance(limit: number): number {
 
 /** What this process knows of one user's window. */
 interface KnownWindow {
-  /** Date.now() at which the window ends, as the database said at the last write. */
+  /** The window's end as the database has it (epoch ms): which window this is. */
+  endsAtMs: number;
+  /** performance.now() at which the window ends here. */
   endsAt: number;
-  /** The window's count at the last write, every process's hits included. */
+  /** The window's count at the newest answer, every process's hits included. */
   hits: number;
-  /** Hits admitted here since then, to be written. */
+  /** Hits admitted here, not yet sent to the database. */
   unwritten: number;
+  /** Hits sent to the database, not yet acknowledged. */
+  writing: number;
+  /** The number of the statement whose answer this is: of two answers about different windows, the later-asked one wins. */
+  asked: number;
 }
 
 /**
  * Request counters in PostgreSQL, so that every API process shares one budget per user and no
  * second server is needed (SPEC §8): one fixed window per key, in an UNLOGGED table (a counter lost
  * in a database crash costs nothing). A request is admitted from what this process last learned
- * of the window, without a round trip, up to localAllowance() hits between writes; the hits are
- * written in the background every SYNC_INTERVAL_MS, and each write brings back the count of every
- * process. The first request of a window, one past the allowance, one near the window's end and
- * one this process would refuse count in the database on the request's path, exactly. In one process the count is therefore
- * exact; across processes it may pass the limit by at most localAllowance() per process.
+ * of the window, without a round trip, while fewer than localAllowance() of its hits are unknown
+ * to the database; those are written every SYNC_INTERVAL_MS, and each answer brings back the
+ * count of every process. The first request of a window, one past the allowance, one near the
+ * window's end and one this process would refuse count in the database on the request's path.
+ * In one process the count is therefore exact; across processes a window may pass the limit by
+ * at most localAllowance() per process.
  */
 @Injectable()
 export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
   private readonly windows = new Map<string, KnownWindow>();
   private timer?: NodeJS.Timeout;
-  private writing = Promise.resolve();
+  private writes = Promise.resolve();
+  private lastSweep = performance.now();
+  /** Numbers the statements, in the order they are sent. */
+  private asked = 0;
+  /** From shutdown on, every hit is counted on its request's path. */
+  private closing = false;
   /** The window's length, as the throttler gives it with each hit. */
   private ttlMs = RATE_LIMIT_WINDOW_MS;
 
@@ -54,12 +69,15 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     this.ttlMs = ttlMs;
     const counter = counterKey(throttler, key);
     const known = this.windows.get(counter);
-    const now = Date.now();
-    // Only admissions are local: a refusal is the database's, which may know the window ended.
-    if (known && now < known.endsAt - WINDOW_END_MARGIN_MS && known.unwritten < localAllowance(limit) && known.hits + known.unwritten < limit) {
-      known.unwritten += 1;
-      this.writeSoon();
-      return record(known.hits + known.unwritten, known.endsAt - now, limit);
+    const now = performance.now();
+    if (known && !this.closing && now < known.endsAt - WINDOW_END_MARGIN_MS) {
+      const unknownToDatabase = known.unwritten + known.writing;
+      // Only admissions are local: a refusal is the database's, which may know the window ended.
+      if (unknownToDatabase < localAllowance(limit) && known.hits + unknownToDatabase < limit) {
+        known.unwritten += 1;
+        this.writeSoon();
+        return record(known.hits + unknownToDatabase + 1, known.endsAt - now, limit);
+      }
     }
     const { hits, msLeft } = await this.countNow(counter, 1, ttlMs);
     return record(hits, msLeft, limit);
@@ -71,86 +89,122 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
    */
   async countNow(counter: string, hits: number, ttlMs: number, limit?: number): Promise<{ spent: boolean; hits: number; msLeft: number }> {
     const known = this.windows.get(counter);
-    let unwritten = known?.unwritten ?? 0;
+    const unwritten = known?.unwritten ?? 0;
     if (known) known.unwritten = 0;
-    // Counted with the hits when they cannot be refused; an all-or-none charge must not take them along.
-    if (limit === undefined) [hits, unwritten] = [hits + unwritten, 0];
-    if (unwritten > 0) await this.write([[counter, unwritten]], ttlMs);
-    const [row]: { spent: boolean; hits: number; ms_left: number }[] = await this.statements.query(
-      `WITH spent AS (
-         INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
-         SELECT $1, $2::integer, now() + $3::integer * interval '1 millisecond' WHERE $4::integer IS NULL OR $2::integer <= $4::integer
-         ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
-           window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
-         WHERE $4::integer IS NULL OR c.window_ends_at <= now() OR c.hits + excluded.hits <= $4::integer
-         RETURNING c.hits, c.window_ends_at
-       )
-       SELECT true AS spent, hits, ${msLeftOf('window_ends_at')} AS ms_left FROM spent
-       UNION ALL
-       SELECT false, hits, ${msLeftOf('window_ends_at')} FROM rate_limit_counters WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM spent)`,
-      [counter, hits, ttlMs, limit ?? null],
-    );
-    // No row: an all-or-none charge larger than the limit for a key never counted.
-    if (!row) return { spent: false, hits: limit ?? hits, msLeft: ttlMs };
-    this.learn(counter, row.hits, row.ms_left);
-    return { spent: row.spent, hits: row.hits, msLeft: row.ms_left };
+    // Hits admitted here go with a count that cannot be refused; an all-or-none charge must not take them along.
+    if (limit !== undefined && unwritten > 0) await this.write([[counter, unwritten]], ttlMs);
+    const carried = limit === undefined ? unwritten : 0;
+    if (known) known.writing += carried;
+    try {
+      const asked = ++this.asked;
+      const [row]: WindowRow[] = await this.statements.query(
+        `WITH spent AS (
+           INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
+           SELECT $1, $2::integer, now() + $3::integer * interval '1 millisecond' WHERE $4::integer IS NULL OR $2::integer <= $4::integer
+           ON CONFLICT (key) DO UPDATE SET
+             hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
+             window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
+           WHERE $4::integer IS NULL OR c.window_ends_at <= now() OR c.hits + excluded.hits <= $4::integer
+           RETURNING c.key, c.hits, c.window_ends_at
+         )
+         SELECT true AS spent, key, hits, ${WINDOW_COLUMNS} FROM spent
+         UNION ALL
+         SELECT false, key, hits, ${WINDOW_COLUMNS} FROM rate_limit_counters WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM spent)`,
+        [counter, hits + carried, ttlMs, limit ?? null],
+      );
+      // No row: an all-or-none charge larger than the limit for a key never counted.
+      if (!row) return { spent: false, hits: limit ?? hits, msLeft: ttlMs };
+      this.learn(row, asked);
+      return { spent: row.spent!, hits: row.hits, msLeft: row.ms_left };
+    } finally {
+      // The entry of now: an answer for a newer window replaces it, taking `writing` along.
+      const current = this.windows.get(counter);
+      if (current) current.writing -= carried;
+    }
   }
 
   /** Writes what is left at shutdown, so that a rolling restart does not refill anyone's budget. */
   async onModuleDestroy(): Promise<void> {
+    this.closing = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.writing;
+    await this.writes;
     await this.writeUnwritten().catch((error: unknown) => this.logger.warn({ err: error }, 'Hits admitted before shutdown were not written'));
   }
 
   private writeSoon(): void {
     this.timer ??= setTimeout(() => {
-      this.writing = this.writing
-        .then(() => this.writeUnwritten())
-        // A failed write keeps nothing: the table is a best-effort counter, and the next request
-        // past the allowance counts on its own path (where a database failure is the client's 503).
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'Admitted hits were not written'))
-        .finally(() => (this.timer = undefined));
+      // Cleared first: hits admitted while this write runs get a timer of their own.
+      this.timer = undefined;
+      // Writes run one after another, and a failed one is only logged: the table is a
+      // best-effort counter, and the next request past the allowance counts on its own path
+      // (where a database failure is the client's 503).
+      this.writes = this.writes.then(() => this.writeUnwritten()).catch((error: unknown) => this.logger.warn({ err: error }, 'Admitted hits were not written'));
     }, SYNC_INTERVAL_MS);
     this.timer.unref();
   }
 
   private async writeUnwritten(): Promise<void> {
     const batch: [string, number][] = [];
-    for (const [counter, known] of this.windows) {
-      if (known.unwritten > 0) batch.push([counter, known.unwritten]);
-      known.unwritten = 0;
-    }
+    for (const [counter, known] of this.windows) if (known.unwritten > 0) batch.push([counter, known.unwritten]);
+    for (const [counter] of batch) this.windows.get(counter)!.unwritten = 0;
     if (batch.length > 0) await this.write(batch, this.ttlMs);
-    // Windows that have ended are forgotten: their next request counts in the database.
-    const now = Date.now();
-    for (const [counter, known] of this.windows) if (known.endsAt <= now && known.unwritten === 0) this.windows.delete(counter);
   }
 
   /** One statement for every key; each row brings back the window's count of every process. */
   private async write(batch: [string, number][], ttlMs: number): Promise<void> {
-    const rows: { key: string; hits: number; ms_left: number }[] = await this.statements.query(
-      `INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
-       SELECT key, hits, now() + $3::integer * interval '1 millisecond' FROM unnest($1::text[], $2::integer[]) AS u(key, hits)
-       ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
-         window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
-       RETURNING c.key, c.hits, ${msLeftOf('c.window_ends_at')} AS ms_left`,
-      [batch.map(([counter]) => counter), batch.map(([, hits]) => hits), ttlMs],
-    );
-    for (const { key, hits, ms_left } of rows) this.learn(key, hits, ms_left);
+    for (const [counter, hits] of batch) this.windows.get(counter)!.writing += hits;
+    try {
+      const asked = ++this.asked;
+      const rows: WindowRow[] = await this.statements.query(
+        `INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
+         SELECT key, hits, now() + $3::integer * interval '1 millisecond' FROM unnest($1::text[], $2::integer[]) AS u(key, hits)
+         ON CONFLICT (key) DO UPDATE SET
+           hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
+           window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
+         RETURNING c.key, c.hits, ${WINDOW_COLUMNS.replaceAll('window_ends_at', 'c.window_ends_at')}`,
+        [batch.map(([counter]) => counter), batch.map(([, hits]) => hits), ttlMs],
+      );
+      for (const row of rows) this.learn(row, asked);
+    } finally {
+      for (const [counter, hits] of batch) this.windows.get(counter)!.writing -= hits;
+    }
   }
 
-  private learn(counter: string, hits: number, msLeft: number): void {
-    const known = this.windows.get(counter);
-    this.windows.set(counter, { endsAt: Date.now() + msLeft, hits, unwritten: known?.unwritten ?? 0 });
+  /**
+   * Takes an answer in. Answers on several connections may cross: for the same window the
+   * highest count is the newest; for another window, the answer to the later statement wins.
+   */
+  private learn({ key, hits, ends_at_ms, ms_left }: WindowRow, asked: number): void {
+    const known = this.windows.get(key);
+    const now = performance.now();
+    if (known && ends_at_ms === known.endsAtMs) {
+      known.hits = Math.max(known.hits, hits);
+      known.asked = Math.max(known.asked, asked);
+    } else if (!known || asked > known.asked) {
+      this.windows.set(key, { endsAtMs: ends_at_ms, endsAt: now + ms_left, hits, unwritten: known?.unwritten ?? 0, writing: known?.writing ?? 0, asked });
+    }
+    if (now - this.lastSweep > SWEEP_INTERVAL_MS) this.forgetEndedWindows(now);
+  }
+
+  /** Windows that have ended are forgotten: their key's next request counts in the database. */
+  private forgetEndedWindows(now: number): void {
+    this.lastSweep = now;
+    for (const [counter, known] of this.windows) if (known.endsAt <= now && known.unwritten === 0 && known.writing === 0) this.windows.delete(counter);
   }
 }
 
-/** SQL: the milliseconds left of a window ending at `column`. */
-const msLeftOf = (column: string) => `greatest(0, floor(extract(epoch FROM ${column} - now()) * 1000))::integer`;
+/** A window as the database answers it. */
+interface WindowRow {
+  spent?: boolean;
+  key: string;
+  hits: number;
+  ends_at_ms: number;
+  ms_left: number;
+}
+
+const WINDOW_COLUMNS = `floor(extract(epoch FROM window_ends_at) * 1000)::float8 AS ends_at_ms,
+  greatest(0, floor(extract(epoch FROM window_ends_at - now()) * 1000))::integer AS ms_left`;
 
 function record(hits: number, msLeft: number, limit: number): ThrottlerStorageRecord {
   const isBlocked = hits > limit;
