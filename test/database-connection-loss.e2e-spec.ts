@@ -39,12 +39,10 @@ describe('when the network to PostgreSQL fails (SPEC §3)', () => {
   afterEach(() => proxy.swallowNewConnections(false));
 
   it('answers 503 to a request whose connection is cut without a word, and serves the next', async () => {
-    await t.http.get('/user/messages').set(bearer(userId)).expect(200);
-    // The request waits inside the database on a lock held straight on the server (not through
-    // the proxy) when the network drops.
+    // The request (the user's first: its hit counts in the database) waits inside the database on
+    // a lock held straight on the server (not through the proxy) when the network drops.
     const answer = await whileRequestWaitsInDatabase(
       process.env.TEST_DATABASE_URL!,
-      userId,
       () => t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'Cut off' })).then((r) => r),
       async () => proxy.cutAll(),
     );

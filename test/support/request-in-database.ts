@@ -1,13 +1,14 @@
 import { Client } from 'pg';
 
 /**
- * Starts `request` while a connection of the test's own holds `userId`'s rate-limit row locked,
+ * Starts `request` while a connection of the test's own holds the rate-limit counters locked,
  * so that the request waits inside the database; runs `meanwhile` once it does (with the locking
- * client), then releases the lock and resolves with the request's outcome.
+ * client), then releases the lock and resolves with the request's outcome. The request must count
+ * its hit on its own path: make it the first of a user the app has not seen this minute (later
+ * ones are admitted from what the process knows, src/rate-limit/postgres-throttler.storage.ts).
  */
 export async function whileRequestWaitsInDatabase<T>(
   databaseUrl: string,
-  userId: string,
   request: () => Promise<T>,
   meanwhile: (locker: Client) => Promise<void>,
 ): Promise<T> {
@@ -15,8 +16,8 @@ export async function whileRequestWaitsInDatabase<T>(
   await locker.connect();
   try {
     await locker.query('BEGIN');
-    const locked = await locker.query('SELECT 1 FROM rate_limit_counters WHERE right(key, length($1)) = $1 FOR UPDATE', [userId]);
-    if (locked.rowCount !== 1) throw new Error(`User ${userId} has no rate-limit row to lock: make a request first`);
+    // EXCLUSIVE: reads go on, every insert or update of a counter waits.
+    await locker.query('LOCK TABLE rate_limit_counters IN EXCLUSIVE MODE');
     const pending = request();
     await waitUntilSomeoneWaitsOn(locker);
     await meanwhile(locker);
@@ -26,10 +27,10 @@ export async function whileRequestWaitsInDatabase<T>(
   }
 }
 
-/** Until another session waits on a lock that `client` holds. */
+/** Until a request's own count (not a background write of other hits) waits on a lock that `client` holds. */
 async function waitUntilSomeoneWaitsOn(client: Client, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const waiting = 'SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))';
+  const waiting = `SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid)) AND query LIKE '%WITH spent AS%'`;
   while ((await client.query(waiting)).rowCount === 0) {
     if (Date.now() > deadline) throw new Error(`Nobody waited on the lock within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
