@@ -27,10 +27,13 @@ export async function whileRequestWaitsInDatabase<T>(
   }
 }
 
-/** Until a request's own count (not a background write of other hits) waits on a lock that `client` holds. */
+/**
+ * Until another session waits on a lock that `client` holds. Its query text cannot tell which
+ * session: one waiting while its statement is parsed still shows its previous one.
+ */
 async function waitUntilSomeoneWaitsOn(client: Client, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const waiting = `SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid)) AND query LIKE '%WITH spent AS%'`;
+  const waiting = 'SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))';
   while ((await client.query(waiting)).rowCount === 0) {
     if (Date.now() > deadline) throw new Error(`Nobody waited on the lock within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
