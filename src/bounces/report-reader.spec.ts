@@ -180,3 +180,27 @@ describe('readReports at its header size limit', () => {
     expect(await readReports(raw)).toEqual([{ kind: 'unrecognized', diagnostic: expect.stringContaining('header size') }]);
   });
 });
+
+describe('readReports at its diagnostic length limit', () => {
+  // The Postfix DSN with a one-line Diagnostic-Code of `length` characters after its type.
+  const withDiagnostic = (length: number): { raw: Buffer; diagnostic: string } => {
+    const diagnostic = `550 5.1.1 <nobody@example.org>: ${'x'.repeat(length - 32)}`;
+    const text = fixture('postfix-user-unknown.eml').replace(
+      /Diagnostic-Code: smtp; 550 5\.1\.1 <nobody@example\.org>: Recipient address\r?\n\s+rejected: User unknown in local recipient table/,
+      `Diagnostic-Code: smtp; ${diagnostic}`,
+    );
+    expect(text).toContain(diagnostic);
+    return { raw: Buffer.from(text, 'latin1'), diagnostic };
+  };
+
+  it('keeps a diagnostic of 1,000 characters whole', async () => {
+    const { raw, diagnostic } = withDiagnostic(1000);
+    expect(diagnostic).toHaveLength(1000);
+    expect(await readReports(raw)).toEqual([expect.objectContaining({ kind: 'bounce', recipient: 'nobody@example.org', diagnostic })]);
+  });
+
+  it('cuts one of 1,001 characters to its first 1,000, and reads the report all the same', async () => {
+    const { raw, diagnostic } = withDiagnostic(1001);
+    expect(await readReports(raw)).toEqual([expect.objectContaining({ kind: 'bounce', recipient: 'nobody@example.org', diagnostic: diagnostic.slice(0, 1000) })]);
+  });
+});
