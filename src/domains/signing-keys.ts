@@ -20,7 +20,7 @@ export interface DkimSigningKey {
 }
 
 // Keys of this many domains stay imported in a worker; beyond, the oldest is dropped.
-const CACHED_KEYS = 1_000;
+export const CACHED_KEYS = 1_000;
 
 /** The signing keys of the messages delivery takes (SPEC §9). */
 @Injectable()
