@@ -13,4 +13,6 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER node
 EXPOSE 3000
-CMD ["node", "dist/src/main.js"]
+# A young generation of 4 MiB semi-spaces instead of V8's 16: under 32 connections of sends a
+# ROLE=all process peaked at 280 MiB instead of 313, at the same rate (README, Performance).
+CMD ["node", "--max-semi-space-size=4", "dist/src/main.js"]
