@@ -37,10 +37,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         // the database, and each fetch and claim serves many. It holds two batches at most; at
         // shutdown it is delivered with the rest.
         stock: 2 * concurrency,
-        // A claimed job still waiting after a sixth of its lease is left to the lease, and the
-        // stock shrinks while jobs run slowly: what is left of the lease must cover the send (its
-        // copies start within another sixth: DeliverMessageUseCase), or another worker would take
-        // the job over while this one still sends it.
+        // A claimed job still waiting after a sixth of its lease has its lease started again
+        // before it runs (and is not run if another fetch has taken it), and the stock shrinks
+        // while jobs run slowly; a message's copies start within another sixth
+        // (DeliverMessageUseCase), so what is left of the lease covers the send.
         stockMaxAgeMs: (leaseSeconds * 1000) / 6,
       },
       {
