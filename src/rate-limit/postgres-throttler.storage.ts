@@ -32,8 +32,6 @@ interface KnownWindow {
   hits: number;
   /** Hits admitted here, not yet sent to the database. */
   unwritten: number;
-  /** Hits sent to the database, not yet acknowledged. */
-  writing: number;
   /** The number of the statement whose answer this is: of two answers about different windows, the later-asked one wins. */
   asked: number;
 }
@@ -53,6 +51,12 @@ interface KnownWindow {
 export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
   private readonly windows = new Map<string, KnownWindow>();
+  /**
+   * Hits sent to the database and not yet answered, by key: written ones and those of requests
+   * counting on their own path alike (a request's own hit too, before any window is known), so
+   * that no admission here overlooks one.
+   */
+  private readonly sending = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private writes = Promise.resolve();
   private lastSweep = performance.now();
@@ -71,7 +75,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     const known = this.windows.get(counter);
     const now = performance.now();
     if (known && !this.closing && now < known.endsAt - WINDOW_END_MARGIN_MS) {
-      const unknownToDatabase = known.unwritten + known.writing;
+      const unknownToDatabase = known.unwritten + (this.sending.get(counter) ?? 0);
       // Only admissions are local: a refusal is the database's, which may know the window ended.
       if (unknownToDatabase < localAllowance(limit) && known.hits + unknownToDatabase < limit) {
         known.unwritten += 1;
@@ -94,7 +98,8 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     // Hits admitted here go with a count that cannot be refused; an all-or-none charge must not take them along.
     if (limit !== undefined && unwritten > 0) await this.write([[counter, unwritten]], ttlMs);
     const carried = limit === undefined ? unwritten : 0;
-    if (known) known.writing += carried;
+    // Until answered these count as spent, an all-or-none charge too (it may yet be refused).
+    this.addSending(counter, hits + carried);
     try {
       const asked = ++this.asked;
       const [row]: WindowRow[] = await this.statements.query(
@@ -117,9 +122,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
       this.learn(row, asked);
       return { spent: row.spent!, hits: row.hits, msLeft: row.ms_left };
     } finally {
-      // The entry of now: an answer for a newer window replaces it, taking `writing` along.
-      const current = this.windows.get(counter);
-      if (current) current.writing -= carried;
+      this.addSending(counter, -(hits + carried));
     }
   }
 
@@ -153,7 +156,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
 
   /** One statement for every key; each row brings back the window's count of every process. */
   private async write(batch: [string, number][], ttlMs: number): Promise<void> {
-    for (const [counter, hits] of batch) this.windows.get(counter)!.writing += hits;
+    for (const [counter, hits] of batch) this.addSending(counter, hits);
     try {
       const asked = ++this.asked;
       const rows: WindowRow[] = await this.statements.query(
@@ -167,7 +170,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
       );
       for (const row of rows) this.learn(row, asked);
     } finally {
-      for (const [counter, hits] of batch) this.windows.get(counter)!.writing -= hits;
+      for (const [counter, hits] of batch) this.addSending(counter, -hits);
     }
   }
 
@@ -182,15 +185,21 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
       known.hits = Math.max(known.hits, hits);
       known.asked = Math.max(known.asked, asked);
     } else if (!known || asked > known.asked) {
-      this.windows.set(key, { endsAtMs: ends_at_ms, endsAt: now + ms_left, hits, unwritten: known?.unwritten ?? 0, writing: known?.writing ?? 0, asked });
+      this.windows.set(key, { endsAtMs: ends_at_ms, endsAt: now + ms_left, hits, unwritten: known?.unwritten ?? 0, asked });
     }
     if (now - this.lastSweep > SWEEP_INTERVAL_MS) this.forgetEndedWindows(now);
+  }
+
+  private addSending(counter: string, hits: number): void {
+    const total = (this.sending.get(counter) ?? 0) + hits;
+    if (total === 0) this.sending.delete(counter);
+    else this.sending.set(counter, total);
   }
 
   /** Windows that have ended are forgotten: their key's next request counts in the database. */
   private forgetEndedWindows(now: number): void {
     this.lastSweep = now;
-    for (const [counter, known] of this.windows) if (known.endsAt <= now && known.unwritten === 0 && known.writing === 0) this.windows.delete(counter);
+    for (const [counter, known] of this.windows) if (known.endsAt <= now && known.unwritten === 0 && !this.sending.has(counter)) this.windows.delete(counter);
   }
 }
 
