@@ -1,33 +1,17 @@
-import { Browser, Page } from 'playwright-core';
-import { BROWSER_TIMEOUT, describeInBrowser, launchChromium } from './support/browser';
+import { Page } from 'playwright-core';
+import { appInBrowser, BROWSER_TIMEOUT, describeInBrowser } from './support/browser';
 import { storeMessage } from './support/factories';
-import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId, tokenFor } from './support/tokens';
 
 describeInBrowser('Swagger UI browser tests')('Swagger UI in a browser (SPEC §6)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    t = await bootTestApp();
-    // The browser needs a real address; port 0 keeps suites running in parallel apart.
-    await t.app.listen(0, '127.0.0.1');
-    baseUrl = await t.app.getUrl();
-    browser = await launchChromium();
-  }, BROWSER_TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  }, BROWSER_TIMEOUT);
+  const { t, served } = appInBrowser();
 
   /** A context of its own per test: persistAuthorization keeps a token in localStorage. */
   const openDocs = async (): Promise<Page> => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await served.browser.newContext()).newPage();
     // A missing element fails with Playwright's message well before jest's timeout.
     page.setDefaultTimeout(15_000);
-    await page.goto(`${baseUrl}/docs`);
+    await page.goto(`${served.baseUrl}/docs`);
     return page;
   };
 

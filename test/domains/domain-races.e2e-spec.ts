@@ -2,23 +2,14 @@
 // (dns2): a verify racing a delete never brings the domain back nor answers 500; two users'
 // registrations of one name verify and go independently, each by its own key.
 import { randomUUID } from 'node:crypto';
-import { TestDnsServer } from '../support/dns-server';
-import { bootTestApp, TestApp } from '../support/test-app';
+import { appWithDns } from '../support/dns-server';
 import { bearer, newUserId } from '../support/tokens';
 
 interface DnsRecord { type: string; name: string; value: string; purpose: string }
 const dkimOf = (domain: { dnsRecords: DnsRecord[] }) => domain.dnsRecords.find((r) => r.purpose === 'dkim')!;
 
 describe('sending domains under concurrent requests', () => {
-  const dns = new TestDnsServer();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await bootTestApp({ DNS_SERVERS: await dns.start() });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await dns.stop();
-  });
+  const { t, dns } = appWithDns();
 
   const register = async (userId: string, name: string) => (await t.http.post('/domains').set(bearer(userId)).send({ name }).expect(201)).body;
 

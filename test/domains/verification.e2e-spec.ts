@@ -2,22 +2,13 @@
 // DNS_SERVERS: the record the API told us to publish verifies the domain; a missing or wrong one
 // leaves it pending naming the record; a failing or silent server answers in bounded time, never a 500.
 import { randomUUID } from 'node:crypto';
-import { bootTestApp, TestApp } from '../support/test-app';
-import { TestDnsServer } from '../support/dns-server';
+import { appWithDns } from '../support/dns-server';
 import { bearer, newUserId } from '../support/tokens';
 
 interface DnsRecord { type: string; name: string; value: string; purpose: string }
 
 describe('POST /domains/{id}/verify', () => {
-  const dns = new TestDnsServer();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await bootTestApp({ DNS_SERVERS: await dns.start() });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await dns.stop();
-  });
+  const { t, dns } = appWithDns();
   beforeEach(() => {
     dns.mode = 'answer';
   });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Browser, chromium } from 'playwright-core';
+import { bootTestApp, TestApp } from './test-app';
 
 // Debian's package, which .ci/run installs when it can; playwright-core brings no browser.
 const CHROMIUM = '/usr/bin/chromium';
@@ -21,4 +22,24 @@ export function describeInBrowser(skippedWhat: string): jest.Describe {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * For the describe it is called in: an app listening on a real loopback address (port 0 keeps
+ * suites apart) and a Chromium, started before its tests and closed after them. Filled in by beforeAll.
+ */
+export function appInBrowser(): { t: TestApp; served: { browser: Browser; baseUrl: string } } {
+  const t = {} as TestApp;
+  const served = {} as { browser: Browser; baseUrl: string };
+  beforeAll(async () => {
+    Object.assign(t, await bootTestApp());
+    await t.app.listen(0, '127.0.0.1');
+    served.baseUrl = await t.app.getUrl();
+    served.browser = await launchChromium();
+  }, BROWSER_TIMEOUT);
+  afterAll(async () => {
+    await served.browser?.close();
+    await t.close?.();
+  }, BROWSER_TIMEOUT);
+  return { t, served };
 }

@@ -1,5 +1,6 @@
 import dns2 from 'dns2';
 import { freePort } from '../../src/common/free-port';
+import { bootTestApp, TestApp } from './test-app';
 
 const { Packet } = dns2;
 const SERVFAIL = 2;
@@ -67,4 +68,21 @@ function splitInto255(value: string): string[] {
   const strings: string[] = [];
   for (let i = 0; i < bytes.length; i += 255) strings.push(bytes.subarray(i, i + 255).toString());
   return strings;
+}
+
+/**
+ * For the describe it is called in: an app whose DNS_SERVERS is a TestDnsServer of its own, both
+ * started before its tests and stopped after them. `t` is filled in by beforeAll.
+ */
+export function appWithDns(): { t: TestApp; dns: TestDnsServer } {
+  const dns = new TestDnsServer();
+  const t = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(t, await bootTestApp({ DNS_SERVERS: await dns.start() }));
+  });
+  afterAll(async () => {
+    await t.close?.();
+    await dns.stop();
+  });
+  return { t, dns };
 }

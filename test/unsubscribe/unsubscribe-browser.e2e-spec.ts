@@ -1,36 +1,21 @@
 // The unsubscribe pages in a real browser (Debian's Chromium through playwright-core): read by
 // their accessible roles, opened without changing anything, and the button unsubscribing.
-import { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { BROWSER_TIMEOUT, describeInBrowser, launchChromium } from '../support/browser';
-import { bootTestApp, TestApp } from '../support/test-app';
+import { ConsoleMessage, Page } from 'playwright-core';
+import { appInBrowser, BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import { newUserId } from '../support/tokens';
 import { bulkMessage, suppressionsOf, unsubscribeTokens } from './unsubscribe-support';
 
 describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a browser (SPEC §9)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    t = await bootTestApp();
-    await t.app.listen(0, '127.0.0.1');
-    baseUrl = await t.app.getUrl();
-    browser = await launchChromium();
-  }, BROWSER_TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  }, BROWSER_TIMEOUT);
+  const { t, served } = appInBrowser();
 
   /** A page of a context of its own, and what the browser complained of on it (a CSP refusal is one). */
   const open = async (path: string): Promise<{ page: Page; complaints: string[]; status: number | undefined }> => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await served.browser.newContext()).newPage();
     page.setDefaultTimeout(15_000);
     const complaints: string[] = [];
     page.on('console', (message: ConsoleMessage) => void (message.type() !== 'log' && complaints.push(message.text())));
     page.on('pageerror', (error) => complaints.push(error.message));
-    const response = await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
+    const response = await page.goto(`${served.baseUrl}${path}`, { waitUntil: 'load' });
     return { page, complaints, status: response?.status() };
   };
 
@@ -81,7 +66,7 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
     const { page } = await open('/health');
 
     // A frame on another origin (127.0.0.1 against localhost) that the browser must leave empty.
-    const framed = `${baseUrl.replace('127.0.0.1', 'localhost')}/unsubscribe/${token}`;
+    const framed = `${served.baseUrl.replace('127.0.0.1', 'localhost')}/unsubscribe/${token}`;
     const blocked = page.waitForEvent('console', (message) => /frame-ancestors|Refused to (display|frame)/i.test(message.text()));
     await page.setContent(`<iframe src="${framed}"></iframe>`);
 
