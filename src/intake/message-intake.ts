@@ -15,7 +15,7 @@ import { mapMessage } from '../messages/message.mapper';
 import { recipientLimitMessage } from '../messages/recipients';
 import type { NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
-import { isPublicAddress, literalAddress } from '../webhooks/webhook-target';
+import { isPublicAddress, literalAddress, PRIVATE_NETWORKS_HINT } from '../webhooks/webhook-target';
 import { inlineAttachments, MessageAttachment, newMessage } from './new-message';
 import type { SendRequest } from './send-request';
 import { unstorableValueError } from './unstorable-value';
@@ -164,7 +164,7 @@ export class MessageIntake {
     if (this.config.webhooks.allowPrivateNetworks) return;
     const address = literalAddress(target);
     if (address && !isPublicAddress(address)) {
-      throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address})` }]);
+      throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address}); ${PRIVATE_NETWORKS_HINT}` }]);
     }
   }
 
