@@ -83,6 +83,29 @@ describe('GroupCommit', () => {
     expect(await stored(items('kept', 3))).toEqual(items('kept', 3));
   });
 
+  it('isolates an item whose row PostgreSQL refuses: the others of its transaction commit, and it alone fails', async () => {
+    const commit = new GroupCommit(database, insert, options({ maxBatch: 100 }));
+    const given = items('shared', 40);
+    // A NUL: PostgreSQL text cannot hold one (22021), so the whole shared statement fails.
+    const refused = 'shared-nul-\u0000';
+    const outcomes = await Promise.allSettled([...given.slice(0, 17), refused, ...given.slice(17)].map((item) => commit.submit(item)));
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([{ status: 'rejected', reason: expect.objectContaining({ code: '22021' }) }]);
+    expect(outcomes[17].status).toBe('rejected');
+    expect(await stored(given)).toEqual(given);
+  });
+
+  it('fails every item of a batch at once when the database is out of reach, without writing them one by one', async () => {
+    let writes = 0;
+    const unreachable = async () => {
+      writes++;
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    };
+    const commit = new GroupCommit(database, unreachable, options({}));
+    const outcomes = await Promise.allSettled(items('away', 10).map((item) => commit.submit(item)));
+    expect(outcomes.map((o) => o.status)).toEqual(Array(10).fill('rejected'));
+    expect(writes).toBe(1);
+  });
+
   it('writes a failed batch again, in a new transaction, while retry delays remain', async () => {
     let failuresLeft = 2;
     const flaky = async (manager: EntityManager, batch: string[]) => {

@@ -32,6 +32,7 @@ import { BounceLoop1764345601000 } from './migrations/1764345601000-bounce-loop'
 import { ApiKeys1764432000000 } from './migrations/1764432000000-api-keys';
 import { SubmittedMime1764432001000 } from './migrations/1764432001000-submitted-mime';
 import { MessageRetention1764518400000 } from './migrations/1764518400000-message-retention';
+import { ApiKeyPrefix1764604800000 } from './migrations/1764604800000-api-key-prefix';
 
 /** Every table of the schema, with every index TypeORM can express (test/schema-drift.e2e-spec.ts holds them to the migrations). */
 export const ENTITIES = [
@@ -72,6 +73,7 @@ export const MIGRATIONS = [
   ApiKeys1764432000000,
   SubmittedMime1764432001000,
   MessageRetention1764518400000,
+  ApiKeyPrefix1764604800000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { isDatabaseUnavailable } from '../common/problem/database-unavailable';
 import type { Database } from './database';
 
 export interface GroupCommitOptions {
@@ -13,9 +14,16 @@ export interface GroupCommitOptions {
   gatherOneTurn: boolean;
   /**
    * Pauses before writing a failed batch again, in a new transaction; when they run out the
-   * batch fails. For items whose effects already happened elsewhere (a mail server's 250).
+   * batch fails. For items whose effects already happened elsewhere (a mail server's 250). A
+   * shared batch is retried so only while the database is out of reach (otherwise it is split).
    */
   retryDelaysMs?: number[];
+}
+
+interface Waiting<Item, Result> {
+  item: Item;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
 }
 
 /**
@@ -24,9 +32,15 @@ export interface GroupCommitOptions {
  * of a transaction of its own, and none waits longer than one transaction for company. `write`
  * stores a batch in the transaction it is given and returns one result per item, in order; each
  * submitter learns its result once the transaction has committed, or the error that undid it.
+ *
+ * One item's bad value (a NUL PostgreSQL text refuses) must not undo the others sharing its
+ * transaction: a shared batch whose write fails, with the database still in reach, is written again
+ * in halves, down to the item that fails alone. That costs about 2·log2(batch) transactions per bad
+ * item, and none when every write succeeds; an outage fails the whole batch at once, as it would
+ * fail every half too.
  */
 export class GroupCommit<Item, Result> {
-  private readonly waiting: { item: Item; resolve(result: Result): void; reject(error: unknown): void }[] = [];
+  private readonly waiting: Waiting<Item, Result>[] = [];
   private writers = 0;
 
   constructor(
@@ -46,17 +60,25 @@ export class GroupCommit<Item, Result> {
     this.writers++;
     try {
       if (this.options.gatherOneTurn) await new Promise((resolve) => setImmediate(resolve));
-      while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0, this.options.maxBatch);
-        try {
-          const results = await this.writeWithRetries(batch.map((w) => w.item));
-          batch.forEach((w, i) => w.resolve(results[i]));
-        } catch (error) {
-          for (const w of batch) w.reject(error);
-        }
-      }
+      while (this.waiting.length > 0) await this.commit(this.waiting.splice(0, this.options.maxBatch));
     } finally {
       this.writers--;
+    }
+  }
+
+  /** Settles every submitter of the batch: with its result, or with the error of the smallest part of it that failed. */
+  private async commit(batch: Waiting<Item, Result>[]): Promise<void> {
+    try {
+      const results = await this.writeWithRetries(batch.map((w) => w.item));
+      batch.forEach((w, i) => w.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+        for (const w of batch) w.reject(error);
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      await this.commit(batch.slice(0, half));
+      await this.commit(batch.slice(half));
     }
   }
 
@@ -66,7 +88,8 @@ export class GroupCommit<Item, Result> {
         return await this.database.transaction((manager) => this.write(manager, items));
       } catch (error) {
         const delay = this.options.retryDelaysMs?.[failures];
-        if (delay === undefined) throw error;
+        // A shared batch refused for what it holds is split at once (commit), not written again whole.
+        if (delay === undefined || (items.length > 1 && !isDatabaseUnavailable(error))) throw error;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }

@@ -6,12 +6,23 @@ import { dkimRecord } from './dkim-record';
 export const DNS_RECORD_PURPOSES = ['dkim', 'spf', 'dmarc'] as const;
 export type DnsRecordPurpose = (typeof DNS_RECORD_PURPOSES)[number];
 
+/** An hour: short enough that a mistake is mended soon, long enough not to burden resolvers. */
+export const DNS_RECORD_TTL_SECONDS = 3600;
+
 /** A record as the user types it into their DNS provider. */
 export interface DnsRecord {
   type: 'TXT';
+  /** The full name, without a trailing dot. */
   name: string;
+  /** The name relative to `zone` (`@` for the zone's apex): what most DNS providers' forms ask for. */
+  host: string;
+  /** The domain as registered here (BOUNCE_DOMAIN for its SPF record), which `host` is relative to. */
+  zone: string;
   value: string;
+  ttl: number;
   purpose: DnsRecordPurpose;
+  /** Whether verify depends on it: DKIM alone; SPF and DMARC are recommended. */
+  required: boolean;
 }
 
 /** The DKIM record's name: where verifiers look the key up (RFC 6376 §3.6.2.1). */
@@ -27,20 +38,26 @@ export const dkimRecordName = (domain: { name: string; selector: string }) => `$
 @Injectable()
 export class DnsRecords {
   private readonly spfDomain: string | undefined;
-  private readonly spf: string;
+  /** The SPF mechanism that authorizes our relay, which a domain's one SPF record must contain. */
+  readonly spfMechanism: string;
 
   constructor(config: AppConfig) {
     this.spfDomain = config.deliverability.bounceDomain;
-    this.spf = `v=spf1 ${relayMechanism(config.delivery.smtpUrl)} ~all`;
+    this.spfMechanism = relayMechanism(config.delivery.smtpUrl);
   }
 
   for(domain: { name: string; selector: string; publicKey: string }): DnsRecord[] {
     return [
-      { type: 'TXT', name: dkimRecordName(domain), value: dkimRecord(domain.publicKey), purpose: 'dkim' },
-      { type: 'TXT', name: this.spfDomain ?? domain.name, value: this.spf, purpose: 'spf' },
-      { type: 'TXT', name: `_dmarc.${domain.name}`, value: 'v=DMARC1; p=none; adkim=r; aspf=r', purpose: 'dmarc' },
+      record('dkim', dkimRecordName(domain), domain.name, dkimRecord(domain.publicKey)),
+      record('spf', this.spfDomain ?? domain.name, this.spfDomain ?? domain.name, `v=spf1 ${this.spfMechanism} ~all`),
+      record('dmarc', `_dmarc.${domain.name}`, domain.name, 'v=DMARC1; p=none; adkim=r; aspf=r'),
     ];
   }
+}
+
+function record(purpose: DnsRecordPurpose, name: string, zone: string, value: string): DnsRecord {
+  const host = name === zone ? '@' : name.slice(0, -(zone.length + 1));
+  return { type: 'TXT', name, host, zone, value, ttl: DNS_RECORD_TTL_SECONDS, purpose, required: purpose === 'dkim' };
 }
 
 /** The SPF mechanism that names the relay's address; with no relay (the outbox), the domain's own MX hosts. */

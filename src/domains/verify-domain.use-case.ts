@@ -4,6 +4,7 @@ import { publishesKey } from './dkim-record';
 import { DnsRecords } from './dns-records';
 import { DomainsRepository } from './domains.repository';
 import { DomainsService } from './domains.service';
+import { dmarcAdvice, spfAdvice } from './recommended-records';
 import { DomainVerificationResponse, MissingDnsRecordResponse } from './dto/domain.dto';
 import { SendingDomainEntity } from './entities/sending-domain.entity';
 import { TxtLookup } from './txt-lookup';
@@ -11,7 +12,8 @@ import { TxtLookup } from './txt-lookup';
 /**
  * POST /domains/{id}/verify (SPEC §9): looks the DKIM record up and records what DNS says. A
  * definite answer decides the status (found: verified; absent or another key: pending, so that
- * nothing is signed with a key verifiers cannot find); a DNS failure decides nothing.
+ * nothing is signed with a key verifiers cannot find); a DNS failure decides nothing. The SPF and
+ * DMARC records are looked up at the same time, for advice only: they never change the status.
  */
 @Injectable()
 export class VerifyDomainUseCase {
@@ -24,14 +26,16 @@ export class VerifyDomainUseCase {
 
   async execute(userId: string, id: string): Promise<DomainVerificationResponse> {
     const domain = await this.service.find(userId, id);
-    const dkim = this.records.for(domain).find((record) => record.purpose === 'dkim')!;
-    const answer = await this.dns.txt(dkim.name);
+    const records = this.records.for(domain);
+    const [dkim, spf, dmarc] = (['dkim', 'spf', 'dmarc'] as const).map((purpose) => records.find((record) => record.purpose === purpose)!);
+    const [answer, spfAnswer, dmarcAnswer] = await Promise.all([dkim, spf, dmarc].map((record) => this.dns.txt(record.name)));
     const problem = 'failure' in answer ? answer.failure : whyNotPublished(answer.records, domain, dkim.name);
     const checked = 'failure' in answer ? domain : await this.domains.setVerified(userId, id, problem === undefined);
     // Deleted while DNS was asked: gone, as for any later request.
     if (!checked) throw new NotFoundError(`Domain ${id}`);
     const missing: MissingDnsRecordResponse[] = problem === undefined ? [] : [{ ...dkim, reason: problem }];
-    return { ...this.service.map(checked), missing };
+    const recommended = [spfAdvice(spf, this.records.spfMechanism, spfAnswer), dmarcAdvice(dmarc, dmarcAnswer)].filter((advice) => advice !== undefined);
+    return { ...this.service.map(checked), missing, recommended };
   }
 }
 

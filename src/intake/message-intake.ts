@@ -15,9 +15,10 @@ import { mapMessage } from '../messages/message.mapper';
 import { recipientLimitMessage } from '../messages/recipients';
 import type { NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
-import { isPublicAddress, literalAddress } from '../webhooks/webhook-target';
+import { isPublicAddress, literalAddress, PRIVATE_NETWORKS_HINT } from '../webhooks/webhook-target';
 import { inlineAttachments, MessageAttachment, newMessage } from './new-message';
 import type { SendRequest } from './send-request';
+import { unstorableValueError } from './unstorable-value';
 
 export interface SendResult {
   message: MessageResponse;
@@ -58,6 +59,14 @@ export class MessageIntake {
   }
 
   async accept(userId: string, request: SendRequest, idempotencyKey?: string): Promise<SendResult> {
+    try {
+      return await this.acceptOne(userId, request, idempotencyKey);
+    } catch (error) {
+      throw unstorableValueError(error, [request], { batch: false }) ?? error;
+    }
+  }
+
+  private async acceptOne(userId: string, request: SendRequest, idempotencyKey?: string): Promise<SendResult> {
     this.refuseTooManyRecipients(request);
     this.refuseUnreachableWebhook(request.webhook?.url);
     const inline = inlineAttachments(request);
@@ -90,6 +99,14 @@ export class MessageIntake {
    * messages are stored: where a way in spends what the batch costs (the REST API's rate limit).
    */
   async acceptMany(userId: string, requests: SendRequest[], idempotencyKey?: string, beforeStore?: () => Promise<void>): Promise<BatchResult> {
+    try {
+      return await this.acceptAll(userId, requests, idempotencyKey, beforeStore);
+    } catch (error) {
+      throw unstorableValueError(error, requests, { batch: true }) ?? error;
+    }
+  }
+
+  private async acceptAll(userId: string, requests: SendRequest[], idempotencyKey?: string, beforeStore?: () => Promise<void>): Promise<BatchResult> {
     const inline = await eachOf(requests, (request) => {
       this.refuseTooManyRecipients(request);
       this.refuseUnreachableWebhook(request.webhook?.url);
@@ -147,7 +164,7 @@ export class MessageIntake {
     if (this.config.webhooks.allowPrivateNetworks) return;
     const address = literalAddress(target);
     if (address && !isPublicAddress(address)) {
-      throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address})` }]);
+      throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address}); ${PRIVATE_NETWORKS_HINT}` }]);
     }
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AppConfig } from '../config/app-config';
-import { isPublicAddress, literalAddress, publicOnlyLookup } from './webhook-target';
+import { isPublicAddress, literalAddress, PRIVATE_NETWORKS_HINT, publicOnlyLookup } from './webhook-target';
 
 export interface WebhookResponse {
   /** Absent when no response came (refused target, timeout, connection error). */
@@ -29,7 +29,7 @@ export class WebhookPoster {
     const { allowPrivateNetworks, timeoutMs } = this.config.webhooks;
     const literal = literalAddress(target);
     if (!allowPrivateNetworks && literal && !isPublicAddress(literal)) {
-      return Promise.resolve({ error: `${literal} is not a public address; webhooks may not reach it`, durationMs: 0 });
+      return Promise.resolve({ error: `${literal} is not a public address; webhooks may not reach it (${PRIVATE_NETWORKS_HINT})`, durationMs: 0 });
     }
     return new Promise((resolve) => {
       const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(

@@ -15,6 +15,12 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/**
+ * What a refused target is told, naming the setting that lifts the guard: a receiver on the
+ * operator's own network (a test server, an internal service) is a common, legitimate wish.
+ */
+export const PRIVATE_NETWORKS_HINT = 'an operator can allow private networks with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true';
+
 /** The host of a URL if it is an IP literal ([::1] without its brackets), else undefined. */
 export function literalAddress(url: URL): string | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -31,7 +37,7 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     if (error) return callback(error, '', 0);
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused || addresses.length === 0) {
-      const reason = Object.assign(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach`), { code: 'EWEBHOOKTARGET' });
+      const reason = Object.assign(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach (${PRIVATE_NETWORKS_HINT})`), { code: 'EWEBHOOKTARGET' });
       return callback(reason, '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { sendBody } from '../support/factories';
 import { bootTestApp, TestApp } from '../support/test-app';
@@ -36,13 +37,15 @@ describe('API keys', () => {
 
     const created = await create(userId, { name: 'CRM newsletters' }).expect(201);
 
-    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'id', 'key', 'name', 'scopes']);
-    expect(created.body).toMatchObject({ name: 'CRM newsletters', scopes: ['send', 'read', 'keys'] });
+    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'id', 'key', 'name', 'prefix', 'scopes']);
+    expect(created.body).toMatchObject({ name: 'CRM newsletters', scopes: ['send', 'read', 'keys'], prefix: created.body.key.slice(0, 8) });
     expect(created.body.key).toMatch(KEY_FORMAT);
     expect(Buffer.from(created.body.key.slice(3), 'base64url')).toHaveLength(32);
     const list = await t.http.get('/user/api-keys').set(bearer(userId)).expect(200);
     expect(list.body).toEqual({
-      apiKeys: [{ id: created.body.id, name: 'CRM newsletters', scopes: ['send', 'read', 'keys'], createdAt: created.body.createdAt, lastUsedAt: null }],
+      apiKeys: [{
+        id: created.body.id, name: 'CRM newsletters', scopes: ['send', 'read', 'keys'], prefix: created.body.key.slice(0, 8), createdAt: created.body.createdAt, lastUsedAt: null,
+      }],
     });
     expect(list.text).not.toContain(created.body.key.slice(3));
   });
@@ -132,6 +135,80 @@ describe('API keys', () => {
       }
 
       expect(new Date(lastUsedAt!).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    });
+  });
+
+  it("lists each key's prefix, its first 8 characters, so that keys of one name can be told apart; a key stored before prefixes were kept shows null", async () => {
+    const userId = newUserId();
+    const first = await newKey(userId, { name: 'same' });
+    const second = await newKey(userId, { name: 'same' });
+    // As a key made before the prefix column was added: only its hash and fields were stored.
+    await t.db.query(
+      `INSERT INTO api_keys (id, user_id, name, scopes, hash, created_at) VALUES (gen_random_uuid(), $1, 'old', ARRAY['read'], $2, now() - interval '1 day')`,
+      [userId, randomBytes(32)],
+    );
+
+    const { body } = await t.http.get('/user/api-keys').set(bearer(userId)).expect(200);
+
+    expect(body.apiKeys.map((k: { name: string; prefix: string | null }) => [k.name, k.prefix])).toEqual([
+      ['same', second.key.slice(0, 8)],
+      ['same', first.key.slice(0, 8)],
+      ['old', null],
+    ]);
+    expect(second.key.slice(0, 8)).toMatch(/^mr_[A-Za-z0-9_-]{5}$/);
+  });
+
+  describe('a key never widens itself (SPEC §10)', () => {
+    const keysOnly = async (userId: string) => (await newKey(userId, { name: 'keys only', scopes: ['keys'] })).key;
+
+    it('makes keys with its own scopes when none are asked for, not all three', async () => {
+      const userId = newUserId();
+      const key = await keysOnly(userId);
+
+      const { body } = await t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'made by a key' }).expect(201);
+
+      expect(body.scopes).toEqual(['keys']);
+      expectProblem(await t.http.get('/user/messages').set(keyAuth(body.key)), 403, /lacks the scope read/);
+    });
+
+    it('makes keys within its scopes, and refuses a scope it lacks (403 naming it), storing nothing', async () => {
+      const userId = newUserId();
+      const { key } = await newKey(userId, { name: 'send and keys', scopes: ['send', 'keys'] });
+
+      const within = await t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'sender', scopes: ['send'] }).expect(201);
+      expect(within.body.scopes).toEqual(['send']);
+      const wider = await t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'wider', scopes: ['send', 'read', 'keys'] });
+      expectProblem(wider, 403, /cannot make a key with the scope read, which it lacks; its scopes: send, keys/);
+
+      expect((await storedRows(userId)).map((row: { name: string }) => row.name).sort()).toEqual(['send and keys', 'sender']);
+    });
+
+    it('cannot delete a key holding a scope it lacks (403, the key keeps working), and deletes one within its scopes', async () => {
+      const userId = newUserId();
+      const key = await keysOnly(userId);
+      const full = await newKey(userId, { name: 'full' });
+      const narrow = await newKey(userId, { name: 'narrow', scopes: ['keys'] });
+
+      expectProblem(await t.http.delete(`/user/api-keys/${full.id}`).set(keyAuth(key)), 403, /cannot delete a key with the scope send, read, which it lacks/);
+      await t.http.get('/user/messages').set(keyAuth(full.key)).expect(200);
+      await t.http.delete(`/user/api-keys/${narrow.id}`).set(keyAuth(key)).expect(204);
+
+      expect((await storedRows(userId)).map((row: { name: string }) => row.name).sort()).toEqual(['full', 'keys only']);
+    });
+
+    it('leaves a JWT its full power: it makes a key of any scopes and deletes any key', async () => {
+      const userId = newUserId();
+      const full = await newKey(userId, { name: 'full' });
+
+      expect((await create(userId, { name: 'any', scopes: ['read', 'send'] }).expect(201)).body.scopes).toEqual(['send', 'read']);
+      await t.http.delete(`/user/api-keys/${full.id}`).set(bearer(userId)).expect(204);
+    });
+
+    it("answers 404, not 403, for another user's key, whatever its scopes", async () => {
+      const key = await keysOnly(newUserId());
+      const { id } = await newKey(newUserId());
+
+      expectProblem(await t.http.delete(`/user/api-keys/${id}`).set(keyAuth(key)), 404);
     });
   });
 

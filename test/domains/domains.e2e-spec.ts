@@ -33,10 +33,13 @@ describe('/domains', () => {
       status: 'pending',
       dkim: { selector: expect.stringMatching(/^mr\d{6}[0-9a-f]{8}$/), publicKey: expect.any(String) },
       dnsRecords: [
-        { type: 'TXT', name: `${dkim.selector}._domainkey.${name}`, value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`, purpose: 'dkim' },
+        {
+          type: 'TXT', name: `${dkim.selector}._domainkey.${name}`, host: `${dkim.selector}._domainkey`, zone: name,
+          value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`, ttl: 3600, purpose: 'dkim', required: true,
+        },
         // No SMTP_URL (the outbox) and no BOUNCE_DOMAIN: the domain's own MX hosts, at the domain itself.
-        { type: 'TXT', name, value: 'v=spf1 mx ~all', purpose: 'spf' },
-        { type: 'TXT', name: `_dmarc.${name}`, value: 'v=DMARC1; p=none; adkim=r; aspf=r', purpose: 'dmarc' },
+        { type: 'TXT', name, host: '@', zone: name, value: 'v=spf1 mx ~all', ttl: 3600, purpose: 'spf', required: false },
+        { type: 'TXT', name: `_dmarc.${name}`, host: '_dmarc', zone: name, value: 'v=DMARC1; p=none; adkim=r; aspf=r', ttl: 3600, purpose: 'dmarc', required: false },
       ],
       verifiedAt: null,
     });
@@ -214,7 +217,7 @@ describe('/domains with a relay and BOUNCE_DOMAIN', () => {
     const { body } = await t.http.post('/domains').set(bearer(newUserId('domain-spf'))).send({ name }).expect(201);
 
     expect(body.dnsRecords.find((r: { purpose: string }) => r.purpose === 'spf')).toEqual({
-      type: 'TXT', name: 'bounces.mailroom.example', value: 'v=spf1 a:relay.example.net ~all', purpose: 'spf',
+      type: 'TXT', name: 'bounces.mailroom.example', host: '@', zone: 'bounces.mailroom.example', value: 'v=spf1 a:relay.example.net ~all', ttl: 3600, purpose: 'spf', required: false,
     });
   });
 });

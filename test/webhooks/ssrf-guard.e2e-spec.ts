@@ -40,6 +40,22 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
     expect(count).toBe(0);
   });
 
+  it('names the setting that allows private networks, in a single send and in a batch', async () => {
+    const userId = newUserId('ssrf-hint');
+    const message = 'must not name a private, loopback or link-local address (127.0.0.1); an operator can allow private networks with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true';
+
+    const single = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url: 'http://127.0.0.1:3000/hook' } })).expect(400);
+    const batch = await t.http
+      .post('/sender/send/batch')
+      .set(bearer(userId))
+      .send({ messages: [sendBody(), sendBody({ webhook: { url: 'http://127.0.0.1/hook' } })] })
+      .expect(400);
+
+    expect(single.body.errors).toEqual([{ field: 'webhook.url', message }]);
+    expect(batch.body.errors).toEqual([{ field: 'messages[1].webhook.url', message }]);
+    expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
+  });
+
   it('refuses a webhook URL with a user name or password', async () => {
     const userId = newUserId('userinfo');
     const response = await t.http
@@ -76,7 +92,7 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
         expect(delivery.url).toBe(url);
         expect(delivery.attempts).toHaveLength(3);
         for (const attempt of delivery.attempts) {
-          expect(attempt).toMatchObject({ statusCode: null, error: expect.stringMatching(/^localhost resolves to .*may not reach/) });
+          expect(attempt).toMatchObject({ statusCode: null, error: expect.stringMatching(/^localhost resolves to .*may not reach .*WEBHOOK_ALLOW_PRIVATE_NETWORKS=true/) });
         }
       }
       expect(receiver.requests).toEqual([]);

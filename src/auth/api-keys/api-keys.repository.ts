@@ -6,7 +6,10 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 // Advisory lock space of the per-user key count (the other half of the key is the user's hash).
 const KEY_COUNT_LOCK = 0x6b657973;
 
-export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'userId' | 'name' | 'scopes' | 'hash'>;
+export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'userId' | 'name' | 'scopes' | 'prefix' | 'hash'>;
+
+/** What a deletion came to: the key is gone, there was none, or it holds scopes the deleter lacks (and was kept). */
+export type RemoveResult = 'deleted' | 'not found' | { wider: ApiKeyScope[] };
 
 /** The owner and scopes a presented key stands for. */
 export interface ApiKeyHolder {
@@ -35,21 +38,27 @@ export class ApiKeysRepository {
       const repository = manager.getRepository(ApiKeyEntity);
       if ((await repository.countBy({ userId: key.userId })) >= limit) return 'limit reached';
       await manager.query(
-        `INSERT INTO api_keys (id, user_id, name, scopes, hash, created_at)
-         VALUES ($1, $2, $3, $4, $5, date_trunc('milliseconds', clock_timestamp()))`,
-        [key.id, key.userId, key.name, key.scopes, key.hash],
+        `INSERT INTO api_keys (id, user_id, name, scopes, prefix, hash, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', clock_timestamp()))`,
+        [key.id, key.userId, key.name, key.scopes, key.prefix, key.hash],
       );
       return repository.findOneByOrFail({ id: key.id });
     });
   }
 
-  /** Deletes the key and raises the revocation generation in one transaction, so that no process can see one without the other. */
-  remove(userId: string, id: string): Promise<boolean> {
+  /**
+   * Deletes the key and raises the revocation generation in one transaction, so that no process can
+   * see one without the other; unless `allowed` is given and the key holds a scope outside it.
+   */
+  remove(userId: string, id: string, allowed?: readonly ApiKeyScope[]): Promise<RemoveResult> {
     return this.database.transaction(async (manager) => {
-      const [, affected] = (await manager.query('DELETE FROM api_keys WHERE user_id = $1 AND id = $2', [userId, id])) as [unknown, number];
-      if (affected === 0) return false;
+      const [key]: { scopes: ApiKeyScope[] }[] = await manager.query('SELECT scopes FROM api_keys WHERE user_id = $1 AND id = $2 FOR UPDATE', [userId, id]);
+      if (!key) return 'not found';
+      const wider = key.scopes.filter((scope) => allowed && !allowed.includes(scope));
+      if (wider.length > 0) return { wider };
+      await manager.query('DELETE FROM api_keys WHERE user_id = $1 AND id = $2', [userId, id]);
       await manager.query('UPDATE api_key_revocations SET generation = generation + 1 WHERE id = 1');
-      return true;
+      return 'deleted';
     });
   }
 

@@ -3,6 +3,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { NotFoundError, StateConflictError } from '../../common/problem/problem.errors';
 import { isUuid } from '../../common/uuid';
 import { ApiKeyHasher } from './api-key-hasher';
+import type { AuthUser } from '../current-user.decorator';
+import { MissingScopeError } from '../missing-scope.error';
 import { API_KEY_SCOPES } from './api-key-scope';
 import { ApiKeys } from './api-keys';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -11,6 +13,8 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 
 /** One per integration and environment is plenty; a bound on the rows one caller can make us store. */
 export const MAX_API_KEYS_PER_USER = 100;
+/** `mr_` and 5 characters of the random part: enough to tell a user's keys apart, 30 of the key's 256 bits. */
+const PREFIX_LENGTH = 8;
 
 /** POST, GET and DELETE /user/api-keys (SPEC §6, §10). */
 @Injectable()
@@ -21,27 +25,42 @@ export class ApiKeysService {
     private readonly apiKeys: ApiKeys,
   ) {}
 
-  async create(userId: string, body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
+  /**
+   * A key never widens itself (SPEC §10): a key makes keys only within its own scopes, and by
+   * default with its own scopes; a JWT may give any, by default all three.
+   */
+  async create(user: AuthUser, body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
+    const own = user.apiKey?.scopes ?? API_KEY_SCOPES;
+    const wider = (body.scopes ?? []).filter((scope) => !own.includes(scope));
+    if (wider.length > 0) {
+      throw new MissingScopeError(`This API key cannot make a key with the scope ${wider.join(', ')}, which it lacks; its scopes: ${own.join(', ')}.`);
+    }
     const { key, hash } = this.hasher.newKey();
     // Stored in the one order every list shows, however they were asked for.
-    const scopes = API_KEY_SCOPES.filter((scope) => (body.scopes ?? API_KEY_SCOPES).includes(scope));
-    const stored = await this.keys.add({ id: uuidv7(), userId, name: body.name, scopes, hash }, MAX_API_KEYS_PER_USER);
+    const scopes = API_KEY_SCOPES.filter((scope) => (body.scopes ?? own).includes(scope));
+    const prefix = key.slice(0, PREFIX_LENGTH);
+    const stored = await this.keys.add({ id: uuidv7(), userId: user.id, name: body.name, scopes, prefix, hash }, MAX_API_KEYS_PER_USER);
     if (stored === 'limit reached') {
       throw new StateConflictError(`You have ${MAX_API_KEYS_PER_USER} API keys, the most one user may have; delete one to add another.`);
     }
-    return { id: stored.id, name: stored.name, scopes: stored.scopes, key, createdAt: stored.createdAt.toISOString() };
+    return { id: stored.id, name: stored.name, scopes: stored.scopes, prefix, key, createdAt: stored.createdAt.toISOString() };
   }
 
   async list(userId: string): Promise<ApiKeyListResponse> {
     return { apiKeys: (await this.keys.list(userId)).map(map) };
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.keys.remove(userId, id))) throw new NotFoundError(isUuid(id) ? `API key ${id}` : 'That API key');
+  /** A key cannot delete a key holding a scope it lacks (SPEC §10); a JWT deletes any of its user's keys. */
+  async remove(user: AuthUser, id: string): Promise<void> {
+    const result = isUuid(id) ? await this.keys.remove(user.id, id, user.apiKey?.scopes) : 'not found';
+    if (result === 'not found') throw new NotFoundError(isUuid(id) ? `API key ${id}` : 'That API key');
+    if (result !== 'deleted') {
+      throw new MissingScopeError(`This API key cannot delete a key with the scope ${result.wider.join(', ')}, which it lacks; its scopes: ${user.apiKey!.scopes.join(', ')}.`);
+    }
     this.apiKeys.forgetAll();
   }
 }
 
 function map(key: ApiKeyEntity): ApiKeyResponse {
-  return { id: key.id, name: key.name, scopes: key.scopes, createdAt: key.createdAt.toISOString(), lastUsedAt: key.lastUsedAt?.toISOString() ?? null };
+  return { id: key.id, name: key.name, scopes: key.scopes, prefix: key.prefix, createdAt: key.createdAt.toISOString(), lastUsedAt: key.lastUsedAt?.toISOString() ?? null };
 }

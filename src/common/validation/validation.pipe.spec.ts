@@ -43,7 +43,7 @@ function errorsFor(plain: Record<string, unknown>): ValidationError[] {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
-    validationError: { target: false, value: true },
+    validationError: { target: true, value: true },
   });
 }
 
@@ -113,6 +113,18 @@ describe(toFieldErrors.name, () => {
       { field: 'subject', message: 'must be shorter than or equal to 5 characters' },
       { field: 'replyTo', message: 'must be an email' },
     ]);
+  });
+
+  it('names the field an unknown one likely meant, among the fields of its own object', () => {
+    expect(toFieldErrors(errorsFor({ ...valid, Subject: 'Hi', webhook: { URL: 'https://example.com/', from: 'x' }, reply_to: 'a@example.com' }))).toEqual(
+      expect.arrayContaining([
+        { field: 'Subject', message: 'is not a field of this request; did you mean `subject`?' },
+        { field: 'reply_to', message: 'is not a field of this request; did you mean `replyTo`?' },
+        { field: 'webhook.URL', message: 'is not a field of this request; did you mean `url`?' },
+        // `from` means `sender` elsewhere; Webhook has none.
+        { field: 'webhook.from', message: 'is not a field of this request' },
+      ]),
+    );
   });
 
   it('maps unknown properties, at any depth, to "is not a field of this request"', () => {

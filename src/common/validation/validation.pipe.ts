@@ -2,6 +2,7 @@ import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/commo
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import type { FieldError } from '../problem/problem-details';
 import { InvalidInputError } from '../problem/problem.errors';
+import { meantField } from './meant-field';
 import { entryMessages } from './validators';
 
 // class-transformer's own record of @Type(): which properties hold nested DTOs (not in its public typings).
@@ -14,7 +15,8 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
-    validationError: { target: false, value: true },
+    // The target (the object validated) tells which DTO an unknown field was sent to, to say what was meant.
+    validationError: { target: true, value: true },
     exceptionFactory: (errors) => new InvalidInputError(toFieldErrors(errors)),
   });
 }
@@ -54,6 +56,12 @@ function hiddenIn(value: unknown, dto: Function, path: string): FieldError[] {
   });
 }
 
+/** "is not a field of this request", and the field that was likely meant (`from`: `sender`), if any. */
+function unknownFieldMessage(property: string, dto: Function | undefined): string {
+  const meant = meantField(property, dto);
+  return meant ? `is not a field of this request; did you mean \`${meant}\`?` : 'is not a field of this request';
+}
+
 // When a value has the wrong type, its other rules are noise: report the type alone.
 const TYPE_RULES = ['isString', 'isArray', 'isObject', 'isInt', 'isBoolean', 'isDate', 'nestedValidation'];
 
@@ -69,9 +77,9 @@ export function toFieldErrors(errors: ValidationError[], parent = ''): FieldErro
   });
 }
 
-function ownMessages({ property, value, constraints = {} }: ValidationError): string[] {
+function ownMessages({ property, value, target, constraints = {} }: ValidationError): string[] {
   if (Object.keys(constraints).length === 0) return [];
-  if (constraints.whitelistValidation) return ['is not a field of this request'];
+  if (constraints.whitelistValidation) return [unknownFieldMessage(property, target?.constructor)];
   if (value === undefined || value === null) return ['is required'];
   const typeRule = TYPE_RULES.find((rule) => constraints[rule]);
   const messages = typeRule ? [constraints[typeRule]] : Object.values(constraints);

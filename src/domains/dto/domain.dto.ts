@@ -23,8 +23,20 @@ export class DnsRecordResponse {
   @ApiProperty({ example: 'mr202611a1b2c3d4._domainkey.mail.example.com', description: 'The full name, without a trailing dot' })
   name!: string;
 
+  @ApiProperty({
+    example: 'mr202611a1b2c3d4._domainkey',
+    description: 'The name relative to `zone`, as most DNS providers\' forms ask for it; `@` is the zone itself. If your provider\'s zone is a parent of `zone` (you registered `mail.example.com` here, your provider hosts `example.com`), add the difference (`mr202611a1b2c3d4._domainkey.mail`), or give the full `name` where it is taken',
+  })
+  host!: string;
+
+  @ApiProperty({ example: 'mail.example.com', description: 'The domain `host` is relative to: the domain as registered here (for the SPF record under BOUNCE_DOMAIN, that domain)' })
+  zone!: string;
+
   @ApiProperty({ example: `v=DKIM1; k=rsa; p=${PUBLIC_KEY_EXAMPLE}`, description: 'The value as one string; a DNS provider that asks for strings of at most 255 characters takes it split anywhere' })
   value!: string;
+
+  @ApiProperty({ example: 3600, description: 'A TTL to use, in seconds' })
+  ttl!: number;
 
   @ApiProperty({
     enum: DNS_RECORD_PURPOSES,
@@ -32,6 +44,9 @@ export class DnsRecordResponse {
     description: '`dkim`: required, checked by verify, signs your mail. `spf` (for the envelope sender\'s domain) and `dmarc`: recommended, not checked',
   })
   purpose!: DnsRecordPurpose;
+
+  @ApiProperty({ example: true, description: 'true for DKIM, which decides verification; SPF and DMARC are recommended (better delivery), not required' })
+  required!: boolean;
 }
 
 export class DkimKeyResponse {
@@ -73,6 +88,12 @@ export class DomainVerificationResponse extends DomainResponse {
     description: 'The checked records verify could not find, each with the reason; empty when verified. A record DNS denied (no record, another key) makes a verified domain pending again; a DNS failure (timeout, SERVFAIL) leaves the status as it was',
   })
   missing!: MissingDnsRecordResponse[];
+
+  @ApiProperty({
+    type: [MissingDnsRecordResponse],
+    description: 'The recommended records (SPF, DMARC) verify did not find as they should be, each with the reason; they never change the status. Where the name has an SPF record of your own without our relay, `value` is that record merged with ours: a name may have only one SPF record, so publish it in place of yours',
+  })
+  recommended!: MissingDnsRecordResponse[];
 }
 
 export class DomainListResponse {

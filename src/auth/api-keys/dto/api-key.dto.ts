@@ -36,6 +36,14 @@ export class ApiKeyResponse {
   @ApiProperty({ type: [String], enum: API_KEY_SCOPES, example: ['send', 'read'] })
   scopes!: ApiKeyScope[];
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'mr_3q2-7',
+    description: "The key's first 8 characters (`mr_` and 5 more), to tell keys apart; null for keys made before prefixes were kept (only their hash was)",
+  })
+  prefix!: string | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 

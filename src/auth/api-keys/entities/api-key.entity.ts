@@ -20,6 +20,10 @@ export class ApiKeyEntity {
   @Column('text', { array: true })
   scopes!: ApiKeyScope[];
 
+  /** The key's first 8 characters, to tell keys apart; null for keys made before it was kept. */
+  @Column('text', { nullable: true })
+  prefix!: string | null;
+
   /** HMAC-SHA256 of the key: what a presented key is looked up by. */
   @Column('bytea', { select: false })
   hash!: Buffer;
