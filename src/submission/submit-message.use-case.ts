@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inspectJson } from '../common/json-body/inspect-json';
 import { createValidationPipe } from '../common/validation/validation.pipe';
 import { MessageIntake } from '../intake/message-intake';
 import type { MessageResponse } from '../messages/dto/message.response';
@@ -25,6 +26,9 @@ export class SubmitMessageUseCase {
     // Like the REST guard, which counts a request before reading its body, refused or not.
     await this.budget.spendOne(userId);
     const { body, attachmentBytes } = await readSubmittedSendBody(mime, envelopeRecipients);
+    // What a REST body is checked for before its fields: a NUL that only decoding made (=00, an
+    // encoded word) is refused here, by field, as the raw byte is at DATA.
+    inspectJson(body);
     const request = (await this.validation.transform(body, { type: 'body', metatype: SendMessageDto })) as SendMessageDto;
     const { message } = await this.intake.accept(userId, { ...request, mime: { raw: mime, attachmentBytes } });
     return message;
