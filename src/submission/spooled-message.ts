@@ -1,16 +1,16 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SMTPServerDataStream } from 'smtp-server';
 
 /**
  * A message's DATA written to a file of its own as it arrives, so that a session holds a few
  * chunks in memory however large its message and however slowly it comes (SPEC §10: memory stays
- * bounded whatever clients send); the message is read into memory only when its turn comes to be
- * taken in. Nothing past SIZE is written (smtp-server answers 552 for it), nor anything after a
+ * bounded whatever clients send); the message is streamed through the parser, and read into
+ * memory only to be stored, when its turn comes. Nothing past SIZE is written (smtp-server answers 552 for it), nor anything after a
  * NUL byte: such a message is refused whole.
  */
 export class SpooledMessage {
@@ -40,6 +40,10 @@ export class SpooledMessage {
       throw err;
     }
     return new SpooledMessage(dir, path, hasNul);
+  }
+
+  stream(): Readable {
+    return createReadStream(this.path);
   }
 
   read(): Promise<Buffer> {

@@ -168,7 +168,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
       try {
         // Cut off while it waited (the session limit, a client gone): nobody is told it was taken, so it is not.
         if (!this.sessions.has(session.id)) return callback(smtpReply(451, 'The session ended before the message was taken'));
-        const queued = await this.takeIn(await spooled.read(), session);
+        const queued = await this.takeIn(spooled, session);
         if (typeof queued === 'string') callback(null, asciiReplyText(queued));
         else callback(queued);
       } finally {
@@ -183,7 +183,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
   }
 
   /** The reply to a message read whole: its acceptance, or the refusal. */
-  private async takeIn(mime: Buffer, session: SMTPServerSession): Promise<string | SmtpReply> {
+  private async takeIn(mime: SpooledMessage, session: SMTPServerSession): Promise<string | SmtpReply> {
     const { userId } = session.user as Submitter;
     try {
       const message = await this.submit.execute(userId, mime, session.envelope.rcptTo.map((r) => r.address));

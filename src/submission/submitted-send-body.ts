@@ -1,6 +1,8 @@
-import { AddressObject, EmailAddress, HeaderLines, simpleParser } from 'mailparser';
+import type { Readable } from 'node:stream';
+import { AddressObject, EmailAddress, HeaderLines } from 'mailparser';
 import { InvalidInputError } from '../common/problem/problem.errors';
 import { addressKey } from '../messages/addresses';
+import { parseSubmission } from './parsed-submission';
 
 /**
  * Fields a message has at most once (RFC 5322 §3.6), by mailparser's lower-case key. A second
@@ -33,8 +35,8 @@ export interface SubmittedSendBody {
  * no To mailbox is one (`To: undisclosed-recipients:;`), those recipients are `to` instead, since
  * a send has at least one. A field that may appear once and appears more is refused by name.
  */
-export async function readSubmittedSendBody(mime: Buffer, envelopeRecipients: string[]): Promise<SubmittedSendBody> {
-  const parsed = await simpleParser(mime, { skipImageLinks: true, skipTextLinks: true });
+export async function readSubmittedSendBody(mime: Buffer | Readable, envelopeRecipients: string[]): Promise<SubmittedSendBody> {
+  const parsed = await parseSubmission(mime);
   refuseRepeatedFields(parsed.headerLines);
   const envelope = new Set(envelopeRecipients.map(addressKey));
   const inEnvelope = (mailbox: EmailAddress) => envelope.has(addressKey(mailbox.address!));
@@ -59,7 +61,7 @@ export async function readSubmittedSendBody(mime: Buffer, envelopeRecipients: st
       ...(recipients.bcc.length > 0 && { bcc: recipients.bcc }),
       ...(replyTo.length > 0 && { replyTo }),
     },
-    attachmentBytes: parsed.attachments.reduce((sum, a) => sum + a.size, 0),
+    attachmentBytes: parsed.attachmentBytes,
   };
 }
 
