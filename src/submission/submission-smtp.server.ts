@@ -36,7 +36,8 @@ const MAX_ENVELOPE_RECIPIENTS = 2000;
  * The SMTP submission server of SPEC §10 (SUBMISSION_SMTP_PORT, API processes): AUTH PLAIN or
  * LOGIN with an API key of scope `send` as the password, after STARTTLS unless insecure AUTH is
  * allowed; each message goes through the same intake as a REST send, with the envelope deciding
- * its recipients.
+ * its recipients. What one client may take of the process is SubmissionLimits': connections,
+ * session time, failed logins per session and per address, messages in memory at once.
  */
 @Injectable()
 export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -52,10 +53,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     private readonly submit: SubmitMessageUseCase,
     private readonly limits: SubmissionLimits,
   ) {
-    this.failedLogins = new FailedLogins(
-      () => limits.failedLoginsPerAddress,
-      () => limits.failedLoginWindowMs,
-    );
+    this.failedLogins = new FailedLogins(() => limits.failedLoginsPerAddress, () => limits.failedLoginWindowMs);
     this.inMemory = new Slots(limits.messagesAtOnce);
   }
 
