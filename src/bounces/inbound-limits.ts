@@ -1,16 +1,15 @@
+import { SmtpSessionLimits } from '../common/smtp-session-limits';
+
 /**
- * What one inbound SMTP client may take of a worker (SPEC §9: the listener faces the internet).
+ * What one inbound SMTP client may take of a worker (SPEC §9: the listener faces the internet),
+ * beside the connections and session time every SMTP server of ours limits.
  * A report is small: bounces quote headers or a part of the message, not megabytes.
  */
-export class InboundLimits {
+export class InboundLimits extends SmtpSessionLimits {
   /** Bytes of one message (SIZE is advertised; past it, 552). */
   messageBytes = 1024 * 1024;
-  /** Connections at once; past it, 421. */
-  clients = 100;
   /** Idle time before the server hangs up. */
   idleMs = 60_000;
-  /** Whole session, however busy: a client that keeps talking (NOOP, RSET, HELO…) is still cut off. */
-  sessionMs = 5 * 60_000;
   /** Recipients of one transaction (a report goes to one address). */
   recipientsPerMessage = 10;
   /**

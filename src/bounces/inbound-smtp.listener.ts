@@ -7,7 +7,7 @@ import type { DeliveryReport } from './delivery-report';
 import { InboundLimits } from './inbound-limits';
 import { InboundRoute, InboundRoutes } from './inbound-routes';
 import { readReports } from './report-reader';
-import { listenSmtp, smtpPortOf } from '../common/smtp-listening';
+import { listenSmtp, sessionDeadline, smtpPortOf } from '../common/smtp-listening';
 
 type Callback = (error?: Error | null) => void;
 
@@ -95,8 +95,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
   }
 
   private onConnect(session: SMTPServerSession, callback: Callback): void {
-    const timer = setTimeout(() => this.hangUp(session.id, 'session too long'), this.limits.sessionMs);
-    timer.unref();
+    const timer = sessionDeadline(() => this.server, session.id, this.limits.sessionMs);
     this.sessions.set(session.id, { routes: new Map(), refused: 0, transactions: 0, timer });
     callback();
   }
@@ -104,13 +103,6 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
   private forget(session: SMTPServerSession): void {
     clearTimeout(this.sessions.get(session.id)?.timer);
     this.sessions.delete(session.id);
-  }
-
-  /** 421 and the connection closed (smtp-server closes after any 421). */
-  private hangUp(sessionId: string, why: string): void {
-    for (const connection of this.server?.connections ?? []) {
-      if (connection.id === sessionId) connection.send(421, `Error: ${why}, closing connection`);
-    }
   }
 
   private onMailFrom(session: SMTPServerSession, callback: Callback): void {

@@ -3,7 +3,24 @@ import { InvalidInputError, PayloadTooLargeError, RateLimitedError } from '../co
 /** An error smtp-server answers with its code and text (it adds the enhanced status code). */
 export type SmtpReply = Error & { responseCode: number };
 
-export const smtpReply = (code: number, text: string): SmtpReply => Object.assign(new Error(text), { responseCode: code });
+/**
+ * Every reply text of ours passes here, so that each is one line of printable ASCII (RFC 5321
+ * §4.2: a reply is US-ASCII), whatever it quotes: a validation message, a header name, a client's
+ * input. Accents are dropped (é: e), dashes become hyphens, line breaks and other controls spaces
+ * (no client can split a reply in two), and anything else left is a question mark.
+ */
+export function asciiReplyText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/\p{Pd}/gu, '-')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\x00-\x1f\x7f\s]/g, ' ')
+    .replace(/[^\x20-\x7e]/gu, '?');
+}
+
+export const smtpReply = (code: number, text: string): SmtpReply => Object.assign(new Error(asciiReplyText(text)), { responseCode: code });
 
 /**
  * A refusal of the intake as an SMTP reply at DATA (SPEC §10): what the REST API answers with 400

@@ -3,9 +3,13 @@ import { SMTPServer, SMTPServerAuthentication, SMTPServerDataStream, SMTPServerS
 import { ApiKeys } from '../auth/api-keys/api-keys';
 import { AppConfig } from '../config/app-config';
 import { MAX_BODY_BYTES } from '../common/json-body/json-body.interceptor';
-import { replyToRefusal, smtpReply } from './smtp-replies';
+import { listenSmtp, sessionDeadline, smtpPortOf } from '../common/smtp-listening';
+import { Slots } from '../common/slots';
+import { FailedLogins } from './failed-logins';
+import { asciiReplyText, replyToRefusal, SmtpReply, smtpReply } from './smtp-replies';
+import { SpooledMessage } from './spooled-message';
+import { SubmissionLimits } from './submission-limits';
 import { SubmitMessageUseCase } from './submit-message.use-case';
-import { listenSmtp, smtpPortOf } from '../common/smtp-listening';
 
 type Callback = (error?: Error | null) => void;
 
@@ -13,6 +17,12 @@ type Callback = (error?: Error | null) => void;
 interface Submitter {
   key: string;
   userId: string;
+}
+
+/** What a session has spent of its limits. */
+interface SessionState {
+  failedLogins: number;
+  deadline: NodeJS.Timeout;
 }
 
 /**
@@ -26,18 +36,26 @@ const MAX_ENVELOPE_RECIPIENTS = 2000;
  * The SMTP submission server of SPEC §10 (SUBMISSION_SMTP_PORT, API processes): AUTH PLAIN or
  * LOGIN with an API key of scope `send` as the password, after STARTTLS unless insecure AUTH is
  * allowed; each message goes through the same intake as a REST send, with the envelope deciding
- * its recipients.
+ * its recipients. What one client may take of the process is SubmissionLimits': connections,
+ * session time, failed logins per session and per address, messages in memory at once.
  */
 @Injectable()
 export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('SubmissionSmtp');
+  private readonly sessions = new Map<string, SessionState>();
+  private readonly failedLogins: FailedLogins;
+  private readonly inMemory: Slots;
   private server?: SMTPServer;
 
   constructor(
     private readonly config: AppConfig,
     private readonly apiKeys: ApiKeys,
     private readonly submit: SubmitMessageUseCase,
-  ) {}
+    private readonly limits: SubmissionLimits,
+  ) {
+    this.failedLogins = new FailedLogins(() => limits.failedLoginsPerAddress, () => limits.failedLoginWindowMs);
+    this.inMemory = new Slots(limits.messagesAtOnce);
+  }
 
   /** The port it listens on (the one chosen when SUBMISSION_SMTP_PORT is 0); undefined when off. */
   get port(): number | undefined {
@@ -57,6 +75,8 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     const server = this.server;
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const state of this.sessions.values()) clearTimeout(state.deadline);
+    this.sessions.clear();
   }
 
   private createServer(): SMTPServer {
@@ -69,25 +89,48 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
       size: MAX_BODY_BYTES,
       rejectOversized: true,
       maxRecipients: MAX_ENVELOPE_RECIPIENTS,
+      maxClients: this.limits.clients,
       disableReverseLookup: true,
       logger: false,
+      onConnect: (session, callback) => this.onConnect(session, callback),
+      onClose: (session) => this.forget(session),
       onAuth: (auth, session, callback) => void this.onAuth(auth, session, callback),
       onMailFrom: (_address, session, callback) => void this.onMailFrom(session, callback),
       onData: (stream, session, callback) => void this.onData(stream, session, callback),
     });
   }
 
-  private async onAuth(auth: SMTPServerAuthentication, _session: SMTPServerSession, callback: (error: Error | null | undefined, response?: { user: Submitter }) => void): Promise<void> {
+  /** An address that failed too many logins lately is turned away before it can try another. */
+  private onConnect(session: SMTPServerSession, callback: Callback): void {
+    if (this.failedLogins.refuses(session.remoteAddress)) return callback(smtpReply(421, 'Too many failed logins from your address, try again later'));
+    this.sessions.set(session.id, { failedLogins: 0, deadline: sessionDeadline(() => this.server, session.id, this.limits.sessionMs) });
+    callback();
+  }
+
+  private forget(session: SMTPServerSession): void {
+    clearTimeout(this.sessions.get(session.id)?.deadline);
+    this.sessions.delete(session.id);
+  }
+
+  private async onAuth(auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (error: Error | null | undefined, response?: { user: Submitter }) => void): Promise<void> {
     try {
       const key = auth.password ?? '';
       const holder = await this.apiKeys.authenticate(key);
-      if (!holder) return callback(smtpReply(535, 'Authentication failed: the password must be an API key of this service'));
-      if (!holder.scopes.includes('send')) return callback(smtpReply(535, 'Authentication failed: this API key lacks the send scope'));
+      if (!holder) return callback(this.loginFailed(session, 'the password must be an API key of this service'));
+      if (!holder.scopes.includes('send')) return callback(this.loginFailed(session, 'this API key lacks the send scope'));
       callback(null, { user: { key, userId: holder.userId } });
     } catch (err) {
       this.logger.error({ err }, 'Could not check an API key');
       callback(smtpReply(454, 'Temporary authentication failure, try again later'));
     }
+  }
+
+  /** 535, counted against the session and the client's address; the session's last allowed failure is 421 and the end of it. */
+  private loginFailed(session: SMTPServerSession, why: string): SmtpReply {
+    this.failedLogins.record(session.remoteAddress);
+    const state = this.sessions.get(session.id);
+    if (state && ++state.failedLogins >= this.limits.failedLoginsPerSession) return smtpReply(421, `Authentication failed: ${why}; too many failed logins, closing connection`);
+    return smtpReply(535, `Authentication failed: ${why}`);
   }
 
   /** Every transaction checks the key again: one deleted since the login (SPEC §10: within a second) sends nothing more. */
@@ -102,23 +145,51 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     }
   }
 
+  /**
+   * DATA goes to disk as it comes, so that sessions hold no message in memory while they upload
+   * or wait; a few messages at a time per process are then read back and taken in (SPEC §10's
+   * memory bound). A NUL byte anywhere refuses the message before anything is spent or stored:
+   * no message may hold one, and one in a row would fail the group commit it shares with others.
+   */
   private async onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void): Promise<void> {
-    const chunks: Buffer[] = [];
+    let spooled: SpooledMessage;
     try {
-      for await (const chunk of stream) if (!stream.sizeExceeded) chunks.push(chunk as Buffer);
+      spooled = await SpooledMessage.spool(stream);
     } catch {
       return callback(smtpReply(451, 'The message did not arrive whole'));
     }
-    // Past SIZE, smtp-server answers 552 itself (rejectOversized).
-    if (stream.sizeExceeded) return callback();
+    try {
+      // Past SIZE, smtp-server answers 552 itself (rejectOversized).
+      if (stream.sizeExceeded) return callback();
+      if (spooled.hasNul) return callback(smtpReply(554, 'Message refused: it contains a NUL byte, which no message may hold (RFC 5322 section 2.1)'));
+      const release = await this.inMemory.take();
+      try {
+        // Cut off while it waited (the session limit, a client gone): nobody is told it was taken, so it is not.
+        if (!this.sessions.has(session.id)) return callback(smtpReply(451, 'The session ended before the message was taken'));
+        const queued = await this.takeIn(spooled, session);
+        if (typeof queued === 'string') callback(null, asciiReplyText(queued));
+        else callback(queued);
+      } finally {
+        release();
+      }
+    } catch (err) {
+      this.logger.error({ err }, 'Could not read a spooled message');
+      callback(smtpReply(451, 'Temporary failure, try again later'));
+    } finally {
+      await spooled.remove().catch((err: unknown) => this.logger.warn({ err }, 'Could not remove a spooled message'));
+    }
+  }
+
+  /** The reply to a message read whole: its acceptance, or the refusal. */
+  private async takeIn(mime: SpooledMessage, session: SMTPServerSession): Promise<string | SmtpReply> {
     const { userId } = session.user as Submitter;
     try {
-      const message = await this.submit.execute(userId, Buffer.concat(chunks), session.envelope.rcptTo.map((r) => r.address));
-      callback(null, `Queued as ${message.id}`);
+      const message = await this.submit.execute(userId, mime, session.envelope.rcptTo.map((r) => r.address));
+      return `Queued as ${message.id}`;
     } catch (err) {
       const reply = replyToRefusal(err);
       if (!reply) this.logger.error({ err }, 'Could not take in a submitted message');
-      callback(reply ?? smtpReply(451, 'Temporary failure, try again later'));
+      return reply ?? smtpReply(451, 'Temporary failure, try again later');
     }
   }
 }

@@ -1,3 +1,4 @@
+import { InvalidInputError } from '../common/problem/problem.errors';
 import { readSubmittedSendBody } from './submitted-send-body';
 
 const CRLF = '\r\n';
@@ -52,5 +53,29 @@ describe(readSubmittedSendBody.name, () => {
     expect(attachmentBytes).toBe(333);
     expect(body.html).toBe('<p>hi</p>');
     expect(body.text).toBeUndefined();
+  });
+
+  it('refuses each of From, Sender, To, Cc, Subject and Message-ID that appears twice, by name, and takes each once', async () => {
+    const once = ['From: a@a.example', 'Sender: s@a.example', 'To: x@b.example', 'Cc: y@b.example', 'Subject: s', 'Message-ID: <m@a.example>'];
+    await expect(readSubmittedSendBody(mime(...once), ['x@b.example'])).resolves.toMatchObject({ body: { sender: 'a@a.example' } });
+
+    for (const field of once) {
+      const name = field.slice(0, field.indexOf(':'));
+      // A second field of the same name in another letter case is the same field.
+      const twice = readSubmittedSendBody(mime(...once, field.replace(name, name.toUpperCase())), ['x@b.example']);
+      await expect(twice).rejects.toBeInstanceOf(InvalidInputError);
+      await expect(twice).rejects.toMatchObject({ errors: [{ field: name, message: expect.stringContaining('appears 2 times') }] });
+    }
+  });
+
+  it('names every repeated field at once, the spoofing From of issue 21 among them', async () => {
+    const spoof = mime('From: "Bank Security" <security@bank.example>', 'From: x@attacker.test', 'To: x@b.example', 'Subject: s', 'Subject: t', 'Subject: u');
+
+    await expect(readSubmittedSendBody(spoof, ['x@b.example'])).rejects.toMatchObject({
+      errors: [
+        { field: 'From', message: expect.stringContaining('appears 2 times') },
+        { field: 'Subject', message: expect.stringContaining('appears 3 times') },
+      ],
+    });
   });
 });

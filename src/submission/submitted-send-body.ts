@@ -1,5 +1,14 @@
-import { AddressObject, EmailAddress, simpleParser } from 'mailparser';
+import type { Readable } from 'node:stream';
+import { AddressObject, EmailAddress, HeaderLines } from 'mailparser';
+import { InvalidInputError } from '../common/problem/problem.errors';
 import { addressKey } from '../messages/addresses';
+import { parseSubmission } from './parsed-submission';
+
+/**
+ * Fields a message has at most once (RFC 5322 §3.6), by mailparser's lower-case key. A second
+ * From is how a spoof shows a reader one sender while the signature and `sender` follow another.
+ */
+const ONCE_ONLY = new Map(['From', 'Sender', 'To', 'Cc', 'Subject', 'Message-ID'].map((name) => [name.toLowerCase(), name]));
 
 /** What a submitted message asks for, as a REST send body (validated as one), and what its attachments weigh. */
 export interface SubmittedSendBody {
@@ -24,10 +33,11 @@ export interface SubmittedSendBody {
  * refuses, naming `sender`). The envelope decides who gets it: `to` and `cc` are the To and Cc
  * mailboxes that are envelope recipients, `bcc` the envelope recipients named in neither; when
  * no To mailbox is one (`To: undisclosed-recipients:;`), those recipients are `to` instead, since
- * a send has at least one.
+ * a send has at least one. A field that may appear once and appears more is refused by name.
  */
-export async function readSubmittedSendBody(mime: Buffer, envelopeRecipients: string[]): Promise<SubmittedSendBody> {
-  const parsed = await simpleParser(mime, { skipImageLinks: true, skipTextLinks: true });
+export async function readSubmittedSendBody(mime: Buffer | Readable, envelopeRecipients: string[]): Promise<SubmittedSendBody> {
+  const parsed = await parseSubmission(mime);
+  refuseRepeatedFields(parsed.headerLines);
   const envelope = new Set(envelopeRecipients.map(addressKey));
   const inEnvelope = (mailbox: EmailAddress) => envelope.has(addressKey(mailbox.address!));
   const to = mailboxesOf(parsed.to).filter(inEnvelope);
@@ -51,8 +61,17 @@ export async function readSubmittedSendBody(mime: Buffer, envelopeRecipients: st
       ...(recipients.bcc.length > 0 && { bcc: recipients.bcc }),
       ...(replyTo.length > 0 && { replyTo }),
     },
-    attachmentBytes: parsed.attachments.reduce((sum, a) => sum + a.size, 0),
+    attachmentBytes: parsed.attachmentBytes,
   };
+}
+
+function refuseRepeatedFields(headerLines: HeaderLines): void {
+  const counts = new Map<string, number>();
+  for (const { key } of headerLines) if (ONCE_ONLY.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const repeated = [...counts].filter(([, count]) => count > 1);
+  if (repeated.length > 0) {
+    throw new InvalidInputError(repeated.map(([key, count]) => ({ field: ONCE_ONLY.get(key)!, message: `appears ${count} times; a message has at most one (RFC 5322 section 3.6)` })));
+  }
 }
 
 /** The mailboxes of an address header, groups opened up; entries without an address are dropped. */

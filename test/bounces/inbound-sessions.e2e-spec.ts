@@ -3,9 +3,9 @@
 // pipelined, malformed, endless, dripping and crowding sessions end as the limits say, and a
 // report that did not arrive whole changes nothing.
 import { randomUUID } from 'node:crypto';
-import { connect, Socket } from 'node:net';
 import { InboundLimits } from '../../src/bounces/inbound-limits';
 import { RecipientTokens } from '../../src/common/recipient-token';
+import { RawSmtpClient as RawClient } from '../support/raw-smtp-client';
 import { newUserId } from '../support/tokens';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN, bootBounceApp, ENCRYPTION_KEY } from './bounce-app';
@@ -16,47 +16,6 @@ const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 const USER_UNKNOWN = '550 5.1.1 Recipient address rejected: User unknown in local recipient table';
 const hardBounce = (rcpt: string, id: string, recipient: string) => dsn(rcpt, id, [{ recipient, action: 'failed', status: '5.1.1', diagnostic: USER_UNKNOWN }]);
 const tokenOf = (verp: string) => verp.slice('bounces+'.length, verp.lastIndexOf('@'));
-
-/** A raw SMTP client: writes what it is told, when it is told, and collects the server's replies. */
-class RawClient {
-  private readonly socket: Socket;
-  private buffer = '';
-  closed = false;
-
-  constructor(port: number) {
-    this.socket = connect({ host: '127.0.0.1', port });
-    this.socket.setEncoding('utf8');
-    this.socket.on('data', (chunk: string) => (this.buffer += chunk));
-    this.socket.on('close', () => (this.closed = true));
-    this.socket.on('error', () => (this.closed = true));
-  }
-
-  /** Waits for the server's greeting: a client that talks before it is turned away (421, "You talk too soon"). */
-  async greeted(): Promise<void> {
-    await this.waitFor((c) => c.replies().length > 0 || c.closed, 'the greeting');
-  }
-
-  write(text: string): void {
-    this.socket.write(text);
-  }
-
-  /** The final lines of complete replies received so far (`250 …`, not `250-…`). */
-  replies(): string[] {
-    return this.buffer.split('\r\n').filter((l) => /^\d{3} /.test(l));
-  }
-
-  async waitFor(what: (client: RawClient) => boolean, label: string, timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!what(this)) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${label}; got ${JSON.stringify(this.buffer.slice(-500))}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  destroy(): void {
-    this.socket.destroy();
-  }
-}
 
 describe('the inbound listener against hostile clients', () => {
   const app = bootBounceApp();

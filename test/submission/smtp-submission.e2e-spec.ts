@@ -98,6 +98,14 @@ describe('SMTP submission (SPEC §10)', () => {
     expect(await submitWithNodemailer(submissionPort(t), 'not a key', mail)).toMatchObject({ accepted: false, code: 535 });
     expect(await submitWithNodemailer(submissionPort(t), readOnly, mail)).toMatchObject({ accepted: false, code: 535, reply: expect.stringContaining('send scope') });
     expect(await submitWithNodemailer(submissionPort(t), undefined, mail)).toMatchObject({ accepted: false, code: 530 });
+    const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
+    expect(body.total).toBe(0);
+  });
+
+  itWithSwaks('refuses a key without the send scope to swaks with 535', async () => {
+    const userId = newUserId('auth-swaks');
+    const { key: readOnly } = await apiKeyFor(t, userId, ['read']);
+
     const { exitCode, transcript } = await submitWithSwaks(submissionPort(t), readOnly, 'a@sender.example', ['b@rcpt.example'], handWritten('x').raw);
     expect(exitCode).not.toBe(0);
     expect(transcript).toMatch(/<\*\*\s+535 /);

@@ -26,18 +26,22 @@ export async function apiKeyFor(t: TestApp, userId: string, scopes = ['send']): 
 
 const outcomeOf = (reply: string): Outcome => ({ accepted: true, reply, messageId: /Queued as (\S+)/.exec(reply)?.[1] ?? '' });
 
-/** nodemailer's SMTP transport, composing `mail` itself (or sending `raw`), logged in with `password` (none: no AUTH). */
+/**
+ * nodemailer's SMTP transport, composing `mail` itself (or sending `raw`), logged in with `password`
+ * (none: no AUTH); with `ca`, over STARTTLS verified against it; from `localAddress` when given.
+ */
 export async function submitWithNodemailer(
   port: number,
   password: string | undefined,
   mail: SendMailOptions,
-  tls: { ca?: Buffer; requireTLS?: boolean } = {},
+  connection: { ca?: Buffer; localAddress?: string } = {},
 ): Promise<Outcome> {
   const transport = createTransport({
     host: '127.0.0.1',
     port,
     secure: false,
-    ...(tls.ca ? { requireTLS: true, tls: { ca: tls.ca, servername: 'localhost' } } : { ignoreTLS: true }),
+    ...(connection.localAddress && { localAddress: connection.localAddress }),
+    ...(connection.ca ? { requireTLS: true, tls: { ca: connection.ca, servername: 'localhost' } } : { ignoreTLS: true }),
     ...(password !== undefined && { auth: { user: 'anyone', pass: password } }),
   });
   try {

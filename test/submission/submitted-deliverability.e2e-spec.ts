@@ -8,7 +8,7 @@ import { deliveringApp } from '../support/delivering-app';
 import { TestDnsServer } from '../support/dns-server';
 import { bearer, newUserId } from '../support/tokens';
 import { waitForStatus } from '../support/wait-for';
-import { apiKeyFor, bodyOf, submissionPort, submitWithSwaks } from './submission-clients';
+import { apiKeyFor, bodyOf, submissionPort, submitWithNodemailer, submitWithSwaks } from './submission-clients';
 import { itIfSwaks } from '../support/swaks';
 
 const itWithSwaks = itIfSwaks('Submission through swaks');
@@ -72,5 +72,36 @@ describe('deliverability of submitted mail (SPEC §9, §10)', () => {
     const tampered = (from: string, to: string) => Buffer.from(copies[0].raw.toString('latin1').replace(from, to), 'latin1');
     expect(await dkimResults(tampered('Subject: Signed and split', 'Subject: Signed and spilt'))).toEqual(['fail']);
     expect(await dkimResults(tampered('Line two.', 'Line 2.'))).not.toEqual(['pass']);
+  }, TIMEOUT);
+
+  it('signs the copy with our key alone: a DKIM-Signature the client wrote (d=attacker.test) is not delivered', async () => {
+    const userId = newUserId('forged-dkim');
+    const domain = await verifiedDomain(userId);
+    const { key } = await apiKeyFor(t, userId);
+    const raw = Buffer.from(
+      [
+        'DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=attacker.test; s=x; h=from:to:subject; bh=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=; b=AAAA',
+        'Return-Path: <bounce@attacker.test>',
+        `From: Shop <news@${domain}>`,
+        'To: ann@rcpt.example',
+        'Subject: Signed by us only',
+        '',
+        'Hello',
+        '',
+      ].join(CRLF),
+    );
+
+    const outcome = await submitWithNodemailer(submissionPort(t), key, { envelope: { from: `news@${domain}`, to: ['ann@rcpt.example'] }, raw });
+    expect(outcome).toMatchObject({ accepted: true });
+    const id = outcome.accepted ? outcome.messageId : '';
+    await waitForStatus(t.http, userId, id, 'sent');
+
+    const [copy] = sink.acceptedFor(id);
+    const signatures = copy.parsed.headerLines.filter((header) => header.key === 'dkim-signature');
+    expect(signatures).toHaveLength(1);
+    expect(signatures[0].line).toMatch(new RegExp(`d=${domain.replace(/\./g, '\\.')};`));
+    expect(copy.raw.toString('latin1')).not.toContain('attacker.test');
+    // The one signature mailauth finds is ours, and it verifies.
+    expect(await dkimResults(copy.raw)).toEqual(['pass']);
   }, TIMEOUT);
 });

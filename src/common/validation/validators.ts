@@ -67,7 +67,7 @@ export function hasLength(value: unknown, min: number, max: number): value is st
 }
 
 export const TextLength = (min: number, max: number, options?: ValidationOptions) =>
-  rule('textLength', (v) => hasLength(v, min, max), `must be ${min}–${max} characters`, options);
+  rule('textLength', (v) => hasLength(v, min, max), `must be ${min} to ${max} characters`, options);
 
 /** A file name that cannot name a path or break out of a MIME header. */
 export function isSafeFileName(value: unknown): value is string {
