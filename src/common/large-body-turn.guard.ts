@@ -1,0 +1,41 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Slots } from './slots';
+
+/** Bodies up to this size are read at once; a send at every field limit is far below it but for its html and text. */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+/**
+ * Large bodies read and handled at once per process. The others wait unread in their sockets
+ * (TCP holds their clients back), so that 16 concurrent 19 MiB batches do not hold 16 parsed
+ * batches, and their copies on the way to PostgreSQL, in memory (SPEC §4's RSS bound).
+ */
+const LARGE_BODIES_AT_ONCE = 1;
+
+/**
+ * Gives a request with a large body (declared over LARGE_BODY_BYTES, or of undeclared length) its
+ * turn before its body is read, and holds the turn until its answer is sent. A global guard
+ * between authentication and the rate limit: the caller is known before it waits (a request
+ * without a valid token never waits, nor is read), and the rate limit counts it once its turn has
+ * come, so a request whose budget ran out meanwhile is refused (429) without its body being read.
+ */
+@Injectable()
+export class LargeBodyTurnGuard implements CanActivate {
+  private readonly turns = new Slots(LARGE_BODIES_AT_ONCE);
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (!hasLargeBody(request)) return true;
+    const response = context.switchToHttp().getResponse<Response>();
+    const release = await this.turns.take();
+    response.once('close', release);
+    // Gone while it waited: nothing will be read.
+    if (response.writableEnded || request.destroyed) release();
+    return true;
+  }
+}
+
+function hasLargeBody(request: Request): boolean {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined) return Number(declared) > LARGE_BODY_BYTES;
+  return request.headers['transfer-encoding'] !== undefined;
+}
