@@ -71,6 +71,11 @@ describe('large bodies, one at a time', () => {
     // The user's 19 MiB batch waits for the turn, two megabytes of it sent.
     const second = pausedPost(`${base}/sender/send/batch`, bearer(userId), batchBody(19 * MiB), 2 * MiB);
     await waitFor(() => turnsAsked.mock.calls.length === 2, 'the second body to ask for its turn');
+    // A body without a valid token does not wait for the turn: it is refused from its headers, unread.
+    const anonymous = await pausedPost(`${base}/sender/send/batch`, { Authorization: 'Bearer nonsense' }, batchBody(19 * MiB), 2 * MiB).answer;
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.sentWhenAnswered).toBe(2 * MiB);
+    expect(turnsAsked.mock.calls.length).toBe(2);
     // Small bodies do not wait for the turn.
     const small = await fetch(`${base}/sender/send`, { method: 'POST', headers: { ...bearer(newUserId()), 'Content-Type': 'application/json' }, body: JSON.stringify(sendBody()) });
     expect(small.status).toBe(201);
