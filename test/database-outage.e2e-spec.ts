@@ -11,7 +11,7 @@ import { EmbeddedPostgresInChild, stopProcessesMentioning } from './support/chil
 import { whileRequestWaitsInDatabase } from './support/request-in-database';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
-import { waitForAsync } from './support/wait-for';
+import { waitFor, waitForAsync } from './support/wait-for';
 
 jest.setTimeout(120_000);
 
@@ -108,5 +108,35 @@ describe('while the database is away (SPEC §3)', () => {
     const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     expect(body.messages).toEqual([]);
     await t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody({ subject: 'Three' }), sendBody({ subject: 'Four' })] }).expect(201);
+  });
+  it('answers every request 2xx or 503 with Retry-After, never 500, through a restart under load', async () => {
+    let running = true;
+    const outcomes: { what: string; status: number; retryAfter?: string; detail?: string }[] = [];
+    const requests = [
+      (userId: string) => t.http.post('/sender/send').set(bearer(userId)).send(sendBody()),
+      (userId: string) => t.http.post('/sender/send').set(bearer(userId)).set('Idempotency-Key', userId).send(sendBody()),
+      (userId: string) => t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody(), sendBody({ subject: 'Two' })] }),
+      (userId: string) => t.http.get('/user/messages').set(bearer(userId)),
+    ];
+    const client = async (n: number) => {
+      for (let i = 0; running; i++) {
+        const what = ['send', 'keyed send', 'batch', 'list'][(n + i) % requests.length];
+        const response = await requests[(n + i) % requests.length](newUserId('restart'));
+        outcomes.push({ what, status: response.status, retryAfter: response.headers['retry-after'], detail: response.body?.detail });
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, n) => client(n));
+    const countOf = (status: number) => outcomes.filter((o) => o.status === status).length;
+    await waitFor(() => countOf(201) >= 20, 'sends before the restart');
+    await server.stop();
+    await waitFor(() => countOf(503) >= 20, 'refusals during the restart');
+    expect(await server.start()).toBe(t.config.databaseUrl);
+    const afterwards = outcomes.length;
+    await waitFor(() => outcomes.slice(afterwards).filter((o) => o.status === 201).length >= 20, 'sends after the restart');
+    running = false;
+    await Promise.all(clients);
+
+    const unexpected = outcomes.filter((o) => ![200, 201, 503].includes(o.status) || (o.status === 503 && !(Number(o.retryAfter) > 0)));
+    expect(unexpected).toEqual([]);
   });
 });
