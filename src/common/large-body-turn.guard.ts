@@ -34,7 +34,12 @@ export class LargeBodyTurnGuard implements CanActivate {
   }
 }
 
+/**
+ * Multipart bodies are uploads, which keep their own two places (AttachmentUploadInterceptor);
+ * a JSON route refuses one (415) without reading it.
+ */
 function hasLargeBody(request: Request): boolean {
+  if (request.is('multipart/form-data')) return false;
   const declared = request.headers['content-length'];
   if (declared !== undefined) return Number(declared) > LARGE_BODY_BYTES;
   return request.headers['transfer-encoding'] !== undefined;
