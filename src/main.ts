@@ -1,10 +1,16 @@
 import 'reflect-metadata';
+import { setFlagsFromString } from 'node:v8';
 import { INestApplication, Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
 import { HttpDrain } from './common/http-drain';
 import { AppConfig, ConfigurationError } from './config/app-config';
 import { signToken } from './auth/token-signer';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
+
+// V8 lets a small heap grow to about 2.7 times what was live at its last full collection before
+// it collects again: after 16 large batches read one after another, 97 MB live stood in a 264 MB
+// heap (478 MB of RSS). Growing by a fifth at most keeps such a flood under SPEC §4's 300 MB.
+setFlagsFromString('--heap-growing-percent=20');
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
 const DEMO_USER = 'demo-user';

@@ -11,6 +11,7 @@ import { EmbeddedPostgresInChild, stopProcessesMentioning } from './support/chil
 import { whileRequestWaitsInDatabase } from './support/request-in-database';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
+import { waitFor, waitForAsync } from './support/wait-for';
 
 jest.setTimeout(120_000);
 
@@ -80,5 +81,62 @@ describe('while the database is away (SPEC §3)', () => {
     await t.http.post('/sender/send').set(bearer(cutOff)).send(sendBody({ subject: 'Next' })).expect(201);
     const { body } = await t.http.get('/user/messages').set(bearer(cutOff)).expect(200);
     expect(body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Next']);
+  });
+  it('answers 503, not 500, when a transaction loses its connection between two statements', async () => {
+    // A restart ends idle connections too: one idle in a transaction learns it only from the
+    // server's goodbye, and TypeORM then releases its runner, whose next statement fails with
+    // "query runner already released". A batch's transaction waits idle while its rate-limit
+    // charge runs on another connection: the test holds that charge on a lock meanwhile.
+    const userId = newUserId('idle-in-transaction');
+    // Seen once, so that the batch's own hit is admitted without waiting on the lock.
+    await t.http.get('/user/messages').set(bearer(userId)).expect(200);
+    const answer = await whileRequestWaitsInDatabase(
+      t.config.databaseUrl!,
+      () => t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody({ subject: 'One' }), sendBody({ subject: 'Two' })] }).then((r) => r),
+      async (locker) => {
+        const idle = `SELECT pid FROM pg_stat_activity WHERE application_name = 'mailroom' AND state = 'idle in transaction'`;
+        // The locker's transaction would see one snapshot of the activity; each look takes a new one.
+        const idleNow = async () => (await locker.query(`SELECT pg_stat_clear_snapshot()`), (await locker.query(idle)).rowCount! > 0);
+        await waitForAsync(idleNow, 'the batch transaction to wait idle');
+        const terminated = await locker.query(`SELECT pg_terminate_backend(pid) FROM (${idle}) AS idle`);
+        expect(terminated.rowCount).toBe(1);
+        // The charge goes on, and the batch's transaction takes its next statement.
+        await locker.query('COMMIT');
+      },
+    );
+    expectDatabaseAway(answer);
+    const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
+    expect(body.messages).toEqual([]);
+    await t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody({ subject: 'Three' }), sendBody({ subject: 'Four' })] }).expect(201);
+  });
+  it('answers every request 2xx or 503 with Retry-After, never 500, through a restart under load', async () => {
+    let running = true;
+    const outcomes: { what: string; status: number; retryAfter?: string; detail?: string }[] = [];
+    const requests = [
+      (userId: string) => t.http.post('/sender/send').set(bearer(userId)).send(sendBody()),
+      (userId: string) => t.http.post('/sender/send').set(bearer(userId)).set('Idempotency-Key', userId).send(sendBody()),
+      (userId: string) => t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody(), sendBody({ subject: 'Two' })] }),
+      (userId: string) => t.http.get('/user/messages').set(bearer(userId)),
+    ];
+    const client = async (n: number) => {
+      for (let i = 0; running; i++) {
+        const what = ['send', 'keyed send', 'batch', 'list'][(n + i) % requests.length];
+        const response = await requests[(n + i) % requests.length](newUserId('restart'));
+        outcomes.push({ what, status: response.status, retryAfter: response.headers['retry-after'], detail: response.body?.detail });
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, n) => client(n));
+    const countOf = (status: number) => outcomes.filter((o) => o.status === status).length;
+    await waitFor(() => countOf(201) >= 20, 'sends before the restart');
+    await server.stop();
+    await waitFor(() => countOf(503) >= 20, 'refusals during the restart');
+    expect(await server.start()).toBe(t.config.databaseUrl);
+    const afterwards = outcomes.length;
+    await waitFor(() => outcomes.slice(afterwards).filter((o) => o.status === 201).length >= 20, 'sends after the restart');
+    running = false;
+    await Promise.all(clients);
+
+    const unexpected = outcomes.filter((o) => ![200, 201, 503].includes(o.status) || (o.status === 503 && !(Number(o.retryAfter) > 0)));
+    expect(unexpected).toEqual([]);
   });
 });

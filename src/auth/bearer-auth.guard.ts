@@ -3,10 +3,11 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ExtractJwt } from 'passport-jwt';
-import { InvalidTokenError, ServiceUnavailableError } from '../common/problem/problem.errors';
+import { FailureBudget } from '../common/failure-budget';
+import { InvalidTokenError, RateLimitedError, ServiceUnavailableError } from '../common/problem/problem.errors';
 import { isApiKeyToken } from './api-keys/api-key-hasher';
 import type { ApiKeyScope } from './api-keys/api-key-scope';
-import { ApiKeys } from './api-keys/api-keys';
+import { ApiKeyHolder, ApiKeys } from './api-keys/api-keys';
 import type { AuthUser } from './current-user.decorator';
 import { MissingScopeError } from './missing-scope.error';
 import { IS_PUBLIC } from './public.decorator';
@@ -15,6 +16,11 @@ import { REQUIRED_SCOPE } from './requires-scope.decorator';
 // The JWT strategy's own extractor, so that both ways agree on what the bearer token is.
 const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
 
+// Refused API keys per client address, as on the SMTP submission port (SPEC §10): each unknown
+// key is a database look-up, so past these the address's keys are refused without one.
+const BAD_KEYS_PER_WINDOW = 20;
+const BAD_KEY_WINDOW_MS = 60_000;
+
 /**
  * The global guard: every route needs a valid bearer token unless marked @Public(): a JWT (through
  * passport, SPEC §2), or an API key (`mr_…`, SPEC §10), which reaches only the operations marked
@@ -22,6 +28,8 @@ const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
+  private readonly badKeys = new FailureBudget(BAD_KEYS_PER_WINDOW, BAD_KEY_WINDOW_MS);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeys,
@@ -35,8 +43,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
     const token = bearerToken(request);
     if (token === null || !isApiKeyToken(token)) return (await super.canActivate(context)) as boolean;
-    const holder = await this.apiKeys.authenticate(token);
-    if (!holder) throw new InvalidTokenError('The API key was refused: it is not one of ours, or it has been deleted.');
+    const holder = await this.keyHolder(token, request);
     request.user = { id: holder.userId, apiKey: { id: holder.keyId, scopes: holder.scopes } };
     const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(REQUIRED_SCOPE, targets);
     if (!scope) throw new MissingScopeError(`${request.method} ${request.route?.path ?? request.path} is not open to API keys; use a JWT.`);
@@ -44,6 +51,28 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
       throw new MissingScopeError(`This API key lacks the scope ${scope}, which ${request.method} ${request.route?.path ?? request.path} needs; its scopes: ${holder.scopes.join(', ')}.`);
     }
     return true;
+  }
+
+  /**
+   * The key's holder, unless the client's address has used up its refused keys: then every key
+   * from it, a valid one too, is refused (429) until its window ends, as the submission port
+   * refuses the address outright, since telling a valid key from an unknown one takes the very
+   * look-up the budget saves. JWTs, checked without the database, still work from that address.
+   */
+  private async keyHolder(token: string, request: Request): Promise<ApiKeyHolder> {
+    const client = request.socket.remoteAddress ?? '';
+    const refusal = this.badKeys.refusal(client);
+    if (refusal) {
+      const { limit, retryAfterSeconds } = refusal;
+      request.res!.setHeader('RateLimit-Limit', limit);
+      request.res!.setHeader('RateLimit-Remaining', 0);
+      request.res!.setHeader('RateLimit-Reset', retryAfterSeconds);
+      throw new RateLimitedError(limit, retryAfterSeconds, `More than ${limit} refused API keys from this address in a minute; retry after ${retryAfterSeconds} s.`);
+    }
+    const holder = await this.apiKeys.authenticate(token);
+    if (holder) return holder;
+    this.badKeys.fail(client);
+    throw new InvalidTokenError('The API key was refused: it is not one of ours, or it has been deleted.');
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser | false, info: unknown): TUser {

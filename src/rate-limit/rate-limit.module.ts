@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { LargeBodyTurnGuard } from '../common/large-body-turn.guard';
 import { AppConfig } from '../config/app-config';
 import { MessageBudget } from './message-budget';
 import { PostgresThrottlerStorage } from './postgres-throttler.storage';
@@ -11,7 +12,10 @@ import { UserThrottlerGuard } from './user-throttler.guard';
 @Module({ providers: [PostgresThrottlerStorage], exports: [PostgresThrottlerStorage] })
 class RequestCountersModule {}
 
-/** Import after AuthModule: global guards run in the order they are registered. */
+/**
+ * Import after AuthModule: global guards run in the order they are registered. A large body
+ * waits for its turn first, so that the count is made when the body is about to be read.
+ */
 @Module({
   imports: [
     RequestCountersModule,
@@ -24,7 +28,7 @@ class RequestCountersModule {}
       }),
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: UserThrottlerGuard }, MessageBudget],
+  providers: [{ provide: APP_GUARD, useClass: LargeBodyTurnGuard }, { provide: APP_GUARD, useClass: UserThrottlerGuard }, MessageBudget],
   exports: [MessageBudget],
 })
 export class RateLimitModule {}

@@ -1,3 +1,4 @@
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from './database-unavailable';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
@@ -15,6 +16,13 @@ describe(isDatabaseUnavailable.name, () => {
     expect(isDatabaseUnavailable(new Error('timeout', { cause: withCode('ETIMEDOUT') }))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]))).toBe(true);
   });
+
+  it.each([new QueryRunnerAlreadyReleasedError(), new QueryRunnerProviderAlreadyReleasedError()])(
+    "recognises TypeORM's runner released under a transaction whose connection was lost (%p)",
+    (error) => {
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    },
+  );
 
   it.each(['23505', '42P01', '22P02', '40001', '57014', '08P01', 'ERR_INVALID_ARG_TYPE'])('leaves %s to be a 500 (a fault of ours, not an outage)', (code) => {
     expect(isDatabaseUnavailable(withCode(code))).toBe(false);

@@ -16,14 +16,24 @@ const CONNECTION_LOST_MESSAGES = new Set([
 ]);
 
 /**
+ * TypeORM releases a transaction's query runner early only when its connection reports an error
+ * between statements (a restart's goodbye to an idle-in-transaction session, a dropped network);
+ * the transaction's next statement then fails with one of these (the first from the runner, the
+ * second from `manager.query`), without a cause. Our code never queries a runner after its
+ * transaction, so they mean a lost connection.
+ */
+const RELEASED_BY_LOST_CONNECTION = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+
+/**
  * Whether `error` says that PostgreSQL cannot be reached right now, rather than that a statement
  * is wrong: read from the error's code, on TypeORM's wrapper, its driver error, or a cause.
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
-  const { code, message, driverError, cause, errors } = error as {
-    code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown;
+  const { name, code, message, driverError, cause, errors } = error as {
+    name?: unknown; code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown;
   };
+  if (typeof name === 'string' && RELEASED_BY_LOST_CONNECTION.has(name)) return true;
   if (typeof message === 'string' && CONNECTION_LOST_MESSAGES.has(message)) return true;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || (code.startsWith('08') && code !== '08P01'))) return true;
   // An AggregateError: Node tried each address of a host name.
