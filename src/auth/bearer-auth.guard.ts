@@ -28,7 +28,7 @@ const BAD_KEY_WINDOW_MS = 60_000;
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
-  private readonly badKeys = new FailureBudget(BAD_KEYS_PER_WINDOW, BAD_KEY_WINDOW_MS);
+  private readonly badKeys = new FailureBudget({ limit: BAD_KEYS_PER_WINDOW, windowMs: BAD_KEY_WINDOW_MS });
 
   constructor(
     private readonly reflector: Reflector,

@@ -6,7 +6,7 @@ describe(FailureBudget.name, () => {
 
   beforeEach(() => {
     clock = 0;
-    sut = new FailureBudget(20, 60_000, () => clock);
+    sut = new FailureBudget({ limit: 20, windowMs: 60_000 }, () => clock);
   });
 
   const failTimes = (client: string, times: number) => {
@@ -46,5 +46,19 @@ describe(FailureBudget.name, () => {
     expect(sut.refusal('first')).toBeUndefined();
     failTimes('client-0', 19);
     expect(sut.refusal('client-0')).toBeDefined();
+  });
+});
+
+describe(`${FailureBudget.name} with a budget changed while it runs`, () => {
+  it('takes a shortened window from the next first failure on', () => {
+    let clock = 0;
+    const budget = { limit: 2, windowMs: 60_000 };
+    const sut = new FailureBudget(budget, () => clock);
+    budget.windowMs = 1_000;
+    sut.fail('192.0.2.1');
+    sut.fail('192.0.2.1');
+    expect(sut.refusal('192.0.2.1')).toEqual({ limit: 2, retryAfterSeconds: 1 });
+    clock = 1_000;
+    expect(sut.refusal('192.0.2.1')).toBeUndefined();
   });
 });

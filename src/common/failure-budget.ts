@@ -23,11 +23,15 @@ const MAX_TRACKED = 100_000;
 export class FailureBudget {
   private readonly windows = new Map<string, Window>();
 
+  /** `budget` is read at each use, so that a test may shorten the window of a running server. */
   constructor(
-    readonly limit: number,
-    private readonly windowMs: number,
+    private readonly budget: { readonly limit: number; readonly windowMs: number },
     private readonly now: () => number = () => performance.now(),
   ) {}
+
+  get limit(): number {
+    return this.budget.limit;
+  }
 
   /** Whether `client` is over its budget, and until when; undefined while it may try. */
   refusal(client: string): Refusal | undefined {
@@ -41,7 +45,7 @@ export class FailureBudget {
     const window = this.current(client);
     if (window) return void window.failures++;
     if (this.windows.size >= MAX_TRACKED) this.makeRoom();
-    this.windows.set(client, { endsAt: this.now() + this.windowMs, failures: 1 });
+    this.windows.set(client, { endsAt: this.now() + this.budget.windowMs, failures: 1 });
   }
 
   private current(client: string): Window | undefined {

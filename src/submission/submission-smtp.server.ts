@@ -4,8 +4,8 @@ import { ApiKeys } from '../auth/api-keys/api-keys';
 import { AppConfig } from '../config/app-config';
 import { MAX_BODY_BYTES } from '../common/json-body/json-body.interceptor';
 import { listenSmtp, sessionDeadline, smtpPortOf } from '../common/smtp-listening';
+import { FailureBudget } from '../common/failure-budget';
 import { Slots } from '../common/slots';
-import { FailedLogins } from './failed-logins';
 import { asciiReplyText, replyToRefusal, SmtpReply, smtpReply } from './smtp-replies';
 import { SpooledMessage } from './spooled-message';
 import { SubmissionLimits } from './submission-limits';
@@ -43,7 +43,7 @@ const MAX_ENVELOPE_RECIPIENTS = 2000;
 export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('SubmissionSmtp');
   private readonly sessions = new Map<string, SessionState>();
-  private readonly failedLogins: FailedLogins;
+  private readonly failedLogins: FailureBudget;
   private readonly inMemory: Slots;
   private server?: SMTPServer;
 
@@ -53,7 +53,14 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     private readonly submit: SubmitMessageUseCase,
     private readonly limits: SubmissionLimits,
   ) {
-    this.failedLogins = new FailedLogins(() => limits.failedLoginsPerAddress, () => limits.failedLoginWindowMs);
+    this.failedLogins = new FailureBudget({
+      get limit() {
+        return limits.failedLoginsPerAddress;
+      },
+      get windowMs() {
+        return limits.failedLoginWindowMs;
+      },
+    });
     this.inMemory = new Slots(limits.messagesAtOnce);
   }
 
@@ -102,7 +109,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
 
   /** An address that failed too many logins lately is turned away before it can try another. */
   private onConnect(session: SMTPServerSession, callback: Callback): void {
-    if (this.failedLogins.refuses(session.remoteAddress)) return callback(smtpReply(421, 'Too many failed logins from your address, try again later'));
+    if (this.failedLogins.refusal(session.remoteAddress)) return callback(smtpReply(421, 'Too many failed logins from your address, try again later'));
     this.sessions.set(session.id, { failedLogins: 0, deadline: sessionDeadline(() => this.server, session.id, this.limits.sessionMs) });
     callback();
   }
@@ -127,7 +134,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
 
   /** 535, counted against the session and the client's address; the session's last allowed failure is 421 and the end of it. */
   private loginFailed(session: SMTPServerSession, why: string): SmtpReply {
-    this.failedLogins.record(session.remoteAddress);
+    this.failedLogins.fail(session.remoteAddress);
     const state = this.sessions.get(session.id);
     if (state && ++state.failedLogins >= this.limits.failedLoginsPerSession) return smtpReply(421, `Authentication failed: ${why}; too many failed logins, closing connection`);
     return smtpReply(535, `Authentication failed: ${why}`);
