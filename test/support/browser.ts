@@ -3,7 +3,8 @@ import { Browser, chromium } from 'playwright-core';
 import { bootTestApp, TestApp } from './test-app';
 
 // Debian's package, which .ci/run installs when it can; playwright-core brings no browser.
-const CHROMIUM = '/usr/bin/chromium';
+// CHROMIUM_PATH overrides it, so that a run can hide it (CHROMIUM_PATH=/nonexistent) and show the skips.
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Without the networking switches Chromium keeps calling Google services, which this closed
 // network refuses over and over.
 const CHROMIUM_ARGS = [
