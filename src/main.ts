@@ -4,6 +4,7 @@ import { createApp } from './app.setup';
 import { HttpDrain } from './common/http-drain';
 import { AppConfig, ConfigurationError } from './config/app-config';
 import { signToken } from './auth/token-signer';
+import { claimDataDir } from './database/data-dir-claim';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
@@ -12,6 +13,8 @@ const DEMO_TOKEN_TTL_SECONDS = 24 * 3600;
 
 async function bootstrap(): Promise<void> {
   const config = AppConfig.load();
+  // Before Nest starts: a second process on the same embedded server stops with one line.
+  if (!config.databaseUrl) claimDataDir(config.dataDir, config.port);
   const drain = new HttpDrain();
   const app = await createApp(config, drain);
   const logger = new Logger('Mailroom');
