@@ -9,7 +9,8 @@ import { assertEmbeddedPostgresInstalled } from './database/embedded-postgres';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
-const DEMO_USER = 'demo-user';
+// The user of the README's examples, so that what they send shows up under the banner's token.
+const DEMO_USER = 'ada';
 const DEMO_TOKEN_TTL_SECONDS = 24 * 3600;
 
 async function bootstrap(): Promise<void> {

@@ -247,6 +247,18 @@ describe('the image as the Dockerfile builds it, and the token command the READM
     expect(exp - iat).toBe(600);
   });
 
+  it('says the default --ttl in its usage and the README, and applies that default', async () => {
+    const failure = await token([]).catch((error: { stderr: string }) => error);
+    const usageDefault = /--ttl [^\]]*default (\w+)/.exec((failure as { stderr: string }).stderr)?.[1];
+    const readmeDefault = /npm run token -- --sub <userId> \[--ttl [^\]]+\]` \(the default TTL is (\w+)\)/.exec(readme)?.[1];
+
+    const { stdout } = await token(['--sub', newUserId()]);
+
+    expect({ usageDefault, readmeDefault }).toEqual({ usageDefault: '1h', readmeDefault: '1h' });
+    const { exp, iat } = JSON.parse(Buffer.from(stdout.split('.')[1], 'base64url').toString());
+    expect(exp - iat).toBe(3600);
+  });
+
   it('says how to use it when --sub is missing, and exits 1', async () => {
     const failure = await token([]).catch((error: { code: number; stderr: string }) => error);
 
