@@ -6,6 +6,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { DELIVERY_QUEUE, DeliveryQueue } from '../src/queue/delivery-queue';
 import { sendBody } from './support/factories';
+import { PYTHON, pythonPresent } from './support/python';
 import { SmtpSink } from './support/smtp-sink';
 import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
@@ -14,15 +15,16 @@ import { waitForStatus } from './support/wait-for';
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
 
-/** Python's email package (the reader that showed mojibake), when python3 is installed. */
-const python = spawnSync('python3', ['--version']).status === 0;
+/** Python's email package (the reader that showed mojibake), when Python is installed. */
+const python = pythonPresent();
+if (!python) console.warn(`The check of text attachments as Python's email package reads them SKIPPED: no Python at ${PYTHON} (apt-get install python3)`);
 const PYTHON_READER = `
 import email, email.policy, json, sys
 mail = email.message_from_bytes(sys.stdin.buffer.read(), policy=email.policy.default)
 print(json.dumps({a.get_filename(): a.get_content() for a in mail.iter_attachments() if a.get_content_maintype() == 'text'}))
 `;
 function textAttachmentsAsPythonReadsThem(raw: Buffer): Record<string, string> {
-  const run = spawnSync('python3', ['-c', PYTHON_READER], { input: raw });
+  const run = spawnSync(PYTHON, ['-c', PYTHON_READER], { input: raw });
   if (run.status !== 0) throw new Error(run.stderr.toString());
   return JSON.parse(run.stdout.toString());
 }
