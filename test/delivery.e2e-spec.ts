@@ -17,12 +17,13 @@ const statuses = (message: { statusHistory: { status: string }[] }) => message.s
 
 /** Python's email package (the reader that showed mojibake), when Python is installed. */
 const python = pythonPresent();
-if (!python) console.warn(`The check of text attachments as Python's email package reads them SKIPPED: no Python at ${PYTHON} (apt-get install python3)`);
+if (!python) noticeSkip(`The check of text attachments as Python's email package reads them SKIPPED: no Python at ${PYTHON} (apt-get install python3)`);
 const PYTHON_READER = `
 import email, email.policy, json, sys
 mail = email.message_from_bytes(sys.stdin.buffer.read(), policy=email.policy.default)
 print(json.dumps({a.get_filename(): a.get_content() for a in mail.iter_attachments() if a.get_content_maintype() == 'text'}))
 `;
+import { noticeSkip } from './support/skip-notice';
 function textAttachmentsAsPythonReadsThem(raw: Buffer): Record<string, string> {
   const run = spawnSync(PYTHON, ['-c', PYTHON_READER], { input: raw });
   if (run.status !== 0) throw new Error(run.stderr.toString());

@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from './support/child-processes';
 function loadWith<T>(module: string, env: Record<string, string>, use: (loaded: T) => unknown): { result: unknown; warnings: string[] } {
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   const warnings: string[] = [];
-  const warn = jest.spyOn(console, 'warn').mockImplementation((line: string) => void warnings.push(line));
+  const warn = jest.spyOn(process.stderr, 'write').mockImplementation((line: string | Uint8Array) => warnings.push(String(line).trimEnd()) > 0);
   Object.assign(process.env, env);
   let result: unknown;
   try {

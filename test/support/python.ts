@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { noticeSkip } from './skip-notice';
 
 /**
  * Python 3, for its smtplib and email package: clients nobody here wrote. PYTHON_PATH overrides
@@ -12,6 +13,6 @@ export const pythonPresent = (): boolean => spawnSync(PYTHON, ['--version']).sta
 /** `it` when Python runs; else `it.skip`, saying so once per file with what is skipped. */
 export function itIfPython(skippedWhat: string): jest.It {
   if (pythonPresent()) return it;
-  console.warn(`${skippedWhat} SKIPPED: no Python at ${PYTHON} (apt-get install python3)`);
+  noticeSkip(`${skippedWhat} SKIPPED: no Python at ${PYTHON} (apt-get install python3)`);
   return it.skip;
 }
