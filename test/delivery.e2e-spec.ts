@@ -7,6 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { DELIVERY_QUEUE, DeliveryQueue } from '../src/queue/delivery-queue';
 import { sendBody } from './support/factories';
 import { PYTHON, pythonPresent } from './support/python';
+import { noticeSkip } from './support/skip-notice';
 import { SmtpSink } from './support/smtp-sink';
 import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
@@ -23,7 +24,6 @@ import email, email.policy, json, sys
 mail = email.message_from_bytes(sys.stdin.buffer.read(), policy=email.policy.default)
 print(json.dumps({a.get_filename(): a.get_content() for a in mail.iter_attachments() if a.get_content_maintype() == 'text'}))
 `;
-import { noticeSkip } from './support/skip-notice';
 function textAttachmentsAsPythonReadsThem(raw: Buffer): Record<string, string> {
   const run = spawnSync(PYTHON, ['-c', PYTHON_READER], { input: raw });
   if (run.status !== 0) throw new Error(run.stderr.toString());
