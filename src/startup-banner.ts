@@ -8,13 +8,15 @@ export interface Banner {
 
 /**
  * What a user needs once the process is ready: where it answers (a worker: only to probes and
- * scrapers), where mail goes, a token to try it.
+ * scrapers), where mail goes, how an app logs in to SMTP submission, a token to try it.
  */
 export function startupBanner(config: AppConfig, demoToken?: { user: string; token: string; ttl: string }): Banner {
   const base = `http://${displayHost(config.host)}:${config.port}`;
   const rows: Banner['rows'] =
     config.role === 'worker' ? [['Health', `${base}/health`]] : [['API', base], ['Swagger UI', `${base}/docs`]];
   rows.push(['Metrics', `${base}/metrics`], ['Mail', mailTransport(config)]);
+  const submission = submissionListener(config);
+  if (submission) rows.push(['SMTP submission', submission]);
   if (demoToken) rows.push(['Token', `${demoToken.token}  (user "${demoToken.user}", valid ${demoToken.ttl})`]);
   return { title: `Mailroom is ready (ROLE=${config.role})`, rows };
 }
@@ -36,6 +38,14 @@ function mailTransport(config: AppConfig): string {
   // Never the credentials of the URL.
   const url = new URL(smtpUrl);
   return `sent through ${url.protocol}//${url.host}`;
+}
+
+/** Where and how an app submits mail over SMTP (API processes, SPEC §10); undefined when off. */
+function submissionListener(config: AppConfig): string | undefined {
+  const { smtpPort, tls } = config.submission;
+  if (config.role === 'worker' || smtpPort === undefined) return undefined;
+  const security = tls ? 'STARTTLS, AUTH after it' : 'no TLS (SUBMISSION_ALLOW_INSECURE_AUTH)';
+  return `${displayHost(config.host)}:${smtpPort}, ${security}; user: anything, password: an API key with scope "send" (POST /user/api-keys)`;
 }
 
 /** A wildcard address is reachable as localhost; any other is shown as given. */

@@ -6,6 +6,8 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { DELIVERY_QUEUE, DeliveryQueue } from '../src/queue/delivery-queue';
 import { sendBody } from './support/factories';
+import { PYTHON, pythonPresent } from './support/python';
+import { noticeSkip } from './support/skip-notice';
 import { SmtpSink } from './support/smtp-sink';
 import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
@@ -14,15 +16,16 @@ import { waitForStatus } from './support/wait-for';
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
 
-/** Python's email package (the reader that showed mojibake), when python3 is installed. */
-const python = spawnSync('python3', ['--version']).status === 0;
+/** Python's email package (the reader that showed mojibake), when Python is installed. */
+const python = pythonPresent();
+if (!python) noticeSkip(`The check of text attachments as Python's email package reads them SKIPPED: no Python at ${PYTHON} (apt-get install python3)`);
 const PYTHON_READER = `
 import email, email.policy, json, sys
 mail = email.message_from_bytes(sys.stdin.buffer.read(), policy=email.policy.default)
 print(json.dumps({a.get_filename(): a.get_content() for a in mail.iter_attachments() if a.get_content_maintype() == 'text'}))
 `;
 function textAttachmentsAsPythonReadsThem(raw: Buffer): Record<string, string> {
-  const run = spawnSync('python3', ['-c', PYTHON_READER], { input: raw });
+  const run = spawnSync(PYTHON, ['-c', PYTHON_READER], { input: raw });
   if (run.status !== 0) throw new Error(run.stderr.toString());
   return JSON.parse(run.stdout.toString());
 }
@@ -236,6 +239,46 @@ describe('the outbox transport (no SMTP_URL)', () => {
       expect(parsed.attachments[0].content.toString()).toBe('hello');
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the outbox transport: the SMTP envelope beside each file', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp({ ROLE: 'all' }, { isolatedDatabase: true });
+  });
+  afterAll(() => t?.close());
+
+  const outboxFile = (name: string) => readFileSync(join(t.config.dataDir, 'outbox', name));
+  const envelopeOf = (name: string) => JSON.parse(readFileSync(join(t.config.dataDir, 'outbox', 'envelopes', `${name}.json`), 'utf8'));
+  const addresses = (field: unknown) => [field ?? []].flat().flatMap((list) => (list as { value: { address: string }[] }).value.map((m) => m.address));
+
+  it('names MAIL FROM and every RCPT TO of a message, Bcc included, which the message itself never names', async () => {
+    const userId = newUserId();
+    const { body } = await t.http.post('/sender/send').set(bearer(userId))
+      .send(sendBody({ sender: 'Billing <billing@example.com>', to: ['"Lovelace, Ada" <ada@example.com>'], cc: ['grace@example.com'], bcc: ['hidden@example.com'] }))
+      .expect(201);
+    await waitForStatus(t.http, userId, body.id, 'sent');
+
+    const raw = outboxFile(`${body.id}.eml`);
+    const parsed = await simpleParser(raw);
+    expect(envelopeOf(`${body.id}.eml`)).toEqual({ mailFrom: addresses(parsed.from)[0], rcptTo: [...addresses(parsed.to), ...addresses(parsed.cc), 'hidden@example.com'] });
+    // The control: mailparser read the message's own addresses, and the Bcc stays out of it.
+    expect(addresses(parsed.to)).toEqual(['ada@example.com']);
+    expect(raw.toString('latin1')).not.toContain('hidden@example.com');
+  });
+
+  it("names each recipient's own copy's one recipient", async () => {
+    const userId = newUserId();
+    const { body } = await t.http.post('/sender/send').set(bearer(userId))
+      .send(sendBody({ to: ['ada@example.com'], bcc: ['linus@example.com'], bulkSendingId: 'spring' }))
+      .expect(201);
+    await waitForStatus(t.http, userId, body.id, 'sent');
+
+    for (const [position, recipient] of ['ada@example.com', 'linus@example.com'].entries()) {
+      const parsed = await simpleParser(outboxFile(`${body.id}.${position}.eml`));
+      expect(envelopeOf(`${body.id}.${position}.eml`)).toEqual({ mailFrom: addresses(parsed.from)[0], rcptTo: [recipient] });
     }
   });
 });

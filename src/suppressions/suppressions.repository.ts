@@ -38,9 +38,9 @@ export class SuppressionsRepository {
     return entries.findOneByOrFail({ userId, email });
   }
 
-  /** Whether there was an entry to remove. */
-  async remove(userId: string, email: string): Promise<boolean> {
-    const { affected } = await this.entries.delete({ userId, email });
+  /** Whether there was an entry to remove; with `reason`, only an entry for that reason goes. */
+  async remove(userId: string, email: string, reason?: SuppressionReason): Promise<boolean> {
+    const { affected } = await this.entries.delete({ userId, email, ...(reason && { reason }) });
     return (affected ?? 0) > 0;
   }
 }

@@ -18,6 +18,6 @@ describe('the unsubscribe pages', () => {
     const longest = `&${'a'.repeat(63)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
     expect([longest.length, isEmailAddress(longest), isEmailAddress(`a${longest}`)]).toEqual([254, true, false]);
     expect(maskAddress(longest)).toBe(`&…${longest.slice(64)}`);
-    expect(confirmationPage(longest)).toContain(`<strong>&#38;…${longest.slice(64)}</strong>`);
+    expect(confirmationPage({ address: longest, sender: 'news@example.com' })).toContain(`<strong>&#38;…${longest.slice(64)}</strong>`);
   });
 });

@@ -44,23 +44,51 @@ function page(title: string, body: string): string {
   );
 }
 
-/** GET: what the button would do. Opening it changes nothing: mail scanners follow links. */
-export function confirmationPage(address: string): string {
-  return page(
-    'Unsubscribe',
-    `<p>Stop email from this sender to <strong>${escapeHtml(maskAddress(address))}</strong>?</p>` +
-      // No action: the form posts back to this very address, whatever path a proxy serves it under.
-      // The body is RFC 8058's, as a mail client's one-click request sends it.
-      `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click">` +
-      `<button type="submit">Unsubscribe</button></form>`,
+/** Whom the pages are about: the recipient's address, and the sender's, whose list the recipient leaves. */
+export interface PageSubject {
+  address: string;
+  sender: string;
+}
+
+const between = ({ address, sender }: PageSubject) =>
+  [`<strong>${escapeHtml(sender)}</strong>`, `<strong>${escapeHtml(maskAddress(address))}</strong>`];
+
+/**
+ * A form with one button, posting to `action`: relative to the page's own address, so that it
+ * holds under any path a proxy serves the pages at; none: the page's own address. An unsubscribe
+ * sends RFC 8058's body, as a mail client's one-click request does.
+ */
+function button(label: 'Unsubscribe' | 'Undo', action?: string): string {
+  const oneClick = label === 'Unsubscribe' ? '<input type="hidden" name="List-Unsubscribe" value="One-Click">' : '';
+  return (
+    `<form method="post"${action === undefined ? '' : ` action="${escapeHtml(action)}"`}>` +
+    `${oneClick}<button type="submit">${label}</button></form>`
   );
 }
 
-/** The answer to the button. */
-export function unsubscribedPage(address: string): string {
+/** GET: what the button would do. Opening it changes nothing: mail scanners follow links. */
+export function confirmationPage(subject: PageSubject): string {
+  const [sender, address] = between(subject);
+  return page('Unsubscribe', `<p>Stop email from ${sender} to ${address}?</p>${button('Unsubscribe')}`);
+}
+
+/** The answer to the button (at /unsubscribe/<token>), with a way back for a press by mistake. */
+export function unsubscribedPage(subject: PageSubject, token: string): string {
+  const [sender, address] = between(subject);
   return page(
     'You are unsubscribed',
-    `<p>This sender no longer sends email to <strong>${escapeHtml(maskAddress(address))}</strong>.</p>`,
+    `<p>${sender} no longer sends email to ${address}.</p><p>Unsubscribed by mistake?</p>` +
+      button('Undo', `${encodeURIComponent(token)}/resubscribe`),
+  );
+}
+
+/** The answer to the undo (at /unsubscribe/<token>/resubscribe); `undone`: there was an unsubscribe to undo. */
+export function resubscribedPage(subject: PageSubject & { undone: boolean }, token: string): string {
+  const [sender, address] = between(subject);
+  if (!subject.undone) return page('Nothing to undo', `<p>${address} has not unsubscribed from ${sender}.</p>`);
+  return page(
+    'You are subscribed again',
+    `<p>${sender} may send email to ${address} again.</p>` + button('Unsubscribe', `../${encodeURIComponent(token)}`),
   );
 }
 

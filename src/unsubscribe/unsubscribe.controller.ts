@@ -4,9 +4,9 @@ import type { Request, Response } from 'express';
 import { Public } from '../auth/public.decorator';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { NotFoundError } from '../common/problem/problem.errors';
-import { UnsubscribeResponse } from './dto/unsubscribe.response';
+import { ResubscribeResponse, UnsubscribeResponse } from './dto/unsubscribe.response';
 import { discardBody, MAX_UNSUBSCRIBE_BODY_BYTES } from './unsubscribe-body';
-import { confirmationPage, invalidLinkPage, PAGE_HEADERS, unsubscribedPage } from './unsubscribe-pages';
+import { confirmationPage, invalidLinkPage, PAGE_HEADERS, resubscribedPage, unsubscribedPage } from './unsubscribe-pages';
 import { UnsubscribeService } from './unsubscribe.service';
 
 const NOT_FOUND = {
@@ -37,7 +37,7 @@ export class UnsubscribeController {
     const target = await this.service.target(token);
     if (!target && !prefersHtml(request)) throw new NotFoundError('This unsubscribe link');
     response.type('html').status(target ? 200 : 404);
-    return target ? confirmationPage(target.address) : invalidLinkPage();
+    return target ? confirmationPage(target) : invalidLinkPage();
   }
 
   @Post(':token')
@@ -70,7 +70,34 @@ export class UnsubscribeController {
     if (!target && !html) throw new NotFoundError('This unsubscribe link');
     if (!html) return { unsubscribed: true };
     response.type('html').status(target ? 200 : 404);
-    return target ? unsubscribedPage(target.address) : invalidLinkPage();
+    return target ? unsubscribedPage(target, token) : invalidLinkPage();
+  }
+
+  @Post(':token/resubscribe')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Undo an unsubscribe: the recipient\'s `unsubscribe` entry leaves the sender\'s suppression list',
+    description:
+      'The button of the page that answers an unsubscribe. Only an entry with reason `unsubscribe` goes: a bounce, a ' +
+      'complaint or a manual entry stays. Any body, or none, up to ' + MAX_UNSUBSCRIBE_BODY_BYTES + ' bytes; it is not read. ' +
+      'A browser (Accept: text/html) gets a page, anything else JSON.',
+  })
+  @ApiParam(TOKEN)
+  @ApiExtraModels(ResubscribeResponse)
+  @ApiOkResponse({
+    description: 'Done (or nothing to undo): JSON, or a page for a browser',
+    content: { 'application/json': { schema: { $ref: getSchemaPath(ResubscribeResponse) } }, ...HTML },
+  })
+  @ApiProblemResponses(NOT_FOUND, 413)
+  async resubscribe(@Param('token') token: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string | ResubscribeResponse> {
+    response.set(PAGE_HEADERS);
+    await discardBody(request);
+    const target = await this.service.resubscribe(token);
+    const html = prefersHtml(request);
+    if (!target && !html) throw new NotFoundError('This unsubscribe link');
+    if (!html) return { resubscribed: target!.undone };
+    response.type('html').status(target ? 200 : 404);
+    return target ? resubscribedPage(target, token) : invalidLinkPage();
   }
 }
 

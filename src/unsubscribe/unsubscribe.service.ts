@@ -12,6 +12,8 @@ export interface UnsubscribeTarget {
   messageId: string;
   /** The address part of the recipient, as given. */
   address: string;
+  /** The address part of the message's From: the sender the recipient leaves. */
+  sender: string;
 }
 
 /**
@@ -34,7 +36,7 @@ export class UnsubscribeService {
     const ref = this.tokens.decode(token);
     if (!ref) return undefined;
     const named = await this.recipients.find(ref);
-    return named && { userId: named.userId, messageId: named.messageId, address: addressOf(named.entry) };
+    return named && { userId: named.userId, messageId: named.messageId, address: addressOf(named.entry), sender: addressOf(named.sender) };
   }
 
   /**
@@ -47,5 +49,16 @@ export class UnsubscribeService {
     const target = await this.target(token);
     if (target) await this.suppressions.add(target.userId, recipientKey(target.address), 'unsubscribe', target.messageId);
     return target;
+  }
+
+  /**
+   * Undoes an unsubscribe: takes the address's `unsubscribe` entry off the owner's list, and no
+   * other (a bounce, a complaint or the owner's own entry stays). `undone` says whether there was
+   * one; undefined, changing nothing, when the token names no recipient.
+   */
+  async resubscribe(token: string): Promise<(UnsubscribeTarget & { undone: boolean }) | undefined> {
+    const target = await this.target(token);
+    if (!target) return undefined;
+    return { ...target, undone: await this.suppressions.remove(target.userId, recipientKey(target.address), 'unsubscribe') };
   }
 }

@@ -12,6 +12,9 @@ import { BOUNCE_DOMAIN, bootBounceApp, ENCRYPTION_KEY } from './bounce-app';
 import { arf, dsn } from './report-mail';
 import { sendWithNodemailer, sendWithSmtplib, sendWithSwaks } from './smtp-clients';
 import { itIfSwaks } from '../support/swaks';
+import { itIfPython } from '../support/python';
+
+const itWithPython = itIfPython("bounce-reports: the tests that speak through Python's smtplib");
 
 const itWithSwaks = itIfSwaks('A bounce report sent by swaks');
 
@@ -73,7 +76,7 @@ describe('bounce reports at the inbound listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'records a delay notice (Python smtplib) as a history entry only: no status change, no webhook',
     async () => {
       const userId = newUserId('delay');

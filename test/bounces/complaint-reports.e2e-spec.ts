@@ -8,6 +8,9 @@ import { newPath, TIMEOUT } from '../webhooks/webhook-app';
 import { bootBounceApp, BOUNCE_DOMAIN } from './bounce-app';
 import { arf, autoReply, dsn } from './report-mail';
 import { sendWithNodemailer, sendWithSmtplib } from './smtp-clients';
+import { itIfPython } from '../support/python';
+
+const itWithPython = itIfPython("complaint-reports: the tests that speak through Python's smtplib");
 
 const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 const entries = (message: any) => message.statusHistory.map(({ at: _, ...entry }: { at: string }) => entry);
@@ -62,7 +65,7 @@ describe('complaints and other reports at the inbound listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'takes fraud and opt-out-list feedback for complaints, and counts them by their type',
     async () => {
       const userId = newUserId('fraud');
@@ -81,7 +84,7 @@ describe('complaints and other reports at the inbound listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'moves a bounced message on to complained, and keeps the first entry of an address already suppressed',
     async () => {
       const userId = newUserId('bounced-then-complained');
@@ -136,7 +139,7 @@ describe('complaints and other reports at the inbound listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'applies the same report twice only once: one entry, one webhook, one suppression, one count',
     async () => {
       const userId = newUserId('twice');

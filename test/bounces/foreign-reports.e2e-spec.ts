@@ -14,6 +14,9 @@ import { newPath, TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN, bootBounceApp, ENCRYPTION_KEY } from './bounce-app';
 import { arf, dsn } from './report-mail';
 import { sendWithNodemailer, sendWithSmtplib } from './smtp-clients';
+import { itIfPython } from '../support/python';
+
+const itWithPython = itIfPython("foreign-reports: the tests that speak through Python's smtplib");
 
 const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 const statuses = (message: any) => message.statusHistory.map((e: { status: string }) => e.status);
@@ -28,7 +31,7 @@ describe('reports that name what their token does not', () => {
   const suppressedEverywhere = async (email: string) =>
     (await t.db.query(`SELECT user_id, reason FROM suppressions WHERE lower(email) = lower($1)`, [email])) as { user_id: string; reason: string }[];
 
-  it(
+  itWithPython(
     "never touches user B when A's token carries a report about B's recipient, or B's own address",
     async () => {
       const [userA, userB] = [newUserId('owner-a'), newUserId('owner-b')];
@@ -82,7 +85,7 @@ describe('reports that name what their token does not', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'changes nothing more for a second complaint (other bytes) or a bounce after the complaint: one webhook, one suppression',
     async () => {
       const userId = newUserId('complained-again');
@@ -131,7 +134,7 @@ describe('reports that name what their token does not', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'answers a VERP token on /unsubscribe/ with 404, and an unsubscribe token of a message deleted since with 404 and 550, changing nothing',
     async () => {
       const userId = newUserId('unsubscribe-cross');
@@ -156,7 +159,7 @@ describe('reports that name what their token does not', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'applies a report whose words carry a NUL (which PostgreSQL text cannot hold) rather than answering 451 to it for ever',
     async () => {
       const userId = newUserId('nul-in-report');
@@ -200,7 +203,7 @@ describe('reports that name what their token does not', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'ends complained whichever of a concurrent bounce and complaint commits first, with one suppression',
     async () => {
       const userId = newUserId('bounce-vs-complaint');

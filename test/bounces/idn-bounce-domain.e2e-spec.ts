@@ -8,6 +8,9 @@ import { TIMEOUT } from '../webhooks/webhook-app';
 import { bootBounceApp, ENCRYPTION_KEY } from './bounce-app';
 import { dsn } from './report-mail';
 import { sendWithNodemailer, sendWithSmtplib } from './smtp-clients';
+import { itIfPython } from '../support/python';
+
+const itWithPython = itIfPython("idn-bounce-domain: the tests that speak through Python's smtplib");
 
 const A_LABEL = 'bounces.xn--bcher-kva.example';
 const U_LABEL = 'bounces.bücher.example';
@@ -15,7 +18,7 @@ const U_LABEL = 'bounces.bücher.example';
 describe('an internationalized BOUNCE_DOMAIN given in A-labels', () => {
   const app = bootBounceApp({ BOUNCE_DOMAIN: A_LABEL });
 
-  it(
+  itWithPython(
     'takes a report at the VERP address in A-labels and in U-labels, and refuses another domain',
     async () => {
       const userId = newUserId('idn-bounce-domain');

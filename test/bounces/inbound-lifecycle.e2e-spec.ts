@@ -6,6 +6,9 @@ import { bootTestApp } from '../support/test-app';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN } from './bounce-app';
 import { converse } from './smtp-clients';
+import { itIfPython } from '../support/python';
+
+const itWithPython = itIfPython("inbound-lifecycle: the tests that speak through Python's smtplib");
 
 /** Whether something accepts TCP connections on the port. */
 const listening = (port: number) =>
@@ -18,7 +21,7 @@ const listening = (port: number) =>
   });
 
 describe('the inbound listener with the app', () => {
-  it(
+  itWithPython(
     'listens in a worker process and stops when the app closes',
     async () => {
       const t = await bootTestApp({ ROLE: 'worker', BOUNCE_DOMAIN, INBOUND_SMTP_PORT: '0' }, { isolatedDatabase: true });

@@ -9,6 +9,9 @@ import { TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN, bootBounceApp, ENCRYPTION_KEY } from './bounce-app';
 import { dsn } from './report-mail';
 import { converse, sendWithNodemailer, sendWithSmtplib } from './smtp-clients';
+import { itIfPython } from '../support/python';
+
+const itWithPython = itIfPython("inbound-listener: the tests that speak through Python's smtplib");
 
 const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 const MIB = 1024 * 1024;
@@ -35,7 +38,7 @@ describe('the inbound SMTP listener', () => {
   const storedFor = async (id: string) =>
     (await t.db.query(`SELECT (SELECT count(*) FROM message_status_events WHERE message_id = $1)::int AS history, (SELECT count(*) FROM applied_reports WHERE message_id = $1)::int AS reports`, [id]))[0];
 
-  it(
+  itWithPython(
     'refuses a forged or altered token, and a real one for no stored message, at RCPT (550), storing nothing',
     async () => {
       const userId = newUserId('forged');
@@ -61,7 +64,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'takes mail for postmaster@ and abuse@, and for a domainless Postmaster (RFC 5321 §4.5.1), in any case, changing nothing',
     async () => {
       const raw = Buffer.from('From: someone@elsewhere.example\r\nSubject: hello postmaster\r\n\r\nhello\r\n');
@@ -75,7 +78,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'suppresses the recipient named by an unsubscribe+<token> address (any body); a forged one is 550 at RCPT',
     async () => {
       const userId = newUserId('mailto-unsubscribe');
@@ -91,7 +94,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'applies a report whose RCPT came fifty times (in any case) once, in one transaction',
     async () => {
       const userId = newUserId('repeated-rcpt');
@@ -113,7 +116,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'takes ten distinct recipients in one transaction (a repeat among them too) and refuses the eleventh (452)',
     async () => {
       const userId = newUserId('recipient-limit');
@@ -135,7 +138,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'advertises SIZE, takes a message of exactly that size and refuses one byte more with 552',
     async () => {
       const { features } = await converse(app.inboundPort(), [{ cmd: 'QUIT' }]);
@@ -150,7 +153,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'closes a session after ten unknown commands (421)',
     async () => {
       const { replies, disconnected } = await converse(app.inboundPort(), Array.from({ length: 12 }, () => ({ cmd: 'XYZZY' })));
@@ -161,7 +164,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'closes a session that keeps guessing recipients (nine 550s, then 421 at the tenth unknown one), and one that keeps starting transactions',
     async () => {
       const guesses = Array.from({ length: 12 }, (_, i) => ({ cmd: `RCPT TO:<bounces+${'0'.repeat(54)}${i}@${BOUNCE_DOMAIN}>` }));
@@ -180,7 +183,7 @@ describe('the inbound SMTP listener', () => {
     TIMEOUT,
   );
 
-  it(
+  itWithPython(
     'cuts off a session that never ends, however busy (NOOP every 0.2 s), at its time limit',
     async () => {
       const saved = limits().sessionMs;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTransport } from 'nodemailer';
+import { PYTHON } from '../support/python';
 import { SWAKS } from '../support/swaks';
 
 const run = promisify(execFile);
@@ -61,9 +62,9 @@ except smtplib.SMTPResponseException as e:
     print(json.dumps({'accepted': False, 'code': e.smtp_code, 'reply': e.smtp_error.decode()}))
 `;
 
-/** Python's smtplib, from the null sender; one RCPT for each entry of `to`, repeats included. */
+/** Python's smtplib (a test using it runs under itIfPython), from the null sender; one RCPT for each entry of `to`, repeats included. */
 export async function sendWithSmtplib(port: number, to: string | string[], raw: Buffer): Promise<{ accepted: boolean; code?: number; reply?: string }> {
-  const child = run('python3', ['-c', SMTPLIB, String(port), JSON.stringify([to].flat())]);
+  const child = run(PYTHON, ['-c', SMTPLIB, String(port), JSON.stringify([to].flat())]);
   child.child.stdin!.end(raw);
   const { stdout } = await child;
   return JSON.parse(stdout);
@@ -96,6 +97,6 @@ export interface Conversation {
 
 /** Python's smtplib: EHLO, then each command in turn (after its pause, in seconds) until the server hangs up. */
 export async function converse(port: number, steps: { cmd: string; pause?: number }[]): Promise<Conversation> {
-  const { stdout } = await run('python3', ['-c', CONVERSATION, String(port), JSON.stringify(steps)], { timeout: 60_000 });
+  const { stdout } = await run(PYTHON, ['-c', CONVERSATION, String(port), JSON.stringify(steps)], { timeout: 60_000 });
   return JSON.parse(stdout);
 }

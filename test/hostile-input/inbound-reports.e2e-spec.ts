@@ -6,6 +6,9 @@ import { newUserId } from '../support/tokens';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { replay } from './checks';
 import { Aim, reportPlan, saysAddressIsBad, writeReport } from './report-mails';
+import { itIfPython } from '../support/python';
+
+const itWithPython = itIfPython("inbound-reports: the tests that speak through Python's smtplib");
 
 /*
  * Property-based fuzzing of the inbound listener (SPEC §5, §9), as POST /sender/send is fuzzed:
@@ -51,7 +54,7 @@ describe('hostile mail to the inbound listener (property-based)', () => {
     suppressions: (await t.db.query(`SELECT user_id, email, reason FROM suppressions ORDER BY user_id, email`)) as Suppression[],
   });
 
-  it(
+  itWithPython(
     'takes every generated mail (552 only past SIZE) and changes only what SPEC lets its report change',
     async () => {
       await fc.assert(

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { Browser, chromium } from 'playwright-core';
 import { bootTestApp, TestApp } from './test-app';
+import { noticeSkip } from './skip-notice';
 
 // Debian's package, which .ci/run installs when it can; playwright-core brings no browser.
-const CHROMIUM = '/usr/bin/chromium';
+// CHROMIUM_PATH overrides it, so that a run can hide it (CHROMIUM_PATH=/nonexistent) and show the skips.
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Without the networking switches Chromium keeps calling Google services, which this closed
 // network refuses over and over.
 const CHROMIUM_ARGS = [
@@ -16,7 +18,7 @@ export const BROWSER_TIMEOUT = 60_000;
 /** `describe` when Chromium is installed; else `describe.skip`, saying so once with what is skipped. */
 export function describeInBrowser(skippedWhat: string): jest.Describe {
   if (existsSync(CHROMIUM)) return describe;
-  console.warn(`${skippedWhat} SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+  noticeSkip(`${skippedWhat} SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
   return describe.skip;
 }
 

@@ -1,4 +1,4 @@
-import { ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,7 +105,7 @@ export async function stopProcessesMentioning(text: string, graceMs = 5000): Pro
 
 /** Resolves with the exit code (or signal) of `child`, or with undefined after `timeoutMs`. */
 export function exitOf(
-  child: ChildProcessWithoutNullStreams,
+  child: ChildProcess,
   timeoutMs: number,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
   if (child.exitCode !== null || child.signalCode !== null) {
@@ -121,7 +121,7 @@ export function exitOf(
 }
 
 /** Ends `child` whatever state it is in: SIGTERM, then SIGKILL after `graceMs`. */
-export async function killChild(child: ChildProcessWithoutNullStreams, graceMs = 10_000): Promise<void> {
+export async function killChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   if (!(await exitOf(child, graceMs))) {

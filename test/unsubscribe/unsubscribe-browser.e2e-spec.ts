@@ -1,5 +1,6 @@
 // The unsubscribe pages in a real browser (Debian's Chromium through playwright-core): read by
-// their accessible roles, opened without changing anything, and the button unsubscribing.
+// their accessible roles, opened without changing anything, the button unsubscribing, and its
+// answer's button undoing that. (No axe-core here: it is not installed.)
 import { ConsoleMessage, Page } from 'playwright-core';
 import { appInBrowser, BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import { newUserId } from '../support/tokens';
@@ -30,7 +31,7 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     expect(await page.title()).toBe('Unsubscribe');
     expect(await page.getByRole('main').ariaSnapshot()).toBe(
-      ['- main:', '  - heading "Unsubscribe" [level=1]', '  - paragraph:', '    - text: Stop email from this sender to', '    - strong: a…@example.com', '    - text: "?"', '  - button "Unsubscribe"'].join('\n'),
+      ['- main:', '  - heading "Unsubscribe" [level=1]', '  - paragraph:', '    - text: Stop email from', '    - strong: billing@example.com', '    - text: to', '    - strong: a…@example.com', '    - text: "?"', '  - button "Unsubscribe"'].join('\n'),
     );
     // The page's style, allowed by its hash in the CSP, applied; nothing refused.
     expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('576px');
@@ -41,8 +42,36 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
 
     await page.getByRole('heading', { level: 1, name: 'You are unsubscribed' }).waitFor();
-    expect(await page.getByRole('main').innerText()).toContain('This sender no longer sends email to a…@example.com.');
+    expect(await page.getByRole('main').innerText()).toContain('billing@example.com no longer sends email to a…@example.com.');
     expect(await suppressionsOf(t.http, userId)).toEqual([{ email: 'ada@example.com', reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) }]);
+    expect(complaints).toEqual([]);
+  }, BROWSER_TIMEOUT);
+
+  it('undoes the unsubscribe with the button of its answer, and unsubscribes again from the page that answers the undo', async () => {
+    const userId = newUserId('unsub-browser-undo');
+    const message = await bulkMessage(t.db, userId, { to: ['ada@example.com'] });
+    const token = unsubscribeTokens(t.config.deliverability.encryptionKey).encode({ messageId: message.id, recipient: 0 });
+    const { page, complaints } = await open(`/unsubscribe/${token}`);
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await page.getByRole('heading', { level: 1, name: 'You are unsubscribed' }).waitFor();
+    expect(await suppressionsOf(t.http, userId)).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'You are subscribed again' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/unsubscribe/${token}/resubscribe`);
+    expect(await page.getByRole('main').ariaSnapshot()).toBe(
+      ['- main:', '  - heading "You are subscribed again" [level=1]', '  - paragraph:', '    - strong: billing@example.com', '    - text: may send email to', '    - strong: a…@example.com', '    - text: again.', '  - button "Unsubscribe"'].join('\n'),
+    );
+    expect(await suppressionsOf(t.http, userId)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'You are unsubscribed' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/unsubscribe/${token}`);
+    expect(await suppressionsOf(t.http, userId)).toEqual([{ email: 'ada@example.com', reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) }]);
+    // The strict CSP held on every page (its style allowed, no form refused).
+    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('576px');
     expect(complaints).toEqual([]);
   }, BROWSER_TIMEOUT);
 

@@ -59,7 +59,7 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
   const from = mimeAddress(mail.from);
   const fromAddress = typeof from === 'string' ? from : from.address;
   const messageId = `<${mail.id}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1)}>`;
-  if (mail.mime) return toSubmittedMessage(mail, mail.mime, messageId, fromAddress);
+  if (mail.mime) return toSubmittedMessage(mail, mail.mime, messageId);
   return {
     messageId,
     from,
@@ -77,7 +77,7 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
     // Addresses and names were validated on acceptance; nodemailer must not re-read them as files or URLs.
     disableFileAccess: true,
     disableUrlAccess: true,
-    ...(mail.copyFor && { envelope: { from: mail.copyFor.envelopeFrom ?? fromAddress, to: [mail.copyFor.address] } }),
+    ...(mail.copyFor && { envelope: envelopeOf(mail) }),
     ...(mail.dkim && { dkim: { ...mail.dkim, headerFieldNames: SIGNED_HEADER_FIELDS } }),
   };
 }
@@ -86,16 +86,25 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
  * A submitted message's own bytes (with our Message-ID and a copy's headers), to the envelope
  * its recipients make: every one of them, or the copy's one recipient (SPEC §10).
  */
-async function toSubmittedMessage(mail: OutgoingMail, mime: Buffer, messageId: string, fromAddress: string): Promise<SubmittedMessage> {
-  const to = mail.copyFor ? [mail.copyFor.address] : [...mail.to, ...mail.cc, ...mail.bcc].map(addressOf);
+async function toSubmittedMessage(mail: OutgoingMail, mime: Buffer, messageId: string): Promise<SubmittedMessage> {
   return {
     messageId,
     raw: await submittedMime(mime, messageId, mail.headers),
-    envelope: { from: mail.copyFor?.envelopeFrom ?? fromAddress, to },
+    envelope: envelopeOf(mail),
     disableFileAccess: true,
     disableUrlAccess: true,
     ...(mail.dkim && { dkim: { ...mail.dkim, headerFieldNames: SIGNED_HEADER_FIELDS } }),
   };
+}
+
+/**
+ * MAIL FROM and RCPT TO: a copy's one recipient, from its VERP address when there is one; else
+ * every recipient (Bcc included), from the From address, as nodemailer would take them.
+ */
+export function envelopeOf(mail: OutgoingMail): { from: string; to: string[] } {
+  const from = addressOf(mail.from);
+  if (mail.copyFor) return { from: mail.copyFor.envelopeFrom ?? from, to: [mail.copyFor.address] };
+  return { from, to: [...mail.to, ...mail.cc, ...mail.bcc].map(addressOf) };
 }
 
 /**

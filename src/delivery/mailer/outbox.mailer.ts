@@ -4,30 +4,42 @@ import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import { AppConfig } from '../../config/app-config';
 import { Mailer, MailReceipt, OutgoingMail } from './mailer';
-import { toMimeMessage } from './mime';
+import { envelopeOf, toMimeMessage } from './mime';
 
-/** With no SMTP_URL, each message becomes one RFC 5322 file, DATA_DIR/outbox/<id>.eml, as it would be delivered (no Bcc). */
+/**
+ * With no SMTP_URL, each message becomes one RFC 5322 file, DATA_DIR/outbox/<id>.eml, as it would
+ * be delivered (no Bcc), and its SMTP envelope a JSON file of the same name in outbox/envelopes/.
+ */
 @Injectable()
 export class OutboxMailer extends Mailer {
   private readonly directory: string;
+  // Beside the message, not in it: the envelope names Bcc recipients, which the message must not.
+  private readonly envelopes: string;
   private readonly composer = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
   constructor(config: AppConfig) {
     super();
     this.directory = join(config.dataDir, 'outbox');
+    this.envelopes = join(this.directory, 'envelopes');
   }
 
   async send(mail: OutgoingMail): Promise<MailReceipt> {
     // The file is the message as an SMTP server would receive it: nodemailer's stream transport
     // writes bcc recipients into a Bcc header (it has no envelope to put them in), so none are given.
     const { message } = await this.composer.sendMail({ ...(await toMimeMessage(mail)), bcc: [] });
-    await mkdir(this.directory, { recursive: true });
+    await mkdir(this.envelopes, { recursive: true });
     // A recipient's own copy is a file of its own: `<id>.<position>.eml`.
     const name = mail.copyFor ? `${mail.id}.${mail.copyFor.position}.eml` : `${mail.id}.eml`;
-    const path = join(this.directory, name);
-    // Written aside and renamed, so that a reader never sees half a message.
-    await writeFile(`${path}.part`, message as Buffer);
-    await rename(`${path}.part`, path);
+    const { from, to } = envelopeOf(mail);
+    // The envelope first, so that it is there once the message is; each written aside and
+    // renamed, so that a reader never sees half a file.
+    await writeWhole(join(this.envelopes, `${name}.json`), `${JSON.stringify({ mailFrom: from, rcptTo: to })}\n`);
+    await writeWhole(join(this.directory, name), message as Buffer);
     return { reply: `written to the outbox as ${name}`, rejected: [] };
   }
+}
+
+async function writeWhole(path: string, content: Buffer | string): Promise<void> {
+  await writeFile(`${path}.part`, content);
+  await rename(`${path}.part`, path);
 }
