@@ -38,7 +38,16 @@ import { CPU_HEADER, deliveryBench, tableOf as markdownTable } from './delivery.
 import { BENCH_USER, benchListDatabase } from './list-database';
 import { rawSendCeiling, SEND_BODY } from './raw-send';
 import { seedListDatabase } from './seed';
-import { benchDatabase, median, MailroomProcess, ROOT, rssMiB, runBench, SinkProcess, startMailroomProcess } from './support';
+import {
+  benchDatabase,
+  median,
+  MailroomProcess,
+  ROOT,
+  rssMiB,
+  runBench,
+  SinkProcess,
+  startMailroomProcess,
+} from './support';
 
 const { values } = parseArgs({
   options: {
@@ -102,8 +111,13 @@ function naiveQueries(query: Record<string, string>) {
   if (query.statuses) add((p) => `m.status = ANY(${p}::text[])`, query.statuses.split(','));
   if (query.startDate) add((p) => `m.sent_at >= ${p}`, new Date(query.startDate));
   if (query.endDate) add((p) => `m.sent_at <= ${p}`, new Date(Date.parse(query.endDate) + 86_400_000 - 1));
-  if (query.fromEmail) add((p) => `m.sender_id = (SELECT id FROM senders WHERE user_id = $1 AND email = ${p})`, query.fromEmail);
-  if (query.toEmail) add((p) => `EXISTS (SELECT 1 FROM message_recipients r WHERE r.message_id = m.id AND r.email = ${p})`, query.toEmail);
+  if (query.fromEmail)
+    add((p) => `m.sender_id = (SELECT id FROM senders WHERE user_id = $1 AND email = ${p})`, query.fromEmail);
+  if (query.toEmail)
+    add(
+      (p) => `EXISTS (SELECT 1 FROM message_recipients r WHERE r.message_id = m.id AND r.email = ${p})`,
+      query.toEmail,
+    );
   if (query.bulkSending) add((p) => `m.bulk_sending_id = ${p}`, query.bulkSending);
   const take = Number(query.take ?? 10);
   const skip = (Number(query.page ?? 1) - 1) * take;
@@ -125,9 +139,10 @@ async function timeNaive(client: Client, query: Record<string, string>): Promise
   await client.query(naive.count.sql, naive.count.params);
   const { rows } = await client.query(naive.rows.sql, naive.rows.params);
   if (naive.histories) {
-    await client.query(`SELECT message_id, status, at, detail FROM message_status_events WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, id`, [
-      rows.map((r) => r.id),
-    ]);
+    await client.query(
+      `SELECT message_id, status, at, detail FROM message_status_events WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, id`,
+      [rows.map((r) => r.id)],
+    );
   }
   return performance.now() - started;
 }
@@ -174,12 +189,16 @@ async function savePlans(url: string, client: Client): Promise<void> {
     await service.list(BENCH_USER, plainToInstance(ListMessagesQuery, { ...c.query }));
     const naive = naiveQueries(c.query);
     const sections: string[] = [];
-    for (const [i, q] of recorded.entries()) sections.push(`-- Mailroom, statement ${i + 1}\n${q.sql}\n\n${await explain(q.sql, q.params)}`);
+    for (const [i, q] of recorded.entries())
+      sections.push(`-- Mailroom, statement ${i + 1}\n${q.sql}\n\n${await explain(q.sql, q.params)}`);
     sections.push(
       `-- naive count\n${await explain(naive.count.sql, naive.count.params)}`,
       `-- naive page\n${await explain(naive.rows.sql, naive.rows.params)}`,
     );
-    writeFileSync(join(PLANS, `${c.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.txt`), `${sections.join('\n\n')}\n`);
+    writeFileSync(
+      join(PLANS, `${c.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.txt`),
+      `${sections.join('\n\n')}\n`,
+    );
   }
   await dataSource.destroy();
 }
@@ -188,7 +207,11 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
   const database = await benchListDatabase();
   const client = new Client({ connectionString: database.url });
   await client.connect();
-  const seeded = await client.query(`SELECT to_regclass('messages') IS NOT NULL AND EXISTS (SELECT 1 FROM messages WHERE user_id = $1) AS ok`, [BENCH_USER]).catch(() => ({ rows: [{ ok: false }] }));
+  const seeded = await client
+    .query(`SELECT to_regclass('messages') IS NOT NULL AND EXISTS (SELECT 1 FROM messages WHERE user_id = $1) AS ok`, [
+      BENCH_USER,
+    ])
+    .catch(() => ({ rows: [{ ok: false }] }));
   if (!seeded.rows[0].ok) {
     await client.end();
     await database.close();
@@ -197,7 +220,10 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
     return listBench();
   }
   // An API process, as serves lists in a deployment: a worker's loops would share its event loop.
-  const mailroom = await startMailroomProcess(database.url, { role: 'api', env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const mailroom = await startMailroomProcess(database.url, {
+    role: 'api',
+    env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: BENCH_USER, expiresIn: 3600 })}`;
   const rows: string[][] = [];
   let passed = true;
@@ -209,7 +235,7 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
       for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
         const e = await timeEndpoint(mailroom.port, authorization, c.query);
         const n = await timeNaive(client, c.query);
-        if (i >= WARM_UP_RUNS) endpoint.push(e), naive.push(n);
+        if (i >= WARM_UP_RUNS) (endpoint.push(e), naive.push(n));
       }
       const [e, n] = [median(endpoint), median(naive)];
       const limit = c.target === 'half' ? n * 0.5 : n + 5;
@@ -217,7 +243,14 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
       if (c.target !== 'info') passed &&= ok;
       const target = { half: '≤ 0.5× naive', plus5: '≤ naive + 5 ms', info: 'shown, not judged' }[c.target];
       const met = c.target === 'info' ? '—' : ok ? 'yes' : '**no**';
-      rows.push([`list: ${c.name}`, `${e.toFixed(1)} ms`, `${n.toFixed(1)} ms`, `${(e / n).toFixed(2)}×`, c.name.startsWith('first page') ? `${target}, < 20 ms` : target, met]);
+      rows.push([
+        `list: ${c.name}`,
+        `${e.toFixed(1)} ms`,
+        `${n.toFixed(1)} ms`,
+        `${(e / n).toFixed(2)}×`,
+        c.name.startsWith('first page') ? `${target}, < 20 ms` : target,
+        met,
+      ]);
     }
     const byKey = await apiKeyVersusJwt(mailroom.port, authorization);
     passed &&= byKey.ok;
@@ -250,11 +283,21 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
     for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
       const k = await timeEndpoint(port, `Bearer ${key}`, {});
       const j = await timeEndpoint(port, jwt, {});
-      if (i >= WARM_UP_RUNS) byKey.push(k), byJwt.push(j);
+      if (i >= WARM_UP_RUNS) (byKey.push(k), byJwt.push(j));
     }
     const [k, j] = [median(byKey), median(byJwt)];
     const ok = k <= j + 1;
-    return { row: ['list: first page by API key (vs JWT)', `${k.toFixed(1)} ms`, `${j.toFixed(1)} ms`, `${(k / j).toFixed(2)}×`, '≤ JWT + 1 ms', ok ? 'yes' : '**no**'], ok };
+    return {
+      row: [
+        'list: first page by API key (vs JWT)',
+        `${k.toFixed(1)} ms`,
+        `${j.toFixed(1)} ms`,
+        `${(k / j).toFixed(2)}×`,
+        '≤ JWT + 1 ms',
+        ok ? 'yes' : '**no**',
+      ],
+      ok,
+    };
   } finally {
     await fetch(`${base}/${id}`, { method: 'DELETE', headers: { authorization: jwt } });
   }
@@ -287,7 +330,9 @@ async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed:
     // requests still in flight when the load stopped may add stored messages beyond the 201s counted.
     const client = new Client({ connectionString: database.url });
     await client.connect();
-    const { rows: [stored] } = await client.query(
+    const {
+      rows: [stored],
+    } = await client.query(
       `SELECT (SELECT count(*)::int FROM messages) AS messages,
               (SELECT count(*)::int FROM pgboss.job WHERE name = $1)
                 + (SELECT count(*)::int FROM pgboss.archive WHERE name = $1) AS jobs`,
@@ -305,11 +350,46 @@ async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed:
       peakRss,
       passed,
       rows: [
-        [`send: POST /sender/send, ${CONNECTIONS} connections, ${SECONDS} s`, `${rate.toFixed(0)} msg/s`, `${ceiling.toFixed(0)} msg/s`, `${(rate / ceiling).toFixed(2)}×`, '≥ 1.5× one transaction per message', rate >= ceiling * 1.5 ? 'yes' : '**no**'],
-        ['send latency p50 / p99', `${load.latency.p50} / ${load.latency.p99} ms`, '', '', 'p99 < 100 ms', fastEnough ? 'yes' : '**no**'],
-        ['send errors (non-2xx, socket errors, timeouts)', String(failures), '', '', '0', failures === 0 ? 'yes' : '**no**'],
-        ['201s ≤ stored messages = delivery jobs', `${accepted} ≤ ${stored.messages} = ${stored.jobs}`, '', '', 'all durable', durable ? 'yes' : '**no**'],
-        ['peak RSS under the send load (ROLE=all: API and worker)', `${peakRss.toFixed(0)} MiB`, '', '', '< 300 MiB', peakRss < 300 ? 'yes' : '**no**'],
+        [
+          `send: POST /sender/send, ${CONNECTIONS} connections, ${SECONDS} s`,
+          `${rate.toFixed(0)} msg/s`,
+          `${ceiling.toFixed(0)} msg/s`,
+          `${(rate / ceiling).toFixed(2)}×`,
+          '≥ 1.5× one transaction per message',
+          rate >= ceiling * 1.5 ? 'yes' : '**no**',
+        ],
+        [
+          'send latency p50 / p99',
+          `${load.latency.p50} / ${load.latency.p99} ms`,
+          '',
+          '',
+          'p99 < 100 ms',
+          fastEnough ? 'yes' : '**no**',
+        ],
+        [
+          'send errors (non-2xx, socket errors, timeouts)',
+          String(failures),
+          '',
+          '',
+          '0',
+          failures === 0 ? 'yes' : '**no**',
+        ],
+        [
+          '201s ≤ stored messages = delivery jobs',
+          `${accepted} ≤ ${stored.messages} = ${stored.jobs}`,
+          '',
+          '',
+          'all durable',
+          durable ? 'yes' : '**no**',
+        ],
+        [
+          'peak RSS under the send load (ROLE=all: API and worker)',
+          `${peakRss.toFixed(0)} MiB`,
+          '',
+          '',
+          '< 300 MiB',
+          peakRss < 300 ? 'yes' : '**no**',
+        ],
       ],
     };
   } finally {
@@ -324,7 +404,10 @@ async function batchBench(): Promise<{ rows: string[][]; passed: boolean }> {
   let mailroom: MailroomProcess | undefined;
   try {
     // ROLE=api: this measures acceptance, as the COPY ceiling does; delivery has its own bench.
-    mailroom = await startMailroomProcess(database.url, { role: 'api', env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' } });
+    mailroom = await startMailroomProcess(database.url, {
+      role: 'api',
+      env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
+    });
     const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench-batch', expiresIn: 3600 })}`;
     const load = await autocannon({
       url: `http://127.0.0.1:${mailroom.port}/sender/send/batch`,
@@ -338,7 +421,9 @@ async function batchBench(): Promise<{ rows: string[][]; passed: boolean }> {
     mailroom = undefined;
     const client = new Client({ connectionString: database.url });
     await client.connect();
-    const { rows: [stored] } = await client.query(
+    const {
+      rows: [stored],
+    } = await client.query(
       `SELECT (SELECT count(*)::int FROM messages) AS messages, (SELECT count(*)::int FROM pgboss.job WHERE name = $1) AS jobs`,
       [DELIVERY_QUEUE],
     );
@@ -353,10 +438,31 @@ async function batchBench(): Promise<{ rows: string[][]; passed: boolean }> {
     return {
       passed,
       rows: [
-        [`batch: POST /sender/send/batch, ${BATCH_SIZE} a request, ${BATCH_CLIENTS} clients, ${SECONDS} s`, `${rate.toFixed(0)} msg/s`, `${ceiling.toFixed(0)} msg/s`, `${(rate / ceiling).toFixed(2)}×`, '≥ 3,000 msg/s and ≥ 0.3× COPY', fastEnough ? 'yes' : '**no**'],
+        [
+          `batch: POST /sender/send/batch, ${BATCH_SIZE} a request, ${BATCH_CLIENTS} clients, ${SECONDS} s`,
+          `${rate.toFixed(0)} msg/s`,
+          `${ceiling.toFixed(0)} msg/s`,
+          `${(rate / ceiling).toFixed(2)}×`,
+          '≥ 3,000 msg/s and ≥ 0.3× COPY',
+          fastEnough ? 'yes' : '**no**',
+        ],
         ['batch latency p50 / p99', `${load.latency.p50} / ${load.latency.p99} ms`, '', '', '', ''],
-        ['batch errors (non-2xx, socket errors, timeouts)', String(failures), '', '', '0', failures === 0 ? 'yes' : '**no**'],
-        ['batch: accepted ≤ stored messages = delivery jobs', `${accepted} ≤ ${stored.messages} = ${stored.jobs}`, '', '', 'all durable', durable ? 'yes' : '**no**'],
+        [
+          'batch errors (non-2xx, socket errors, timeouts)',
+          String(failures),
+          '',
+          '',
+          '0',
+          failures === 0 ? 'yes' : '**no**',
+        ],
+        [
+          'batch: accepted ≤ stored messages = delivery jobs',
+          `${accepted} ≤ ${stored.messages} = ${stored.jobs}`,
+          '',
+          '',
+          'all durable',
+          durable ? 'yes' : '**no**',
+        ],
       ],
     };
   } finally {
@@ -370,7 +476,10 @@ async function uploadBench(): Promise<{ rows: string[][]; peakRss: number }> {
   const database = await benchDatabase();
   let mailroom: MailroomProcess | undefined;
   try {
-    mailroom = await startMailroomProcess(database.url, { role: 'api', env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' } });
+    mailroom = await startMailroomProcess(database.url, {
+      role: 'api',
+      env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
+    });
     const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench-uploads', expiresIn: 3600 })}`;
     const file = new Blob([Buffer.alloc(UPLOAD_BYTES, 0x61)]);
     const pid = mailroom.pid;
@@ -380,7 +489,11 @@ async function uploadBench(): Promise<{ rows: string[][]; peakRss: number }> {
       Array.from({ length: UPLOADS }, async (_, i) => {
         const form = new FormData();
         form.append('file', file, `bench-${i}.bin`);
-        const response = await fetch(`http://127.0.0.1:${mailroom!.port}/attachments`, { method: 'POST', headers: { authorization }, body: form });
+        const response = await fetch(`http://127.0.0.1:${mailroom!.port}/attachments`, {
+          method: 'POST',
+          headers: { authorization },
+          body: form,
+        });
         await response.arrayBuffer();
         return response.status;
       }),
@@ -390,7 +503,14 @@ async function uploadBench(): Promise<{ rows: string[][]; peakRss: number }> {
     return {
       peakRss,
       rows: [
-        [`peak RSS under ${UPLOADS} concurrent ${UPLOAD_BYTES / 1024 / 1024} MiB uploads`, `${peakRss.toFixed(0)} MiB`, '', '', '< 300 MiB', peakRss < 300 ? 'yes' : '**no**'],
+        [
+          `peak RSS under ${UPLOADS} concurrent ${UPLOAD_BYTES / 1024 / 1024} MiB uploads`,
+          `${peakRss.toFixed(0)} MiB`,
+          '',
+          '',
+          '< 300 MiB',
+          peakRss < 300 ? 'yes' : '**no**',
+        ],
         ['uploads stored (201)', `${stored} of ${UPLOADS}`, '', '', 'all', stored === UPLOADS ? 'yes' : '**no**'],
       ],
     };
@@ -402,14 +522,23 @@ async function uploadBench(): Promise<{ rows: string[][]; peakRss: number }> {
 
 const HEADER = ['| measure | Mailroom | baseline | ratio | target | met |', '|---|---|---|---|---|---|'];
 const tableOf = (rows: string[][]) => [...HEADER, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-const CPU_TITLE = 'CPU ms per message by process (raw, accept and deliver rows; Linux CPU time, 10 ms ticks), and each process\'s share of a core during the end-to-end loads:';
+const CPU_TITLE =
+  "CPU ms per message by process (raw, accept and deliver rows; Linux CPU time, 10 ms ticks), and each process's share of a core during the end-to-end loads:";
 
 async function main(): Promise<void> {
   if (values.only) {
-    const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = { list: listBench, send: sendBench, batch: batchBench, uploads: uploadBench, delivery: () => deliveryBench(DELIVERY) };
+    const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = {
+      list: listBench,
+      send: sendBench,
+      batch: batchBench,
+      uploads: uploadBench,
+      delivery: () => deliveryBench(DELIVERY),
+    };
     if (!sections[values.only]) throw new Error(`--only takes ${Object.keys(sections).join(', ')}`);
     const { rows, cpu } = await sections[values.only]();
-    console.log(`\n${tableOf(rows)}\n${cpu ? `\n${CPU_TITLE}\n\n${markdownTable(CPU_HEADER, cpu)}\n` : ''}\n(one section: bench/results.md left as it was)`);
+    console.log(
+      `\n${tableOf(rows)}\n${cpu ? `\n${CPU_TITLE}\n\n${markdownTable(CPU_HEADER, cpu)}\n` : ''}\n(one section: bench/results.md left as it was)`,
+    );
     return;
   }
   const list = await listBench();
@@ -418,7 +547,14 @@ async function main(): Promise<void> {
   const uploads = await uploadBench();
   const delivery = await deliveryBench(DELIVERY);
   const memory = [
-    ['RSS after the list benchmark', `${list.rssAfter.toFixed(0)} MiB`, '', '', '< 300 MiB', list.rssAfter < 300 ? 'yes' : '**no**'],
+    [
+      'RSS after the list benchmark',
+      `${list.rssAfter.toFixed(0)} MiB`,
+      '',
+      '',
+      '< 300 MiB',
+      list.rssAfter < 300 ? 'yes' : '**no**',
+    ],
     ...uploads.rows,
   ];
   const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...delivery.rows, ...memory]);

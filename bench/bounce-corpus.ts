@@ -21,7 +21,9 @@ interface Sample {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { lf: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { lf: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
+  });
   if (!existsSync(join(CORPUS, 'expected.json'))) {
     console.log(`No bounce corpus at ${CORPUS}: nothing to measure.`);
     return;
@@ -36,20 +38,29 @@ async function main(): Promise<void> {
     const reports = await readReports(raw);
     // Expected recipients and reports are paired in order; a report naming none stands for all.
     sample.recipients.forEach((expected, index) => {
-      const report = reports[index] ?? (reports.length === 1 && reports[0].recipient === undefined ? reports[0] : undefined);
+      const report =
+        reports[index] ?? (reports.length === 1 && reports[0].recipient === undefined ? reports[0] : undefined);
       const got = report?.kind ?? 'missing';
       const row = confusion.get(sample.kind)!;
       row.set(got, row.get(got)! + 1);
-      if (got !== sample.kind) misses.push(`${sample.file}: expected ${sample.kind} (${expected.reason} ${expected.status}), read ${got}: ${report?.status ?? ''} ${report?.diagnostic.slice(0, 160) ?? ''}`);
-      if (got === 'bounce' && (sample.kind !== 'bounce' || !expected.hard)) falseHard.push(`${sample.file} (${expected.reason} ${expected.status}): ${report?.diagnostic.slice(0, 160)}`);
+      if (got !== sample.kind)
+        misses.push(
+          `${sample.file}: expected ${sample.kind} (${expected.reason} ${expected.status}), read ${got}: ${report?.status ?? ''} ${report?.diagnostic.slice(0, 160) ?? ''}`,
+        );
+      if (got === 'bounce' && (sample.kind !== 'bounce' || !expected.hard))
+        falseHard.push(`${sample.file} (${expected.reason} ${expected.status}): ${report?.diagnostic.slice(0, 160)}`);
     });
     // More `bounce` reports than expected recipients would suppress addresses nobody bounced.
     const extra = reports.slice(sample.recipients.length).filter((report) => report.kind === 'bounce');
-    extra.forEach((report) => falseHard.push(`${sample.file}: extra report for ${report.recipient}: ${report.diagnostic.slice(0, 160)}`));
+    extra.forEach((report) =>
+      falseHard.push(`${sample.file}: extra report for ${report.recipient}: ${report.diagnostic.slice(0, 160)}`),
+    );
   }
 
   const recipients = samples.reduce((sum, sample) => sum + sample.recipients.length, 0);
-  console.log(`Bounce corpus: ${samples.length} files, ${recipients} recipients (${values.lf ? 'LF' : 'CRLF'} line ends)\n`);
+  console.log(
+    `Bounce corpus: ${samples.length} files, ${recipients} recipients (${values.lf ? 'LF' : 'CRLF'} line ends)\n`,
+  );
   console.log('| expected \\ read | ' + COLUMNS.join(' | ') + ' | recall |');
   console.log('|---|' + COLUMNS.map(() => '---:|').join('') + '---:|');
   for (const kind of KINDS) {
@@ -59,7 +70,9 @@ async function main(): Promise<void> {
     console.log(`| ${kind} | ` + COLUMNS.map((column) => row.get(column)).join(' | ') + ` | ${recall} |`);
   }
   const gaveUp = confusion.get('delay')!.get('soft')!;
-  console.log(`\nExpected delay, read soft: ${gaveUp} (the corpus files a server giving up after retries under delay; the reader reads that Action: failed as the permanent failure SPEC §9 bounces, address kept)`);
+  console.log(
+    `\nExpected delay, read soft: ${gaveUp} (the corpus files a server giving up after retries under delay; the reader reads that Action: failed as the permanent failure SPEC §9 bounces, address kept)`,
+  );
   console.log(`\nFalse hard bounces: ${falseHard.length}`);
   falseHard.forEach((line) => console.log(`  ${line}`));
   if (values.verbose) {

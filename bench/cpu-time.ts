@@ -43,6 +43,7 @@ export function treeCpuMs(root: number): number {
     ms.set(pid, s.ms);
     children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
   }
-  const sum = (pid: number): number => (ms.get(pid) ?? 0) + (children.get(pid) ?? []).reduce((total, child) => total + sum(child), 0);
+  const sum = (pid: number): number =>
+    (ms.get(pid) ?? 0) + (children.get(pid) ?? []).reduce((total, child) => total + sum(child), 0);
   return sum(root);
 }

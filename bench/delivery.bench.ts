@@ -23,7 +23,17 @@ import { AppConfig } from '../src/config/app-config';
 import { DkimKeyCipher } from '../src/domains/dkim-key-cipher';
 import { MAX_BATCH_MESSAGES } from '../src/sender/dto/send-batch.dto';
 import { cpuMs, treeCpuMs } from './cpu-time';
-import { BenchDatabase, benchDatabase, checkNothingDied, median, ROOT, runBench, runConcurrently, SinkProcess, startMailroomProcess } from './support';
+import {
+  BenchDatabase,
+  benchDatabase,
+  checkNothingDied,
+  median,
+  ROOT,
+  runBench,
+  runConcurrently,
+  SinkProcess,
+  startMailroomProcess,
+} from './support';
 
 export interface DeliveryOptions {
   /** Messages for the raw rate (each of three tries) and for each half of the delivery queue. */
@@ -84,7 +94,8 @@ function cpuNow(p: Processes): Cpu {
 
 /** One row of the CPU table: each process's CPU between two readings, divided by `per`. */
 function cpuRow(phase: string, before: Cpu, after: Cpu, per: number, unit: (value: number) => string): string[] {
-  const cell = (key: keyof Cpu) => (before[key] === undefined || after[key] === undefined ? '—' : unit((after[key]! - before[key]!) / per));
+  const cell = (key: keyof Cpu) =>
+    before[key] === undefined || after[key] === undefined ? '—' : unit((after[key]! - before[key]!) / per);
   return [phase, cell('api'), cell('postgres'), cell('worker'), cell('sink'), cell('client')];
 }
 const msEach = (value: number) => value.toFixed(2);
@@ -92,7 +103,11 @@ const coreShare = (value: number) => `${(value * 100).toFixed(0)} %`;
 
 export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryResult> {
   const signing: Signing = options.signed
-    ? { domainName: 'example.com', keySelector: 'bench', privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey }
+    ? {
+        domainName: 'example.com',
+        keySelector: 'bench',
+        privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+      }
     : undefined;
   const nodeArgs = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/out/profiles')}`] : [];
   const startMailroom = (databaseUrl: string, sink: SinkProcess, role: 'api' | 'worker') =>
@@ -100,7 +115,13 @@ export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryR
       role,
       nodeArgs,
       // The bench's own limit: far above what it sends in a minute (the product's default is 600).
-      env: { JWT_SECRET: SECRET, DATA_ENCRYPTION_KEY: ENCRYPTION_KEY, RATE_LIMIT_PER_MINUTE: '100000000', SMTP_URL: `smtp://127.0.0.1:${sink.port}`, WORKER_CONCURRENCY: String(CONCURRENCY) },
+      env: {
+        JWT_SECRET: SECRET,
+        DATA_ENCRYPTION_KEY: ENCRYPTION_KEY,
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+        WORKER_CONCURRENCY: String(CONCURRENCY),
+      },
     });
   const n = options.messages;
   const cpu: string[][] = [];
@@ -110,7 +131,11 @@ export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryR
   try {
     // The raw rate moves by ±10% from one try to the next here: the median of three.
     const rawBefore = cpuNow({ sink: sink.pid });
-    const raw = median([await rawNodemailer(sink, n, signing), await rawNodemailer(sink, n, signing), await rawNodemailer(sink, n, signing)]);
+    const raw = median([
+      await rawNodemailer(sink, n, signing),
+      await rawNodemailer(sink, n, signing),
+      await rawNodemailer(sink, n, signing),
+    ]);
     cpu.push(cpuRow('raw: nodemailer → sink', rawBefore, cpuNow({ sink: sink.pid }), 3 * n, msEach));
 
     // Accepting alone, with no worker running: n single sends, then n in batches.
@@ -119,24 +144,47 @@ export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryR
     const accepting = { api: api.pid, sink: sink.pid, postgres: database.serverPid };
     let before = cpuNow(accepting);
     await sendSingly(api.port, n);
-    cpu.push(cpuRow(`accept: POST /sender/send, ${HTTP_CONNECTIONS} connections`, before, cpuNow(accepting), n, msEach));
+    cpu.push(
+      cpuRow(`accept: POST /sender/send, ${HTTP_CONNECTIONS} connections`, before, cpuNow(accepting), n, msEach),
+    );
     before = cpuNow(accepting);
     await sendInBatches(api.port, n);
-    cpu.push(cpuRow(`accept: POST /sender/send/batch, ${MAX_BATCH_MESSAGES} a request`, before, cpuNow(accepting), n, msEach));
+    cpu.push(
+      cpuRow(`accept: POST /sender/send/batch, ${MAX_BATCH_MESSAGES} a request`, before, cpuNow(accepting), n, msEach),
+    );
     await api.stop();
     await analyze(database.url);
 
     const drained = await drain(database, sink, 2 * n, () => startMailroom(database.url, sink, 'worker'));
     cpu.push(drained.cpu);
 
-    const single = await endToEnd(database, sink, options.seconds, 'single', () => startMailroom(database.url, sink, 'api'), () => startMailroom(database.url, sink, 'worker'), signing);
+    const single = await endToEnd(
+      database,
+      sink,
+      options.seconds,
+      'single',
+      () => startMailroom(database.url, sink, 'api'),
+      () => startMailroom(database.url, sink, 'worker'),
+      signing,
+    );
     cpu.push(single.cpu);
     // A database of its own: the single sends' backlog would otherwise be delivered during the batch load.
     const batchDatabase = { ...database, url: await database.another() };
-    const batch = await endToEnd(batchDatabase, sink, options.seconds, 'batch', () => startMailroom(batchDatabase.url, sink, 'api'), () => startMailroom(batchDatabase.url, sink, 'worker'), signing);
+    const batch = await endToEnd(
+      batchDatabase,
+      sink,
+      options.seconds,
+      'batch',
+      () => startMailroom(batchDatabase.url, sink, 'api'),
+      () => startMailroom(batchDatabase.url, sink, 'worker'),
+      signing,
+    );
     cpu.push(batch.cpu);
 
-    const judged = (rate: number, target: number) => ({ ratio: `${(rate / raw).toFixed(2)}×`, met: rate / raw >= target });
+    const judged = (rate: number, target: number) => ({
+      ratio: `${(rate / raw).toFixed(2)}×`,
+      met: rate / raw >= target,
+    });
     const d = judged(drained.rate, 0.5);
     const s = judged(single.rate, 0.35);
     const b = judged(batch.rate, 0.5);
@@ -147,12 +195,54 @@ export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryR
       passed: d.met && s.met && b.met,
       cpu,
       rows: [
-        [`delivery: queued → worker → sink → sent, ${2 * n} messages${signing ? ', DKIM-signed' : ''}`, msgs(drained.rate), rawCell, d.ratio, '≥ 0.5× raw nodemailer', yes(d.met)],
-        [`end to end, single sends: HTTP (${HTTP_CONNECTIONS} connections) → API process → worker process → sink → sent, ${options.seconds} s`, msgs(single.rate), rawCell, s.ratio, '≥ 0.35× raw nodemailer', yes(s.met)],
-        ['  its accept rate / queued but not yet sent at the end', `${msgs(single.acceptRate)} / ${single.backlog}`, '', '', '', ''],
-        [`end to end, batch sends: ${MAX_BATCH_MESSAGES} a request (${BATCH_CLIENTS} clients) → API process → worker process → sink → sent, ${options.seconds} s`, msgs(batch.rate), rawCell, b.ratio, '≥ 0.5× raw nodemailer', yes(b.met)],
-        ['  its accept rate / queued but not yet sent at the end', `${msgs(batch.acceptRate)} / ${batch.backlog}`, '', '', '', ''],
-        [`raw: nodemailer → sink, one process, pool of ${CONCURRENCY}, ${n} messages (median of 3)`, msgs(raw), '', '', '', ''],
+        [
+          `delivery: queued → worker → sink → sent, ${2 * n} messages${signing ? ', DKIM-signed' : ''}`,
+          msgs(drained.rate),
+          rawCell,
+          d.ratio,
+          '≥ 0.5× raw nodemailer',
+          yes(d.met),
+        ],
+        [
+          `end to end, single sends: HTTP (${HTTP_CONNECTIONS} connections) → API process → worker process → sink → sent, ${options.seconds} s`,
+          msgs(single.rate),
+          rawCell,
+          s.ratio,
+          '≥ 0.35× raw nodemailer',
+          yes(s.met),
+        ],
+        [
+          '  its accept rate / queued but not yet sent at the end',
+          `${msgs(single.acceptRate)} / ${single.backlog}`,
+          '',
+          '',
+          '',
+          '',
+        ],
+        [
+          `end to end, batch sends: ${MAX_BATCH_MESSAGES} a request (${BATCH_CLIENTS} clients) → API process → worker process → sink → sent, ${options.seconds} s`,
+          msgs(batch.rate),
+          rawCell,
+          b.ratio,
+          '≥ 0.5× raw nodemailer',
+          yes(b.met),
+        ],
+        [
+          '  its accept rate / queued but not yet sent at the end',
+          `${msgs(batch.acceptRate)} / ${batch.backlog}`,
+          '',
+          '',
+          '',
+          '',
+        ],
+        [
+          `raw: nodemailer → sink, one process, pool of ${CONCURRENCY}, ${n} messages (median of 3)`,
+          msgs(raw),
+          '',
+          '',
+          '',
+          '',
+        ],
       ],
     };
   } finally {
@@ -163,11 +253,34 @@ export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryR
 
 /** The same MIME messages Mailroom sends (toMimeMessage: HTML, text alternative, Message-ID), with nothing around them. */
 async function rawNodemailer(sink: SinkProcess, count: number, signing: Signing): Promise<number> {
-  const transport = createTransport({ host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true, pool: true, maxConnections: CONCURRENCY, maxMessages: Infinity });
+  const transport = createTransport({
+    host: '127.0.0.1',
+    port: sink.port,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: CONCURRENCY,
+    maxMessages: Infinity,
+  });
   const started = performance.now();
   await runConcurrently(count, CONCURRENCY * 4, async (i) => {
     const m = message(i);
-    await transport.sendMail(await toMimeMessage({ id: randomUUID(), from: m.sender, to: m.to, cc: [], bcc: [], replyTo: [], subject: m.subject, html: m.html, text: null, headers: {}, attachments: [], dkim: signing }));
+    await transport.sendMail(
+      await toMimeMessage({
+        id: randomUUID(),
+        from: m.sender,
+        to: m.to,
+        cc: [],
+        bcc: [],
+        replyTo: [],
+        subject: m.subject,
+        html: m.html,
+        text: null,
+        headers: {},
+        attachments: [],
+        dkim: signing,
+      }),
+    );
   });
   const seconds = (performance.now() - started) / 1000;
   transport.close();
@@ -191,7 +304,9 @@ function sendInBatches(port: number, count: number): Promise<void> {
   const batches = Math.ceil(count / MAX_BATCH_MESSAGES);
   return runConcurrently(batches, BATCH_CLIENTS, (b) =>
     post(port, '/sender/send/batch', {
-      messages: Array.from({ length: Math.min(MAX_BATCH_MESSAGES, count - b * MAX_BATCH_MESSAGES) }, (_, i) => message(b * MAX_BATCH_MESSAGES + i)),
+      messages: Array.from({ length: Math.min(MAX_BATCH_MESSAGES, count - b * MAX_BATCH_MESSAGES) }, (_, i) =>
+        message(b * MAX_BATCH_MESSAGES + i),
+      ),
     }),
   );
 }
@@ -201,7 +316,12 @@ function sendInBatches(port: number, count: number): Promise<void> {
  * its CPU read) from the first message the sink accepts, so that the worker's start-up is not
  * counted, to the last message's status being `sent`.
  */
-async function drain(database: BenchDatabase, sink: SinkProcess, count: number, startWorker: () => ReturnType<typeof startMailroomProcess>) {
+async function drain(
+  database: BenchDatabase,
+  sink: SinkProcess,
+  count: number,
+  startWorker: () => ReturnType<typeof startMailroomProcess>,
+) {
   const before = await sink.count();
   const worker = await startWorker();
   try {
@@ -213,7 +333,16 @@ async function drain(database: BenchDatabase, sink: SinkProcess, count: number, 
     await sink.waitFor(before + count, 600_000);
     await waitUntilAllSent(database.url);
     const rate = (before + count - first) / ((performance.now() - started) / 1000);
-    return { rate, cpu: cpuRow('deliver: queued → worker → sink → sent', cpuBefore, cpuNow(processes), before + count - first, msEach) };
+    return {
+      rate,
+      cpu: cpuRow(
+        'deliver: queued → worker → sink → sent',
+        cpuBefore,
+        cpuNow(processes),
+        before + count - first,
+        msEach,
+      ),
+    };
   } finally {
     await worker.stop();
   }
@@ -240,7 +369,12 @@ async function endToEnd(
   // A connection lost between queries is reported by the next query; unlistened, it would crash the bench.
   client.on('error', () => undefined);
   await client.connect();
-  const counts = async () => (await client.query(`SELECT count(*)::int AS accepted, count(*) FILTER (WHERE status = 'sent')::int AS sent FROM messages`)).rows[0] as { accepted: number; sent: number };
+  const counts = async () =>
+    (
+      await client.query(
+        `SELECT count(*)::int AS accepted, count(*) FILTER (WHERE status = 'sent')::int AS sent FROM messages`,
+      )
+    ).rows[0] as { accepted: number; sent: number };
   try {
     const processes = { api: api.pid, worker: worker.pid, sink: sink.pid, postgres: database.serverPid };
     const start = await counts();
@@ -252,20 +386,31 @@ async function endToEnd(
       connections: kind === 'single' ? HTTP_CONNECTIONS : BATCH_CLIENTS,
       duration: seconds,
       headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' },
-      body: JSON.stringify(kind === 'single' ? message(0) : { messages: Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => message(i)) }),
+      body: JSON.stringify(
+        kind === 'single' ? message(0) : { messages: Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => message(i)) },
+      ),
     });
     const elapsed = (performance.now() - started) / 1000;
     const cpuAfter = cpuNow(processes);
     const end = await counts();
     checkNothingDied();
     const failures = load.non2xx + load.errors + load.timeouts;
-    if (failures > 0) throw new Error(`end to end (${kind}): ${load.non2xx} non-2xx answers, ${load.errors} errors, ${load.timeouts} timeouts`);
+    if (failures > 0)
+      throw new Error(
+        `end to end (${kind}): ${load.non2xx} non-2xx answers, ${load.errors} errors, ${load.timeouts} timeouts`,
+      );
     const label = kind === 'single' ? 'single sends' : 'batch sends';
     return {
       rate: (end.sent - start.sent) / elapsed,
       acceptRate: (end.accepted - start.accepted) / elapsed,
       backlog: end.accepted - end.sent,
-      cpu: cpuRow(`end to end, ${label}: share of a core during the load`, cpuBefore, cpuAfter, elapsed * 1000, coreShare),
+      cpu: cpuRow(
+        `end to end, ${label}: share of a core during the load`,
+        cpuBefore,
+        cpuAfter,
+        elapsed * 1000,
+        coreShare,
+      ),
     };
   } finally {
     await client.end();
@@ -316,7 +461,11 @@ async function waitUntilAllSent(databaseUrl: string): Promise<void> {
 }
 
 export const tableOf = (header: string[], rows: string[][]) =>
-  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 
 if (require.main === module) {
   const { values } = parseArgs({
@@ -327,7 +476,12 @@ if (require.main === module) {
       signed: { type: 'boolean', default: false },
     },
   });
-  const options = { messages: Number(values.messages), seconds: Number(values.seconds), profile: values.profile, signed: values.signed };
+  const options = {
+    messages: Number(values.messages),
+    seconds: Number(values.seconds),
+    profile: values.profile,
+    signed: values.signed,
+  };
   for (const [name, value] of Object.entries({ messages: options.messages, seconds: options.seconds })) {
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} takes a whole number ≥ 1`);
   }

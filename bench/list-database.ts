@@ -12,7 +12,9 @@ const NAME = 'mailroom_bench_list';
  * DATABASE_URL's server when set, else on an embedded server in bench/out/postgres.
  * `fresh` drops whatever an earlier seed left.
  */
-export async function benchListDatabase(options: { fresh?: boolean } = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function benchListDatabase(
+  options: { fresh?: boolean } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   let serverUrl: URL;
   let stop = async (): Promise<void> => undefined;
   if (process.env.DATABASE_URL) {

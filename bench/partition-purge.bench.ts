@@ -29,7 +29,10 @@ const SCHEMA = `
     FOREIGN KEY (message_id, sent_at) REFERENCES part_messages ON DELETE CASCADE) PARTITION BY RANGE (sent_at);
 `;
 
-const MONTHS = [['2026_10', '2026-10-01', '2026-11-01'], ['2026_11', '2026-11-01', '2026-12-01']];
+const MONTHS = [
+  ['2026_10', '2026-10-01', '2026-11-01'],
+  ['2026_11', '2026-11-01', '2026-12-01'],
+];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { messages: { type: 'string', default: '100000' } } });
@@ -48,11 +51,16 @@ async function main(): Promise<void> {
     await client.query(SCHEMA);
     for (const [suffix, from, to] of MONTHS) {
       for (const table of ['messages', 'recipients', 'history']) {
-        await client.query(`CREATE TABLE part_${table}_${suffix} PARTITION OF part_${table} FOR VALUES FROM ('${from}') TO ('${to}')`);
+        await client.query(
+          `CREATE TABLE part_${table}_${suffix} PARTITION OF part_${table} FOR VALUES FROM ('${from}') TO ('${to}')`,
+        );
       }
     }
     // The old month (October) and as many messages in the month kept (November).
-    for (const [prefix, keyed] of [['plain', false], ['part', true]] as const) {
+    for (const [prefix, keyed] of [
+      ['plain', false],
+      ['part', true],
+    ] as const) {
       for (const month of ['2026-10-01', '2026-11-01']) {
         await client.query(
           `INSERT INTO ${prefix}_messages SELECT gen_random_uuid(), 'bench', $1::timestamptz + (i % 2592000) * interval '1 second', 'Subject ' || i FROM generate_series(1, $2) i`,
@@ -60,8 +68,12 @@ async function main(): Promise<void> {
         );
       }
       const sentAt = keyed ? ', sent_at' : '';
-      await client.query(`INSERT INTO ${prefix}_recipients SELECT id${sentAt}, 'r' || n || '@example.com' FROM ${prefix}_messages, generate_series(1, 2) n`);
-      await client.query(`INSERT INTO ${prefix}_history SELECT id${sentAt}, s, sent_at FROM ${prefix}_messages, unnest(ARRAY['queued', 'sending', 'sent']) s`);
+      await client.query(
+        `INSERT INTO ${prefix}_recipients SELECT id${sentAt}, 'r' || n || '@example.com' FROM ${prefix}_messages, generate_series(1, 2) n`,
+      );
+      await client.query(
+        `INSERT INTO ${prefix}_history SELECT id${sentAt}, s, sent_at FROM ${prefix}_messages, unnest(ARRAY['queued', 'sending', 'sent']) s`,
+      );
     }
     await client.query('VACUUM ANALYZE');
 
@@ -87,11 +99,22 @@ async function main(): Promise<void> {
     await client.query('COMMIT');
     const dropMs = performance.now() - dropStarted;
 
-    const [{ plain, part }] = (await client.query(`SELECT (SELECT count(*)::int FROM plain_messages) AS plain, (SELECT count(*)::int FROM part_messages) AS part`)).rows;
-    if (deleted !== messages || plain !== messages || part !== messages) throw new Error(`expected ${messages} purged and ${messages} kept in each design; got ${deleted} purged, ${plain} and ${part} kept`);
-    console.log(`\n| design | purge of a month (${messages} messages, 2 recipients and 3 history entries each) | rate |`);
+    const [{ plain, part }] = (
+      await client.query(
+        `SELECT (SELECT count(*)::int FROM plain_messages) AS plain, (SELECT count(*)::int FROM part_messages) AS part`,
+      )
+    ).rows;
+    if (deleted !== messages || plain !== messages || part !== messages)
+      throw new Error(
+        `expected ${messages} purged and ${messages} kept in each design; got ${deleted} purged, ${plain} and ${part} kept`,
+      );
+    console.log(
+      `\n| design | purge of a month (${messages} messages, 2 recipients and 3 history entries each) | rate |`,
+    );
     console.log('|---|---|---|');
-    console.log(`| rows: DELETE, ${BATCH} oldest a transaction, cascading | ${(rowsMs / 1000).toFixed(1)} s | ${Math.round(messages / (rowsMs / 1000))} msg/s |`);
+    console.log(
+      `| rows: DELETE, ${BATCH} oldest a transaction, cascading | ${(rowsMs / 1000).toFixed(1)} s | ${Math.round(messages / (rowsMs / 1000))} msg/s |`,
+    );
     console.log(`| monthly partitions: DETACH + DROP | ${dropMs.toFixed(0)} ms | — |`);
   } finally {
     await client.end();

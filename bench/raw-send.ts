@@ -24,7 +24,13 @@ export const SEND_BODY = {
  * transaction) run straight through pg from `connections` clients for `seconds`.
  */
 export async function rawSendCeiling(url: string, connections: number, seconds: number): Promise<number> {
-  const boss = new PgBoss({ connectionString: url, schema: 'pgboss', supervise: false, schedule: false, migrate: false });
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: 'pgboss',
+    supervise: false,
+    schedule: false,
+    migrate: false,
+  });
   // pg-boss's pool, like any pg pool, lets end() resolve before its connections have closed; the
   // server is stopped next, and its goodbye to a closing connection is not worth a crash.
   boss.on('error', (error: Error & { code?: string }) => error.code === '57P01' || console.error(error));
@@ -37,13 +43,19 @@ export async function rawSendCeiling(url: string, connections: number, seconds: 
     Array.from({ length: connections }, async () => {
       const client = new Client({ connectionString: url });
       await client.connect();
-      const manager = { query: async (sql: string, params: unknown[]) => (await client.query(sql, params)).rows } as unknown as EntityManager;
+      const manager = {
+        query: async (sql: string, params: unknown[]) => (await client.query(sql, params)).rows,
+      } as unknown as EntityManager;
       try {
         while (performance.now() < deadline) {
           const message = rawMessage();
           await client.query('BEGIN');
           await lifecycle.accept(manager, [message]);
-          await boss.send(DELIVERY_QUEUE, { messageId: message.id, attempt: 1 }, { priority: 1, db: { executeSql: (text, values) => client.query(text, values) } });
+          await boss.send(
+            DELIVERY_QUEUE,
+            { messageId: message.id, attempt: 1 },
+            { priority: 1, db: { executeSql: (text, values) => client.query(text, values) } },
+          );
           await client.query('COMMIT');
           done++;
         }

@@ -20,7 +20,8 @@ const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 const SEEDED_UNTIL = Date.parse('2026-11-21T00:00:00Z');
 const DAY_MS = 86_400_000;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { days: { type: 'string', default: '90' } } });
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
     const firstDay = await app.get(DataSource).query(`SELECT min(sent_at) AS first, count(*)::int AS n FROM messages`);
     const before = new Date(Date.parse(firstDay[0].first.toISOString().slice(0, 10)) + Number(values.days) * DAY_MS);
     if (before.getTime() > SEEDED_UNTIL) throw new Error('--days reaches past the seeded year');
-    console.log(`${firstDay[0].n} messages from ${firstDay[0].first.toISOString()}; purging those sent before ${before.toISOString()}`);
+    console.log(
+      `${firstDay[0].n} messages from ${firstDay[0].first.toISOString()}; purging those sent before ${before.toISOString()}`,
+    );
 
     const idle: number[] = [];
     for (let i = 0; i < 300; i++) {
@@ -87,9 +90,15 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     console.log(`purged ${purged} messages in ${seconds.toFixed(1)} s: ${(purged / seconds).toFixed(0)} messages/s`);
-    console.log(`transaction of ${PURGE_BATCH}: median ${median(batches).toFixed(1)} ms, p99 ${percentile(batches, 0.99).toFixed(1)} ms, max ${Math.max(...batches).toFixed(1)} ms`);
-    console.log(`list, first page: idle median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 0.99).toFixed(1)} ms (${idle.length} runs)`);
-    console.log(`list, first page: during the purge median ${median(during).toFixed(1)} ms, p99 ${percentile(during, 0.99).toFixed(1)} ms, max ${Math.max(...during).toFixed(1)} ms (${during.length} runs)`);
+    console.log(
+      `transaction of ${PURGE_BATCH}: median ${median(batches).toFixed(1)} ms, p99 ${percentile(batches, 0.99).toFixed(1)} ms, max ${Math.max(...batches).toFixed(1)} ms`,
+    );
+    console.log(
+      `list, first page: idle median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 0.99).toFixed(1)} ms (${idle.length} runs)`,
+    );
+    console.log(
+      `list, first page: during the purge median ${median(during).toFixed(1)} ms, p99 ${percentile(during, 0.99).toFixed(1)} ms, max ${Math.max(...during).toFixed(1)} ms (${during.length} runs)`,
+    );
   } finally {
     await app.close();
     await database.close();

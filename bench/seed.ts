@@ -11,18 +11,23 @@ import { senderIdFor } from '../src/messages/addresses';
 import { BENCH_USER, benchListDatabase, otherBenchUser } from './list-database';
 import { runBench } from './support';
 
-export const SENDERS = ['news@example.com', 'billing@example.com', 'alerts@example.com', 'team@example.com', 'hello@example.com'];
+export const SENDERS = [
+  'news@example.com',
+  'billing@example.com',
+  'alerts@example.com',
+  'team@example.com',
+  'hello@example.com',
+];
 const RECIPIENT_POOL = 20_000;
 const YEAR_SECONDS = 365 * 86_400;
 const NOW = '2026-11-21T00:00:00Z';
 
 async function seedUser(db: DataSource, userId: string, count: number): Promise<void> {
   const senderIds = SENDERS.map((email) => senderIdFor(userId, email));
-  await db.query(`INSERT INTO senders (id, user_id, email) SELECT unnest($1::uuid[]), $2, unnest($3::text[]) ON CONFLICT DO NOTHING`, [
-    senderIds,
-    userId,
-    SENDERS,
-  ]);
+  await db.query(
+    `INSERT INTO senders (id, user_id, email) SELECT unnest($1::uuid[]), $2, unnest($3::text[]) ON CONFLICT DO NOTHING`,
+    [senderIds, userId, SENDERS],
+  );
   // Statuses as a sender sees them: mostly sent, some failed, a few on their way.
   await db.query(
     `INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
@@ -65,7 +70,9 @@ export async function seedListDatabase(sizes = { big: 1_000_000, others: 10, eac
   console.log(`${BENCH_USER}: ${sizes.big} messages (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   for (let u = 1; u <= sizes.others; u++) {
     await seedUser(db, otherBenchUser(u), sizes.each);
-    console.log(`${otherBenchUser(u)}: ${sizes.each} messages (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `${otherBenchUser(u)}: ${sizes.each} messages (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
   // Visibility map and statistics, as autovacuum would leave them: index-only scans need both.
   await db.query(`VACUUM (ANALYZE) messages, message_recipients, message_status_events, message_count_changes`);
@@ -76,7 +83,13 @@ export async function seedListDatabase(sizes = { big: 1_000_000, others: 10, eac
 
 if (require.main === module) {
   const { values } = parseArgs({
-    options: { big: { type: 'string', default: '1000000' }, others: { type: 'string', default: '10' }, each: { type: 'string', default: '100000' } },
+    options: {
+      big: { type: 'string', default: '1000000' },
+      others: { type: 'string', default: '10' },
+      each: { type: 'string', default: '100000' },
+    },
   });
-  runBench(() => seedListDatabase({ big: Number(values.big), others: Number(values.others), each: Number(values.each) }));
+  runBench(() =>
+    seedListDatabase({ big: Number(values.big), others: Number(values.others), each: Number(values.each) }),
+  );
 }

@@ -65,7 +65,11 @@ export function runBench(main: () => Promise<void>): void {
     abandoned ||= code !== 0;
     void stopEverything().finally(() => process.exit(code));
   };
-  for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+  for (const [signal, number] of [
+    ['SIGINT', 2],
+    ['SIGTERM', 15],
+    ['SIGHUP', 1],
+  ] as const) {
     process.on(signal, () => {
       process.stderr.write(`\n${signal}: stopping what the bench started\n`);
       end(128 + number);
@@ -207,14 +211,19 @@ function ready(child: ChildProcess, port: number): Promise<void> {
     child.once('exit', exitedEarly);
     const poll = setInterval(() => {
       if (Date.now() > deadline) return done(new Error('Mailroom was not ready within a minute'));
-      fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok && done(), () => undefined);
+      fetch(`http://127.0.0.1:${port}/health/ready`).then(
+        (r) => r.ok && done(),
+        () => undefined,
+      );
     }, 100);
   });
 }
 
 /** Resident memory of a process, in MiB (Linux). */
 export function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -223,7 +232,11 @@ export function median(values: number[]): number {
 }
 
 /** Runs `task` for each of `count` items with at most `concurrency` at once. */
-export async function runConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+export async function runConcurrently(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -271,7 +284,10 @@ export async function benchDatabase(): Promise<BenchDatabase> {
  * An embedded PostgreSQL server in `dataDir`, owned by the run (see runBench); `removeData`
  * runs after it stopped. Returns the URL of its `mailroom` database.
  */
-export async function startEmbeddedServer(dataDir: string, removeData: () => void = () => {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export async function startEmbeddedServer(
+  dataDir: string,
+  removeData: () => void = () => {},
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const embedded = new EmbeddedPostgres(dataDir);
   // The pid is read at once: PostgreSQL removes postmaster.pid when it stops.
   const starting = embedded.start().then((url) => ({ url, pid: postmasterPid(dataDir) }));

@@ -32,7 +32,10 @@ function needsBuild(root) {
 function build(root) {
   const startedAt = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
+    const child = spawn(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     const forward = (signal) => child.kill(signal);
     for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, forward);
     child.once('exit', (code, signal) => {

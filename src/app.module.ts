@@ -65,7 +65,10 @@ export class AppModule {
         HealthModule,
         MetricsModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }, { provide: HttpDrain, useValue: drain }],
+      providers: [
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: HttpDrain, useValue: drain },
+      ],
     };
   }
 }

@@ -71,7 +71,8 @@ function setUpSwagger(app: INestApplication): void {
         type: 'apiKey',
         in: 'header',
         name: 'Authorization',
-        description: 'An API key as a bearer token: paste `Bearer mr_…`. It reaches only the operations of its scopes (each operation\'s `x-api-key-scope`).',
+        description:
+          "An API key as a bearer token: paste `Bearer mr_…`. It reaches only the operations of its scopes (each operation's `x-api-key-scope`).",
       })
       .build(),
   );

@@ -24,7 +24,8 @@ const LAYERS: string[][] = [
 const SRC = __dirname;
 // Files at the top of src/ (the app's assembly) sit above every room.
 const APP = '(app)';
-const rankOf = (room: string): number => (room === APP ? LAYERS.length : LAYERS.findIndex((layer) => layer.includes(room)));
+const rankOf = (room: string): number =>
+  room === APP ? LAYERS.length : LAYERS.findIndex((layer) => layer.includes(room));
 const roomOf = (path: string): string => {
   const parts = relative(SRC, path).split('/');
   return parts.length === 1 ? APP : parts[0];
@@ -50,7 +51,9 @@ const isEntity = (path: string) => /\/entities\/[^/]+\.entity$/.test(path);
 
 describe('layers', () => {
   it('places every room of src/ in a layer', () => {
-    const rooms = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const rooms = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(rooms.filter((room) => rankOf(room) < 0)).toEqual([]);
   });
 

@@ -11,9 +11,13 @@ describe('loggedRequest', () => {
     const token = 'ab'.repeat(27);
 
     expect(loggedRequest({ id: 'r2', method: 'POST', url: `/unsubscribe/${token}` }).url).toBe('/unsubscribe/{token}');
-    expect(loggedRequest({ id: 'r3', method: 'GET', url: `/unsubscribe/${token}?x=1` }).url).toBe('/unsubscribe/{token}?x=1');
+    expect(loggedRequest({ id: 'r3', method: 'GET', url: `/unsubscribe/${token}?x=1` }).url).toBe(
+      '/unsubscribe/{token}?x=1',
+    );
     // Express matches routes whatever their case, so the log must too.
     expect(loggedRequest({ id: 'r5', method: 'POST', url: `/UnSubscribe/${token}` }).url).toBe('/unsubscribe/{token}');
-    expect(loggedRequest({ id: 'r4', method: 'GET', url: `/user/unsubscribe/${token}` }).url).toBe(`/user/unsubscribe/${token}`);
+    expect(loggedRequest({ id: 'r4', method: 'GET', url: `/user/unsubscribe/${token}` }).url).toBe(
+      `/user/unsubscribe/${token}`,
+    );
   });
 });

@@ -4,5 +4,9 @@
  * its recipient), so the line names the route instead.
  */
 export function loggedRequest(request: { id: string; method: string; url: string }) {
-  return { id: request.id, method: request.method, url: request.url.replace(/^\/unsubscribe\/[^/?#]*/i, '/unsubscribe/{token}') };
+  return {
+    id: request.id,
+    method: request.method,
+    url: request.url.replace(/^\/unsubscribe\/[^/?#]*/i, '/unsubscribe/{token}'),
+  };
 }

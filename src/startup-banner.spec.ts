@@ -2,7 +2,12 @@ import { AppConfig } from './config/app-config';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 function config(env: Record<string, string>): AppConfig {
-  return AppConfig.fromEnvironment({ NODE_ENV: 'test', JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters', DATA_DIR: '/srv/mailroom', ...env });
+  return AppConfig.fromEnvironment({
+    NODE_ENV: 'test',
+    JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters',
+    DATA_DIR: '/srv/mailroom',
+    ...env,
+  });
 }
 
 describe(startupBanner.name, () => {
@@ -61,17 +66,28 @@ describe(startupBanner.name, () => {
 
   it.each([
     ['api', { SUBMISSION_ALLOW_INSECURE_AUTH: 'true' }, 'localhost:2587, no TLS (SUBMISSION_ALLOW_INSECURE_AUTH)'],
-    ['all', { SUBMISSION_TLS_CERT: __filename, SUBMISSION_TLS_KEY: __filename }, 'localhost:2587, STARTTLS, AUTH after it'],
+    [
+      'all',
+      { SUBMISSION_TLS_CERT: __filename, SUBMISSION_TLS_KEY: __filename },
+      'localhost:2587, STARTTLS, AUTH after it',
+    ],
   ])('shows a ROLE=%s process with SMTP submission on where and how an app logs in', (role, env, listener) => {
     const sut = startupBanner(config({ ROLE: role, SUBMISSION_SMTP_PORT: '2587', ...env }));
 
-    expect(sut.rows).toContainEqual(['SMTP submission', `${listener}; user: anything, password: an API key with scope "send" (POST /user/api-keys)`]);
+    expect(sut.rows).toContainEqual([
+      'SMTP submission',
+      `${listener}; user: anything, password: an API key with scope "send" (POST /user/api-keys)`,
+    ]);
   });
 
   it('shows no SMTP submission where it is off, or on a worker (which never runs it)', () => {
     const rowsOf = (env: Record<string, string>) => startupBanner(config(env)).rows.map(([label]) => label);
 
     expect(rowsOf({})).not.toContain('SMTP submission');
-    expect(rowsOf({ ROLE: 'worker', SUBMISSION_SMTP_PORT: '2587', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' })).toEqual(['Health', 'Metrics', 'Mail']);
+    expect(rowsOf({ ROLE: 'worker', SUBMISSION_SMTP_PORT: '2587', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' })).toEqual([
+      'Health',
+      'Metrics',
+      'Mail',
+    ]);
   });
 });

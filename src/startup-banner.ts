@@ -13,7 +13,12 @@ export interface Banner {
 export function startupBanner(config: AppConfig, demoToken?: { user: string; token: string; ttl: string }): Banner {
   const base = `http://${displayHost(config.host)}:${config.port}`;
   const rows: Banner['rows'] =
-    config.role === 'worker' ? [['Health', `${base}/health`]] : [['API', base], ['Swagger UI', `${base}/docs`]];
+    config.role === 'worker'
+      ? [['Health', `${base}/health`]]
+      : [
+          ['API', base],
+          ['Swagger UI', `${base}/docs`],
+        ];
   rows.push(['Metrics', `${base}/metrics`], ['Mail', mailTransport(config)]);
   const submission = submissionListener(config);
   if (submission) rows.push(['SMTP submission', submission]);

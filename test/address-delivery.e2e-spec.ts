@@ -14,7 +14,11 @@ describe('addresses over SMTP', () => {
     const to = ['".ada"@example.com', '"grace,hopper"@example.com', '"[ops]:team;"@example.com', 'josé@bücher.de'];
     const sender = '"billing."@example.com';
 
-    const { body: message } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ sender, to })).expect(201);
+    const { body: message } = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ sender, to }))
+      .expect(201);
     await waitForStatus(t.http, userId, message.id, 'sent');
 
     const [stored] = await t.db.query(`SELECT sender, recipients FROM messages WHERE id = $1`, [message.id]);

@@ -7,8 +7,14 @@ const LIMIT = 64;
 
 /** A multipart body written by hand, for part headers that well-behaved clients never send. */
 function multipart(disposition: string, contentType?: string): { type: string; body: string } {
-  const headers = [`Content-Disposition: form-data; name="file"; ${disposition}`, ...(contentType ? [`Content-Type: ${contentType}`] : [])];
-  return { type: 'multipart/form-data; boundary=b0undary', body: `--b0undary\r\n${headers.join('\r\n')}\r\n\r\nx\r\n--b0undary--\r\n` };
+  const headers = [
+    `Content-Disposition: form-data; name="file"; ${disposition}`,
+    ...(contentType ? [`Content-Type: ${contentType}`] : []),
+  ];
+  return {
+    type: 'multipart/form-data; boundary=b0undary',
+    body: `--b0undary\r\n${headers.join('\r\n')}\r\n\r\nx\r\n--b0undary--\r\n`,
+  };
 }
 
 describe('stored attachments', () => {
@@ -18,7 +24,12 @@ describe('stored attachments', () => {
     t.http.post('/attachments').set(bearer(userId)).attach('file', content, { filename: fileName, contentType });
 
   const expectProblem = (body: Record<string, unknown>, status: number) =>
-    expect(body).toMatchObject({ type: 'about:blank', status, detail: expect.any(String), requestId: expect.any(String) });
+    expect(body).toMatchObject({
+      type: 'about:blank',
+      status,
+      detail: expect.any(String),
+      requestId: expect.any(String),
+    });
 
   describe('POST /attachments', () => {
     it('stores the file for the caller and describes it', async () => {
@@ -93,9 +104,17 @@ describe('stored attachments', () => {
       const userId = newUserId();
       const cases = [
         t.http.post('/attachments').set(bearer(userId)).field('note', 'hello'),
-        t.http.post('/attachments').set(bearer(userId)).attach('file', Buffer.from('a'), 'a.txt').attach('file', Buffer.from('b'), 'b.txt'),
+        t.http
+          .post('/attachments')
+          .set(bearer(userId))
+          .attach('file', Buffer.from('a'), 'a.txt')
+          .attach('file', Buffer.from('b'), 'b.txt'),
         t.http.post('/attachments').set(bearer(userId)).attach('upload', Buffer.from('a'), 'a.txt'),
-        t.http.post('/attachments').set(bearer(userId)).attach('file', Buffer.from('a'), 'a.txt').field('note', 'hello'),
+        t.http
+          .post('/attachments')
+          .set(bearer(userId))
+          .attach('file', Buffer.from('a'), 'a.txt')
+          .field('note', 'hello'),
       ];
       for (const pending of cases) {
         const res = await pending;
@@ -135,7 +154,8 @@ describe('stored attachments', () => {
 
     it('delivers stored attachments after the inline ones, each once', async () => {
       const userId = newUserId();
-      const pdf = (await upload(userId, Buffer.from('%PDF-1.4 stored'), 'stored.pdf', 'application/pdf').expect(201)).body;
+      const pdf = (await upload(userId, Buffer.from('%PDF-1.4 stored'), 'stored.pdf', 'application/pdf').expect(201))
+        .body;
 
       const message = (
         await send(userId, {
@@ -169,7 +189,10 @@ describe('stored attachments', () => {
     it('counts stored bytes with inline bytes toward MAX_ATTACHMENT_BYTES', async () => {
       const userId = newUserId();
       const stored = (await upload(userId, Buffer.alloc(LIMIT - 3)).expect(201)).body.id;
-      await send(userId, { attachmentIds: [stored], attachments: [{ fileName: 'a.bin', content: Buffer.alloc(3).toString('base64') }] }).expect(201);
+      await send(userId, {
+        attachmentIds: [stored],
+        attachments: [{ fileName: 'a.bin', content: Buffer.alloc(3).toString('base64') }],
+      }).expect(201);
 
       const res = await send(userId, {
         attachmentIds: [stored],

@@ -10,13 +10,15 @@ import { bearer, newUserId, tokenFor } from './support/tokens';
 
 const MESSAGES = '/user/messages';
 
-const base64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const base64url = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const inTenMinutes = () => Math.floor(Date.now() / 1000) + 600;
 
 /** A JWT assembled by hand, for what jsonwebtoken refuses to produce. */
 function handMadeToken(header: object, payload: object, signingKey?: string): string {
   const unsigned = `${base64url(header)}.${base64url(payload)}`;
-  const signature = signingKey === undefined ? '' : createHmac('sha256', signingKey).update(unsigned).digest('base64url');
+  const signature =
+    signingKey === undefined ? '' : createHmac('sha256', signingKey).update(unsigned).digest('base64url');
   return `${unsigned}.${signature}`;
 }
 
@@ -42,7 +44,9 @@ async function expectAcceptedAs(t: TestApp, userId: string, token: string): Prom
   const stored = await storeMessage(t.db, userId);
   const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token}`);
   expect(response.status).toBe(200);
-  expect(response.body.messages.map((m: { id: string; userId: string }) => [m.id, m.userId])).toEqual([[stored.id, userId]]);
+  expect(response.body.messages.map((m: { id: string; userId: string }) => [m.id, m.userId])).toEqual([
+    [stored.id, userId],
+  ]);
 }
 
 describe('authentication (SPEC §2)', () => {
@@ -70,7 +74,11 @@ describe('authentication (SPEC §2)', () => {
     it('accepts a token assembled by hand, so that the hand-made refusals below fail for their own reason', async () => {
       const userId = newUserId();
 
-      await expectAcceptedAs(t, userId, handMadeToken({ alg: 'HS256', typ: 'JWT' }, { sub: userId, exp: inTenMinutes() }, TEST_JWT_SECRET));
+      await expectAcceptedAs(
+        t,
+        userId,
+        handMadeToken({ alg: 'HS256', typ: 'JWT' }, { sub: userId, exp: inTenMinutes() }, TEST_JWT_SECRET),
+      );
     });
 
     it('asks for a token when there is no Authorization header', async () => {
@@ -81,7 +89,9 @@ describe('authentication (SPEC §2)', () => {
     });
 
     it('says that an expired token has expired', async () => {
-      const token = sign({ sub: newUserId(), exp: Math.floor(Date.now() / 1000) - 60 }, TEST_JWT_SECRET, { algorithm: 'HS256' });
+      const token = sign({ sub: newUserId(), exp: Math.floor(Date.now() / 1000) - 60 }, TEST_JWT_SECRET, {
+        algorithm: 'HS256',
+      });
 
       const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token}`);
 
@@ -93,28 +103,57 @@ describe('authentication (SPEC §2)', () => {
       ['garbage after Bearer', () => 'Bearer garbage'],
       ['an empty Bearer', () => 'Bearer '],
       ['a valid token under another scheme', () => `Basic ${tokenFor(newUserId())}`],
-      ['a token signed with another HS256 key', () => `Bearer ${sign({}, `${TEST_JWT_SECRET}-other`, { algorithm: 'HS256', subject: newUserId(), expiresIn: 600 })}`],
-      ['an alg "none" token', () => `Bearer ${handMadeToken({ alg: 'none', typ: 'JWT' }, { sub: newUserId(), exp: inTenMinutes() })}`],
-      ['an alg "none" token with the signature of a valid one', () => {
-        const valid = tokenFor(newUserId()).split('.');
-        return `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${valid[1]}.${valid[2]}`;
-      }],
-      ['an HS512 token signed with the right key (algorithm not configured)', () => `Bearer ${tokenFor(newUserId(), { algorithm: 'HS512' })}`],
-      ['a token whose payload was changed after signing', () => {
-        const [header, , signature] = tokenFor('user-a').split('.');
-        return `Bearer ${header}.${base64url({ sub: 'user-b', exp: inTenMinutes() })}.${signature}`;
-      }],
+      [
+        'a token signed with another HS256 key',
+        () =>
+          `Bearer ${sign({}, `${TEST_JWT_SECRET}-other`, { algorithm: 'HS256', subject: newUserId(), expiresIn: 600 })}`,
+      ],
+      [
+        'an alg "none" token',
+        () => `Bearer ${handMadeToken({ alg: 'none', typ: 'JWT' }, { sub: newUserId(), exp: inTenMinutes() })}`,
+      ],
+      [
+        'an alg "none" token with the signature of a valid one',
+        () => {
+          const valid = tokenFor(newUserId()).split('.');
+          return `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${valid[1]}.${valid[2]}`;
+        },
+      ],
+      [
+        'an HS512 token signed with the right key (algorithm not configured)',
+        () => `Bearer ${tokenFor(newUserId(), { algorithm: 'HS512' })}`,
+      ],
+      [
+        'a token whose payload was changed after signing',
+        () => {
+          const [header, , signature] = tokenFor('user-a').split('.');
+          return `Bearer ${header}.${base64url({ sub: 'user-b', exp: inTenMinutes() })}.${signature}`;
+        },
+      ],
       ['a token without exp', () => `Bearer ${sign({ sub: newUserId() }, TEST_JWT_SECRET, { algorithm: 'HS256' })}`],
-      ['a token whose exp is not a number', () => `Bearer ${handMadeToken({ alg: 'HS256', typ: 'JWT' }, { sub: newUserId(), exp: String(inTenMinutes()) }, TEST_JWT_SECRET)}`],
+      [
+        'a token whose exp is not a number',
+        () =>
+          `Bearer ${handMadeToken({ alg: 'HS256', typ: 'JWT' }, { sub: newUserId(), exp: String(inTenMinutes()) }, TEST_JWT_SECRET)}`,
+      ],
       ['a token that is not valid yet (nbf)', () => `Bearer ${tokenFor(newUserId(), { notBefore: 3600 })}`],
       ['a token without sub', () => `Bearer ${sign({}, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`],
-      ['a token with an empty sub', () => `Bearer ${sign({ sub: '' }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`],
-      ['a token with a numeric sub', () => `Bearer ${sign({ sub: 42 }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`],
+      [
+        'a token with an empty sub',
+        () => `Bearer ${sign({ sub: '' }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`,
+      ],
+      [
+        'a token with a numeric sub',
+        () => `Bearer ${sign({ sub: 42 }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 })}`,
+      ],
       ['a token with a sub of 256 characters', () => `Bearer ${tokenFor('u'.repeat(256))}`],
       ['a token with a NUL in its sub', () => `Bearer ${tokenFor('user\u0000admin')}`],
       ['a token with a line break in its sub', () => `Bearer ${tokenFor('user\nadmin')}`],
       // RFC 7515 §4.1.11: an extension marked critical that the service does not understand.
-      ['a token whose header marks an unknown extension critical', () => `Bearer ${tokenFor(newUserId(), { header: withUnknownCrit('HS256') })}`],
+      [
+        'a token whose header marks an unknown extension critical',
+        () => `Bearer ${tokenFor(newUserId(), { header: withUnknownCrit('HS256') })}`,
+      ],
     ];
 
     it.each(refused)('refuses %s', async (_case, authorization) => {
@@ -149,7 +188,11 @@ describe('authentication (SPEC §2)', () => {
       });
 
       it('refuses a token of about 10 KB signed with another key with 401, and does not echo it', async () => {
-        const token = sign({ junk }, `${TEST_JWT_SECRET}-other`, { algorithm: 'HS256', subject: newUserId(), expiresIn: 600 });
+        const token = sign({ junk }, `${TEST_JWT_SECRET}-other`, {
+          algorithm: 'HS256',
+          subject: newUserId(),
+          expiresIn: 600,
+        });
 
         const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${token}`);
 
@@ -158,7 +201,10 @@ describe('authentication (SPEC §2)', () => {
       });
 
       it('answers an Authorization header over 16 KiB with 431 as problem+json, closing the connection', async () => {
-        const response = await t.http.get(MESSAGES).set('Authorization', `Bearer ${'a'.repeat(NODE_HEADER_LIMIT + 1024)}`).timeout(5000);
+        const response = await t.http
+          .get(MESSAGES)
+          .set('Authorization', `Bearer ${'a'.repeat(NODE_HEADER_LIMIT + 1024)}`)
+          .timeout(5000);
 
         expect(response.status).toBe(431);
         expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -186,7 +232,9 @@ describe('authentication (SPEC §2)', () => {
           socket.on('data', (chunk: Buffer) => received.push(chunk));
           socket.on('error', () => undefined);
           const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
-          socket.write(`GET ${MESSAGES} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'a'.repeat(NODE_HEADER_LIMIT + 1024)}\r\n\r\n`);
+          socket.write(
+            `GET ${MESSAGES} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'a'.repeat(NODE_HEADER_LIMIT + 1024)}\r\n\r\n`,
+          );
 
           await expect(withTimeout(ended, 5000, 'the server never ended the response')).resolves.toBeUndefined();
           const raw = Buffer.concat(received).toString();
@@ -208,7 +256,21 @@ describe('authentication (SPEC §2)', () => {
     // Each such sub is a user of its own: never coerced to another user, never a wildcard.
     const subs = ['undefined', 'null', '0', '*', '%', "' OR 1=1 --", 'deleted-user', '   '];
     // Users whose ids are near those subs (letter case, padding, a prefix), and an ordinary one.
-    const others = [newUserId(), 'UNDEFINED', 'Null', '00', '0 ', ' 0', 'a%b', "' OR 1=1 -- ", 'DELETED-USER', 'deleted-user ', 'deleted-user-2', ' ', '    '];
+    const others = [
+      newUserId(),
+      'UNDEFINED',
+      'Null',
+      '00',
+      '0 ',
+      ' 0',
+      'a%b',
+      "' OR 1=1 -- ",
+      'DELETED-USER',
+      'deleted-user ',
+      'deleted-user-2',
+      ' ',
+      '    ',
+    ];
     let t: TestApp;
     const othersMessages: { userId: string; id: string }[] = [];
 
@@ -216,38 +278,51 @@ describe('authentication (SPEC §2)', () => {
       // A database of its own: these subs are not unique to this file, and "sees nothing" must hold.
       t = await bootTestApp({}, { isolatedDatabase: true });
       for (const userId of others) {
-        const stored = await storeMessage(t.db, userId, { webhookUrl: 'https://example.com/hooks', webhookStatuses: [] });
+        const stored = await storeMessage(t.db, userId, {
+          webhookUrl: 'https://example.com/hooks',
+          webhookStatuses: [],
+        });
         othersMessages.push({ userId, id: stored.id });
       }
     });
 
     afterAll(() => t?.close());
 
-    const messagesOf = async (userId: string) => (await t.http.get(`${MESSAGES}?take=100`).set(bearer(userId)).expect(200)).body;
+    const messagesOf = async (userId: string) =>
+      (await t.http.get(`${MESSAGES}?take=100`).set(bearer(userId)).expect(200)).body;
 
-    it.each(subs.map((sub) => [JSON.stringify(sub), sub]))('treats sub %s as a distinct user that sees only its own data', async (_name, sub) => {
-      const list = await messagesOf(sub);
-      expect(list).toMatchObject({ messages: [], total: 0 });
-      const filtered = await t.http.get(MESSAGES).query({ fromEmail: 'billing@example.com', toEmail: 'ada@example.com', statuses: 'queued' }).set(bearer(sub)).expect(200);
-      expect(filtered.body).toMatchObject({ messages: [], total: 0 });
-      const deliveries = await t.http.get('/user/webhook-deliveries').set(bearer(sub)).expect(200);
-      expect(deliveries.body).toMatchObject({ deliveries: [], total: 0 });
-      for (const { id } of othersMessages) {
-        const response = await t.http.get(`${MESSAGES}/${id}`).set(bearer(sub));
-        expect(response.status).toBe(404);
-        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-      }
+    it.each(subs.map((sub) => [JSON.stringify(sub), sub]))(
+      'treats sub %s as a distinct user that sees only its own data',
+      async (_name, sub) => {
+        const list = await messagesOf(sub);
+        expect(list).toMatchObject({ messages: [], total: 0 });
+        const filtered = await t.http
+          .get(MESSAGES)
+          .query({ fromEmail: 'billing@example.com', toEmail: 'ada@example.com', statuses: 'queued' })
+          .set(bearer(sub))
+          .expect(200);
+        expect(filtered.body).toMatchObject({ messages: [], total: 0 });
+        const deliveries = await t.http.get('/user/webhook-deliveries').set(bearer(sub)).expect(200);
+        expect(deliveries.body).toMatchObject({ deliveries: [], total: 0 });
+        for (const { id } of othersMessages) {
+          const response = await t.http.get(`${MESSAGES}/${id}`).set(bearer(sub));
+          expect(response.status).toBe(404);
+          expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+        }
 
-      // A real user: what it sends is its own, and only it sees it.
-      const sent = await t.http.post('/sender/send').set(bearer(sub)).send(sendBody()).expect(201);
-      expect(sent.body.userId).toBe(sub);
-      expect((await messagesOf(sub)).messages.map((m: { id: string; userId: string }) => [m.id, m.userId])).toEqual([[sent.body.id, sub]]);
-      await t.http.get(`${MESSAGES}/${sent.body.id}`).set(bearer(sub)).expect(200);
-      for (const { userId, id } of othersMessages) {
-        expect((await messagesOf(userId)).messages.map((m: { id: string }) => m.id)).toEqual([id]);
-        await t.http.get(`${MESSAGES}/${sent.body.id}`).set(bearer(userId)).expect(404);
-      }
-    });
+        // A real user: what it sends is its own, and only it sees it.
+        const sent = await t.http.post('/sender/send').set(bearer(sub)).send(sendBody()).expect(201);
+        expect(sent.body.userId).toBe(sub);
+        expect((await messagesOf(sub)).messages.map((m: { id: string; userId: string }) => [m.id, m.userId])).toEqual([
+          [sent.body.id, sub],
+        ]);
+        await t.http.get(`${MESSAGES}/${sent.body.id}`).set(bearer(sub)).expect(200);
+        for (const { userId, id } of othersMessages) {
+          expect((await messagesOf(userId)).messages.map((m: { id: string }) => m.id)).toEqual([id]);
+          await t.http.get(`${MESSAGES}/${sent.body.id}`).set(bearer(userId)).expect(404);
+        }
+      },
+    );
 
     it('gives each of those subs its own webhook secret', async () => {
       const secrets = new Set<string>();
@@ -297,7 +372,12 @@ describe('authentication (SPEC §2)', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const jwk = (key: KeyObject, kid: string, alg: string) => ({ ...key.export({ format: 'jwk' }), kid, alg, use: 'sig' });
+    const jwk = (key: KeyObject, kid: string, alg: string) => ({
+      ...key.export({ format: 'jwk' }),
+      kid,
+      alg,
+      use: 'sig',
+    });
     const jwks = { keys: [jwk(rsa.publicKey, 'rsa-1', 'RS256'), jwk(ec.publicKey, 'ec-1', 'ES256')] };
 
     let server: Server;
@@ -341,22 +421,63 @@ describe('authentication (SPEC §2)', () => {
 
     const publicPem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const refused: Array<[string, () => string]> = [
-      ['an HS256 token keyed with the RSA public key (algorithm confusion)', () =>
-        handMadeToken({ alg: 'HS256', typ: 'JWT', kid: 'rsa-1' }, { sub: newUserId(), exp: inTenMinutes() }, publicPem)],
+      [
+        'an HS256 token keyed with the RSA public key (algorithm confusion)',
+        () =>
+          handMadeToken(
+            { alg: 'HS256', typ: 'JWT', kid: 'rsa-1' },
+            { sub: newUserId(), exp: inTenMinutes() },
+            publicPem,
+          ),
+      ],
       ['an HS256 token signed with the test secret', () => tokenFor(newUserId())],
-      ['an RS256 token signed with a key not in the set', () =>
-        sign({}, stranger.privateKey, { algorithm: 'RS256', keyid: 'stranger-1', subject: newUserId(), expiresIn: 600 })],
-      ['an RS256 token signed with another key under a published kid', () =>
-        sign({}, stranger.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId(), expiresIn: 600 })],
-      ['an RS384 token signed with a published key (algorithm not configured)', () =>
-        sign({}, rsa.privateKey, { algorithm: 'RS384', keyid: 'rsa-1', subject: newUserId(), expiresIn: 600 })],
-      ['an alg "none" token with a published kid', () =>
-        handMadeToken({ alg: 'none', typ: 'JWT', kid: 'rsa-1' }, { sub: newUserId(), exp: inTenMinutes() })],
-      ['an expired RS256 token', () =>
-        sign({ exp: Math.floor(Date.now() / 1000) - 60 }, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId() })],
-      ['an RS256 token without exp', () => sign({}, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId() })],
-      ['an RS256 token whose header marks an unknown extension critical', () =>
-        sign({}, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId(), expiresIn: 600, header: withUnknownCrit('RS256') })],
+      [
+        'an RS256 token signed with a key not in the set',
+        () =>
+          sign({}, stranger.privateKey, {
+            algorithm: 'RS256',
+            keyid: 'stranger-1',
+            subject: newUserId(),
+            expiresIn: 600,
+          }),
+      ],
+      [
+        'an RS256 token signed with another key under a published kid',
+        () =>
+          sign({}, stranger.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId(), expiresIn: 600 }),
+      ],
+      [
+        'an RS384 token signed with a published key (algorithm not configured)',
+        () => sign({}, rsa.privateKey, { algorithm: 'RS384', keyid: 'rsa-1', subject: newUserId(), expiresIn: 600 }),
+      ],
+      [
+        'an alg "none" token with a published kid',
+        () => handMadeToken({ alg: 'none', typ: 'JWT', kid: 'rsa-1' }, { sub: newUserId(), exp: inTenMinutes() }),
+      ],
+      [
+        'an expired RS256 token',
+        () =>
+          sign({ exp: Math.floor(Date.now() / 1000) - 60 }, rsa.privateKey, {
+            algorithm: 'RS256',
+            keyid: 'rsa-1',
+            subject: newUserId(),
+          }),
+      ],
+      [
+        'an RS256 token without exp',
+        () => sign({}, rsa.privateKey, { algorithm: 'RS256', keyid: 'rsa-1', subject: newUserId() }),
+      ],
+      [
+        'an RS256 token whose header marks an unknown extension critical',
+        () =>
+          sign({}, rsa.privateKey, {
+            algorithm: 'RS256',
+            keyid: 'rsa-1',
+            subject: newUserId(),
+            expiresIn: 600,
+            header: withUnknownCrit('RS256'),
+          }),
+      ],
     ];
 
     it.each(refused)('refuses %s', async (_case, token) => {
@@ -366,7 +487,7 @@ describe('authentication (SPEC §2)', () => {
     });
   });
 
-  describe('when the identity provider\'s keys cannot be fetched', () => {
+  describe("when the identity provider's keys cannot be fetched", () => {
     it('answers 503 without naming the provider, not 401', async () => {
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -14,7 +14,12 @@ import { WebhookReceiver } from './support/webhook-receiver';
 const TIMEOUT = 120_000;
 const PLACEHOLDER = '<id>';
 // Shared by Alice's and Bob's messages, so that a filter that forgot the owner would find both.
-const SHARED = { sender: 'billing@example.com', to: ['ada@example.com'], bulkSendingId: 'spring-campaign', contactId: 'contact-1' };
+const SHARED = {
+  sender: 'billing@example.com',
+  to: ['ada@example.com'],
+  bulkSendingId: 'spring-campaign',
+  contactId: 'contact-1',
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -52,12 +57,15 @@ function observe(response: Response, id: string) {
   const headers = Object.fromEntries(
     Object.entries(response.headers)
       .filter(([name]) => name !== 'connection' && name !== 'keep-alive')
-      .map(([name, value]) => [name, VOLATILE_HEADERS.has(name) ? '(varies)' : String(value).replace(idPattern, PLACEHOLDER)]),
+      .map(([name, value]) => [
+        name,
+        VOLATILE_HEADERS.has(name) ? '(varies)' : String(value).replace(idPattern, PLACEHOLDER),
+      ]),
   );
   return { status: response.status, headers, body: JSON.parse(JSON.stringify(body).replace(idPattern, PLACEHOLDER)) };
 }
 
-describe('BOLA: another user\'s id is answered like an id that exists nowhere (SPEC §2)', () => {
+describe("BOLA: another user's id is answered like an id that exists nowhere (SPEC §2)", () => {
   const receiver = new WebhookReceiver();
   const sink = new SmtpSink();
   let t: TestApp;
@@ -79,17 +87,28 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
   let aliceBefore: Awaited<ReturnType<typeof aliceState>>;
 
   const upload = (userId: string, content: string, fileName: string) =>
-    t.http.post('/attachments').set(bearer(userId)).attach('file', Buffer.from(content), { filename: fileName, contentType: 'application/pdf' }).expect(201);
+    t.http
+      .post('/attachments')
+      .set(bearer(userId))
+      .attach('file', Buffer.from(content), { filename: fileName, contentType: 'application/pdf' })
+      .expect(201);
 
   const deliveries = async (userId: string, query: Record<string, string | number> = {}) =>
-    (await t.http.get('/user/webhook-deliveries').query({ take: 100, ...query }).set(bearer(userId)).expect(200)).body;
+    (
+      await t.http
+        .get('/user/webhook-deliveries')
+        .query({ take: 100, ...query })
+        .set(bearer(userId))
+        .expect(200)
+    ).body;
 
   async function waitForDelivered(userId: string, count: number): Promise<Record<string, any>[]> {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const { deliveries: found } = await deliveries(userId);
       if (found.length === count && found.every((d: { state: string }) => d.state === 'delivered')) return found;
-      if (Date.now() > deadline) throw new Error(`${userId} never had ${count} delivered webhook events: ${JSON.stringify(found)}`);
+      if (Date.now() > deadline)
+        throw new Error(`${userId} never had ${count} delivered webhook events: ${JSON.stringify(found)}`);
       await sleep(200);
     }
   }
@@ -136,23 +155,40 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
     );
 
     ids.attachment = (await upload(alice, '%PDF-1.4 alice', 'alice.pdf')).body.id;
-    ids.domain = (await t.http.post('/domains').set(bearer(alice)).send({ name: 'billing.example.com' }).expect(201)).body.id;
+    ids.domain = (
+      await t.http.post('/domains').set(bearer(alice)).send({ name: 'billing.example.com' }).expect(201)
+    ).body.id;
     const withWebhook = await t.http
       .post('/sender/send')
       .set(bearer(alice))
       .set('Idempotency-Key', aliceKeys.withWebhook)
       .send(sendBody({ ...SHARED, attachmentIds: [ids.attachment], webhook: { url: receiver.url(alicePath) } }))
       .expect(201);
-    const plain = await t.http.post('/sender/send').set(bearer(alice)).set('Idempotency-Key', aliceKeys.plain).send(plainBody).expect(201);
+    const plain = await t.http
+      .post('/sender/send')
+      .set(bearer(alice))
+      .set('Idempotency-Key', aliceKeys.plain)
+      .send(plainBody)
+      .expect(201);
 
     bobAttachment = (await upload(bob, '%PDF-1.4 bob', 'bob.pdf')).body.id;
     const bobs = await t.http
       .post('/sender/send')
       .set(bearer(bob))
-      .send(sendBody({ ...SHARED, subject: 'Bob\'s', attachmentIds: [bobAttachment], webhook: { url: receiver.url(bobPath), status: ['queued'] } }))
+      .send(
+        sendBody({
+          ...SHARED,
+          subject: "Bob's",
+          attachmentIds: [bobAttachment],
+          webhook: { url: receiver.url(bobPath), status: ['queued'] },
+        }),
+      )
       .expect(201);
 
-    aliceMessages = [await waitForStatus(t.http, alice, withWebhook.body.id, 'sent'), await waitForStatus(t.http, alice, plain.body.id, 'sent')];
+    aliceMessages = [
+      await waitForStatus(t.http, alice, withWebhook.body.id, 'sent'),
+      await waitForStatus(t.http, alice, plain.body.id, 'sent'),
+    ];
     bobMessage = await waitForStatus(t.http, bob, bobs.body.id, 'sent');
     aliceEvents = await waitForDelivered(alice, 3);
     [bobEvent] = await waitForDelivered(bob, 1);
@@ -176,7 +212,9 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
     await t.http.get(`/user/messages/${ids.message}`).set(bearer(alice)).expect(200);
     await t.http.get(`/user/messages/${ids.message.toUpperCase()}`).set(bearer(alice)).expect(200);
     expect((await deliveries(alice, { messageId: ids.message })).total).toBe(3);
-    expect(Object.values(ids).every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect(
+      Object.values(ids).every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)),
+    ).toBe(true);
     expect(aliceBefore.mails).toEqual([1, 1]);
     expect(aliceBefore.webhookRequests).toBe(3);
     expect(await aliceState()).toEqual(aliceBefore);
@@ -185,45 +223,88 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
   // Each takes the caller and the id to try; `expected` is the status an id that exists nowhere gets.
   const probes: Array<[string, number, (userId: string, id: string) => Test]> = [
     ['GET /user/messages/{id}', 404, (userId, id) => t.http.get(`/user/messages/${id}`).set(bearer(userId))],
-    ['POST /user/messages/{id}/cancel', 404, (userId, id) => t.http.post(`/user/messages/${id}/cancel`).set(bearer(userId))],
-    ['GET /user/webhook-deliveries?messageId=', 200, (userId, id) => t.http.get('/user/webhook-deliveries').query({ messageId: id }).set(bearer(userId))],
-    ['GET /user/webhook-deliveries?messageId=&take=100&page=1', 200, (userId, id) =>
-      t.http.get('/user/webhook-deliveries').query({ messageId: id, take: 100, page: 1 }).set(bearer(userId))],
-    ['POST /user/webhook-deliveries/{id}/replay', 404, (userId, id) => t.http.post(`/user/webhook-deliveries/${id}/replay`).set(bearer(userId))],
+    [
+      'POST /user/messages/{id}/cancel',
+      404,
+      (userId, id) => t.http.post(`/user/messages/${id}/cancel`).set(bearer(userId)),
+    ],
+    [
+      'GET /user/webhook-deliveries?messageId=',
+      200,
+      (userId, id) => t.http.get('/user/webhook-deliveries').query({ messageId: id }).set(bearer(userId)),
+    ],
+    [
+      'GET /user/webhook-deliveries?messageId=&take=100&page=1',
+      200,
+      (userId, id) =>
+        t.http.get('/user/webhook-deliveries').query({ messageId: id, take: 100, page: 1 }).set(bearer(userId)),
+    ],
+    [
+      'POST /user/webhook-deliveries/{id}/replay',
+      404,
+      (userId, id) => t.http.post(`/user/webhook-deliveries/${id}/replay`).set(bearer(userId)),
+    ],
     ['GET /domains/{id}', 404, (userId, id) => t.http.get(`/domains/${id}`).set(bearer(userId))],
     ['POST /domains/{id}/verify', 404, (userId, id) => t.http.post(`/domains/${id}/verify`).set(bearer(userId))],
     ['DELETE /domains/{id}', 404, (userId, id) => t.http.delete(`/domains/${id}`).set(bearer(userId))],
-    ['POST /sender/send with attachmentIds: [id]', 400, (userId, id) =>
-      t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ attachmentIds: [id] }))],
-    ['POST /sender/send with attachmentIds: [own, id]', 400, (userId, id) =>
-      t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ attachmentIds: [bobAttachment, id] }))],
+    [
+      'POST /sender/send with attachmentIds: [id]',
+      400,
+      (userId, id) =>
+        t.http
+          .post('/sender/send')
+          .set(bearer(userId))
+          .send(sendBody({ attachmentIds: [id] })),
+    ],
+    [
+      'POST /sender/send with attachmentIds: [own, id]',
+      400,
+      (userId, id) =>
+        t.http
+          .post('/sender/send')
+          .set(bearer(userId))
+          .send(sendBody({ attachmentIds: [bobAttachment, id] })),
+    ],
   ];
-  const idKinds = ['message', 'message without webhook', 'attachment', 'webhook event (message.sent)', 'webhook event (message.queued)', 'senderId', 'domain'];
+  const idKinds = [
+    'message',
+    'message without webhook',
+    'attachment',
+    'webhook event (message.sent)',
+    'webhook event (message.queued)',
+    'senderId',
+    'domain',
+  ];
   const cases = probes.flatMap(([endpoint, expected, call]) =>
     idKinds.flatMap((kind) =>
       Object.keys(VARIANTS).map((variant) => [endpoint, kind, variant, expected, call] as const),
     ),
   );
 
-  it.each(cases)('%s: Alice\'s %s id (%s) is answered to Bob exactly like an id that exists nowhere', async (_endpoint, kind, variant, expected, call) => {
-    const theirs = VARIANTS[variant](ids[kind]);
-    const nowhere = VARIANTS[variant](nowhereLike(ids[kind]));
-    const bobsOwnBefore = await rowsOwnedBy(t.db, bob);
+  it.each(cases)(
+    "%s: Alice's %s id (%s) is answered to Bob exactly like an id that exists nowhere",
+    async (_endpoint, kind, variant, expected, call) => {
+      const theirs = VARIANTS[variant](ids[kind]);
+      const nowhere = VARIANTS[variant](nowhereLike(ids[kind]));
+      const bobsOwnBefore = await rowsOwnedBy(t.db, bob);
 
-    const foreign = await call(bob, theirs);
-    const unknown = await call(bob, nowhere);
+      const foreign = await call(bob, theirs);
+      const unknown = await call(bob, nowhere);
 
-    // A malformed id may well be refused differently; as issued, the status is the one we know.
-    if (variant !== 'without hyphens') expect(unknown.status).toBe(expected);
-    expect(observe(foreign, theirs)).toEqual(observe(unknown, nowhere));
-    expect(foreign.headers['content-type']).toMatch(foreign.status === 200 ? /^application\/json/ : /^application\/problem\+json/);
-    expect(foreign.text).not.toContain(alice);
-    expect(await rowsOwnedBy(t.db, bob)).toEqual(bobsOwnBefore);
-    expect(await aliceState()).toEqual(aliceBefore);
-  });
+      // A malformed id may well be refused differently; as issued, the status is the one we know.
+      if (variant !== 'without hyphens') expect(unknown.status).toBe(expected);
+      expect(observe(foreign, theirs)).toEqual(observe(unknown, nowhere));
+      expect(foreign.headers['content-type']).toMatch(
+        foreign.status === 200 ? /^application\/json/ : /^application\/problem\+json/,
+      );
+      expect(foreign.text).not.toContain(alice);
+      expect(await rowsOwnedBy(t.db, bob)).toEqual(bobsOwnBefore);
+      expect(await aliceState()).toEqual(aliceBefore);
+    },
+  );
 
   it(
-    'Bob replaying each of Alice\'s webhook events sends nothing, queues nothing and logs no attempt for Alice',
+    "Bob replaying each of Alice's webhook events sends nothing, queues nothing and logs no attempt for Alice",
     async () => {
       for (const event of aliceEvents) {
         await t.http.post(`/user/webhook-deliveries/${event.id}/replay`).set(bearer(bob)).expect(404);
@@ -234,7 +315,9 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
       expect(await aliceState()).toEqual(aliceBefore);
       expect(receiver.on(alicePath)).toHaveLength(3);
       const after = await deliveries(alice);
-      expect(after.deliveries.map((d: any) => [d.id, d.state, d.attempts.length])).toEqual(aliceEvents.map((e) => [e.id, 'delivered', 1]));
+      expect(after.deliveries.map((d: any) => [d.id, d.state, d.attempts.length])).toEqual(
+        aliceEvents.map((e) => [e.id, 'delivered', 1]),
+      );
     },
     TIMEOUT,
   );
@@ -255,32 +338,44 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
       { startDate: today, endDate: today },
       { startDate: '2000-01-01T00:00:00Z', endDate: '2999-12-31T23:59:59+14:00' },
       {
-        take: 100, page: 1, includeStatusHistory: true, fromEmail: SHARED.sender, toEmail: SHARED.to[0], bulkSending: SHARED.bulkSendingId,
-        statuses: 'sent', startDate: today, endDate: today,
+        take: 100,
+        page: 1,
+        includeStatusHistory: true,
+        fromEmail: SHARED.sender,
+        toEmail: SHARED.to[0],
+        bulkSending: SHARED.bulkSendingId,
+        statuses: 'sent',
+        startDate: today,
+        endDate: today,
       },
     ];
 
-    it.each(filters.map((f) => [JSON.stringify(f), f]))('GET /user/messages?%s shows Bob his message and none of Alice\'s', async (_name, filter) => {
-      const bobs = await t.http.get('/user/messages').query(filter).set(bearer(bob)).expect(200);
-      const alices = await t.http.get('/user/messages').query(filter).set(bearer(alice)).expect(200);
+    it.each(filters.map((f) => [JSON.stringify(f), f]))(
+      "GET /user/messages?%s shows Bob his message and none of Alice's",
+      async (_name, filter) => {
+        const bobs = await t.http.get('/user/messages').query(filter).set(bearer(bob)).expect(200);
+        const alices = await t.http.get('/user/messages').query(filter).set(bearer(alice)).expect(200);
 
-      expect(bobs.body.messages.map((m: any) => [m.id, m.userId])).toEqual([[bobMessage.id, bob]]);
-      expect(bobs.body.total).toBe(1);
-      for (const id of Object.values(ids)) expect(bobs.text).not.toContain(id);
-      expect(bobs.text).not.toContain(alice);
-      // The same filter finds Alice's messages for Alice: Bob's answer is empty of them because they are hers.
-      expect(alices.body.messages.every((m: any) => m.userId === alice)).toBe(true);
-      expect(alices.body.messages.map((m: any) => m.id)).toContain(ids.message);
-    });
+        expect(bobs.body.messages.map((m: any) => [m.id, m.userId])).toEqual([[bobMessage.id, bob]]);
+        expect(bobs.body.total).toBe(1);
+        for (const id of Object.values(ids)) expect(bobs.text).not.toContain(id);
+        expect(bobs.text).not.toContain(alice);
+        // The same filter finds Alice's messages for Alice: Bob's answer is empty of them because they are hers.
+        expect(alices.body.messages.every((m: any) => m.userId === alice)).toBe(true);
+        expect(alices.body.messages.map((m: any) => m.id)).toContain(ids.message);
+      },
+    );
 
-    it('GET /domains shows Bob none of Alice\'s domains', async () => {
+    it("GET /domains shows Bob none of Alice's domains", async () => {
       const response = await t.http.get('/domains').set(bearer(bob)).expect(200);
 
       expect(response.body).toEqual({ domains: [] });
-      expect((await t.http.get('/domains').set(bearer(alice)).expect(200)).body.domains.map((d: any) => d.id)).toEqual([ids.domain]);
+      expect((await t.http.get('/domains').set(bearer(alice)).expect(200)).body.domains.map((d: any) => d.id)).toEqual([
+        ids.domain,
+      ]);
     });
 
-    it('pages past Bob\'s own messages into nothing, not into Alice\'s', async () => {
+    it("pages past Bob's own messages into nothing, not into Alice's", async () => {
       const page2 = await t.http.get('/user/messages').query({ take: 1, page: 2 }).set(bearer(bob)).expect(200);
 
       expect(page2.body).toMatchObject({ messages: [], total: 1, page: 2, hasNext: false });
@@ -291,17 +386,20 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
       expect(bobMessage.senderId).not.toBe(aliceMessages[0].senderId);
     });
 
-    it.each<[{ take?: number; page?: number }]>([[{}], [{ take: 100 }], [{ take: 1, page: 1 }], [{ take: 1, page: 2 }]])(
-      'GET /user/webhook-deliveries?%j lists Bob\'s events and none of Alice\'s',
-      async (query) => {
-        const response = await t.http.get('/user/webhook-deliveries').query(query).set(bearer(bob)).expect(200);
+    it.each<[{ take?: number; page?: number }]>([
+      [{}],
+      [{ take: 100 }],
+      [{ take: 1, page: 1 }],
+      [{ take: 1, page: 2 }],
+    ])("GET /user/webhook-deliveries?%j lists Bob's events and none of Alice's", async (query) => {
+      const response = await t.http.get('/user/webhook-deliveries').query(query).set(bearer(bob)).expect(200);
 
-        expect(response.body.total).toBe(1);
-        expect(response.body.deliveries.map((d: any) => d.id)).toEqual(query.page === 2 ? [] : [bobEvent.id]);
-        for (const id of [...Object.values(ids), ...aliceEvents.map((e) => e.id)]) expect(response.text).not.toContain(id);
-        expect(response.text).not.toContain(alicePath);
-      },
-    );
+      expect(response.body.total).toBe(1);
+      expect(response.body.deliveries.map((d: any) => d.id)).toEqual(query.page === 2 ? [] : [bobEvent.id]);
+      for (const id of [...Object.values(ids), ...aliceEvents.map((e) => e.id)])
+        expect(response.text).not.toContain(id);
+      expect(response.text).not.toContain(alicePath);
+    });
   });
 
   describe('Idempotency-Key, which names a stored answer per user', () => {
@@ -317,7 +415,7 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
       return { ...observe(response, id), body: rest };
     };
 
-    it('Alice\'s key with Alice\'s body gives Carol a new message of her own, not Alice\'s answer', async () => {
+    it("Alice's key with Alice's body gives Carol a new message of her own, not Alice's answer", async () => {
       // Ids of the same length, so that the two answers have the same length too.
       const carol = newUserId('carol');
       const cindy = newUserId('cindy');
@@ -336,7 +434,7 @@ describe('BOLA: another user\'s id is answered like an id that exists nowhere (S
       expect(replayed.body.id).toBe(aliceMessages[1].id);
     });
 
-    it('Alice\'s key with another body gives Carol 201, not the 422 Alice would get', async () => {
+    it("Alice's key with another body gives Carol 201, not the 422 Alice would get", async () => {
       const carol = newUserId('carol');
       const other = sendBody({ subject: 'Something else' });
 

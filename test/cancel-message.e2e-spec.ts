@@ -19,20 +19,29 @@ const conflict = (id: string, status: string) => ({
 
 describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
   // Retries far off: a deferred message stays deferred while the test cancels it.
-  const { receiver, sink, t, send } = bootWebhookApp({ ...TO_LOOPBACK, DELIVERY_RETRY_DELAYS: '600', WORKER_CONCURRENCY: '1' });
+  const { receiver, sink, t, send } = bootWebhookApp({
+    ...TO_LOOPBACK,
+    DELIVERY_RETRY_DELAYS: '600',
+    WORKER_CONCURRENCY: '1',
+  });
 
   const cancel = (userId: string, id: string) => t.http.post(`/user/messages/${id}/cancel`).set(bearer(userId));
   /** A sender address of its own, so that the sink's MAIL FROM log tells whether this message was ever begun. */
   const ownSender = () => `sender-${randomUUID()}@example.com`;
   const jobsOf = async (messageId: string): Promise<string[]> =>
-    (await t.db.query(`SELECT state FROM pgboss.job WHERE name = $1 AND data->>'messageId' = $2`, [DELIVERY_QUEUE, messageId])).map(
-      (row: { state: string }) => row.state,
-    );
+    (
+      await t.db.query(`SELECT state FROM pgboss.job WHERE name = $1 AND data->>'messageId' = $2`, [
+        DELIVERY_QUEUE,
+        messageId,
+      ])
+    ).map((row: { state: string }) => row.state);
   const eventsOf = async (messageId: string): Promise<string[]> =>
-    (await t.db.query(`SELECT status FROM webhook_events WHERE message_id = $1 ORDER BY sequence`, [messageId])).map((row: { status: string }) => row.status);
+    (await t.db.query(`SELECT status FROM webhook_events WHERE message_id = $1 ORDER BY sequence`, [messageId])).map(
+      (row: { status: string }) => row.status,
+    );
   /** The job was taken and completed: its claim ran, and (for a canceled message) refused it. */
   async function waitForJobCompleted(messageId: string): Promise<void> {
-    for (const deadline = Date.now() + 20_000; (await jobsOf(messageId)).join() !== 'completed'; ) {
+    for (const deadline = Date.now() + 20_000; (await jobsOf(messageId)).join() !== 'completed';) {
       if (Date.now() > deadline) throw new Error(`the job of ${messageId} never completed: ${await jobsOf(messageId)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -53,7 +62,13 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
       expect(statuses(body)).toEqual(['scheduled', 'canceled']);
       expect((await t.http.get(`/user/messages/${accepted.id}`).set(bearer(userId)).expect(200)).body).toEqual(body);
       await receiver.waitFor(() => distinctEvents(receiver.on(path)).length >= 2, 'two events');
-      expect(distinctEvents(receiver.on(path)).map(({ event }) => [event.type, event.data.sequence, event.data.message.status])).toEqual([
+      expect(
+        distinctEvents(receiver.on(path)).map(({ event }) => [
+          event.type,
+          event.data.sequence,
+          event.data.message.status,
+        ]),
+      ).toEqual([
         ['message.scheduled', 1, 'scheduled'],
         ['message.canceled', 2, 'canceled'],
       ]);
@@ -79,10 +94,17 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
       try {
         await holder.startTransaction();
         await holder.query(`LOCK TABLE message_attachments IN ACCESS EXCLUSIVE MODE`);
-        const accepted = await send(userId, { sender, webhook: { url: receiver.url(newPath('cancel-race')), status: [] } });
+        const accepted = await send(userId, {
+          sender,
+          webhook: { url: receiver.url(newPath('cancel-race')), status: [] },
+        });
         const claimWaiting = async () =>
-          (await t.db.query(`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'message_attachments'::regclass AND NOT granted`))[0].n > 0;
-        for (const deadline = Date.now() + 20_000; !(await claimWaiting()); ) {
+          (
+            await t.db.query(
+              `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'message_attachments'::regclass AND NOT granted`,
+            )
+          )[0].n > 0;
+        for (const deadline = Date.now() + 20_000; !(await claimWaiting());) {
           if (Date.now() > deadline) throw new Error('no worker ever fetched the job');
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
@@ -166,7 +188,10 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
     const { body } = await cancel(userId, accepted.id).expect(409);
 
     expect(body).toMatchObject(conflict(accepted.id, 'canceled'));
-    expect(statuses((await t.http.get(`/user/messages/${accepted.id}`).set(bearer(userId)).expect(200)).body)).toEqual(['scheduled', 'canceled']);
+    expect(statuses((await t.http.get(`/user/messages/${accepted.id}`).set(bearer(userId)).expect(200)).body)).toEqual([
+      'scheduled',
+      'canceled',
+    ]);
   });
 
   it("answers 404 for another user's message, as GET does, and leaves it alone", async () => {
@@ -178,7 +203,9 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
     const { body } = await cancel(other, accepted.id).expect(404);
 
     expect(body).toMatchObject({ status: 404, detail: get.body.detail });
-    expect((await t.http.get(`/user/messages/${accepted.id}`).set(bearer(owner)).expect(200)).body.status).toBe('scheduled');
+    expect((await t.http.get(`/user/messages/${accepted.id}`).set(bearer(owner)).expect(200)).body.status).toBe(
+      'scheduled',
+    );
   });
 
   it.each([

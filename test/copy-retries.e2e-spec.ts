@@ -27,7 +27,9 @@ describe('copy retries (one SMTP transaction per recipient)', () => {
       .sort();
   };
   const jobData = async (messageId: string): Promise<unknown[]> =>
-    (await t.db.query(`SELECT data FROM pgboss.job WHERE data->>'messageId' = $1 ORDER BY created_on`, [messageId])).map((row: { data: unknown }) => row.data);
+    (
+      await t.db.query(`SELECT data FROM pgboss.job WHERE data->>'messageId' = $1 ORDER BY created_on`, [messageId])
+    ).map((row: { data: unknown }) => row.data);
 
   it(
     'retries only the greylisted copy: each recipient gets one copy, and the message goes sent by way of deferred',
@@ -38,14 +40,26 @@ describe('copy retries (one SMTP transaction per recipient)', () => {
       const { id } = await send(userId, { to: [to1, to2], cc: [cc] });
       const message = await waitForStatus(t.http, userId, id, 'sent');
 
-      expect(sink.acceptedFor(id).map((mail) => mail.to).sort()).toEqual([[to1], [to2], [cc]].sort());
+      expect(
+        sink
+          .acceptedFor(id)
+          .map((mail) => mail.to)
+          .sort(),
+      ).toEqual([[to1], [to2], [cc]].sort());
       // Not even begun again for the recipients that had their copy: to2 (position 1) alone twice.
       expect(transactionsFor(id)).toEqual([0, 1, 1, 2]);
       const history: History = message.statusHistory;
       expect(history.map((e) => e.status)).toEqual(['queued', 'sending', 'deferred', 'sending', 'sent']);
-      expect(history[2].detail).toMatch(new RegExp(`^2 of 3 copies accepted, one per recipient: 250 .* \\(pending: ${to2} \\(.*451 4\\.7\\.1 Greylisted.*\\)\\)$`));
+      expect(history[2].detail).toMatch(
+        new RegExp(
+          `^2 of 3 copies accepted, one per recipient: 250 .* \\(pending: ${to2} \\(.*451 4\\.7\\.1 Greylisted.*\\)\\)$`,
+        ),
+      );
       expect(history[4].detail).toMatch(/^1 of the 1 pending copies accepted \(3 in all\), one per recipient: 250 /);
-      expect(await jobData(id)).toEqual([{ messageId: id, attempt: 1 }, { messageId: id, attempt: 2, copies: { pending: [1], accepted: 2 } }]);
+      expect(await jobData(id)).toEqual([
+        { messageId: id, attempt: 1 },
+        { messageId: id, attempt: 2, copies: { pending: [1], accepted: 2 } },
+      ]);
     },
     TIMEOUT,
   );
@@ -67,7 +81,9 @@ describe('copy retries (one SMTP transaction per recipient)', () => {
       expect(history[2].detail).toContain(`(pending: ${late} (`);
       expect(history[2].detail).toMatch(new RegExp(`\\(refused: ${gone} \\(.*550 5\\.1\\.1 No such user here\\)\\)$`));
       expect(history[4].detail).toMatch(
-        new RegExp(`^0 of the 1 pending copies accepted \\(1 in all\\), one per recipient \\(refused: ${late} \\(.*451.*, gave up after 2 attempts\\)\\)$`),
+        new RegExp(
+          `^0 of the 1 pending copies accepted \\(1 in all\\), one per recipient \\(refused: ${late} \\(.*451.*, gave up after 2 attempts\\)\\)$`,
+        ),
       );
     },
     TIMEOUT,
@@ -85,7 +101,13 @@ describe('copy retries (one SMTP transaction per recipient)', () => {
 
       expect(sink.acceptedFor(id)).toEqual([]);
       expect(transactionsFor(id)).toEqual([0, 0, 1]);
-      expect((message.statusHistory as History).map((e) => e.status)).toEqual(['queued', 'sending', 'deferred', 'sending', 'failed']);
+      expect((message.statusHistory as History).map((e) => e.status)).toEqual([
+        'queued',
+        'sending',
+        'deferred',
+        'sending',
+        'failed',
+      ]);
     },
     TIMEOUT,
   );

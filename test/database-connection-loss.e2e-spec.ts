@@ -43,12 +43,21 @@ describe('when the network to PostgreSQL fails (SPEC §3)', () => {
     // a lock held straight on the server (not through the proxy) when the network drops.
     const answer = await whileRequestWaitsInDatabase(
       process.env.TEST_DATABASE_URL!,
-      () => t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'Cut off' })).then((r) => r),
+      () =>
+        t.http
+          .post('/sender/send')
+          .set(bearer(userId))
+          .send(sendBody({ subject: 'Cut off' }))
+          .then((r) => r),
       async () => proxy.cutAll(),
     );
     expectDatabaseAway(answer);
 
-    await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'After the cut' })).expect(201);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ subject: 'After the cut' }))
+      .expect(201);
     const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     expect(body.messages.map((m: { subject: string }) => m.subject)).toEqual(['After the cut']);
   });

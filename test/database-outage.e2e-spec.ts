@@ -46,10 +46,17 @@ describe('while the database is away (SPEC §3)', () => {
   });
 
   it('answers 503 with Retry-After to sends and lists, and serves again once it is back', async () => {
-    const before = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'Before' })).expect(201);
+    const before = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ subject: 'Before' }))
+      .expect(201);
 
     await server.stop();
-    const send = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'During' }));
+    const send = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ subject: 'During' }));
     const list = await t.http.get('/user/messages').set(bearer(userId));
     const one = await t.http.get(`/user/messages/${before.body.id}`).set(bearer(userId));
     expectDatabaseAway(send);
@@ -58,7 +65,11 @@ describe('while the database is away (SPEC §3)', () => {
     expect((await t.http.get('/health/ready')).status).toBe(503);
 
     expect(await server.start()).toBe(t.config.databaseUrl);
-    const after = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject: 'After' })).expect(201);
+    const after = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ subject: 'After' }))
+      .expect(201);
     const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     expect(body.messages.map((m: { id: string; subject: string }) => [m.id, m.subject])).toEqual([
       [after.body.id, 'After'],
@@ -71,14 +82,25 @@ describe('while the database is away (SPEC §3)', () => {
     const cutOff = newUserId('cut-off');
     const answer = await whileRequestWaitsInDatabase(
       t.config.databaseUrl!,
-      () => t.http.post('/sender/send').set(bearer(cutOff)).send(sendBody({ subject: 'Cut off' })).then((r) => r),
+      () =>
+        t.http
+          .post('/sender/send')
+          .set(bearer(cutOff))
+          .send(sendBody({ subject: 'Cut off' }))
+          .then((r) => r),
       async (locker) => {
-        const terminated = await locker.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mailroom'`);
+        const terminated = await locker.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mailroom'`,
+        );
         expect(terminated.rowCount).toBeGreaterThan(0);
       },
     );
     expectDatabaseAway(answer);
-    await t.http.post('/sender/send').set(bearer(cutOff)).send(sendBody({ subject: 'Next' })).expect(201);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(cutOff))
+      .send(sendBody({ subject: 'Next' }))
+      .expect(201);
     const { body } = await t.http.get('/user/messages').set(bearer(cutOff)).expect(200);
     expect(body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Next']);
   });
@@ -92,11 +114,19 @@ describe('while the database is away (SPEC §3)', () => {
     await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     const answer = await whileRequestWaitsInDatabase(
       t.config.databaseUrl!,
-      () => t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody({ subject: 'One' }), sendBody({ subject: 'Two' })] }).then((r) => r),
+      () =>
+        t.http
+          .post('/sender/send/batch')
+          .set(bearer(userId))
+          .send({ messages: [sendBody({ subject: 'One' }), sendBody({ subject: 'Two' })] })
+          .then((r) => r),
       async (locker) => {
         const idle = `SELECT pid FROM pg_stat_activity WHERE application_name = 'mailroom' AND state = 'idle in transaction'`;
         // The locker's transaction would see one snapshot of the activity; each look takes a new one.
-        const idleNow = async () => (await locker.query(`SELECT pg_stat_clear_snapshot()`), (await locker.query(idle)).rowCount! > 0);
+        const idleNow = async () => (
+          await locker.query(`SELECT pg_stat_clear_snapshot()`),
+          (await locker.query(idle)).rowCount! > 0
+        );
         await waitForAsync(idleNow, 'the batch transaction to wait idle');
         const terminated = await locker.query(`SELECT pg_terminate_backend(pid) FROM (${idle}) AS idle`);
         expect(terminated.rowCount).toBe(1);
@@ -107,22 +137,36 @@ describe('while the database is away (SPEC §3)', () => {
     expectDatabaseAway(answer);
     const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     expect(body.messages).toEqual([]);
-    await t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody({ subject: 'Three' }), sendBody({ subject: 'Four' })] }).expect(201);
+    await t.http
+      .post('/sender/send/batch')
+      .set(bearer(userId))
+      .send({ messages: [sendBody({ subject: 'Three' }), sendBody({ subject: 'Four' })] })
+      .expect(201);
   });
   it('answers every request 2xx or 503 with Retry-After, never 500, through a restart under load', async () => {
     let running = true;
     const outcomes: { what: string; status: number; retryAfter?: string; detail?: string }[] = [];
     const requests = [
       (userId: string) => t.http.post('/sender/send').set(bearer(userId)).send(sendBody()),
-      (userId: string) => t.http.post('/sender/send').set(bearer(userId)).set('Idempotency-Key', userId).send(sendBody()),
-      (userId: string) => t.http.post('/sender/send/batch').set(bearer(userId)).send({ messages: [sendBody(), sendBody({ subject: 'Two' })] }),
+      (userId: string) =>
+        t.http.post('/sender/send').set(bearer(userId)).set('Idempotency-Key', userId).send(sendBody()),
+      (userId: string) =>
+        t.http
+          .post('/sender/send/batch')
+          .set(bearer(userId))
+          .send({ messages: [sendBody(), sendBody({ subject: 'Two' })] }),
       (userId: string) => t.http.get('/user/messages').set(bearer(userId)),
     ];
     const client = async (n: number) => {
       for (let i = 0; running; i++) {
         const what = ['send', 'keyed send', 'batch', 'list'][(n + i) % requests.length];
         const response = await requests[(n + i) % requests.length](newUserId('restart'));
-        outcomes.push({ what, status: response.status, retryAfter: response.headers['retry-after'], detail: response.body?.detail });
+        outcomes.push({
+          what,
+          status: response.status,
+          retryAfter: response.headers['retry-after'],
+          detail: response.body?.detail,
+        });
       }
     };
     const clients = Array.from({ length: 8 }, (_, n) => client(n));
@@ -132,11 +176,16 @@ describe('while the database is away (SPEC §3)', () => {
     await waitFor(() => countOf(503) >= 20, 'refusals during the restart');
     expect(await server.start()).toBe(t.config.databaseUrl);
     const afterwards = outcomes.length;
-    await waitFor(() => outcomes.slice(afterwards).filter((o) => o.status === 201).length >= 20, 'sends after the restart');
+    await waitFor(
+      () => outcomes.slice(afterwards).filter((o) => o.status === 201).length >= 20,
+      'sends after the restart',
+    );
     running = false;
     await Promise.all(clients);
 
-    const unexpected = outcomes.filter((o) => ![200, 201, 503].includes(o.status) || (o.status === 503 && !(Number(o.retryAfter) > 0)));
+    const unexpected = outcomes.filter(
+      (o) => ![200, 201, 503].includes(o.status) || (o.status === 503 && !(Number(o.retryAfter) > 0)),
+    );
     expect(unexpected).toEqual([]);
   });
 });

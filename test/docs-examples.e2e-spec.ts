@@ -53,7 +53,9 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
   const schemaOf = (name: string): Schema => doc.components.schemas[name];
   const operations = () =>
     Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ path, method, op })),
+      Object.entries(item)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, op]) => ({ path, method, op })),
     );
   /** What Swagger UI's "Try it out" puts in the body: the first named example, else the example. */
   const bodyExamples = (op: Operation): unknown[] => {
@@ -72,7 +74,9 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     const validator = join(PROJECT_ROOT, 'test/support/validate-openapi.mjs');
 
     const outcome = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [validator], (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr }));
+      const child = execFile(process.execPath, [validator], (error, _stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stderr }),
+      );
       child.stdin!.end(JSON.stringify(doc));
     });
 
@@ -85,12 +89,18 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
 
     for (const example of examples) {
       expect(example).toBeDefined();
-      const response = await t.http.post('/sender/send').set(bearer(newUserId())).send(example as object);
+      const response = await t.http
+        .post('/sender/send')
+        .set(bearer(newUserId()))
+        .send(example as object);
       // An example with a scheduledAt shows a scheduled send: one that waits for its moment.
       const { scheduledAt } = example as { scheduledAt?: string };
       expect({ status: response.status, body: response.body }).toMatchObject({
         status: 201,
-        body: { status: scheduledAt ? 'scheduled' : 'queued', scheduledAt: scheduledAt ? new Date(scheduledAt).toISOString() : null },
+        body: {
+          status: scheduledAt ? 'scheduled' : 'queued',
+          scheduledAt: scheduledAt ? new Date(scheduledAt).toISOString() : null,
+        },
       });
     }
   });
@@ -101,19 +111,35 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     expect(examples.length).toBeGreaterThan(0);
 
     for (const example of examples) {
-      const response = await t.http.post('/sender/send/batch').set(bearer(newUserId())).send(example as object);
-      expect({ status: response.status, count: response.body.messages?.length }).toEqual({ status: 201, count: (example as { messages: unknown[] }).messages.length });
+      const response = await t.http
+        .post('/sender/send/batch')
+        .set(bearer(newUserId()))
+        .send(example as object);
+      expect({ status: response.status, count: response.body.messages?.length }).toEqual({
+        status: 201,
+        count: (example as { messages: unknown[] }).messages.length,
+      });
       for (const message of response.body.messages) expect(message).toMatchObject({ status: 'queued' });
     }
-    expect(Object.keys(batch.responses).filter((s) => Number(s) >= 400).sort()).toEqual(['400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
+    expect(
+      Object.keys(batch.responses)
+        .filter((s) => Number(s) >= 400)
+        .sort(),
+    ).toEqual(['400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     expect(batch.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
-    expect(Object.keys(batch.responses['201'].headers ?? {})).toEqual(expect.arrayContaining(['Idempotent-Replayed', 'RateLimit-Remaining']));
+    expect(Object.keys(batch.responses['201'].headers ?? {})).toEqual(
+      expect.arrayContaining(['Idempotent-Replayed', 'RateLimit-Remaining']),
+    );
   });
 
   it('lists the message just sent when the list is called with its own parameter examples', async () => {
     const userId = newUserId();
     const [example] = bodyExamples(operation('/sender/send', 'post'));
-    const sent = await t.http.post('/sender/send').set(bearer(userId)).send(example as object).expect(201);
+    const sent = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(example as object)
+      .expect(201);
     // As Swagger UI fills the fields in: the example, else the schema's example, else its default.
     const query: Record<string, string> = {};
     for (const parameter of operation('/user/messages', 'get').parameters!.filter((p) => p.in === 'query')) {
@@ -133,26 +159,45 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
         const example = response.content?.['application/problem+json']?.example as Record<string, unknown> | undefined;
         expect({ at: `${method} ${path} ${status}`, example }).toEqual({
           at: `${method} ${path} ${status}`,
-          example: expect.objectContaining({ type: 'about:blank', status: Number(status), title: STATUS_CODES[Number(status)], detail: expect.any(String) }),
+          example: expect.objectContaining({
+            type: 'about:blank',
+            status: Number(status),
+            title: STATUS_CODES[Number(status)],
+            detail: expect.any(String),
+          }),
         });
         checked.push(status);
       }
     }
-    expect(new Set(checked)).toEqual(new Set(['400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']));
+    expect(new Set(checked)).toEqual(
+      new Set(['400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']),
+    );
   });
 
   it('documents the headers of a send, which the server sends', async () => {
     const send = operation('/sender/send', 'post');
     expect(send.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
-    expect(Object.keys(send.responses['201'].headers ?? {}).sort()).toEqual(
-      ['Idempotent-Replayed', 'Location', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id'],
+    expect(Object.keys(send.responses['201'].headers ?? {}).sort()).toEqual([
+      'Idempotent-Replayed',
+      'Location',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Request-Id',
+    ]);
+    expect(Object.keys(send.responses['429'].headers ?? {})).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Reset']),
     );
-    expect(Object.keys(send.responses['429'].headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Reset']));
     expect(Object.keys(send.responses['503'].headers ?? {})).toContain('Retry-After');
     expect(Object.keys(send.responses['401'].headers ?? {})).toContain('WWW-Authenticate');
 
     const [example] = bodyExamples(send);
-    const first = await t.http.post('/sender/send').set(bearer(newUserId())).set('Idempotency-Key', 'docs-1').send(example as object).expect(201);
+    const first = await t.http
+      .post('/sender/send')
+      .set(bearer(newUserId()))
+      .set('Idempotency-Key', 'docs-1')
+      .send(example as object)
+      .expect(201);
     for (const header of ['location', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id']) {
       expect(first.headers).toHaveProperty(header);
     }
@@ -171,7 +216,10 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
 
   it('marks the JSON bodies closed, as the server refuses unknown fields', async () => {
     for (const name of ['SendMessageDto', 'SendBatchDto', 'InlineAttachmentDto', 'WebhookSettingDto']) {
-      expect({ name, additionalProperties: schemaOf(name).additionalProperties }).toEqual({ name, additionalProperties: false });
+      expect({ name, additionalProperties: schemaOf(name).additionalProperties }).toEqual({
+        name,
+        additionalProperties: false,
+      });
     }
   });
 
@@ -181,7 +229,12 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     const listParameters = operation('/user/messages', 'get').parameters!;
 
     // SPEC §4: every address field of a send takes a mailbox (`Ada <ada@example.com>`), which `format: email` refuses.
-    const mailboxFormats = [send.sender.format, ...['to', 'cc', 'bcc', 'replyTo'].map((f) => send[f].items!.format), message.sender.format, message.to.items!.format];
+    const mailboxFormats = [
+      send.sender.format,
+      ...['to', 'cc', 'bcc', 'replyTo'].map((f) => send[f].items!.format),
+      message.sender.format,
+      message.to.items!.format,
+    ];
     expect(mailboxFormats).toEqual(mailboxFormats.map(() => undefined));
     for (const name of ['fromEmail', 'toEmail']) {
       expect(listParameters.find((p) => p.name === name)?.schema?.format).toBe('email');
@@ -191,10 +244,18 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
   it('states the array limits that the server enforces', async () => {
     const send = schemaOf('SendMessageDto').properties!;
 
-    expect([send.to.maxItems, send.attachments.maxItems, send.attachmentIds.maxItems]).toEqual([t.config.limits.maxRecipients, 20, 20]);
+    expect([send.to.maxItems, send.attachments.maxItems, send.attachmentIds.maxItems]).toEqual([
+      t.config.limits.maxRecipients,
+      20,
+      20,
+    ]);
     const [example] = bodyExamples(operation('/sender/send', 'post'));
     const tooMany = Array.from({ length: send.to.maxItems! + 1 }, (_, i) => `r${i}@example.com`);
-    const response = await t.http.post('/sender/send').set(bearer(newUserId())).send({ ...(example as object), to: tooMany }).expect(400);
+    const response = await t.http
+      .post('/sender/send')
+      .set(bearer(newUserId()))
+      .send({ ...(example as object), to: tooMany })
+      .expect(400);
     expect(response.body.errors).toEqual([expect.objectContaining({ field: 'to' })]);
   });
 });

@@ -76,7 +76,11 @@ describe('API documentation (SPEC §6)', () => {
     expect(schemes).toHaveLength(1);
     const [name] = schemes[0];
 
-    for (const [path, method] of [['/sender/send', 'post'], ['/user/messages', 'get'], ['/user/messages/{id}', 'get']]) {
+    for (const [path, method] of [
+      ['/sender/send', 'post'],
+      ['/user/messages', 'get'],
+      ['/user/messages/{id}', 'get'],
+    ]) {
       expect(operation(path, method).security).toContainEqual({ [name]: [] });
     }
   });
@@ -91,9 +95,17 @@ describe('API documentation (SPEC §6)', () => {
     const parameters = operation('/user/messages', 'get').parameters ?? [];
     const query = parameters.filter((p) => p.in === 'query');
 
-    expect(query.map((p) => p.name).sort()).toEqual(
-      ['bulkSending', 'endDate', 'fromEmail', 'includeStatusHistory', 'page', 'startDate', 'statuses', 'take', 'toEmail'],
-    );
+    expect(query.map((p) => p.name).sort()).toEqual([
+      'bulkSending',
+      'endDate',
+      'fromEmail',
+      'includeStatusHistory',
+      'page',
+      'startDate',
+      'statuses',
+      'take',
+      'toEmail',
+    ]);
     expect(query.filter((p) => p.required)).toEqual([]);
   });
 
@@ -103,16 +115,29 @@ describe('API documentation (SPEC §6)', () => {
     expect(parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
   });
 
-  it('documents the JSON body of POST /sender/send with the seed fields and SPEC §4\'s later ones', () => {
+  it("documents the JSON body of POST /sender/send with the seed fields and SPEC §4's later ones", () => {
     const body = operation('/sender/send', 'post').requestBody;
     const sut = schema(body?.content['application/json']?.schema.$ref);
 
-    expect(Object.keys(sut.properties ?? {}).sort()).toEqual(
-      [
-        'attachmentIds', 'attachments', 'bcc', 'bulkSendingId', 'cc', 'contactId', 'customPayload', 'headers', 'html', 'priority', 'replyTo',
-        'scheduledAt', 'sender', 'subject', 'text', 'to', 'webhook',
-      ],
-    );
+    expect(Object.keys(sut.properties ?? {}).sort()).toEqual([
+      'attachmentIds',
+      'attachments',
+      'bcc',
+      'bulkSendingId',
+      'cc',
+      'contactId',
+      'customPayload',
+      'headers',
+      'html',
+      'priority',
+      'replyTo',
+      'scheduledAt',
+      'sender',
+      'subject',
+      'text',
+      'to',
+      'webhook',
+    ]);
     expect([...(sut.required ?? [])].sort()).toEqual(['html', 'sender', 'subject', 'to']);
   });
 
@@ -143,7 +168,14 @@ describe('API documentation (SPEC §6)', () => {
   it('describes the problem body of SPEC §3', () => {
     const sut = schema(PROBLEM_REF);
 
-    expect(Object.keys(sut.properties ?? {}).sort()).toEqual(['detail', 'errors', 'requestId', 'status', 'title', 'type']);
+    expect(Object.keys(sut.properties ?? {}).sort()).toEqual([
+      'detail',
+      'errors',
+      'requestId',
+      'status',
+      'title',
+      'type',
+    ]);
     expect([...(sut.required ?? [])].sort()).toEqual(['detail', 'requestId', 'status', 'title', 'type']);
   });
 
@@ -151,13 +183,17 @@ describe('API documentation (SPEC §6)', () => {
     const created = operation('/sender/send', 'post').responses['201'];
 
     expect(created?.content?.['application/json']?.schema.$ref).toBe(MESSAGE_REF);
-    expect(operation('/user/messages/{id}', 'get').responses['200']?.content?.['application/json']?.schema.$ref).toBe(MESSAGE_REF);
+    expect(operation('/user/messages/{id}', 'get').responses['200']?.content?.['application/json']?.schema.$ref).toBe(
+      MESSAGE_REF,
+    );
   });
 
   it('describes the Message of SPEC §4', () => {
     const sut = schema(MESSAGE_REF);
 
-    expect(sut.required).toEqual(expect.arrayContaining(['id', 'to', 'subject', 'senderId', 'status', 'userId', 'sentAt']));
+    expect(sut.required).toEqual(
+      expect.arrayContaining(['id', 'to', 'subject', 'senderId', 'status', 'userId', 'sentAt']),
+    );
     expect(Object.keys(sut.properties ?? {})).toEqual(
       expect.arrayContaining(['sender', 'bulkSendingId', 'contactId', 'priority', 'customPayload', 'statusHistory']),
     );

@@ -11,7 +11,13 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, MIGRATIONS, runMigrationsExclusively } from '../src/database/data-source-options';
 import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
 import {
-  EmbeddedPostgresInChild, exitOf, killChild, processesMentioning, PROJECT_ROOT, stopProcessesMentioning, TS_NODE,
+  EmbeddedPostgresInChild,
+  exitOf,
+  killChild,
+  processesMentioning,
+  PROJECT_ROOT,
+  stopProcessesMentioning,
+  TS_NODE,
 } from './support/child-processes';
 
 jest.setTimeout(120_000);
@@ -58,7 +64,10 @@ describe('EmbeddedPostgres in a process with an IPC channel (a jest worker, a fo
       const server = new EmbeddedPostgres(${JSON.stringify(dataDir)});
       server.start().then(() => server.stop()).then(() => process.send('stopped'));
     `;
-    const child = spawn(process.execPath, [...TS_NODE, '-e', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, [...TS_NODE, '-e', script], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     try {
       // The signal to wait from: the server started and stopped, so only what it left can hold the process.
       await new Promise((resolve, reject) => {
@@ -143,7 +152,9 @@ describe('runMigrationsExclusively', () => {
       const results = await Promise.allSettled(sources.map((source) => runMigrationsExclusively(source)));
 
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
-      const rows = await sources[0].query(`SELECT name, count(*)::int AS n FROM migrations GROUP BY name ORDER BY name`);
+      const rows = await sources[0].query(
+        `SELECT name, count(*)::int AS n FROM migrations GROUP BY name ORDER BY name`,
+      );
       const expected = MIGRATIONS.map((m) => ({ name: new m().name ?? m.name, n: 1 }));
       expect(rows).toEqual(expected.sort((a, b) => a.name.localeCompare(b.name)));
       // The schema is really there, not just recorded.

@@ -32,10 +32,18 @@ describe('GroupCommit', () => {
   }
 
   const stored = async (items: string[]) =>
-    (await dataSource.query(`SELECT item FROM ${TABLE} WHERE item = ANY($1) ORDER BY item`, [items])).map((r: { item: string }) => r.item);
+    (await dataSource.query(`SELECT item FROM ${TABLE} WHERE item = ANY($1) ORDER BY item`, [items])).map(
+      (r: { item: string }) => r.item,
+    );
 
-  const options = (overrides: Partial<GroupCommitOptions>): GroupCommitOptions => ({ maxBatch: 100, maxWriters: 1, gatherOneTurn: true, ...overrides });
-  const items = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
+  const options = (overrides: Partial<GroupCommitOptions>): GroupCommitOptions => ({
+    maxBatch: 100,
+    maxWriters: 1,
+    gatherOneTurn: true,
+    ...overrides,
+  });
+  const items = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
 
   it('commits what is submitted in the same turn in one transaction, and answers each submitter', async () => {
     const commit = new GroupCommit(database, insert, options({}));
@@ -77,8 +85,17 @@ describe('GroupCommit', () => {
       return txs;
     };
     const commit = new GroupCommit(database, refusing, options({ maxBatch: 3 }));
-    const outcomes = await Promise.allSettled([...items('refused', 3), ...items('kept', 3)].map((item) => commit.submit(item)));
-    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const outcomes = await Promise.allSettled(
+      [...items('refused', 3), ...items('kept', 3)].map((item) => commit.submit(item)),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
     expect(await stored(items('refused', 3))).toEqual([]);
     expect(await stored(items('kept', 3))).toEqual(items('kept', 3));
   });
@@ -88,8 +105,12 @@ describe('GroupCommit', () => {
     const given = items('shared', 40);
     // A NUL: PostgreSQL text cannot hold one (22021), so the whole shared statement fails.
     const refused = 'shared-nul-\u0000';
-    const outcomes = await Promise.allSettled([...given.slice(0, 17), refused, ...given.slice(17)].map((item) => commit.submit(item)));
-    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([{ status: 'rejected', reason: expect.objectContaining({ code: '22021' }) }]);
+    const outcomes = await Promise.allSettled(
+      [...given.slice(0, 17), refused, ...given.slice(17)].map((item) => commit.submit(item)),
+    );
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([
+      { status: 'rejected', reason: expect.objectContaining({ code: '22021' }) },
+    ]);
     expect(outcomes[17].status).toBe('rejected');
     expect(await stored(given)).toEqual(given);
   });

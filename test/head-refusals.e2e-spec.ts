@@ -44,26 +44,42 @@ describe('HEAD refused early (SPEC §3)', () => {
   afterAll(() => t?.close());
 
   const cases = [
-    { name: 'a URL over 16 KiB', status: 431, request: (method: string) => `${method} ${LONG_PATH} HTTP/1.1\r\nHost: x\r\n\r\n` },
-    { name: 'a malformed header', status: 400, request: (method: string) => `${method} /health HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n` },
+    {
+      name: 'a URL over 16 KiB',
+      status: 431,
+      request: (method: string) => `${method} ${LONG_PATH} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    },
+    {
+      name: 'a malformed header',
+      status: 400,
+      request: (method: string) => `${method} /health HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n`,
+    },
     {
       name: 'a declared body over 20 MiB',
       status: 404,
-      request: (method: string) => `${method} /sender/send HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\nConnection: close\r\n\r\n`,
+      request: (method: string) =>
+        `${method} /sender/send HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\nConnection: close\r\n\r\n`,
     },
-    { name: 'no token', status: 401, request: (method: string) => `${method} /user/messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n` },
+    {
+      name: 'no token',
+      status: 401,
+      request: (method: string) => `${method} /user/messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    },
   ];
 
-  it.each(cases)('answers HEAD with $name with the head alone, where GET gets the problem', async ({ status, request }) => {
-    const get = split(await exchange(port, request('GET')));
-    expect(get.status).toBe(status);
-    expect(JSON.parse(get.body)).toMatchObject({ status });
+  it.each(cases)(
+    'answers HEAD with $name with the head alone, where GET gets the problem',
+    async ({ status, request }) => {
+      const get = split(await exchange(port, request('GET')));
+      expect(get.status).toBe(status);
+      expect(JSON.parse(get.body)).toMatchObject({ status });
 
-    const head = split(await exchange(port, request('HEAD')));
-    expect(head.status).toBe(status);
-    expect(head.headers).toMatch(/\r\nContent-Type: application\/problem\+json/i);
-    expect(head.body).toBe('');
-  });
+      const head = split(await exchange(port, request('HEAD')));
+      expect(head.status).toBe(status);
+      expect(head.headers).toMatch(/\r\nContent-Type: application\/problem\+json/i);
+      expect(head.body).toBe('');
+    },
+  );
 
   it('answers HEAD while draining with the 503 head alone', async () => {
     const drain = new HttpDrain();

@@ -20,9 +20,13 @@ describe('routes with an id parameter', () => {
   beforeAll(async () => {
     t = await bootTestApp();
     // Read from Express's router, so that a route added later is covered without a change here.
-    const { stack } = t.app.getHttpAdapter().getInstance().router as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+    const { stack } = t.app.getHttpAdapter().getInstance().router as unknown as {
+      stack: { route?: { path: string; methods: Record<string, boolean> } }[];
+    };
     routes = stack.flatMap(({ route }) =>
-      route && /\/:\w+/.test(route.path) ? Object.keys(route.methods).map((method) => ({ method: method as IdRoute['method'], path: route.path })) : [],
+      route && /\/:\w+/.test(route.path)
+        ? Object.keys(route.methods).map((method) => ({ method: method as IdRoute['method'], path: route.path }))
+        : [],
     );
   });
   afterAll(() => t.close());
@@ -33,7 +37,12 @@ describe('routes with an id parameter', () => {
   const expectNotFoundProblem = (response: Response) => {
     expect(response.status).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404, requestId: expect.any(String) });
+    expect(response.body).toMatchObject({
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      requestId: expect.any(String),
+    });
   };
 
   it('finds the id routes: GET /user/messages/{id}, POST /user/webhook-deliveries/{id}/replay and the /domains/{id} routes at least', () => {

@@ -21,7 +21,9 @@ async function stateOf(id: string): Promise<{ state: string; output: unknown }> 
 }
 
 async function activeJob(): Promise<string> {
-  await t.db.transaction((manager) => queue.insert(manager, DELIVERY_QUEUE, [{ data: { messageId: 'none', attempt: 1 } }]));
+  await t.db.transaction((manager) =>
+    queue.insert(manager, DELIVERY_QUEUE, [{ data: { messageId: 'none', attempt: 1 } }]),
+  );
   const [job] = await queue.fetch(DELIVERY_QUEUE, 1);
   expect(await stateOf(job.id)).toEqual({ state: 'active', output: null });
   return job.id;
@@ -44,13 +46,18 @@ it('completes a job only when the transaction that completes it commits', async 
 });
 
 it('renews the lease of a job its fetch still holds, and not once the job was handed out again', async () => {
-  await t.db.transaction((manager) => queue.insert(manager, DELIVERY_QUEUE, [{ data: { messageId: 'none', attempt: 1 } }]));
+  await t.db.transaction((manager) =>
+    queue.insert(manager, DELIVERY_QUEUE, [{ data: { messageId: 'none', attempt: 1 } }]),
+  );
   const [held] = await queue.fetch(DELIVERY_QUEUE, 1);
   expect(held.retryCount).toBe(0);
   // The lease began a minute ago: renewal starts it again from now.
   await t.db.query(`UPDATE pgboss.job SET started_on = now() - interval '1 minute' WHERE id = $1`, [held.id]);
   expect(await queue.renewLeases(DELIVERY_QUEUE, [held])).toEqual([held.id]);
-  const [{ age }] = await t.db.query(`SELECT extract(epoch FROM now() - started_on) AS age FROM pgboss.job WHERE id = $1`, [held.id]);
+  const [{ age }] = await t.db.query(
+    `SELECT extract(epoch FROM now() - started_on) AS age FROM pgboss.job WHERE id = $1`,
+    [held.id],
+  );
   expect(Number(age)).toBeLessThan(5);
 
   // The lease ran out (as pg-boss's maintenance leaves it) and another fetch took the job.

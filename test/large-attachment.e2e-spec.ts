@@ -40,7 +40,11 @@ describe('a 9 MiB attachment', () => {
     const upload = await t.http.post('/attachments').set(bearer(userId)).attach('file', bytes, 'scan.pdf').expect(201);
     expect(upload.body.size).toBe(NINE_MIB);
 
-    const { body: message } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ attachmentIds: [upload.body.id] })).expect(201);
+    const { body: message } = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ attachmentIds: [upload.body.id] }))
+      .expect(201);
 
     const attachment = await deliveredAttachment(userId, message.id);
     expect(attachment).toMatchObject({ filename: 'scan.pdf', contentType: 'application/pdf', size: NINE_MIB });

@@ -22,21 +22,33 @@ interface Answer {
 }
 
 /** A POST that writes `body` up to `pauseAt` bytes, then waits for `finish()` to write the rest. */
-function pausedPost(url: string, headers: Record<string, string>, body: Buffer, pauseAt: number): { answer: Promise<Answer>; finish(): void } {
+function pausedPost(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  pauseAt: number,
+): { answer: Promise<Answer>; finish(): void } {
   let sent = 0;
   let answered = false;
   let request: ClientRequest;
   const answer = new Promise<Answer>((resolve, reject) => {
-    request = httpRequest(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(body.length) } }, (response) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        request.destroy();
-        resolve({ status: response.statusCode!, headers: response.headers, body: text, sentWhenAnswered });
-      });
-    });
+    request = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+      },
+      (response) => {
+        answered = true;
+        const sentWhenAnswered = sent;
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          request.destroy();
+          resolve({ status: response.statusCode!, headers: response.headers, body: text, sentWhenAnswered });
+        });
+      },
+    );
     request.on('error', (error) => answered || reject(error));
   });
   const write = (upTo: number) => {
@@ -47,7 +59,8 @@ function pausedPost(url: string, headers: Record<string, string>, body: Buffer, 
   return { answer, finish: () => (write(body.length), request.end()) };
 }
 
-const batchBody = (htmlBytes: number) => Buffer.from(JSON.stringify({ messages: [sendBody({ html: `<p>${'a'.repeat(htmlBytes)}</p>` })] }));
+const batchBody = (htmlBytes: number) =>
+  Buffer.from(JSON.stringify({ messages: [sendBody({ html: `<p>${'a'.repeat(htmlBytes)}</p>` })] }));
 
 describe('large bodies, one at a time', () => {
   let t: TestApp;
@@ -74,17 +87,28 @@ describe('large bodies, one at a time', () => {
     const second = pausedPost(`${base}/sender/send/batch`, bearer(userId), batchBody(19 * MiB), 2 * MiB);
     await waitFor(() => turnsAsked() === 2, 'the second body to ask for its turn');
     // A body without a valid token does not wait for the turn: it is refused from its headers, unread.
-    const anonymous = await pausedPost(`${base}/sender/send/batch`, { Authorization: 'Bearer nonsense' }, batchBody(19 * MiB), 2 * MiB).answer;
+    const anonymous = await pausedPost(
+      `${base}/sender/send/batch`,
+      { Authorization: 'Bearer nonsense' },
+      batchBody(19 * MiB),
+      2 * MiB,
+    ).answer;
     expect(anonymous.status).toBe(401);
     expect(anonymous.sentWhenAnswered).toBe(2 * MiB);
     expect(turnsAsked()).toBe(2);
     // Uploads keep their own places: a 1.5 MiB file does not wait for the turn either.
     const form = new FormData();
     form.append('file', new Blob([Buffer.alloc(1.5 * MiB, 0x61)]), 'large.bin');
-    expect((await fetch(`${base}/attachments`, { method: 'POST', headers: bearer(newUserId()), body: form })).status).toBe(201);
+    expect(
+      (await fetch(`${base}/attachments`, { method: 'POST', headers: bearer(newUserId()), body: form })).status,
+    ).toBe(201);
     expect(turnsAsked()).toBe(2);
     // Small bodies do not wait for the turn.
-    const small = await fetch(`${base}/sender/send`, { method: 'POST', headers: { ...bearer(newUserId()), 'Content-Type': 'application/json' }, body: JSON.stringify(sendBody()) });
+    const small = await fetch(`${base}/sender/send`, {
+      method: 'POST',
+      headers: { ...bearer(newUserId()), 'Content-Type': 'application/json' },
+      body: JSON.stringify(sendBody()),
+    });
     expect(small.status).toBe(201);
     // The user's whole minute goes to lists: the waiting batch has not counted.
     for (let left = LIMIT - 1; left >= 0; left--) {

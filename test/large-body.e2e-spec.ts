@@ -33,14 +33,24 @@ const ANSWER_WAIT_MS = 15_000;
  * for the answer: a server that needs more of the body before it answers never gives one. So the
  * bound on what was sent is the client's own, not a race between its writes and its reads.
  */
-function streamBody(url: string, headers: Record<string, string>, prefix: string, suffix: string, chunked: boolean, pauseAfter: number): Promise<Outcome> {
+function streamBody(
+  url: string,
+  headers: Record<string, string>,
+  prefix: string,
+  suffix: string,
+  chunked: boolean,
+  pauseAfter: number,
+): Promise<Outcome> {
   const length = Buffer.byteLength(prefix) + UPLOAD_BYTES + Buffer.byteLength(suffix);
   const chunk = Buffer.alloc(64 * 1024, 'a');
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
     let stuck: NodeJS.Timeout | undefined;
-    const request = httpRequest(url, { method: 'POST', headers: chunked ? headers : { ...headers, 'Content-Length': String(length) } });
+    const request = httpRequest(url, {
+      method: 'POST',
+      headers: chunked ? headers : { ...headers, 'Content-Length': String(length) },
+    });
     request.on('response', (response) => {
       answered = true;
       clearTimeout(stuck);
@@ -76,12 +86,19 @@ describe('a 200 MiB body', () => {
   let db: DataSource;
   const rss: string[] = [];
 
-  const rssMb = () => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]) / 1024);
+  const rssMb = () =>
+    Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]) / 1024);
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    service = startServiceProcess({ ROLE: 'api', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: process.env.TEST_DATABASE_URL!, LOG_LEVEL: 'warn' });
+    service = startServiceProcess({
+      ROLE: 'api',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      LOG_LEVEL: 'warn',
+    });
     await waitUntilAnswering(`${base}/health`, service);
     db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!)).initialize();
     rss.push(`at start ${rssMb()} MB`);
@@ -94,15 +111,32 @@ describe('a 200 MiB body', () => {
 
   const multipart = {
     type: 'multipart/form-data; boundary=b0undary',
-    prefix: '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n',
+    prefix:
+      '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n',
     suffix: '\r\n--b0undary--\r\n',
   };
-  const json = { type: 'application/json', prefix: '{"subject":"Hi","to":["ada@example.com"],"sender":"b@example.com","html":"', suffix: '"}' };
+  const json = {
+    type: 'application/json',
+    prefix: '{"subject":"Hi","to":["ada@example.com"],"sender":"b@example.com","html":"',
+    suffix: '"}',
+  };
 
   const cases = [
-    { name: 'POST /sender/send with Content-Length', path: '/sender/send', body: json, chunked: false, limit: 20 * MiB },
+    {
+      name: 'POST /sender/send with Content-Length',
+      path: '/sender/send',
+      body: json,
+      chunked: false,
+      limit: 20 * MiB,
+    },
     { name: 'POST /sender/send chunked', path: '/sender/send', body: json, chunked: true, limit: 20 * MiB },
-    { name: 'POST /attachments with Content-Length', path: '/attachments', body: multipart, chunked: false, limit: 10 * MiB },
+    {
+      name: 'POST /attachments with Content-Length',
+      path: '/attachments',
+      body: multipart,
+      chunked: false,
+      limit: 10 * MiB,
+    },
     { name: 'POST /attachments chunked', path: '/attachments', body: multipart, chunked: true, limit: 10 * MiB },
   ];
 
@@ -111,7 +145,14 @@ describe('a 200 MiB body', () => {
     // short of it and still gets its answer. A chunked body is refused once the limit is passed:
     // the client pauses a little past it. Far from the 200 MiB either way.
     const pauseAfter = chunked ? limit + 8 * MiB : limit - 64 * 1024;
-    const outcome = await streamBody(`${base}${path}`, { ...bearer(userId), 'Content-Type': body.type }, body.prefix, body.suffix, chunked, pauseAfter);
+    const outcome = await streamBody(
+      `${base}${path}`,
+      { ...bearer(userId), 'Content-Type': body.type },
+      body.prefix,
+      body.suffix,
+      chunked,
+      pauseAfter,
+    );
     expect(outcome.status).toBe(413);
     expect(JSON.parse(outcome.body)).toMatchObject({ type: 'about:blank', status: 413, requestId: expect.any(String) });
     expect(outcome.sentWhenAnswered).toBeLessThanOrEqual(pauseAfter);
@@ -124,7 +165,9 @@ describe('a 200 MiB body', () => {
     for (const each of cases) {
       const outcome = await refused(each, userId);
       const after = rssMb();
-      rss.push(`after ${each.name} ${after} MB (answered after ${(outcome.sentWhenAnswered / MiB).toFixed(1)} MiB sent)`);
+      rss.push(
+        `after ${each.name} ${after} MB (answered after ${(outcome.sentWhenAnswered / MiB).toFixed(1)} MiB sent)`,
+      );
       expect(after).toBeLessThan(MAX_RSS_MB);
     }
     expect(await rowsOwnedBy(db, userId)).toMatchObject({ messages: 0, storedAttachments: 0 });

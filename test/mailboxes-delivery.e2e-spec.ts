@@ -35,13 +35,25 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
       replyTo: ['Support Desk <support@example.com>', 'help@example.com'],
     };
     const message = await send(userId, body);
-    expect(message).toMatchObject({ sender: body.sender, to: body.to, cc: body.cc, bcc: body.bcc, replyTo: body.replyTo });
+    expect(message).toMatchObject({
+      sender: body.sender,
+      to: body.to,
+      cc: body.cc,
+      bcc: body.bcc,
+      replyTo: body.replyTo,
+    });
     await waitForStatus(t.http, userId, message.id, 'sent');
 
     const [mail] = sink.acceptedFor(message.id);
     expect(mail.from).toBe('billing@example.com');
     expect(mail.to).toEqual([
-      'ada@example.com', 'grace@example.com', 'plain@example.com', 'zoe@example.com', '".ops"@example.com', 'secret@example.com', 'hidden@example.com',
+      'ada@example.com',
+      'grace@example.com',
+      'plain@example.com',
+      'zoe@example.com',
+      '".ops"@example.com',
+      'secret@example.com',
+      'hidden@example.com',
     ]);
     expect(mailboxes(mail.parsed.from)).toEqual([{ name: 'Billing, Example Ltd', address: 'billing@example.com' }]);
     expect(mailboxes(mail.parsed.to)).toEqual([
@@ -65,13 +77,18 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
     expect(headerBlock).toMatch(/^[\x00-\x7f]*$/);
   });
 
-  it('sends the text part as given, the custom headers and the attachments\' content types', async () => {
+  it("sends the text part as given, the custom headers and the attachments' content types", async () => {
     const userId = newUserId();
     const text = 'Hello Ada,\n\nthe plain part, word for word — not derived from the HTML.';
     const message = await send(userId, {
       html: '<p>The <b>HTML</b> part</p>',
       text,
-      headers: { 'X-Campaign': 'march-invoices', 'X-Entity-Ref-ID': 'ref 42; ünïcode', 'x-lower': 'lower-case name', toString: 'a header like any other' },
+      headers: {
+        'X-Campaign': 'march-invoices',
+        'X-Entity-Ref-ID': 'ref 42; ünïcode',
+        'x-lower': 'lower-case name',
+        toString: 'a header like any other',
+      },
       attachments: [
         { fileName: 'data.bin', content: Buffer.from('{"a":1}').toString('base64'), contentType: 'application/json' },
         { fileName: 'invoice.pdf', content: Buffer.from('%PDF').toString('base64') },
@@ -93,7 +110,10 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
       ['invoice.pdf', 'application/pdf'],
       ['photo', 'image/jpeg'],
     ]);
-    const [stored] = await t.db.query(`SELECT content_type FROM message_attachments WHERE message_id = $1 AND position = 0`, [message.id]);
+    const [stored] = await t.db.query(
+      `SELECT content_type FROM message_attachments WHERE message_id = $1 AND position = 0`,
+      [message.id],
+    );
     expect(stored.content_type).toBe('application/json');
   });
 
@@ -108,7 +128,11 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
   it('sends to the other recipients when the server refuses a cc or bcc one, and names it', async () => {
     const userId = newUserId();
     sink.refuseRecipients = new Set(['gone-cc@example.com', 'gone-bcc@example.com']);
-    const message = await send(userId, { to: ['ada@example.com'], cc: ['Gone <gone-cc@example.com>'], bcc: ['gone-bcc@example.com', 'kept@example.com'] });
+    const message = await send(userId, {
+      to: ['ada@example.com'],
+      cc: ['Gone <gone-cc@example.com>'],
+      bcc: ['gone-bcc@example.com', 'kept@example.com'],
+    });
     const sent = await waitForStatus(t.http, userId, message.id, 'sent');
     expect(sent.statusHistory.at(-1).detail).toContain('refused: gone-cc@example.com, gone-bcc@example.com');
     expect(sink.acceptedFor(message.id)[0].to).toEqual(['ada@example.com', 'kept@example.com']);
@@ -131,10 +155,17 @@ describe('the outbox transport (no SMTP_URL) with the mailbox fields', () => {
       const { body } = await t.http
         .post('/sender/send')
         .set(bearer(userId))
-        .send(sendBody({
-          sender: 'Billing <billing@example.com>', to: ['"Lovelace, Ada" <ada@example.com>'], cc: ['Zoë <zoe@example.com>'], bcc: ['hidden@example.com'],
-          replyTo: ['help@example.com'], text: 'As given', headers: { 'X-Campaign': 'march' },
-        }))
+        .send(
+          sendBody({
+            sender: 'Billing <billing@example.com>',
+            to: ['"Lovelace, Ada" <ada@example.com>'],
+            cc: ['Zoë <zoe@example.com>'],
+            bcc: ['hidden@example.com'],
+            replyTo: ['help@example.com'],
+            text: 'As given',
+            headers: { 'X-Campaign': 'march' },
+          }),
+        )
         .expect(201);
       await waitForStatus(t.http, userId, body.id, 'sent');
       const raw = readFileSync(join(t.config.dataDir, 'outbox', `${body.id}.eml`));

@@ -70,7 +70,13 @@ beforeAll(async () => {
     const api = startServiceProcess({ ...shared, ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort) });
     processNames.set(api, `api-${i}`);
     apis.push({ service: api, base: `http://127.0.0.1:${apiPort}` });
-    const worker = startServiceProcess({ ...shared, ROLE: 'worker', HOST: '127.0.0.1', PORT: String(workerPort), SMTP_URL: sinkUrls[i] });
+    const worker = startServiceProcess({
+      ...shared,
+      ROLE: 'worker',
+      HOST: '127.0.0.1',
+      PORT: String(workerPort),
+      SMTP_URL: sinkUrls[i],
+    });
     processNames.set(worker, `worker-${i}`);
     workers.push(worker);
     ready.push(waitUntilAnswering(`http://127.0.0.1:${apiPort}/health/ready`, api, STARTUP_MS));
@@ -90,12 +96,21 @@ afterAll(async () => {
     for (const sink of sinks) await sink.stop();
   } finally {
     if (databaseUrl) await dropDatabase(databaseUrl);
-    const peaks = [...peakConnections].sort().map(([name, n]) => `${name} ${n}`).join(', ');
+    const peaks = [...peakConnections]
+      .sort()
+      .map(([name, n]) => `${name} ${n}`)
+      .join(', ');
     if (peaks) process.stdout.write(`many-processes: peak database connections per process: ${peaks}\n`);
   }
 }, TIMEOUT);
 
-async function call(api: number, method: string, path: string, userId: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(
+  api: number,
+  method: string,
+  path: string,
+  userId: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${apis[api].base}${path}`, {
     method,
     headers: { ...bearer(userId), ...(body !== undefined && { 'Content-Type': 'application/json' }) },
@@ -107,13 +122,22 @@ async function call(api: number, method: string, path: string, userId: string, b
 /** What one request (a single send or a batch) to one API accepted: message ids. */
 async function accept(api: number, userId: string, messages: Record<string, unknown>[]): Promise<string[]> {
   const single = messages.length === 1;
-  const { status, body } = await call(api, 'POST', single ? '/sender/send' : '/sender/send/batch', userId, single ? messages[0] : { messages });
+  const { status, body } = await call(
+    api,
+    'POST',
+    single ? '/sender/send' : '/sender/send/batch',
+    userId,
+    single ? messages[0] : { messages },
+  );
   if (status !== 201) throw new Error(`API ${api} answered ${status}: ${JSON.stringify(body)}`);
   return single ? [body.id] : body.messages.map((m: { id: string }) => m.id);
 }
 
 /** Runs `requests` with CLIENT_LANES of them in flight at once; the ids each accepted, in order. */
-async function acceptAll(requests: { api: number; messages: Record<string, unknown>[] }[], userId: string): Promise<string[]> {
+async function acceptAll(
+  requests: { api: number; messages: Record<string, unknown>[] }[],
+  userId: string,
+): Promise<string[]> {
   const accepted: string[][] = [];
   let next = 0;
   const lane = async () => {
@@ -133,7 +157,9 @@ async function waitUntilSent(api: number, userId: string, total: number, timeout
     const { body } = await call(api, 'GET', '/user/messages?statuses=sent&take=1', userId);
     if (body.total === total) return;
     if (Date.now() > deadline) {
-      throw new Error(`${body.total} of ${total} sent after ${timeoutMs} ms\n${workers.map((w) => w.tail()).join('\n---\n')}`);
+      throw new Error(
+        `${body.total} of ${total} sent after ${timeoutMs} ms\n${workers.map((w) => w.tail()).join('\n---\n')}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -187,7 +213,11 @@ function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields from the state on (the command name before it may hold spaces): utime and stime are the 12th and 13th.
-    const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+    const [utime, stime] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 13)
+      .map(Number);
     return (utime + stime) / 100;
   } catch {
     return 0;
@@ -199,7 +229,9 @@ async function cpuSnapshot(): Promise<Map<string, number>> {
   const { user, system } = process.cpuUsage();
   const used = new Map<string, number>([['test (client, sinks, receiver)', (user + system) / 1e6]]);
   for (const [{ child }, name] of processNames) used.set(name, cpuSeconds(child.pid!));
-  const { rows } = await database.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  const { rows } = await database.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  );
   for (const { pid } of rows) used.set(`postgres backends:${pid}`, cpuSeconds(pid));
   return used;
 }
@@ -211,7 +243,10 @@ function cpuBetween(before: Map<string, number>, after: Map<string, number>): st
     const name = key.split(':')[0];
     spent.set(name, (spent.get(name) ?? 0) + seconds - (before.get(key) ?? 0));
   }
-  return [...spent].sort().map(([name, seconds]) => `${name} ${seconds.toFixed(2)}`).join(', ');
+  return [...spent]
+    .sort()
+    .map(([name, seconds]) => `${name} ${seconds.toFixed(2)}`)
+    .join(', ');
 }
 
 /**
@@ -221,9 +256,13 @@ function cpuBetween(before: Map<string, number>, after: Map<string, number>): st
 async function waitForJobs(queue: string, states = ['created', 'retry', 'active'], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { rows } = await database.query(`SELECT id, state FROM pgboss.job WHERE name = $1 AND state = ANY($2)`, [queue, states]);
+    const { rows } = await database.query(`SELECT id, state FROM pgboss.job WHERE name = $1 AND state = ANY($2)`, [
+      queue,
+      states,
+    ]);
     if (rows.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`Queue ${queue} still holds jobs ${states.join('/')}: ${JSON.stringify(rows)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Queue ${queue} still holds jobs ${states.join('/')}: ${JSON.stringify(rows)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -245,7 +284,8 @@ describe('two API and two worker processes on one PostgreSQL', () => {
     async () => {
       const userId = newUserId('many');
       const path = `/hooks/${userId}`;
-      const body = (i: number) => sendBody({ subject: `Many ${i}`, to: [`r${i}@example.com`], webhook: { url: receiver.url(path), status: [] } });
+      const body = (i: number) =>
+        sendBody({ subject: `Many ${i}`, to: [`r${i}@example.com`], webhook: { url: receiver.url(path), status: [] } });
       const singles = SENDS - 2 * BATCHES_PER_API * BATCH;
       const requests = [
         ...Array.from({ length: singles }, (_, i) => ({ api: i % 2, messages: [body(i)] })),
@@ -271,19 +311,32 @@ describe('two API and two worker processes on one PostgreSQL', () => {
 
       // (1) Every send was relayed exactly once, and both workers took a share.
       expect(new Set(ids).size).toBe(SENDS);
-      expect(Object.fromEntries(ids.map((id) => [id, copies(id)]))).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
-      expect(sinks.map((sink) => sink.accepted.filter((m) => m.parsed.subject?.startsWith('Many ')).length).reduce((a, b) => a + b)).toBe(SENDS);
+      expect(Object.fromEntries(ids.map((id) => [id, copies(id)]))).toEqual(
+        Object.fromEntries(ids.map((id) => [id, 1])),
+      );
+      expect(
+        sinks
+          .map((sink) => sink.accepted.filter((m) => m.parsed.subject?.startsWith('Many ')).length)
+          .reduce((a, b) => a + b),
+      ).toBe(SENDS);
       expect(sinks.map((sink) => sink.accepted.length > 0)).toEqual([true, true]);
       for (const [i, id] of ids.entries()) {
         const [copy] = sinks.flatMap((sink) => sink.acceptedFor(`<${id}@`));
         expect([id, copy.parsed.subject, copy.to]).toEqual([id, `Many ${i}`, [`r${i}@example.com`]]);
       }
       // Each API process accepted its half.
-      expect(await Promise.all(apis.map(({ base }) => metric(base, 'mailroom_messages_accepted_total')))).toEqual([SENDS / 2, SENDS / 2]);
+      expect(await Promise.all(apis.map(({ base }) => metric(base, 'mailroom_messages_accepted_total')))).toEqual([
+        SENDS / 2,
+        SENDS / 2,
+      ]);
 
       // (2) Both APIs list the same messages, every one sent with the same history.
       const pages = await Promise.all(
-        [0, 1].flatMap((api) => [1, 2].map((page) => call(api, 'GET', `/user/messages?take=100&page=${page}&includeStatusHistory=true`, userId))),
+        [0, 1].flatMap((api) =>
+          [1, 2].map((page) =>
+            call(api, 'GET', `/user/messages?take=100&page=${page}&includeStatusHistory=true`, userId),
+          ),
+        ),
       );
       for (const page of pages) expect(page.status).toBe(200);
       const [a1, a2, b1, b2] = pages.map((p) => p.body);
@@ -294,20 +347,29 @@ describe('two API and two worker processes on one PostgreSQL', () => {
       expect(listed.map((m: { id: string }) => m.id).sort()).toEqual([...ids].sort());
       expect(new Set(listed.map((m) => statuses(m).join(',')))).toEqual(new Set(['queued,sending,sent']));
       // For the report: how long a job held its lease (claim to record of the outcome), and waited before its claim.
-      const gaps = (from: number, to: number) => listed.map((m) => Date.parse(m.statusHistory[to].at) - Date.parse(m.statusHistory[from].at)).sort((x, y) => x - y);
+      const gaps = (from: number, to: number) =>
+        listed
+          .map((m) => Date.parse(m.statusHistory[to].at) - Date.parse(m.statusHistory[from].at))
+          .sort((x, y) => x - y);
       const [claimToRecord, queuedToClaim] = [gaps(1, 2), gaps(0, 1)];
       process.stdout.write(
         `many-processes: claim to record p50 ${claimToRecord[SENDS / 2]} ms, max ${claimToRecord.at(-1)} ms; queued to claim max ${queuedToClaim.at(-1)} ms\n`,
       );
-      const sentTotals = await Promise.all([0, 1].map((api) => call(api, 'GET', '/user/messages?statuses=sent&take=1', userId)));
+      const sentTotals = await Promise.all(
+        [0, 1].map((api) => call(api, 'GET', '/user/messages?statuses=sent&take=1', userId)),
+      );
       expect(sentTotals.map((r) => r.body.total)).toEqual([SENDS, SENDS]);
 
       // (3) Each status change is one event, posted once, signed with the key every process shares.
-      await receiver.waitFor(() => new Set(receiver.on(path).map((r) => r.headers['webhook-id'])).size === 3 * SENDS, `${3 * SENDS} events`);
+      await receiver.waitFor(
+        () => new Set(receiver.on(path).map((r) => r.headers['webhook-id'])).size === 3 * SENDS,
+        `${3 * SENDS} events`,
+      );
       await waitForJobs(WEBHOOK_QUEUE);
       const requestsReceived = receiver.on(path);
       const perEvent = new Map<string, number>();
-      for (const r of requestsReceived) perEvent.set(header(r, 'webhook-id'), (perEvent.get(header(r, 'webhook-id')) ?? 0) + 1);
+      for (const r of requestsReceived)
+        perEvent.set(header(r, 'webhook-id'), (perEvent.get(header(r, 'webhook-id')) ?? 0) + 1);
       expect([...perEvent.values()].filter((n) => n !== 1)).toEqual([]);
       expect(requestsReceived.map((r) => r.answered)).toEqual(requestsReceived.map(() => 200));
       const { body: secret } = await call(0, 'GET', '/user/webhook-secret', userId);
@@ -320,7 +382,14 @@ describe('two API and two worker processes on one PostgreSQL', () => {
       expect([...byMessage.keys()].sort()).toEqual([...ids].sort());
       for (const [messageId, received] of byMessage) {
         const events = distinctEvents(received).map(({ event }) => [event.type, event.data.sequence]);
-        expect([messageId, events]).toEqual([messageId, [['message.queued', 1], ['message.sending', 2], ['message.sent', 3]]]);
+        expect([messageId, events]).toEqual([
+          messageId,
+          [
+            ['message.queued', 1],
+            ['message.sending', 2],
+            ['message.sent', 3],
+          ],
+        ]);
       }
     },
     TIMEOUT,
@@ -336,7 +405,8 @@ describe('two API and two worker processes on one PostgreSQL', () => {
       // there are more sends than worker 1 holds at once (in flight and in stock), so that worker 0
       // gets its share before worker 1 has taken everything.
       const sends = 32;
-      sinks[0].reply = (mail) => new Promise<SinkReply>((release) => held.push({ messageId: mail.messageId!, release }));
+      sinks[0].reply = (mail) =>
+        new Promise<SinkReply>((release) => held.push({ messageId: mail.messageId!, release }));
       sinks[1].reply = () => new Promise<SinkReply>((accept) => setTimeout(() => accept('accept'), 300));
       const ids = await acceptAll(
         Array.from({ length: sends }, (_, i) => ({ api: i % 2, messages: [sendBody({ subject: `Takeover ${i}` })] })),
@@ -373,13 +443,17 @@ describe('two API and two worker processes on one PostgreSQL', () => {
       expect(twice.length).toBeLessThanOrEqual(inData.length);
       // Worker 0's jobs (in DATA or in stock) came back after their lease, and worker 1 relayed each once.
       const { body } = await call(1, 'GET', `/user/messages?take=${sends}&includeStatusHistory=true`, userId);
-      const history = new Map<string, string[]>(body.messages.map((m: { id: string; statusHistory: { status: string }[] }) => [m.id, statuses(m)]));
+      const history = new Map<string, string[]>(
+        body.messages.map((m: { id: string; statusHistory: { status: string }[] }) => [m.id, statuses(m)]),
+      );
       const takenOver = ids.filter((id) => history.get(id)!.filter((s) => s === 'sending').length === 2);
       expect(takenOver).toEqual(expect.arrayContaining(inData));
       expect(takenOver.map((id) => copiesBySink(id)[1])).toEqual(takenOver.map(() => 1));
       const ways = ['queued,sending,sent', 'queued,sending,sending,sent'];
       expect(ids.filter((id) => !ways.includes(history.get(id)!.join(',')))).toEqual([]);
-      process.stdout.write(`many-processes: the killed worker held ${inData.length} messages in DATA and ${takenOver.length - inData.length} claimed in stock; ${twice.length} sent twice\n`);
+      process.stdout.write(
+        `many-processes: the killed worker held ${inData.length} messages in DATA and ${takenOver.length - inData.length} claimed in stock; ${twice.length} sent twice\n`,
+      );
       expect(workers[0].child.exitCode).toBeNull();
     },
     TIMEOUT,

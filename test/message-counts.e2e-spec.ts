@@ -31,7 +31,8 @@ describe('list totals from kept counts', () => {
         sentAt: new Date(FIRST + ((i * 7_919_311) % (6 * DAY))),
         status: STATUSES[i % STATUSES.length],
         // Scheduled ones are stored so by the accept itself, a day after their sending.
-        scheduledAt: STATUSES[i % STATUSES.length] === 'scheduled' ? new Date(FIRST + ((i * 7_919_311) % (6 * DAY)) + DAY) : null,
+        scheduledAt:
+          STATUSES[i % STATUSES.length] === 'scheduled' ? new Date(FIRST + ((i * 7_919_311) % (6 * DAY)) + DAY) : null,
         sender: SENDERS[i % 2],
         recipients: [RECIPIENTS[i % 3], ...(i % 4 === 0 ? [RECIPIENTS[(i + 1) % 3]] : [])],
         // Odd i only, so never the second to recipient of an i % 4 === 0.
@@ -68,7 +69,9 @@ describe('list totals from kept counts', () => {
     await fc.assert(
       fc.asyncProperty(filters, async (filter) => {
         const start = filter.startDate && new Date(filter.startDate);
-        const end = filter.endDate && new Date(filter.endDate.length === 10 ? Date.parse(filter.endDate) + DAY - 1 : filter.endDate);
+        const end =
+          filter.endDate &&
+          new Date(filter.endDate.length === 10 ? Date.parse(filter.endDate) + DAY - 1 : filter.endDate);
         if (start && end && start > end) return;
         const response = await t.http.get('/user/messages').query(filter).set(bearer(userId)).expect(200);
         const [{ count }] = await t.db.query(
@@ -78,7 +81,15 @@ describe('list totals from kept counts', () => {
              AND ($6::text IS NULL OR EXISTS (
                SELECT 1 FROM unnest(m.recipients || coalesce(m.cc, '{}') || coalesce(m.bcc, '{}')) AS e WHERE e = $6 OR e LIKE '%<' || $6 || '>'))
              AND ($7::text IS NULL OR m.bulk_sending_id = $7)`,
-          [userId, filter.statuses?.split(',') ?? null, start ?? null, end ?? null, filter.fromEmail ?? null, filter.toEmail ?? null, filter.bulkSending ?? null],
+          [
+            userId,
+            filter.statuses?.split(',') ?? null,
+            start ?? null,
+            end ?? null,
+            filter.fromEmail ?? null,
+            filter.toEmail ?? null,
+            filter.bulkSending ?? null,
+          ],
         );
         expect(response.body.total).toBe(count);
         expect(response.body.messages).toHaveLength(Math.min(10, count));
@@ -88,7 +99,10 @@ describe('list totals from kept counts', () => {
   }
 
   it('equal plain counts while the changes are not compacted yet', async () => {
-    const [{ pending }] = await t.db.query(`SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`, [userId]);
+    const [{ pending }] = await t.db.query(
+      `SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`,
+      [userId],
+    );
     expect(pending).toBeGreaterThan(0);
     await expectTotalsMatchPlainCounts(150);
   });
@@ -96,7 +110,10 @@ describe('list totals from kept counts', () => {
   it('equal plain counts after the compaction, and after statuses change', async () => {
     const compactor = t.app.get(MessageCountsCompactor);
     while ((await compactor.compact()) > 0);
-    const [{ pending }] = await t.db.query(`SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`, [userId]);
+    const [{ pending }] = await t.db.query(
+      `SELECT count(*)::int AS pending FROM message_count_changes WHERE user_id = $1`,
+      [userId],
+    );
     expect(pending).toBe(0);
     await expectTotalsMatchPlainCounts(100);
 
@@ -107,7 +124,9 @@ describe('list totals from kept counts', () => {
     );
     await expectTotalsMatchPlainCounts(100);
 
-    await t.db.query(`UPDATE messages SET status = 'sent' WHERE user_id = $1 AND status IN ('queued', 'deferred')`, [userId]);
+    await t.db.query(`UPDATE messages SET status = 'sent' WHERE user_id = $1 AND status IN ('queued', 'deferred')`, [
+      userId,
+    ]);
     await expectTotalsMatchPlainCounts(100);
   });
 });
@@ -127,9 +146,13 @@ describe('the count compactor', () => {
       try {
         await storeMessage(worker.db, userId);
         const deadline = Date.now() + 10_000;
-        while ((await pending(worker, userId)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        while ((await pending(worker, userId)) > 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
         expect(await pending(worker, userId)).toBe(0);
-        const [{ total }] = await worker.db.query(`SELECT sum(n)::int AS total FROM message_counts WHERE user_id = $1 AND dimension = 'status'`, [userId]);
+        const [{ total }] = await worker.db.query(
+          `SELECT sum(n)::int AS total FROM message_counts WHERE user_id = $1 AND dimension = 'status'`,
+          [userId],
+        );
         expect(total).toBe(1);
       } finally {
         await worker.close();

@@ -22,12 +22,27 @@ describe('the message lifecycle on PostgreSQL', () => {
 
   const claim = async (messageId: string, attempt: number) =>
     (await t.db.transaction((m) => lifecycle.claim(m, [{ messageId, attempt }], {}))).moved.map((moved) => moved.id);
-  const finish = async (messageId: string, attempt: number, status: 'sent' | 'deferred' | 'failed', detail = `${status} detail`) =>
-    (await t.db.transaction((m) => lifecycle.finish(m, [{ messageId, attempt, status, detail }]))).moved.map((moved) => moved.id);
+  const finish = async (
+    messageId: string,
+    attempt: number,
+    status: 'sent' | 'deferred' | 'failed',
+    detail = `${status} detail`,
+  ) =>
+    (await t.db.transaction((m) => lifecycle.finish(m, [{ messageId, attempt, status, detail }]))).moved.map(
+      (moved) => moved.id,
+    );
   const history = async (id: string) =>
-    (await t.db.query(`SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`, [id])) as { status: string; detail: string | null }[];
+    (await t.db.query(`SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`, [id])) as {
+      status: string;
+      detail: string | null;
+    }[];
   const stateOf = async (id: string) =>
-    ((await t.db.query(`SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`, [id])) as { status: string; attempts: number }[])[0];
+    (
+      (await t.db.query(`SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`, [id])) as {
+        status: string;
+        attempts: number;
+      }[]
+    )[0];
 
   it('moves a message only along SPEC §5, for the right attempt, with one history entry per move', async () => {
     const { id } = await storeMessage(t.db, newUserId());
@@ -63,7 +78,9 @@ describe('the message lifecycle on PostgreSQL', () => {
     const { id } = await storeMessage(t.db, newUserId());
     await claim(id, 1);
 
-    const moved = await t.db.transaction((m) => lifecycle.finish(m, [{ messageId: id, attempt: 1, status: 'queued' as never, detail: 'x' }]));
+    const moved = await t.db.transaction((m) =>
+      lifecycle.finish(m, [{ messageId: id, attempt: 1, status: 'queued' as never, detail: 'x' }]),
+    );
 
     expect(moved).toEqual({ moved: [], outboxEventIds: [] });
     expect(await stateOf(id)).toEqual({ status: 'sending', attempts: 1 });
@@ -74,11 +91,25 @@ describe('the message lifecycle on PostgreSQL', () => {
     await claim(c.id, 1);
 
     const { moved } = await t.db.transaction((m) =>
-      lifecycle.claim<{ subject: string }>(m, [{ messageId: a.id, attempt: 1 }, { messageId: b.id, attempt: 2 }, { messageId: c.id, attempt: 1 }], { subject: 'm.subject' }),
+      lifecycle.claim<{ subject: string }>(
+        m,
+        [
+          { messageId: a.id, attempt: 1 },
+          { messageId: b.id, attempt: 2 },
+          { messageId: c.id, attempt: 1 },
+        ],
+        { subject: 'm.subject' },
+      ),
     );
 
-    expect(moved.map(({ id, status, attempt, subject }) => ({ id, status, attempt, subject })).sort((x, y) => x.id.localeCompare(y.id))).toEqual(
-      [a, c].map(({ id, subject }) => ({ id, status: 'sending', attempt: 1, subject })).sort((x, y) => x.id.localeCompare(y.id)),
+    expect(
+      moved
+        .map(({ id, status, attempt, subject }) => ({ id, status, attempt, subject }))
+        .sort((x, y) => x.id.localeCompare(y.id)),
+    ).toEqual(
+      [a, c]
+        .map(({ id, subject }) => ({ id, status: 'sending', attempt: 1, subject }))
+        .sort((x, y) => x.id.localeCompare(y.id)),
     );
     expect(await stateOf(b.id)).toEqual({ status: 'queued', attempts: 0 });
   });
@@ -90,16 +121,27 @@ describe('the message lifecycle on PostgreSQL', () => {
       { webhookUrl: 'https://hooks.example.com/sent', webhookStatuses: ['sent'] },
     ]);
 
-    const claimed = await t.db.transaction((m) => lifecycle.claim(m, [every, onlySent].map(({ id }) => ({ messageId: id, attempt: 1 })), {}));
+    const claimed = await t.db.transaction((m) =>
+      lifecycle.claim(
+        m,
+        [every, onlySent].map(({ id }) => ({ messageId: id, attempt: 1 })),
+        {},
+      ),
+    );
     const finished = await t.db.transaction((m) =>
-      lifecycle.finish(m, [every, onlySent].map(({ id }) => ({ messageId: id, attempt: 1, status: 'sent' as const, detail: '250 ok' }))),
+      lifecycle.finish(
+        m,
+        [every, onlySent].map(({ id }) => ({ messageId: id, attempt: 1, status: 'sent' as const, detail: '250 ok' })),
+      ),
     );
 
-    const events: { id: string; message_id: string; status: string; sequence: number; url: string }[] = await t.db.query(
-      `SELECT id, message_id, status, sequence, url FROM webhook_events WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, sequence`,
-      [[every.id, onlySent.id]],
-    );
-    const byMessage = (id: string) => events.filter((e) => e.message_id === id).map(({ status, sequence, url }) => ({ status, sequence, url }));
+    const events: { id: string; message_id: string; status: string; sequence: number; url: string }[] =
+      await t.db.query(
+        `SELECT id, message_id, status, sequence, url FROM webhook_events WHERE message_id = ANY($1::uuid[]) ORDER BY message_id, sequence`,
+        [[every.id, onlySent.id]],
+      );
+    const byMessage = (id: string) =>
+      events.filter((e) => e.message_id === id).map(({ status, sequence, url }) => ({ status, sequence, url }));
     // A message's events are numbered by its status changes, acceptance the first.
     expect(byMessage(every.id)).toEqual([
       { status: 'queued', sequence: 1, url: 'https://hooks.example.com/every' },
@@ -110,14 +152,20 @@ describe('the message lifecycle on PostgreSQL', () => {
 
     const changed = events.filter((e) => e.status !== 'queued').map((e) => e.id);
     expect([...claimed.outboxEventIds, ...finished.outboxEventIds].sort()).toEqual([...changed].sort());
-    const jobs: { eventId: string }[] = (await t.db.query(`SELECT data FROM pgboss.job WHERE name = $1 AND data->>'eventId' = ANY($2::text[])`, [WEBHOOK_QUEUE, changed])).map(
-      (row: { data: { eventId: string } }) => row.data,
-    );
+    const jobs: { eventId: string }[] = (
+      await t.db.query(`SELECT data FROM pgboss.job WHERE name = $1 AND data->>'eventId' = ANY($2::text[])`, [
+        WEBHOOK_QUEUE,
+        changed,
+      ])
+    ).map((row: { data: { eventId: string } }) => row.data);
     expect(jobs.map((j) => j.eventId).sort()).toEqual([...changed].sort());
   });
 
   it('writes nothing of a change whose transaction rolls back: no status, history, outbox row or job', async () => {
-    const { id } = await storeMessage(t.db, newUserId(), { webhookUrl: 'https://hooks.example.com/h', webhookStatuses: ['sending'] });
+    const { id } = await storeMessage(t.db, newUserId(), {
+      webhookUrl: 'https://hooks.example.com/h',
+      webhookStatuses: ['sending'],
+    });
 
     const rolledBack = new Error('rolled back');
     let eventIds: string[] = [];

@@ -35,8 +35,18 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       const { body } = await list(userId).expect(200);
       expect(ids(body)).toEqual(newestFirst.slice(0, 10));
       expect(body).toMatchObject({
-        take: 10, page: 1, skip: 0, total: 25, totalPages: 3, hasNext: true,
-        startDate: null, endDate: null, fromEmail: null, toEmail: null, statuses: null, bulkSending: null,
+        take: 10,
+        page: 1,
+        skip: 0,
+        total: 25,
+        totalPages: 3,
+        hasNext: true,
+        startDate: null,
+        endDate: null,
+        fromEmail: null,
+        toEmail: null,
+        statuses: null,
+        bulkSending: null,
       });
     });
 
@@ -76,7 +86,8 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
         [{ statuses: 'sent,failed' }, newest],
       ] as const) {
         const pages = [];
-        for (let page = 1; page <= 11; page++) pages.push((await list(deep, { ...query, take: 100, page }).expect(200)).body);
+        for (let page = 1; page <= 11; page++)
+          pages.push((await list(deep, { ...query, take: 100, page }).expect(200)).body);
         expect(pages.flatMap(ids)).toEqual(expected);
         expect(pages.map((p) => p.total)).toEqual(Array(11).fill(expected.length));
       }
@@ -92,11 +103,23 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
     });
 
     it.each([
-      ['take', '0'], ['take', '101'], ['take', '1.5'], ['take', 'ten'], ['take', '-1'], ['take', ''],
-      ['page', '0'], ['page', '1e3'], ['page', 'x'], ['page', '99999999999999999999'],
-      ['includeStatusHistory', 'yes'], ['includeStatusHistory', 'TRUE'],
+      ['take', '0'],
+      ['take', '101'],
+      ['take', '1.5'],
+      ['take', 'ten'],
+      ['take', '-1'],
+      ['take', ''],
+      ['page', '0'],
+      ['page', '1e3'],
+      ['page', 'x'],
+      ['page', '99999999999999999999'],
+      ['includeStatusHistory', 'yes'],
+      ['includeStatusHistory', 'TRUE'],
     ])('refuses %s=%s with 400 naming it', async (name, value) => {
-      const response = await t.http.get(`/user/messages?${name}=${encodeURIComponent(value)}`).set(bearer(userId)).expect(400);
+      const response = await t.http
+        .get(`/user/messages?${name}=${encodeURIComponent(value)}`)
+        .set(bearer(userId))
+        .expect(400);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([name]);
     });
@@ -116,10 +139,32 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       const put = async (name: string, fields: Parameters<typeof storeMessage>[2]) => {
         stored[name] = (await storeMessage(t.db, userId, fields)).id;
       };
-      await put('feb28', { sentAt: at('2026-02-28T23:59:59.999Z'), sender: 'news@example.com', recipients: ['Ada@Example.com'] });
-      await put('mar1start', { sentAt: at('2026-03-01T00:00:00.000Z'), sender: 'billing@example.com', recipients: ['grace@example.com', 'ada@example.com'], status: 'sent', bulkSendingId: 'spring' });
-      await put('mar1end', { sentAt: at('2026-03-01T23:59:59.999Z'), sender: 'Billing@Example.com', recipients: ['linus@example.com'], status: 'failed', bulkSendingId: 'spring' });
-      await put('mar2', { sentAt: at('2026-03-02T00:00:00.000Z'), sender: 'news@example.com', recipients: ['grace@example.com'], status: 'deferred', bulkSendingId: 'Spring' });
+      await put('feb28', {
+        sentAt: at('2026-02-28T23:59:59.999Z'),
+        sender: 'news@example.com',
+        recipients: ['Ada@Example.com'],
+      });
+      await put('mar1start', {
+        sentAt: at('2026-03-01T00:00:00.000Z'),
+        sender: 'billing@example.com',
+        recipients: ['grace@example.com', 'ada@example.com'],
+        status: 'sent',
+        bulkSendingId: 'spring',
+      });
+      await put('mar1end', {
+        sentAt: at('2026-03-01T23:59:59.999Z'),
+        sender: 'Billing@Example.com',
+        recipients: ['linus@example.com'],
+        status: 'failed',
+        bulkSendingId: 'spring',
+      });
+      await put('mar2', {
+        sentAt: at('2026-03-02T00:00:00.000Z'),
+        sender: 'news@example.com',
+        recipients: ['grace@example.com'],
+        status: 'deferred',
+        bulkSendingId: 'Spring',
+      });
     });
 
     const matching = async (query: Record<string, string>) => {
@@ -165,18 +210,35 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
 
     it('combines every filter', async () => {
       const query = {
-        startDate: '2026-03-01', endDate: '2026-03-02', fromEmail: 'billing@example.com',
-        toEmail: 'ada@example.com', statuses: 'sent', bulkSending: 'spring',
+        startDate: '2026-03-01',
+        endDate: '2026-03-02',
+        fromEmail: 'billing@example.com',
+        toEmail: 'ada@example.com',
+        statuses: 'sent',
+        bulkSending: 'spring',
       };
       expect(await matching(query)).toEqual(['mar1start']);
       const { body } = await list(userId, query);
-      expect(body).toMatchObject({ ...query, startDate: '2026-03-01T00:00:00.000Z', endDate: '2026-03-02T23:59:59.999Z' });
+      expect(body).toMatchObject({
+        ...query,
+        startDate: '2026-03-01T00:00:00.000Z',
+        endDate: '2026-03-02T23:59:59.999Z',
+      });
     });
 
     it.each([
-      ['startDate', '2026-02-30'], ['startDate', '01/03/2026'], ['endDate', '2026-03-01T12:00:00'], ['endDate', 'yesterday'],
-      ['fromEmail', 'billing'], ['toEmail', 'a@b'], ['statuses', 'sent,delivered'], ['statuses', ''], ['statuses', 'sent,,failed'],
-      ['bulkSending', ''], ['bulkSending', 'a\u0000b'], ['endDate', '9999-12-31T23:00:00-14:00'],
+      ['startDate', '2026-02-30'],
+      ['startDate', '01/03/2026'],
+      ['endDate', '2026-03-01T12:00:00'],
+      ['endDate', 'yesterday'],
+      ['fromEmail', 'billing'],
+      ['toEmail', 'a@b'],
+      ['statuses', 'sent,delivered'],
+      ['statuses', ''],
+      ['statuses', 'sent,,failed'],
+      ['bulkSending', ''],
+      ['bulkSending', 'a\u0000b'],
+      ['endDate', '9999-12-31T23:00:00-14:00'],
     ])('refuses %s=%s with 400 naming it', async (name, value) => {
       const response = await list(userId, { [name]: value }).expect(400);
       expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([name]);
@@ -189,7 +251,7 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
   });
 
   describe('status history and single messages', () => {
-    it('includes each message\'s status history, oldest first, only when asked', async () => {
+    it("includes each message's status history, oldest first, only when asked", async () => {
       const userId = newUserId();
       const message = await storeMessage(t.db, userId, { sentAt: at('2026-04-01T10:00:00Z'), status: 'sent' });
       const plain = await list(userId).expect(200);
@@ -208,29 +270,40 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
 
     it('returns one message with its history, as the send answered it', async () => {
       const userId = newUserId();
-      const sent = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ customPayload: { a: 'b' } })).expect(201);
+      const sent = await t.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(sendBody({ customPayload: { a: 'b' } }))
+        .expect(201);
       const { body } = await t.http.get(sent.headers.location).set(bearer(userId)).expect(200);
       expect(body).toEqual({ ...sent.body, statusHistory: [{ status: 'queued', at: sent.body.sentAt, detail: null }] });
     });
 
     it('answers 404 for an unknown id and for an id that is not a UUID', async () => {
       const userId = newUserId();
-      const unknown = await t.http.get('/user/messages/01a1ff99-7a4f-72c1-b480-10d9bd71662f').set(bearer(userId)).expect(404);
+      const unknown = await t.http
+        .get('/user/messages/01a1ff99-7a4f-72c1-b480-10d9bd71662f')
+        .set(bearer(userId))
+        .expect(404);
       expect(unknown.body).toMatchObject({ status: 404, title: 'Not Found' });
-      const malformed = await t.http.get(`/user/messages/${'x'.repeat(5000)}`).set(bearer(userId)).expect(404);
+      const malformed = await t.http
+        .get(`/user/messages/${'x'.repeat(5000)}`)
+        .set(bearer(userId))
+        .expect(404);
       expect(malformed.body.detail).toBe('That message does not exist.');
     });
   });
 
   describe('prepared statements', () => {
-    it('are planned for each run\'s values, never once for all', async () => {
+    it("are planned for each run's values, never once for all", async () => {
       const statements = t.app.get(PreparedStatements);
       // A statement that reports its own plans. Left to choose, PostgreSQL plans a statement
       // this simple once for all values from its sixth run on (generic_plans), and it would
       // serve a small user's plan to a million-message one just the same.
       const ownPlans = `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = $1`;
       const runs = [];
-      for (let run = 0; run < 10; run++) runs.push(...(await statements.query<{ generic: number; custom: number }>(ownPlans, [ownPlans])));
+      for (let run = 0; run < 10; run++)
+        runs.push(...(await statements.query<{ generic: number; custom: number }>(ownPlans, [ownPlans])));
       expect(Math.max(...runs.map((r) => r.custom))).toBeGreaterThanOrEqual(6);
       expect(runs.map((r) => r.generic)).toEqual(runs.map(() => 0));
     });
@@ -243,10 +316,13 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
 
     it('survive a connection dropped mid-statement: the caller gets the error, the process goes on', async () => {
       const statements = t.app.get(PreparedStatements);
-      const pool = t.app.get(Database).pool as unknown as { _clients: { activeQuery?: { text?: string }; connection: { stream: Socket } }[] };
+      const pool = t.app.get(Database).pool as unknown as {
+        _clients: { activeQuery?: { text?: string }; connection: { stream: Socket } }[];
+      };
       const sleeping = statements.query(`SELECT pg_sleep($1::float8) AS slept`, [3]);
       let running;
-      while (!(running = pool._clients.find((c) => c.activeQuery?.text?.includes('pg_sleep')))) await new Promise((r) => setTimeout(r, 5));
+      while (!(running = pool._clients.find((c) => c.activeQuery?.text?.includes('pg_sleep'))))
+        await new Promise((r) => setTimeout(r, 5));
       // Closed without a word from the server, as a network failure would.
       running.connection.stream.destroy();
       await expect(sleeping).rejects.toThrow('Connection terminated unexpectedly');
@@ -255,7 +331,7 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
   });
 
   describe('ownership', () => {
-    it('never shows one user another user\'s messages: lists, filters and ids', async () => {
+    it("never shows one user another user's messages: lists, filters and ids", async () => {
       const alice = newUserId('alice');
       const bob = newUserId('bob');
       const alices = await storeMessage(t.db, alice, { bulkSendingId: 'shared', recipients: ['x@example.com'] });
@@ -264,15 +340,26 @@ describe('GET /user/messages and GET /user/messages/{id}', () => {
       const bobsList = await list(bob, { includeStatusHistory: true }).expect(200);
       expect(bobsList.body.total).toBe(1);
       expect(ids(bobsList.body)).not.toContain(alices.id);
-      const filters: Record<string, string>[] = [{ bulkSending: 'shared' }, { toEmail: 'x@example.com' }, { fromEmail: 'billing@example.com' }];
+      const filters: Record<string, string>[] = [
+        { bulkSending: 'shared' },
+        { toEmail: 'x@example.com' },
+        { fromEmail: 'billing@example.com' },
+      ];
       for (const query of filters) {
         const { body } = await list(bob, query).expect(200);
         expect(body.total).toBe(1);
         expect(body.messages.every((m: { userId: string }) => m.userId === bob)).toBe(true);
       }
       const foreign = await t.http.get(`/user/messages/${alices.id}`).set(bearer(bob)).expect(404);
-      const missing = await t.http.get('/user/messages/01a1ff99-0000-7000-8000-000000000000').set(bearer(bob)).expect(404);
-      expect({ ...foreign.body, requestId: '' }).toEqual({ ...missing.body, requestId: '', detail: foreign.body.detail });
+      const missing = await t.http
+        .get('/user/messages/01a1ff99-0000-7000-8000-000000000000')
+        .set(bearer(bob))
+        .expect(404);
+      expect({ ...foreign.body, requestId: '' }).toEqual({
+        ...missing.body,
+        requestId: '',
+        detail: foreign.body.detail,
+      });
       expect(foreign.body.detail).toBe(`Message ${alices.id} does not exist.`);
     });
   });

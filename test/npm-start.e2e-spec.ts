@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '../src/common/free-port';
 import {
-  descendantsOf, exitOf, isAlive, killChild, RunningProcess, ServiceProcess, startServiceProcess, waitUntilAnswering,
+  descendantsOf,
+  exitOf,
+  isAlive,
+  killChild,
+  RunningProcess,
+  ServiceProcess,
+  startServiceProcess,
+  waitUntilAnswering,
 } from './support/child-processes';
 
 const TIMEOUT = 180_000;
@@ -20,7 +27,8 @@ let tree: RunningProcess[] = [];
 afterEach(async () => {
   // What a failed test left behind, by pid: the service may have outlived npm.
   // (PostgreSQL is stopped by npm.stop(), gently: killing it hard would leave its shared memory.)
-  for (const { pid } of tree.filter((p) => isAlive(p.pid) && !p.command.includes('postgres'))) process.kill(pid, 'SIGKILL');
+  for (const { pid } of tree.filter((p) => isAlive(p.pid) && !p.command.includes('postgres')))
+    process.kill(pid, 'SIGKILL');
   await npm?.stop();
   npm = undefined;
   tree = [];
@@ -70,7 +78,10 @@ describe('npm start', () => {
       const exit = await exitOf(npm.child, 1000);
 
       expect(tree.filter((p) => left.includes(p.pid))).toEqual([]);
-      expect({ exit, output: exit?.code === 0 ? '' : npm.tail() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+      expect({ exit, output: exit?.code === 0 ? '' : npm.tail() }).toEqual({
+        exit: { code: 0, signal: null },
+        output: '',
+      });
     },
     TIMEOUT,
   );
@@ -114,7 +125,10 @@ describe('npm start where Mailroom already runs', () => {
 
       expect(exit?.code).not.toBe(0);
       expect(exit?.code).not.toBeUndefined();
-      const ownLines = second.stderr().split('\n').filter((line) => line.trim() && !line.startsWith('npm '));
+      const ownLines = second
+        .stderr()
+        .split('\n')
+        .filter((line) => line.trim() && !line.startsWith('npm '));
       expect(ownLines).toEqual([
         `Mailroom already runs on DATA_DIR ${npm.dataDir} (pid ${service.pid}, port ${firstPort}); stop it, or set DATA_DIR to another folder.`,
       ]);
@@ -133,12 +147,25 @@ describe('when the launcher builds (scripts/start.js needsBuild)', () => {
   /** A project tree whose sources are from LONG_AGO and whose build started a minute later. */
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'mailroom-launcher-'));
-    for (const file of ['src/main.ts', 'src/config/app-config.ts', 'tsconfig.json', 'tsconfig.build.json', launcher.ENTRY]) {
+    for (const file of [
+      'src/main.ts',
+      'src/config/app-config.ts',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      launcher.ENTRY,
+    ]) {
       mkdirSync(join(root, dirname(file)), { recursive: true });
       writeFileSync(join(root, file), '// ...\n');
     }
     writeFileSync(join(root, launcher.STAMP), String(LONG_AGO.getTime() + 60_000));
-    for (const path of ['src/main.ts', 'src/config/app-config.ts', 'src/config', 'src', 'tsconfig.json', 'tsconfig.build.json']) {
+    for (const path of [
+      'src/main.ts',
+      'src/config/app-config.ts',
+      'src/config',
+      'src',
+      'tsconfig.json',
+      'tsconfig.build.json',
+    ]) {
       utimesSync(join(root, path), LONG_AGO, LONG_AGO);
     }
   });

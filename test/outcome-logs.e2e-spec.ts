@@ -44,7 +44,9 @@ beforeAll(async () => {
     if (mail.subject === 'Fail me') return { code: 554, message: '5.7.1 Message rejected as spam' };
     return 'accept';
   };
-  receiver.reply = (received) => ({ status: received.path.startsWith('/flaky') ? 500 : received.path.startsWith('/gone') ? 410 : 200 });
+  receiver.reply = (received) => ({
+    status: received.path.startsWith('/flaky') ? 500 : received.path.startsWith('/gone') ? 410 : 200,
+  });
 }, TIMEOUT);
 
 afterAll(async () => {
@@ -71,14 +73,18 @@ async function lineWhere(predicate: (line: LogLine) => boolean, what: string, ti
   for (;;) {
     const found = lines().find(predicate);
     if (found) return found;
-    if (Date.now() > deadline || service.exitedAt !== undefined) throw new Error(`No log line for ${what}\n${service.tail()}`);
+    if (Date.now() > deadline || service.exitedAt !== undefined)
+      throw new Error(`No log line for ${what}\n${service.tail()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 async function waitForHealth(): Promise<void> {
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const status = await http.get('/health').then((r) => r.status, () => 0);
+  for (const deadline = Date.now() + 60_000; ;) {
+    const status = await http.get('/health').then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (Date.now() > deadline) throw new Error(`/health never answered 200\n${service.tail()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -93,82 +99,157 @@ const outcomeOf = (context: string, id: string, outcome: string) => (line: LogLi
   line.context === context && line.messageId === id && line.outcome === outcome;
 
 describe('log lines (ROLE=all process, JSON on stdout)', () => {
-  it('logs one short line per request, with its user and without headers', async () => {
-    const userId = newUserId('logs');
-    const requestId = `logs-${userId}`;
-    await http.post('/sender/send').set(bearer(userId)).set('X-Request-Id', requestId).set('Cookie', 'session=secret-cookie').send(sendBody()).expect(201);
-    await http.get('/user/messages').set('X-Request-Id', `${requestId}-anonymous`).expect(401);
+  it(
+    'logs one short line per request, with its user and without headers',
+    async () => {
+      const userId = newUserId('logs');
+      const requestId = `logs-${userId}`;
+      await http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .set('X-Request-Id', requestId)
+        .set('Cookie', 'session=secret-cookie')
+        .send(sendBody())
+        .expect(201);
+      await http.get('/user/messages').set('X-Request-Id', `${requestId}-anonymous`).expect(401);
 
-    const sent = await lineWhere((line) => line.req?.id === requestId && line.res !== undefined, 'the send');
-    expect(sent).toEqual({
-      level: 30,
-      time: expect.any(Number),
-      pid: service.child.pid,
-      hostname: expect.any(String),
-      req: { id: requestId, method: 'POST', url: '/sender/send' },
-      res: { statusCode: 201 },
-      responseTime: expect.any(Number),
-      userId,
-      msg: 'request completed',
-    });
-    const anonymous = await lineWhere((line) => line.req?.id === `${requestId}-anonymous` && line.res !== undefined, 'the 401');
-    expect(anonymous.res).toEqual({ statusCode: 401 });
-    expect(anonymous).not.toHaveProperty('userId');
-    for (const line of [sent, anonymous]) expect(JSON.stringify(line)).not.toMatch(/headers|authorization|bearer|secret-cookie/i);
-  }, TIMEOUT);
+      const sent = await lineWhere((line) => line.req?.id === requestId && line.res !== undefined, 'the send');
+      expect(sent).toEqual({
+        level: 30,
+        time: expect.any(Number),
+        pid: service.child.pid,
+        hostname: expect.any(String),
+        req: { id: requestId, method: 'POST', url: '/sender/send' },
+        res: { statusCode: 201 },
+        responseTime: expect.any(Number),
+        userId,
+        msg: 'request completed',
+      });
+      const anonymous = await lineWhere(
+        (line) => line.req?.id === `${requestId}-anonymous` && line.res !== undefined,
+        'the 401',
+      );
+      expect(anonymous.res).toEqual({ statusCode: 401 });
+      expect(anonymous).not.toHaveProperty('userId');
+      for (const line of [sent, anonymous])
+        expect(JSON.stringify(line)).not.toMatch(/headers|authorization|bearer|secret-cookie/i);
+    },
+    TIMEOUT,
+  );
 
-  it('logs each delivery outcome with the message, user, attempt and the SMTP reply', async () => {
-    const userId = newUserId('logs');
-    const [sentId, deferredId, failedId] = [await send(userId), await send(userId, { subject: 'Defer me' }), await send(userId, { subject: 'Fail me' })];
+  it(
+    'logs each delivery outcome with the message, user, attempt and the SMTP reply',
+    async () => {
+      const userId = newUserId('logs');
+      const [sentId, deferredId, failedId] = [
+        await send(userId),
+        await send(userId, { subject: 'Defer me' }),
+        await send(userId, { subject: 'Fail me' }),
+      ];
 
-    const sent = await lineWhere(outcomeOf('Delivery', sentId, 'sent'), 'the sent message');
-    expect(sent).toMatchObject({ level: 30, messageId: sentId, userId, attempt: 1, detail: expect.stringMatching(/^250 2\.0\.0 Ok: queued as \d+$/) });
-    // From the 250 to its commit: positive, and within the test's patience.
-    expect(sent.recordedAfterMs).toBeGreaterThan(0);
-    expect(sent.recordedAfterMs).toBeLessThan(30_000);
-    expect(sent.msg).toBe(`Delivery sent (attempt 1): ${sent.detail}`);
+      const sent = await lineWhere(outcomeOf('Delivery', sentId, 'sent'), 'the sent message');
+      expect(sent).toMatchObject({
+        level: 30,
+        messageId: sentId,
+        userId,
+        attempt: 1,
+        detail: expect.stringMatching(/^250 2\.0\.0 Ok: queued as \d+$/),
+      });
+      // From the 250 to its commit: positive, and within the test's patience.
+      expect(sent.recordedAfterMs).toBeGreaterThan(0);
+      expect(sent.recordedAfterMs).toBeLessThan(30_000);
+      expect(sent.msg).toBe(`Delivery sent (attempt 1): ${sent.detail}`);
 
-    const deferred = await lineWhere(outcomeOf('Delivery', deferredId, 'deferred'), 'the deferred message');
-    expect(deferred).toMatchObject({ level: 30, userId, attempt: 1, detail: expect.stringContaining('451 4.3.0 Try again later') });
-    // DELIVERY_RETRY_DELAYS=600: the next attempt is ten minutes after the line.
-    expect(Date.parse(deferred.nextAttemptAt) - deferred.time).toBeGreaterThanOrEqual(599_000);
-    expect(Date.parse(deferred.nextAttemptAt) - deferred.time).toBeLessThanOrEqual(601_000);
-    expect(deferred.msg).toBe(`Delivery deferred (attempt 1): ${deferred.detail}; next attempt at ${deferred.nextAttemptAt}`);
+      const deferred = await lineWhere(outcomeOf('Delivery', deferredId, 'deferred'), 'the deferred message');
+      expect(deferred).toMatchObject({
+        level: 30,
+        userId,
+        attempt: 1,
+        detail: expect.stringContaining('451 4.3.0 Try again later'),
+      });
+      // DELIVERY_RETRY_DELAYS=600: the next attempt is ten minutes after the line.
+      expect(Date.parse(deferred.nextAttemptAt) - deferred.time).toBeGreaterThanOrEqual(599_000);
+      expect(Date.parse(deferred.nextAttemptAt) - deferred.time).toBeLessThanOrEqual(601_000);
+      expect(deferred.msg).toBe(
+        `Delivery deferred (attempt 1): ${deferred.detail}; next attempt at ${deferred.nextAttemptAt}`,
+      );
 
-    const failed = await lineWhere(outcomeOf('Delivery', failedId, 'failed'), 'the failed message');
-    expect(failed).toMatchObject({ level: 40, userId, attempt: 1, detail: expect.stringContaining('554 5.7.1 Message rejected as spam') });
-    expect(failed).not.toHaveProperty('nextAttemptAt');
+      const failed = await lineWhere(outcomeOf('Delivery', failedId, 'failed'), 'the failed message');
+      expect(failed).toMatchObject({
+        level: 40,
+        userId,
+        attempt: 1,
+        detail: expect.stringContaining('554 5.7.1 Message rejected as spam'),
+      });
+      expect(failed).not.toHaveProperty('nextAttemptAt');
 
-    // The lines say what the status history says.
-    for (const [id, line, status] of [[sentId, sent, 'sent'], [deferredId, deferred, 'deferred'], [failedId, failed, 'failed']] as const) {
-      const message = await waitForStatus(http, userId, id, status);
-      expect(message.statusHistory.at(-1).detail).toBe(line.detail);
-    }
-  }, TIMEOUT);
+      // The lines say what the status history says.
+      for (const [id, line, status] of [
+        [sentId, sent, 'sent'],
+        [deferredId, deferred, 'deferred'],
+        [failedId, failed, 'failed'],
+      ] as const) {
+        const message = await waitForStatus(http, userId, id, status);
+        expect(message.statusHistory.at(-1).detail).toBe(line.detail);
+      }
+    },
+    TIMEOUT,
+  );
 
-  it('logs each webhook attempt: delivered, retrying with its next attempt, gone, and failed when attempts run out', async () => {
-    const userId = newUserId('logs');
-    const sentId = await send(userId, { webhook: { url: receiver.url('/ok'), status: ['sent'] } });
-    const deferredId = await send(userId, { subject: 'Defer me', webhook: { url: receiver.url('/flaky?token=receiver-secret'), status: ['deferred'] } });
-    const failedId = await send(userId, { subject: 'Fail me', webhook: { url: receiver.url('/gone'), status: ['failed'] } });
+  it(
+    'logs each webhook attempt: delivered, retrying with its next attempt, gone, and failed when attempts run out',
+    async () => {
+      const userId = newUserId('logs');
+      const sentId = await send(userId, { webhook: { url: receiver.url('/ok'), status: ['sent'] } });
+      const deferredId = await send(userId, {
+        subject: 'Defer me',
+        webhook: { url: receiver.url('/flaky?token=receiver-secret'), status: ['deferred'] },
+      });
+      const failedId = await send(userId, {
+        subject: 'Fail me',
+        webhook: { url: receiver.url('/gone'), status: ['failed'] },
+      });
 
-    const delivered = await lineWhere(outcomeOf('Webhooks', sentId, 'delivered'), 'the delivered webhook');
-    expect(delivered).toMatchObject({ level: 30, userId, type: 'message.sent', attempt: 1, statusCode: 200, target: receiver.url('/ok') });
-    expect(receiver.on('/ok').map((r) => r.headers['webhook-id'])).toEqual([delivered.eventId]);
-    expect(delivered.msg).toBe('Webhook delivered (attempt 1): HTTP 200');
+      const delivered = await lineWhere(outcomeOf('Webhooks', sentId, 'delivered'), 'the delivered webhook');
+      expect(delivered).toMatchObject({
+        level: 30,
+        userId,
+        type: 'message.sent',
+        attempt: 1,
+        statusCode: 200,
+        target: receiver.url('/ok'),
+      });
+      expect(receiver.on('/ok').map((r) => r.headers['webhook-id'])).toEqual([delivered.eventId]);
+      expect(delivered.msg).toBe('Webhook delivered (attempt 1): HTTP 200');
 
-    const retrying = await lineWhere(outcomeOf('Webhooks', deferredId, 'retrying'), 'the webhook to retry');
-    expect(retrying).toMatchObject({ level: 30, userId, type: 'message.deferred', attempt: 1, statusCode: 500, target: receiver.url('/flaky') });
-    // WEBHOOK_RETRY_DELAYS=1
-    expect(Date.parse(retrying.nextAttemptAt) - retrying.time).toBeGreaterThanOrEqual(900);
-    expect(Date.parse(retrying.nextAttemptAt) - retrying.time).toBeLessThanOrEqual(1_100);
-    const exhausted = await lineWhere(outcomeOf('Webhooks', deferredId, 'failed'), 'the webhook out of attempts');
-    expect(exhausted).toMatchObject({ level: 40, eventId: retrying.eventId, attempt: 2, statusCode: 500 });
-    expect(exhausted).not.toHaveProperty('nextAttemptAt');
-    for (const line of [retrying, exhausted]) expect(JSON.stringify(line)).not.toContain('receiver-secret');
+      const retrying = await lineWhere(outcomeOf('Webhooks', deferredId, 'retrying'), 'the webhook to retry');
+      expect(retrying).toMatchObject({
+        level: 30,
+        userId,
+        type: 'message.deferred',
+        attempt: 1,
+        statusCode: 500,
+        target: receiver.url('/flaky'),
+      });
+      // WEBHOOK_RETRY_DELAYS=1
+      expect(Date.parse(retrying.nextAttemptAt) - retrying.time).toBeGreaterThanOrEqual(900);
+      expect(Date.parse(retrying.nextAttemptAt) - retrying.time).toBeLessThanOrEqual(1_100);
+      const exhausted = await lineWhere(outcomeOf('Webhooks', deferredId, 'failed'), 'the webhook out of attempts');
+      expect(exhausted).toMatchObject({ level: 40, eventId: retrying.eventId, attempt: 2, statusCode: 500 });
+      expect(exhausted).not.toHaveProperty('nextAttemptAt');
+      for (const line of [retrying, exhausted]) expect(JSON.stringify(line)).not.toContain('receiver-secret');
 
-    const gone = await lineWhere(outcomeOf('Webhooks', failedId, 'gone'), 'the webhook answered 410');
-    expect(gone).toMatchObject({ level: 40, userId, type: 'message.failed', attempt: 1, statusCode: 410, target: receiver.url('/gone') });
-    expect(gone.msg).toBe('Webhook gone (attempt 1): HTTP 410; the receiver asked for no more');
-  }, TIMEOUT);
+      const gone = await lineWhere(outcomeOf('Webhooks', failedId, 'gone'), 'the webhook answered 410');
+      expect(gone).toMatchObject({
+        level: 40,
+        userId,
+        type: 'message.failed',
+        attempt: 1,
+        statusCode: 410,
+        target: receiver.url('/gone'),
+      });
+      expect(gone.msg).toBe('Webhook gone (attempt 1): HTTP 410; the receiver asked for no more');
+    },
+    TIMEOUT,
+  );
 });

@@ -32,12 +32,19 @@ describe('platform: metrics', () => {
   it('serves Prometheus text without a token: requests by route, accepted messages, waiting jobs', async () => {
     const userId = newUserId();
     await t.http.post('/sender/send').set(bearer(userId)).send(sendBody()).expect(201);
-    await t.http.get(`/user/messages/${'0'.repeat(8)}`).set(bearer(userId)).expect(404);
+    await t.http
+      .get(`/user/messages/${'0'.repeat(8)}`)
+      .set(bearer(userId))
+      .expect(404);
     const response = await t.http.get('/metrics').expect(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(response.text).toMatch(/^mailroom_messages_accepted_total 1$/m);
-    expect(response.text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/sender\/send",status="201"\} 1$/m);
-    expect(response.text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="\/user\/messages\/:id",status="404"\} 1$/m);
+    expect(response.text).toMatch(
+      /^http_request_duration_seconds_count\{method="POST",route="\/sender\/send",status="201"\} 1$/m,
+    );
+    expect(response.text).toMatch(
+      /^http_request_duration_seconds_count\{method="GET",route="\/user\/messages\/:id",status="404"\} 1$/m,
+    );
     expect(response.text).toMatch(/^mailroom_queue_waiting_jobs \d+$/m);
     expect(response.text).toMatch(/^mailroom_webhook_queue_waiting_jobs \d+$/m);
     expect(response.text).toMatch(/^process_resident_memory_bytes \d+/m);
@@ -66,7 +73,12 @@ describe('platform: requests Node cannot parse', () => {
       const raw = Buffer.concat(received).toString();
       expect(raw).toMatch(/^HTTP\/1\.1 400 /);
       expect(raw).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/i);
-      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, requestId: expect.any(String) });
+      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        requestId: expect.any(String),
+      });
     } finally {
       socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -20,7 +20,9 @@ import {
 } from './support/child-processes';
 
 /** The user the README's example mints a token for (`npm run -s token -- --sub <user>`) and sends as. */
-const README_USER = /npm run -s token -- --sub (\S+?)\)/.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'))![1];
+const README_USER = /npm run -s token -- --sub (\S+?)\)/.exec(
+  readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'),
+)![1];
 const TIMEOUT = 120_000;
 const STARTUP_MS = 60_000;
 const SHUTDOWN_MS = 30_000;
@@ -43,14 +45,21 @@ function freshDataDir(): string {
   return dir;
 }
 
-
 /**
  * A user's environment: no database and no key configured, so the embedded defaults apply.
  * LOG_LEVEL is dropped as well: the output is what a user sees.
  */
 function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'LOG_LEVEL']) {
+  for (const name of [
+    'DATABASE_URL',
+    'TEST_DATABASE_URL',
+    'JWT_SECRET',
+    'JWT_JWKS_URL',
+    'JWT_ISSUER',
+    'JWT_AUDIENCE',
+    'LOG_LEVEL',
+  ]) {
     delete env[name];
   }
   return { ...env, DATA_DIR: dataDir, HOST: '127.0.0.1', NODE_ENV: 'development', ...extra };
@@ -65,7 +74,10 @@ interface Mailroom {
   stderr(): string;
 }
 
-function spawnMailroom(dataDir: string, env: Record<string, string>): {
+function spawnMailroom(
+  dataDir: string,
+  env: Record<string, string>,
+): {
   child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
@@ -99,7 +111,10 @@ async function startMailroom(dataDir: string): Promise<Mailroom> {
 
 /** The token from the start-up banner's `Token` line. */
 function demoTokenIn(stdout: string): string | undefined {
-  return new RegExp(`^ {2}Token +(eyJ[\\w-]+\\.[\\w-]+\\.[\\w-]+) {2}\\(user "${README_USER}", valid 24 h\\)$`, 'm').exec(stdout)?.[1];
+  return new RegExp(
+    `^ {2}Token +(eyJ[\\w-]+\\.[\\w-]+\\.[\\w-]+) {2}\\(user "${README_USER}", valid 24 h\\)$`,
+    'm',
+  ).exec(stdout)?.[1];
 }
 
 async function api(
@@ -157,9 +172,16 @@ describe('the mailroom process (node src/main.ts)', () => {
       const empty = await api(mailroom.base, '/user/messages', { token: mailroom.token });
       expect(empty).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
 
-      const sent = await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() });
+      const sent = await api(mailroom.base, '/sender/send', {
+        method: 'POST',
+        token: mailroom.token,
+        body: sendBody(),
+      });
 
-      expect(sent).toMatchObject({ status: 201, body: { status: 'queued', userId: README_USER, subject: 'Your invoice' } });
+      expect(sent).toMatchObject({
+        status: 201,
+        body: { status: 'queued', userId: README_USER, subject: 'Your invoice' },
+      });
       const listed = await api(mailroom.base, '/user/messages', { token: mailroom.token });
       expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
       // The embedded server keeps its data where SPEC §1 says.
@@ -179,9 +201,16 @@ describe('the mailroom process (node src/main.ts)', () => {
       expect(bannerRow(stdout, 'API')).toBe(mailroom.base);
       expect(bannerRow(stdout, 'Swagger UI')).toBe(`${mailroom.base}/docs`);
       expect(bannerRow(stdout, 'Metrics')).toBe(`${mailroom.base}/metrics`);
-      expect(bannerRow(stdout, 'Mail')).toBe(`written as .eml files to ${join(dataDir, 'outbox')} (set SMTP_URL to send)`);
-      for (const url of [bannerRow(stdout, 'Swagger UI')!, bannerRow(stdout, 'Metrics')!]) expect((await fetch(url)).status).toBe(200);
-      const sent = await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() });
+      expect(bannerRow(stdout, 'Mail')).toBe(
+        `written as .eml files to ${join(dataDir, 'outbox')} (set SMTP_URL to send)`,
+      );
+      for (const url of [bannerRow(stdout, 'Swagger UI')!, bannerRow(stdout, 'Metrics')!])
+        expect((await fetch(url)).status).toBe(200);
+      const sent = await api(mailroom.base, '/sender/send', {
+        method: 'POST',
+        token: mailroom.token,
+        body: sendBody(),
+      });
       const eml = join(dataDir, 'outbox', `${sent.body.id}.eml`);
       await until(() => existsSync(eml), `${eml} written`);
       // Nest's lines for each module and route are at debug now.
@@ -202,7 +231,10 @@ describe('the mailroom process (node src/main.ts)', () => {
         const { child, stderr } = spawnMailroom(dataDir, { PORT: String(port) });
         const exit = await exitOf(child, STARTUP_MS);
 
-        expect({ exit, stderr: stderr() }).toEqual({ exit: { code: 1, signal: null }, stderr: `Port ${port} is in use; set PORT to another one.\n` });
+        expect({ exit, stderr: stderr() }).toEqual({
+          exit: { code: 1, signal: null },
+          stderr: `Port ${port} is in use; set PORT to another one.\n`,
+        });
         // It had started its database (the port is tried last), and stopped it again.
         expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
         expect(processesMentioning(dataDir)).toEqual([]);
@@ -233,7 +265,10 @@ describe('the mailroom process (node src/main.ts)', () => {
       const listed = await api(mailroom.base, '/user/messages', { token });
       expect(listed).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
       // The control: the server does not accept just any well-formed token.
-      const foreign = sign({}, 'some-other-key-of-at-least-thirty-two-characters', { subject: 'someone', expiresIn: 300 });
+      const foreign = sign({}, 'some-other-key-of-at-least-thirty-two-characters', {
+        subject: 'someone',
+        expiresIn: 300,
+      });
       expect((await api(mailroom.base, '/user/messages', { token: foreign })).status).toBe(401);
     },
     TIMEOUT,
@@ -245,14 +280,19 @@ describe('the mailroom process (node src/main.ts)', () => {
       const dataDir = freshDataDir();
       const mailroom = await startMailroom(dataDir);
       // Some work first, so that shutdown has a pool and a finished request behind it.
-      expect((await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() })).status).toBe(201);
+      expect(
+        (await api(mailroom.base, '/sender/send', { method: 'POST', token: mailroom.token, body: sendBody() })).status,
+      ).toBe(201);
       expect(processesMentioning(dataDir)).not.toHaveLength(0);
 
       mailroom.child.kill('SIGTERM');
       const exit = await exitOf(mailroom.child, SHUTDOWN_MS);
 
       // stderr rides along so that a failure shows what the process said on the way out.
-      expect({ exit, stderr: mailroom.stderr() }).toEqual({ exit: { code: 0, signal: null }, stderr: expect.any(String) });
+      expect({ exit, stderr: mailroom.stderr() }).toEqual({
+        exit: { code: 0, signal: null },
+        stderr: expect.any(String),
+      });
       expect(processesMentioning(dataDir)).toEqual([]);
       await expect(fetch(`${mailroom.base}/health`)).rejects.toThrow();
     },
@@ -267,7 +307,9 @@ describe('the mailroom process (node src/main.ts)', () => {
       // An idle kept-alive connection holds the shutdown for a moment (the drain's linger), so
       // that the second signal surely comes while it runs.
       const agent = new Agent({ keepAlive: true });
-      await new Promise((resolve, reject) => get(`${mailroom.base}/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+      await new Promise((resolve, reject) =>
+        get(`${mailroom.base}/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject),
+      );
 
       mailroom.child.kill('SIGINT');
       await until(() => mailroom.stdout().includes('SIGINT: shutting down'), 'the first SIGINT handled');
@@ -275,7 +317,10 @@ describe('the mailroom process (node src/main.ts)', () => {
       const exit = await exitOf(mailroom.child, SHUTDOWN_MS);
       agent.destroy();
 
-      expect({ exit, stderr: mailroom.stderr() }).toEqual({ exit: { code: 0, signal: null }, stderr: expect.any(String) });
+      expect({ exit, stderr: mailroom.stderr() }).toEqual({
+        exit: { code: 0, signal: null },
+        stderr: expect.any(String),
+      });
       expect(processesMentioning(dataDir)).toEqual([]);
     },
     TIMEOUT,
@@ -295,7 +340,11 @@ describe('the mailroom process (node src/main.ts)', () => {
 
       const listed = await api(second.base, '/user/messages', { token: second.token });
       expect(listed).toMatchObject({ status: 200, body: { total: 1 } });
-      expect(listed.body.messages[0]).toMatchObject({ id: sent.body.id, subject: sent.body.subject, sentAt: sent.body.sentAt });
+      expect(listed.body.messages[0]).toMatchObject({
+        id: sent.body.id,
+        subject: sent.body.subject,
+        sentAt: sent.body.sentAt,
+      });
       // The generated key was reused: the first run's token still works.
       expect((await api(second.base, '/user/messages', { token: first.token })).status).toBe(200);
     },

@@ -17,7 +17,10 @@ describe('waking the loops when jobs commit', () => {
     // ROLE=api: no loop of this process takes the jobs; the listeners below stand in for them.
     t = await bootTestApp({ ROLE: 'api' }, { isolatedDatabase: true });
     deliveries = t.app.get(DeliveryQueue);
-    stops.push(deliveries.onWork(() => wakes.delivery++), t.app.get(WebhookQueue).onWork(() => wakes.webhook++));
+    stops.push(
+      deliveries.onWork(() => wakes.delivery++),
+      t.app.get(WebhookQueue).onWork(() => wakes.webhook++),
+    );
   });
   beforeEach(() => (wakes = { delivery: 0, webhook: 0 }));
   afterAll(async () => {
@@ -25,7 +28,10 @@ describe('waking the loops when jobs commit', () => {
     await t?.close();
   });
 
-  const job = () => ({ job: { messageId: '00000000-0000-7000-8000-000000000000', attempt: 1 }, priority: 'normal' as const });
+  const job = () => ({
+    job: { messageId: '00000000-0000-7000-8000-000000000000', attempt: 1 },
+    priority: 'normal' as const,
+  });
 
   it('wakes once the transaction commits, not when the job is inserted', async () => {
     await t.db.transaction(async (manager) => {
@@ -68,7 +74,11 @@ describe('waking the loops when jobs commit', () => {
   it('wakes the delivery loop, and the webhook loop when the send has a webhook, after a send through the API', async () => {
     await t.http.post('/sender/send').set(bearer(newUserId())).send(sendBody()).expect(201);
     expect(wakes).toEqual({ delivery: 1, webhook: 0 });
-    await t.http.post('/sender/send').set(bearer(newUserId())).send(sendBody({ webhook: { url: 'https://hooks.example.com/mailroom' } })).expect(201);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(newUserId()))
+      .send(sendBody({ webhook: { url: 'https://hooks.example.com/mailroom' } }))
+      .expect(201);
     expect(wakes).toEqual({ delivery: 2, webhook: 1 });
   });
 });

@@ -14,14 +14,19 @@ describe('rate limiting across API processes', () => {
   let apps: TestApp[] = [];
 
   beforeAll(async () => {
-    apps = [await bootTestApp({ RATE_LIMIT_PER_MINUTE: String(LIMIT) }), await bootTestApp({ RATE_LIMIT_PER_MINUTE: String(LIMIT) })];
+    apps = [
+      await bootTestApp({ RATE_LIMIT_PER_MINUTE: String(LIMIT) }),
+      await bootTestApp({ RATE_LIMIT_PER_MINUTE: String(LIMIT) }),
+    ];
   });
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.close()));
   });
 
   const counted = async (userId: string): Promise<number> => {
-    const [row] = await apps[0].db.query(`SELECT hits FROM rate_limit_counters WHERE position($1 in key) > 0`, [userId]);
+    const [row] = await apps[0].db.query(`SELECT hits FROM rate_limit_counters WHERE position($1 in key) > 0`, [
+      userId,
+    ]);
     return row?.hits ?? 0;
   };
 
@@ -40,7 +45,9 @@ describe('rate limiting across API processes', () => {
     await Promise.all(Array.from({ length: 16 }, lane));
 
     const admitted = statuses.filter((status) => status === 200).length;
-    console.log(`rate limit ${LIMIT}, two processes, ${requests} requests from 16 clients: ${admitted} admitted (bound ${LIMIT + 2 * localAllowance(LIMIT)})`);
+    console.log(
+      `rate limit ${LIMIT}, two processes, ${requests} requests from 16 clients: ${admitted} admitted (bound ${LIMIT + 2 * localAllowance(LIMIT)})`,
+    );
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     expect(admitted).toBeGreaterThanOrEqual(LIMIT);
     expect(admitted).toBeLessThanOrEqual(LIMIT + 2 * localAllowance(LIMIT));
@@ -51,7 +58,13 @@ describe('rate limiting across API processes', () => {
   it('admits exactly the limit in one process, however many requests arrive together', async () => {
     const userId = newUserId('one-process');
     const statuses = await Promise.all(
-      Array.from({ length: 2 * LIMIT }, () => apps[0].http.get('/user/messages').query({ take: 1 }).set(bearer(userId)).then((r) => r.status)),
+      Array.from({ length: 2 * LIMIT }, () =>
+        apps[0].http
+          .get('/user/messages')
+          .query({ take: 1 })
+          .set(bearer(userId))
+          .then((r) => r.status),
+      ),
     );
     expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
@@ -64,14 +77,19 @@ describe('rate limiting across API processes', () => {
     const query = jest.spyOn(statements, 'query');
     try {
       const started = Date.now();
-      for (let i = 0; i < 100; i++) await apps[0].http.get('/user/messages').query({ take: 1 }).set(bearer(userId)).expect(200);
+      for (let i = 0; i < 100; i++)
+        await apps[0].http.get('/user/messages').query({ take: 1 }).set(bearer(userId)).expect(200);
       const elapsedMs = Date.now() - started;
       await waitForAsync(async () => (await counted(userId)) === 100, 'the counter to reach 100');
       const counterStatements = query.mock.calls.filter(([sql]) => sql.includes('rate_limit_counters')).length;
-      console.log(`100 sequential requests in ${elapsedMs} ms: ${counterStatements} statements on the counters (allowance ${localAllowance(LIMIT)})`);
+      console.log(
+        `100 sequential requests in ${elapsedMs} ms: ${counterStatements} statements on the counters (allowance ${localAllowance(LIMIT)})`,
+      );
       // Without the local budget every request runs one. With it, one request in allowance + 1
       // does, plus the background writes: one per SYNC_INTERVAL_MS at most, and the last.
-      expect(counterStatements).toBeLessThanOrEqual(Math.ceil(100 / (localAllowance(LIMIT) + 1)) + Math.ceil(elapsedMs / SYNC_INTERVAL_MS) + 1);
+      expect(counterStatements).toBeLessThanOrEqual(
+        Math.ceil(100 / (localAllowance(LIMIT) + 1)) + Math.ceil(elapsedMs / SYNC_INTERVAL_MS) + 1,
+      );
     } finally {
       query.mockRestore();
     }

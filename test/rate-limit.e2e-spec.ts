@@ -23,7 +23,8 @@ describe('rate limiting', () => {
   });
 
   const list = (userId: string, app: TestApp = t) => app.http.get('/user/messages').set(bearer(userId));
-  const send = (userId: string, app: TestApp = t, body: object = sendBody()) => app.http.post('/sender/send').set(bearer(userId)).send(body);
+  const send = (userId: string, app: TestApp = t, body: object = sendBody()) =>
+    app.http.post('/sender/send').set(bearer(userId)).send(body);
 
   const headerNumber = (response: Response, name: string): number => {
     const value = response.headers[name];
@@ -69,7 +70,8 @@ describe('rate limiting', () => {
   };
 
   const exhaust = async (userId: string) => {
-    for (let remaining = LIMIT - 1; remaining >= 0; remaining--) expectCounted(await list(userId).expect(200), remaining);
+    for (let remaining = LIMIT - 1; remaining >= 0; remaining--)
+      expectCounted(await list(userId).expect(200), remaining);
     expectLimited(await list(userId));
   };
 
@@ -148,7 +150,10 @@ describe('rate limiting', () => {
     const userId = newUserId();
 
     expectCounted(await t.http.get('/user/messages').query({ take: 0 }).set(bearer(userId)).expect(400), 2);
-    expectCounted(await t.http.get('/user/messages/6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a').set(bearer(userId)).expect(404), 1);
+    expectCounted(
+      await t.http.get('/user/messages/6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a').set(bearer(userId)).expect(404),
+      1,
+    );
     expectCounted(await send(userId, t, sendBody({ to: [] })).expect(400), 0);
     expectLimited(await list(userId));
   });
@@ -217,7 +222,9 @@ describe('rate limiting', () => {
 
   it('answers requests without a valid token with 401, uncounted, even for a blocked user', async () => {
     const userId = newUserId();
-    const expired = sign({ sub: userId, exp: Math.floor(Date.now() / 1000) - 60 }, TEST_JWT_SECRET, { algorithm: 'HS256' });
+    const expired = sign({ sub: userId, exp: Math.floor(Date.now() / 1000) - 60 }, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+    });
     const forged = sign({ sub: userId }, `${TEST_JWT_SECRET}-forged`, { algorithm: 'HS256', expiresIn: 600 });
 
     for (let i = 0; i < LIMIT + 1; i++) {

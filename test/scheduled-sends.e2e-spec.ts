@@ -14,7 +14,10 @@ describe('scheduled sends (ROLE=all, SMTP sink, webhook receiver)', () => {
   const { receiver, sink, t, send } = bootWebhookApp(TO_LOOPBACK);
 
   const jobsOf = async (messageId: string): Promise<{ startAfter: Date; data: object }[]> =>
-    t.db.query(`SELECT start_after AS "startAfter", data FROM pgboss.job WHERE name = $1 AND data->>'messageId' = $2`, [DELIVERY_QUEUE, messageId]);
+    t.db.query(`SELECT start_after AS "startAfter", data FROM pgboss.job WHERE name = $1 AND data->>'messageId' = $2`, [
+      DELIVERY_QUEUE,
+      messageId,
+    ]);
 
   it(
     'holds the message until its moment, then delivers it: scheduled → queued → sending → sent, a webhook for each',
@@ -34,7 +37,11 @@ describe('scheduled sends (ROLE=all, SMTP sink, webhook receiver)', () => {
       expect(await jobsOf(accepted.id)).toEqual([
         { startAfter: moment, data: { messageId: accepted.id, attempt: 1, scheduled: true } },
       ]);
-      const listed = await t.http.get('/user/messages').query({ statuses: 'scheduled' }).set(bearer(userId)).expect(200);
+      const listed = await t.http
+        .get('/user/messages')
+        .query({ statuses: 'scheduled' })
+        .set(bearer(userId))
+        .expect(200);
       expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([accepted.id]);
 
       const delivered = await waitForStatus(t.http, userId, accepted.id, 'sent');
@@ -46,7 +53,11 @@ describe('scheduled sends (ROLE=all, SMTP sink, webhook receiver)', () => {
       expect(arrivedAt).toBeGreaterThanOrEqual(moment.getTime());
 
       await receiver.waitFor(() => distinctEvents(receiver.on(path)).length >= 4, 'four events');
-      const events = distinctEvents(receiver.on(path)).map(({ event }) => [event.type, event.data.sequence, event.data.message.scheduledAt]);
+      const events = distinctEvents(receiver.on(path)).map(({ event }) => [
+        event.type,
+        event.data.sequence,
+        event.data.message.scheduledAt,
+      ]);
       expect(events).toEqual([
         ['message.scheduled', 1, moment.toISOString()],
         ['message.queued', 2, moment.toISOString()],
@@ -88,7 +99,11 @@ describe('scheduled sends (ROLE=all, SMTP sink, webhook receiver)', () => {
     it('accepts exactly 30 days ahead', async () => {
       const max = new Date(now + 30 * DAY).toISOString();
 
-      const { body } = await t.http.post('/sender/send').set(bearer(newUserId('max'))).send(sendBody({ scheduledAt: max })).expect(201);
+      const { body } = await t.http
+        .post('/sender/send')
+        .set(bearer(newUserId('max')))
+        .send(sendBody({ scheduledAt: max }))
+        .expect(201);
 
       expect(body).toMatchObject({ status: 'scheduled', scheduledAt: max });
     });
@@ -102,7 +117,9 @@ describe('scheduled sends (ROLE=all, SMTP sink, webhook receiver)', () => {
         .send(sendBody({ scheduledAt: new Date(now + 30 * DAY + 1).toISOString() }))
         .expect(400);
 
-      expect(body.errors).toEqual([{ field: 'scheduledAt', message: `must be at most 30 days ahead (${new Date(now + 30 * DAY).toISOString()})` }]);
+      expect(body.errors).toEqual([
+        { field: 'scheduledAt', message: `must be at most 30 days ahead (${new Date(now + 30 * DAY).toISOString()})` },
+      ]);
       expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
     });
   });
@@ -117,7 +134,9 @@ describe('scheduled sends (ROLE=all, SMTP sink, webhook receiver)', () => {
 
     const { body } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ scheduledAt })).expect(400);
 
-    expect(body.errors).toEqual([{ field: 'scheduledAt', message: 'must be an ISO 8601 date-time with an offset or Z (2026-03-01T09:00:00Z)' }]);
+    expect(body.errors).toEqual([
+      { field: 'scheduledAt', message: 'must be an ISO 8601 date-time with an offset or Z (2026-03-01T09:00:00Z)' },
+    ]);
     expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
   });
 });

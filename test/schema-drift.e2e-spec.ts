@@ -40,7 +40,10 @@ describe('entities and migrations', () => {
     );
     const inDatabase = Object.fromEntries(rows.map((r) => [r.name, r.predicate]));
     const declared = Object.fromEntries(
-      dataSource.entityMetadatas.flatMap((m) => m.indices).filter((i) => i.where).map((i) => [i.name, `(${i.where})`]),
+      dataSource.entityMetadatas
+        .flatMap((m) => m.indices)
+        .filter((i) => i.where)
+        .map((i) => [i.name, `(${i.where})`]),
     );
     expect(declared).toEqual(inDatabase);
   });

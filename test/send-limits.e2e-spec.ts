@@ -14,8 +14,11 @@ const MAX_HTML_BYTES = 5 * 1024 * 1024;
 const text = (length: number, unit = 'x') => unit.repeat(length);
 const recipients = (n: number) => Array.from({ length: n }, (_, i) => `recipient${i}@example.com`);
 const payload = (keys: number, keyLength: number, valueLength: number) =>
-  Object.fromEntries(Array.from({ length: keys }, (_, i) => [String(i).padStart(keyLength, 'k'), text(valueLength, 'v')]));
-const webhookUrl = (length: number) => `https://hooks.example.com/${text(length - 'https://hooks.example.com/'.length, 'p')}`;
+  Object.fromEntries(
+    Array.from({ length: keys }, (_, i) => [String(i).padStart(keyLength, 'k'), text(valueLength, 'v')]),
+  );
+const webhookUrl = (length: number) =>
+  `https://hooks.example.com/${text(length - 'https://hooks.example.com/'.length, 'p')}`;
 // Distinct files: the first carries what the other nineteen leave of MAX_ATTACHMENT_BYTES.
 const attachmentBytes = (i: number) => Buffer.alloc(i === 0 ? MAX_ATTACHMENT_BYTES - 19 * 1000 : 1000, i);
 // 64 characters before the @, 254 in all (RFC 5321).
@@ -28,7 +31,10 @@ function largestBody(): Record<string, unknown> {
     html: text(MAX_HTML_BYTES / 2, 'é'),
     to: recipients(MAX_RECIPIENTS),
     sender: LONGEST_ADDRESS,
-    attachments: Array.from({ length: 20 }, (_, i) => ({ fileName: `${text(251, String.fromCharCode(97 + i))}.bin`, content: attachmentBytes(i).toString('base64') })),
+    attachments: Array.from({ length: 20 }, (_, i) => ({
+      fileName: `${text(251, String.fromCharCode(97 + i))}.bin`,
+      content: attachmentBytes(i).toString('base64'),
+    })),
     bulkSendingId: text(255, 'b'),
     contactId: text(255, '𝒸'),
     customPayload: payload(50, 100, 1000),
@@ -58,7 +64,13 @@ describe('limits of POST /sender/send and GET /user/messages', () => {
 
     const { body: message } = await send(userId, body, text(255, 'K')).expect(201);
 
-    expect(message).toMatchObject({ subject: body.subject, to: body.to, sender: LONGEST_ADDRESS, bulkSendingId: body.bulkSendingId, contactId: body.contactId });
+    expect(message).toMatchObject({
+      subject: body.subject,
+      to: body.to,
+      sender: LONGEST_ADDRESS,
+      bulkSendingId: body.bulkSendingId,
+      contactId: body.contactId,
+    });
     expect(message.customPayload).toEqual(body.customPayload);
     const [stored] = await t.db.query(`SELECT html, webhook_url FROM messages WHERE id = $1`, [message.id]);
     expect(stored).toEqual({ html: body.html, webhook_url: webhookUrl(2048) });
@@ -68,14 +80,27 @@ describe('limits of POST /sender/send and GET /user/messages', () => {
     );
     expect(files.map((f) => f.file_name)).toEqual((body.attachments as { fileName: string }[]).map((a) => a.fileName));
     files.forEach((file, i) => expect(file.content.equals(attachmentBytes(i))).toBe(true));
-    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 1, recipients: MAX_RECIPIENTS, attachments: 20, idempotencyKeys: 1 });
+    expect(await rowsOwnedBy(t.db, userId)).toMatchObject({
+      messages: 1,
+      recipients: MAX_RECIPIENTS,
+      attachments: 20,
+      idempotencyKeys: 1,
+    });
   });
 
   it('accepts 20 stored attachment ids and refuses 21', async () => {
     const userId = newUserId();
     const ids: string[] = [];
     for (let i = 0; i < 21; i++) {
-      ids.push((await t.http.post('/attachments').set(bearer(userId)).attach('file', Buffer.from(`file ${i}`), `f${i}.txt`).expect(201)).body.id);
+      ids.push(
+        (
+          await t.http
+            .post('/attachments')
+            .set(bearer(userId))
+            .attach('file', Buffer.from(`file ${i}`), `f${i}.txt`)
+            .expect(201)
+        ).body.id,
+      );
     }
     await send(userId, sendBody({ attachmentIds: ids.slice(0, 20) })).expect(201);
     const refused = await send(userId, sendBody({ attachmentIds: ids })).expect(400);
@@ -87,8 +112,16 @@ describe('limits of POST /sender/send and GET /user/messages', () => {
     ['html of 5 MiB and one byte', { html: `${text(MAX_HTML_BYTES / 2, 'é')}x` }, 'html'],
     ['51 recipients', { to: recipients(MAX_RECIPIENTS + 1) }, 'to'],
     ['a sender of 255 characters', { sender: `a${LONGEST_ADDRESS}` }, 'sender'],
-    ['21 attachments', { attachments: Array.from({ length: 21 }, () => ({ fileName: 'a.txt', content: 'YQ==' })) }, 'attachments'],
-    ['a file name of 256 characters', { attachments: [{ fileName: `${text(252, 'f')}.txt`, content: 'YQ==' }] }, 'attachments[0].fileName'],
+    [
+      '21 attachments',
+      { attachments: Array.from({ length: 21 }, () => ({ fileName: 'a.txt', content: 'YQ==' })) },
+      'attachments',
+    ],
+    [
+      'a file name of 256 characters',
+      { attachments: [{ fileName: `${text(252, 'f')}.txt`, content: 'YQ==' }] },
+      'attachments[0].fileName',
+    ],
     ['a bulkSendingId of 256 characters', { bulkSendingId: text(256, 'b') }, 'bulkSendingId'],
     ['a contactId of 256 characters', { contactId: text(256, '𝒸') }, 'contactId'],
     ['51 customPayload keys', { customPayload: payload(51, 100, 1000) }, 'customPayload'],
@@ -118,12 +151,16 @@ describe('limits of POST /sender/send and GET /user/messages', () => {
       { fileName: 'b.bin', content: 'YQ==' },
     ];
     const response = await send(userId, sendBody({ attachments })).expect(413);
-    expect(response.body).toMatchObject({ status: 413, detail: expect.stringContaining(`${MAX_ATTACHMENT_BYTES + 1} bytes`) });
+    expect(response.body).toMatchObject({
+      status: 413,
+      detail: expect.stringContaining(`${MAX_ATTACHMENT_BYTES + 1} bytes`),
+    });
     expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
   });
 
   describe('GET /user/messages', () => {
-    const list = (query: Record<string, string | number>) => t.http.get('/user/messages').query(query).set(bearer(newUserId()));
+    const list = (query: Record<string, string | number>) =>
+      t.http.get('/user/messages').query(query).set(bearer(newUserId()));
     const LAST_DAY = '9999-12-31';
 
     it.each([
@@ -145,7 +182,11 @@ describe('limits of POST /sender/send and GET /user/messages', () => {
     it('counts nothing from the last millisecond of 9999 on, whatever was sent before', async () => {
       const userId = newUserId();
       await send(userId, sendBody()).expect(201);
-      const { body } = await t.http.get('/user/messages').query({ startDate: `${LAST_DAY}T23:59:59.999Z` }).set(bearer(userId)).expect(200);
+      const { body } = await t.http
+        .get('/user/messages')
+        .query({ startDate: `${LAST_DAY}T23:59:59.999Z` })
+        .set(bearer(userId))
+        .expect(200);
       expect(body).toMatchObject({ messages: [], total: 0, totalPages: 0, hasNext: false });
     });
   });

@@ -12,14 +12,19 @@ describe('POST /sender/send', () => {
   afterAll(() => t.close());
 
   const send = (userId: string, body: unknown) =>
-    t.http.post('/sender/send').set(bearer(userId)).send(body as object);
+    t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(body as object);
 
   it('accepts many concurrent sends from new sender addresses, in any order, each once', async () => {
     const userId = newUserId();
     const senders = Array.from({ length: 8 }, (_, i) => `sender${i}@example.com`);
     // Sends share transactions (MessageIntake's group commit): batches naming the same new senders in other
     // orders must not deadlock each other.
-    const bodies = Array.from({ length: 120 }, (_, i) => sendBody({ sender: senders[(i * 5 + Math.floor(i / 8)) % 8], subject: `Concurrent ${i}` }));
+    const bodies = Array.from({ length: 120 }, (_, i) =>
+      sendBody({ sender: senders[(i * 5 + Math.floor(i / 8)) % 8], subject: `Concurrent ${i}` }),
+    );
 
     const responses = await Promise.all(bodies.map((body) => send(userId, body)));
 
@@ -75,12 +80,24 @@ describe('POST /sender/send', () => {
       webhook_url: 'https://hooks.example.com/mailroom',
       webhook_statuses: ['sent'],
     });
-    const recipients = await t.db.query(`SELECT email FROM message_recipients WHERE message_id = $1 ORDER BY email`, [message.id]);
+    const recipients = await t.db.query(`SELECT email FROM message_recipients WHERE message_id = $1 ORDER BY email`, [
+      message.id,
+    ]);
     expect(recipients.map((r: { email: string }) => r.email)).toEqual(['ada@example.com', 'grace@example.com']);
-    const history = await t.db.query(`SELECT status, at FROM message_status_events WHERE message_id = $1`, [message.id]);
+    const history = await t.db.query(`SELECT status, at FROM message_status_events WHERE message_id = $1`, [
+      message.id,
+    ]);
     expect(history).toEqual([{ status: 'queued', at: new Date(message.sentAt) }]);
-    const [attachment] = await t.db.query(`SELECT file_name, content_type, size, content FROM message_attachments WHERE message_id = $1`, [message.id]);
-    expect(attachment).toEqual({ file_name: 'invoice.pdf', content_type: 'application/pdf', size: 13, content: Buffer.from('%PDF-1.4 fake') });
+    const [attachment] = await t.db.query(
+      `SELECT file_name, content_type, size, content FROM message_attachments WHERE message_id = $1`,
+      [message.id],
+    );
+    expect(attachment).toEqual({
+      file_name: 'invoice.pdf',
+      content_type: 'application/pdf',
+      size: 13,
+      content: Buffer.from('%PDF-1.4 fake'),
+    });
   });
 
   it('defaults priority to normal and the optional fields to null; an empty webhook status list means every status', async () => {
@@ -132,83 +149,191 @@ describe('POST /sender/send', () => {
     ['to over MAX_RECIPIENTS', sendBody({ to: ['a@x.io', 'b@x.io', 'c@x.io', 'd@x.io'] }), 'to'],
     ['sender missing', sendBody({ sender: undefined }), 'sender'],
     ['sender not an address', sendBody({ sender: 'Billing' }), 'sender'],
-    ['sender two addresses', sendBody({ sender: 'Billing <billing@example.com>, Sales <sales@example.com>' }), 'sender'],
-    ['sender with a header injection in a quoted local part', sendBody({ sender: '"a\r\nX-Injected: 1"@example.com' }), 'sender'],
+    [
+      'sender two addresses',
+      sendBody({ sender: 'Billing <billing@example.com>, Sales <sales@example.com>' }),
+      'sender',
+    ],
+    [
+      'sender with a header injection in a quoted local part',
+      sendBody({ sender: '"a\r\nX-Injected: 1"@example.com' }),
+      'sender',
+    ],
     ['sender with a quoted control character', sendBody({ sender: '"bill\u0007ing"@example.com' }), 'sender'],
     ['an unknown field', sendBody({ from: 'x@example.com' }), 'from'],
     ['attachments not an array', sendBody({ attachments: { fileName: 'a', content: '' } }), 'attachments'],
-    ['more than 20 attachments', sendBody({ attachments: Array.from({ length: 21 }, () => ({ fileName: 'a.txt', content: '' })) }), 'attachments'],
-    ['an attachment file name with a slash', sendBody({ attachments: [{ fileName: '../etc/passwd', content: '' }] }), 'attachments[0].fileName'],
-    ['an attachment file name with NUL', sendBody({ attachments: [{ fileName: 'a\u0000.txt', content: '' }] }), 'attachments[0].fileName'],
-    ['an attachment file name too long', sendBody({ attachments: [{ fileName: long(256), content: '' }] }), 'attachments[0].fileName'],
-    ['attachment content not base64', sendBody({ attachments: [{ fileName: 'a.txt', content: 'not base64!' }] }), 'attachments[0].content'],
-    ['attachment content base64url', sendBody({ attachments: [{ fileName: 'a.txt', content: '-_-_' }] }), 'attachments[0].content'],
-    ['attachment content unpadded', sendBody({ attachments: [{ fileName: 'a.txt', content: 'aGk' }] }), 'attachments[0].content'],
-    ['an attachment with an unknown field', sendBody({ attachments: [{ fileName: 'a.txt', content: '', url: 'x' }] }), 'attachments[0].url'],
+    [
+      'more than 20 attachments',
+      sendBody({ attachments: Array.from({ length: 21 }, () => ({ fileName: 'a.txt', content: '' })) }),
+      'attachments',
+    ],
+    [
+      'an attachment file name with a slash',
+      sendBody({ attachments: [{ fileName: '../etc/passwd', content: '' }] }),
+      'attachments[0].fileName',
+    ],
+    [
+      'an attachment file name with NUL',
+      sendBody({ attachments: [{ fileName: 'a\u0000.txt', content: '' }] }),
+      'attachments[0].fileName',
+    ],
+    [
+      'an attachment file name too long',
+      sendBody({ attachments: [{ fileName: long(256), content: '' }] }),
+      'attachments[0].fileName',
+    ],
+    [
+      'attachment content not base64',
+      sendBody({ attachments: [{ fileName: 'a.txt', content: 'not base64!' }] }),
+      'attachments[0].content',
+    ],
+    [
+      'attachment content base64url',
+      sendBody({ attachments: [{ fileName: 'a.txt', content: '-_-_' }] }),
+      'attachments[0].content',
+    ],
+    [
+      'attachment content unpadded',
+      sendBody({ attachments: [{ fileName: 'a.txt', content: 'aGk' }] }),
+      'attachments[0].content',
+    ],
+    [
+      'an attachment with an unknown field',
+      sendBody({ attachments: [{ fileName: 'a.txt', content: '', url: 'x' }] }),
+      'attachments[0].url',
+    ],
     ['attachmentIds not UUIDs', sendBody({ attachmentIds: ['abc'] }), 'attachmentIds'],
-    ['an unknown attachment id', sendBody({ attachmentIds: ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'] }), 'attachmentIds[0]'],
+    [
+      'an unknown attachment id',
+      sendBody({ attachmentIds: ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'] }),
+      'attachmentIds[0]',
+    ],
     ['bulkSendingId empty', sendBody({ bulkSendingId: '' }), 'bulkSendingId'],
     ['contactId too long', sendBody({ contactId: long(256) }), 'contactId'],
     ['customPayload an array', sendBody({ customPayload: ['a'] }), 'customPayload'],
     ['customPayload with a number value', sendBody({ customPayload: { a: 1 } }), 'customPayload'],
     ['customPayload with a nested object', sendBody({ customPayload: { a: { b: 'c' } } }), 'customPayload'],
-    ['customPayload with 51 keys', sendBody({ customPayload: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }), 'customPayload'],
+    [
+      'customPayload with 51 keys',
+      sendBody({ customPayload: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }),
+      'customPayload',
+    ],
     ['customPayload with a long value', sendBody({ customPayload: { a: long(1001) } }), 'customPayload'],
     ['customPayload with a long key', sendBody({ customPayload: { [long(101)]: 'v' } }), 'customPayload'],
-    ['customPayload with the key constructor', sendBody({ customPayload: { constructor: 'x' } }), 'customPayload.constructor'],
-    ['customPayload with the key __proto__', JSON.parse('{"subject":"s","html":"h","to":["a@b.io"],"sender":"s@b.io","customPayload":{"__proto__":"x"}}'), 'customPayload.__proto__'],
-    ['a nested prototype key', sendBody({ webhook: { url: 'https://example.com/h', prototype: 'x' } }), 'webhook.prototype'],
+    [
+      'customPayload with the key constructor',
+      sendBody({ customPayload: { constructor: 'x' } }),
+      'customPayload.constructor',
+    ],
+    [
+      'customPayload with the key __proto__',
+      JSON.parse('{"subject":"s","html":"h","to":["a@b.io"],"sender":"s@b.io","customPayload":{"__proto__":"x"}}'),
+      'customPayload.__proto__',
+    ],
+    [
+      'a nested prototype key',
+      sendBody({ webhook: { url: 'https://example.com/h', prototype: 'x' } }),
+      'webhook.prototype',
+    ],
     ['a NUL in the subject', sendBody({ subject: 'a\u0000b' }), 'subject'],
     ['a NUL in the html', sendBody({ html: '<p>\u0000</p>' }), 'html'],
     ['a NUL in a customPayload value', sendBody({ customPayload: { a: 'x\u0000' } }), 'customPayload.a'],
     ['a NUL in a customPayload key', sendBody({ customPayload: { 'a\u0000': 'x' } }), 'customPayload.a\\0'],
     ['an unknown field named like an object method', sendBody({ hasOwnProperty: 0 }), 'hasOwnProperty'],
-    ['an unknown webhook field named like an object method', sendBody({ webhook: { url: 'https://h.example.com', toString: 'x' } }), 'webhook.toString'],
-    ['an unknown attachment field named like an object method', sendBody({ attachments: [{ fileName: 'a.txt', content: '', valueOf: 1 }] }), 'attachments[0].valueOf'],
+    [
+      'an unknown webhook field named like an object method',
+      sendBody({ webhook: { url: 'https://h.example.com', toString: 'x' } }),
+      'webhook.toString',
+    ],
+    [
+      'an unknown attachment field named like an object method',
+      sendBody({ attachments: [{ fileName: 'a.txt', content: '', valueOf: 1 }] }),
+      'attachments[0].valueOf',
+    ],
     ['an unpaired surrogate in the html', sendBody({ html: '<p>\ud800</p>' }), 'html'],
-    ['an unpaired low surrogate in a customPayload value', sendBody({ customPayload: { a: 'x\udc00y' } }), 'customPayload.a'],
-    ['an unpaired surrogate in a customPayload key', sendBody({ customPayload: { 'a\ud800': 'x' } }), 'customPayload.a\\ud800'],
-    ['JSON nested 40 levels deep', sendBody({ junk: JSON.parse('['.repeat(40) + ']'.repeat(40)) }), 'junk' + '[0]'.repeat(31)],
+    [
+      'an unpaired low surrogate in a customPayload value',
+      sendBody({ customPayload: { a: 'x\udc00y' } }),
+      'customPayload.a',
+    ],
+    [
+      'an unpaired surrogate in a customPayload key',
+      sendBody({ customPayload: { 'a\ud800': 'x' } }),
+      'customPayload.a\\ud800',
+    ],
+    [
+      'JSON nested 40 levels deep',
+      sendBody({ junk: JSON.parse('['.repeat(40) + ']'.repeat(40)) }),
+      'junk' + '[0]'.repeat(31),
+    ],
     ['priority unknown', sendBody({ priority: 'urgent' }), 'priority'],
     ['webhook not an object', sendBody({ webhook: 'https://example.com' }), 'webhook'],
     ['webhook an array', sendBody({ webhook: [{ url: 'https://example.com/hook' }] }), 'webhook'],
     ['webhook an empty array', sendBody({ webhook: [] }), 'webhook'],
-    ['attachments holding an array', sendBody({ attachments: [[{ fileName: 'a.txt', content: 'aGk=' }]] }), 'attachments'],
+    [
+      'attachments holding an array',
+      sendBody({ attachments: [[{ fileName: 'a.txt', content: 'aGk=' }]] }),
+      'attachments',
+    ],
     ['attachments holding a string', sendBody({ attachments: ['aGk='] }), 'attachments'],
     ['webhook url missing', sendBody({ webhook: { status: ['sent'] } }), 'webhook.url'],
     ['webhook url relative', sendBody({ webhook: { url: '/hook' } }), 'webhook.url'],
     ['webhook url not http', sendBody({ webhook: { url: 'ftp://example.com/hook' } }), 'webhook.url'],
     ['webhook url too long', sendBody({ webhook: { url: `https://example.com/${long(2048)}` } }), 'webhook.url'],
-    ['webhook status unknown', sendBody({ webhook: { url: 'https://example.com/h', status: ['delivered'] } }), 'webhook.status'],
+    [
+      'webhook status unknown',
+      sendBody({ webhook: { url: 'https://example.com/h', status: ['delivered'] } }),
+      'webhook.status',
+    ],
   ];
 
   it.each(refused)('refuses %s with 400 naming the field, and writes nothing', async (_case, body, field) => {
     const userId = newUserId();
     const response = await send(userId, body).expect(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, requestId: expect.any(String) });
+    expect(response.body).toMatchObject({
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      requestId: expect.any(String),
+    });
     expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
   });
 
   it('refuses a body of more than 100,000 values, and a deeply nested one, quickly and without a 500', async () => {
     const userId = newUserId();
-    const wide = await send(userId, sendBody({ to: Array.from({ length: 200_000 }, (_, i) => `user${i}@example.com`) })).expect(400);
+    const wide = await send(
+      userId,
+      sendBody({ to: Array.from({ length: 200_000 }, (_, i) => `user${i}@example.com`) }),
+    ).expect(400);
     expect(wide.body.detail).toBe('The body holds more than 100000 values.');
     const deep = '{"x":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
-    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send(deep).expect(400);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .send(deep)
+      .expect(400);
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
   });
 
   it('compares addresses case-insensitively the same way everywhere, beyond ASCII', async () => {
     const userId = newUserId();
-    const dotless = await send(userId, sendBody({ sender: 'i@example.com', to: ['i@example.com', 'İ@example.com'] })).expect(201);
+    const dotless = await send(
+      userId,
+      sendBody({ sender: 'i@example.com', to: ['i@example.com', 'İ@example.com'] }),
+    ).expect(201);
     const dotted = await send(userId, sendBody({ sender: 'İ@example.com' })).expect(201);
     expect(dotless.body.to).toEqual(['i@example.com', 'İ@example.com']);
     expect(dotted.body.senderId).not.toBe(dotless.body.senderId);
     const again = await send(userId, sendBody({ sender: 'İ@EXAMPLE.COM' })).expect(201);
     expect(again.body.senderId).toBe(dotted.body.senderId);
-    const listed = await t.http.get('/user/messages').query({ toEmail: 'İ@example.com' }).set(bearer(userId)).expect(200);
+    const listed = await t.http
+      .get('/user/messages')
+      .query({ toEmail: 'İ@example.com' })
+      .set(bearer(userId))
+      .expect(200);
     expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([dotless.body.id]);
   });
 
@@ -222,11 +347,22 @@ describe('POST /sender/send', () => {
   it('refuses attachments that decode to more than MAX_ATTACHMENT_BYTES with 413, and writes nothing', async () => {
     const userId = newUserId();
     const content = Buffer.alloc(600).toString('base64');
-    const response = await send(userId, sendBody({ attachments: [{ fileName: 'a.bin', content }, { fileName: 'b.bin', content }] })).expect(413);
+    const response = await send(
+      userId,
+      sendBody({
+        attachments: [
+          { fileName: 'a.bin', content },
+          { fileName: 'b.bin', content },
+        ],
+      }),
+    ).expect(413);
     expect(response.body).toMatchObject({ status: 413, title: 'Payload Too Large' });
     expect(response.body.detail).toContain('1200 bytes');
     expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
-    await send(userId, sendBody({ attachments: [{ fileName: 'a.bin', content: Buffer.alloc(1000).toString('base64') }] })).expect(201);
+    await send(
+      userId,
+      sendBody({ attachments: [{ fileName: 'a.bin', content: Buffer.alloc(1000).toString('base64') }] }),
+    ).expect(201);
   });
 
   it('answers 413 to a JSON body over 20 MiB', async () => {
@@ -246,26 +382,71 @@ describe('POST /sender/send', () => {
     const form = await t.http.post('/sender/send').set(bearer(userId)).type('form').send('subject=hi').expect(415);
     expect(form.body.status).toBe(415);
     await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'text/plain').send('{}').expect(415);
-    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('{"subject": ').expect(400);
-    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('[1, 2]').expect(400);
-    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('"text"').expect(400);
-    const empty = await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').expect(400);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .send('{"subject": ')
+      .expect(400);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .send('[1, 2]')
+      .expect(400);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .send('"text"')
+      .expect(400);
+    const empty = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .expect(400);
     expect(empty.body.errors).toContainEqual({ field: 'subject', message: 'is required' });
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
   });
 
   it('answers a body it cannot decode with 4xx, never 500', async () => {
     const userId = newUserId();
-    const gzip = await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send(JSON.stringify(sendBody())).expect(400);
+    const gzip = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send(JSON.stringify(sendBody()))
+      .expect(400);
     expect(gzip.body.detail).toBe('The body could not be read.');
-    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{}').expect(415);
-    await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json; charset=utf-16').send('{}').expect(415);
-    const malformed = await t.http.post('/sender/send').set(bearer(userId)).set('Content-Type', 'application/json').send('{"subject": nope}').expect(400);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'compress')
+      .send('{}')
+      .expect(415);
+    await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json; charset=utf-16')
+      .send('{}')
+      .expect(415);
+    const malformed = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .send('{"subject": nope}')
+      .expect(400);
     expect(malformed.body.detail).toBe('The body is not valid JSON.');
   });
 
   it('needs a token before it reads the body at all', async () => {
-    for (const body of [JSON.stringify(sendBody()), '{bad', JSON.stringify(sendBody({ html: 'x'.repeat(21 * 1024 * 1024) }))]) {
+    for (const body of [
+      JSON.stringify(sendBody()),
+      '{bad',
+      JSON.stringify(sendBody({ html: 'x'.repeat(21 * 1024 * 1024) })),
+    ]) {
       const response = await t.http.post('/sender/send').set('Content-Type', 'application/json').send(body).expect(401);
       expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     }

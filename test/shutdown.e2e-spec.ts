@@ -5,7 +5,13 @@ import { Agent, request } from 'node:http';
 import { DataSource } from 'typeorm';
 import { freePort } from '../src/common/free-port';
 import { dataSourceOptions } from '../src/database/data-source-options';
-import { exitOf, ServiceProcess, startServiceProcess, startWorkerProcess, waitUntilAnswering } from './support/child-processes';
+import {
+  exitOf,
+  ServiceProcess,
+  startServiceProcess,
+  startWorkerProcess,
+  waitUntilAnswering,
+} from './support/child-processes';
 import { sendBody } from './support/factories';
 import { bootTestApp } from './support/test-app';
 import { bearer, newUserId, tokenFor } from './support/tokens';
@@ -34,13 +40,25 @@ function post(port: number, agent: Agent, token: string, subject: string): Promi
   const payload = JSON.stringify(sendBody({ subject }));
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, agent, method: 'POST', path: '/sender/send',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
+      {
+        host: '127.0.0.1',
+        port,
+        agent,
+        method: 'POST',
+        path: '/sender/send',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(payload),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('error', (error: NodeJS.ErrnoException) => resolve({ ...outcome, error: `response ${error.code ?? error.message}` }));
+        res.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ ...outcome, error: `response ${error.code ?? error.message}` }),
+        );
         res.on('end', () => {
           let body: unknown = text;
           try {
@@ -111,7 +129,10 @@ describe('SIGTERM to an API process under kept-alive load', () => {
       await Promise.all(clients);
       agent.destroy();
 
-      expect({ exit, output: exit?.code === 0 ? '' : service.tail() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+      expect({ exit, output: exit?.code === 0 ? '' : service.tail() }).toEqual({
+        exit: { code: 0, signal: null },
+        output: '',
+      });
       expect(service.exitedAt! - sigtermAt).toBeLessThan(EXIT_WITHIN_MS);
       // Every request got a whole answer, or was refused a connection (never sent).
       const unanswered = outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED');
@@ -119,20 +140,29 @@ describe('SIGTERM to an API process under kept-alive load', () => {
       const answered = outcomes.filter((o) => o.status !== undefined);
       expect(answered.filter((o) => o.status !== 201 && o.status !== 503)).toEqual([]);
       const created = answered.filter((o) => o.status === 201);
-      for (const o of created) expect(o.body).toMatchObject({ id: expect.any(String), subject: o.subject, status: 'queued' });
+      for (const o of created)
+        expect(o.body).toMatchObject({ id: expect.any(String), subject: o.subject, status: 'queued' });
       const refused = answered.filter((o) => o.status === 503);
       expect(refused.length).toBeGreaterThan(0);
       for (const o of refused) {
-        expect(o.headers).toMatchObject({ 'content-type': expect.stringContaining('application/problem+json'), connection: 'close' });
+        expect(o.headers).toMatchObject({
+          'content-type': expect.stringContaining('application/problem+json'),
+          connection: 'close',
+        });
         expect(o.body).toMatchObject({ status: 503, title: 'Service Unavailable', requestId: expect.any(String) });
       }
       // Once one refusal was seen the process was draining: nothing sent later was taken.
       const firstRefusalAt = Math.min(...refused.map((o) => o.answeredAt!));
       expect(created.filter((o) => o.sentAt > firstRefusalAt)).toEqual([]);
       // The database holds exactly the messages answered 201.
-      const stored: { id: string; subject: string }[] = await db.query('SELECT id, subject FROM messages WHERE user_id = $1', [userId]);
+      const stored: { id: string; subject: string }[] = await db.query(
+        'SELECT id, subject FROM messages WHERE user_id = $1',
+        [userId],
+      );
       const bySubject = (a: { subject: string }, b: { subject: string }) => a.subject.localeCompare(b.subject);
-      expect(stored.sort(bySubject)).toEqual(created.map((o) => ({ id: o.body.id, subject: o.subject })).sort(bySubject));
+      expect(stored.sort(bySubject)).toEqual(
+        created.map((o) => ({ id: o.body.id, subject: o.subject })).sort(bySubject),
+      );
       expect(created.length).toBeGreaterThanOrEqual(CLIENTS * WARM_ANSWERS);
     },
     TIMEOUT,
@@ -152,7 +182,9 @@ describe('SIGTERM to a worker whose HTTP side lingers', () => {
         // An idle kept-alive connection (a scraper's) holds the HTTP drain for its linger.
         const agent = new Agent({ keepAlive: true });
         await new Promise<void>((resolve, reject) =>
-          request(`${base}/metrics`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end(),
+          request(`${base}/metrics`, { agent }, (res) => res.resume().on('end', resolve))
+            .on('error', reject)
+            .end(),
         );
 
         service.child.kill('SIGTERM');
@@ -163,7 +195,10 @@ describe('SIGTERM to a worker whose HTTP side lingers', () => {
         const exit = await exitOf(service.child, 2 * EXIT_WITHIN_MS);
         agent.destroy();
 
-        expect({ exit, output: exit?.code === 0 ? '' : service.tail() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+        expect({ exit, output: exit?.code === 0 ? '' : service.tail() }).toEqual({
+          exit: { code: 0, signal: null },
+          output: '',
+        });
         const [message] = await api.db.query('SELECT status FROM messages WHERE id = $1', [body.id]);
         expect(message).toEqual({ status: 'queued' });
       } finally {

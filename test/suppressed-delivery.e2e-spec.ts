@@ -11,12 +11,14 @@ interface HistoryEntry {
   status: string;
   detail: string | null;
 }
-const history = (message: { statusHistory: HistoryEntry[] }) => message.statusHistory.map(({ status, detail }) => ({ status, detail }));
+const history = (message: { statusHistory: HistoryEntry[] }) =>
+  message.statusHistory.map(({ status, detail }) => ({ status, detail }));
 
 describe('delivery to a suppression list (ROLE=all, SMTP sink, webhook receiver)', () => {
   const { receiver, sink, t, send } = bootWebhookApp({ ...TO_LOOPBACK, WORKER_CONCURRENCY: '2' });
 
-  const suppress = (userId: string, email: string) => t.http.post('/user/suppressions').set(bearer(userId)).send({ email }).expect(201);
+  const suppress = (userId: string, email: string) =>
+    t.http.post('/user/suppressions').set(bearer(userId)).send({ email }).expect(201);
   /** Addresses of their own, so the sink's logs tell whether this message was ever begun. */
   const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 
@@ -29,23 +31,47 @@ describe('delivery to a suppression list (ROLE=all, SMTP sink, webhook receiver)
       const [to, cc, bcc] = [address('to'), address('cc'), address('bcc')];
       for (const email of [to, cc, bcc]) await suppress(userId, email.toUpperCase());
 
-      const accepted = await send(userId, { sender, to: [`Ada <${to}>`], cc: [cc], bcc: [bcc], webhook: { url: receiver.url(path), status: [] } });
+      const accepted = await send(userId, {
+        sender,
+        to: [`Ada <${to}>`],
+        cc: [cc],
+        bcc: [bcc],
+        webhook: { url: receiver.url(path), status: [] },
+      });
       const message = await waitForStatus(t.http, userId, accepted.id, 'suppressed');
 
       expect(history(message)).toEqual([
         { status: 'queued', detail: null },
-        { status: 'suppressed', detail: `every recipient is suppressed: ${[to, cc, bcc].map((a) => a.toLowerCase()).sort().join(', ')}` },
+        {
+          status: 'suppressed',
+          detail: `every recipient is suppressed: ${[to, cc, bcc]
+            .map((a) => a.toLowerCase())
+            .sort()
+            .join(', ')}`,
+        },
       ]);
       // suppressed is final and was committed in place of the claim: no attempt can follow it.
       expect(sink.mailFrom).not.toContain(sender);
       expect(sink.acceptedFor(accepted.id)).toEqual([]);
       await receiver.waitFor(() => distinctEvents(receiver.on(path)).length >= 2, 'two events');
-      expect(distinctEvents(receiver.on(path)).map(({ event }) => [event.type, event.data.sequence, event.data.message.status])).toEqual([
+      expect(
+        distinctEvents(receiver.on(path)).map(({ event }) => [
+          event.type,
+          event.data.sequence,
+          event.data.message.status,
+        ]),
+      ).toEqual([
         ['message.queued', 1, 'queued'],
         ['message.suppressed', 2, 'suppressed'],
       ]);
-      const listed = (await t.http.get('/user/messages').query({ statuses: 'suppressed' }).set(bearer(userId)).expect(200)).body;
-      expect(listed).toMatchObject({ statuses: 'suppressed', total: 1, messages: [expect.objectContaining({ id: accepted.id, status: 'suppressed' })] });
+      const listed = (
+        await t.http.get('/user/messages').query({ statuses: 'suppressed' }).set(bearer(userId)).expect(200)
+      ).body;
+      expect(listed).toMatchObject({
+        statuses: 'suppressed',
+        total: 1,
+        messages: [expect.objectContaining({ id: accepted.id, status: 'suppressed' })],
+      });
     },
     TIMEOUT,
   );
@@ -54,7 +80,12 @@ describe('delivery to a suppression list (ROLE=all, SMTP sink, webhook receiver)
     'sends a partly suppressed message to the others only (envelope and headers), naming the skipped in the history',
     async () => {
       const userId = newUserId('partly-suppressed');
-      const [toKept, toSkipped, ccSkipped, bccKept] = [address('to-kept'), address('to-skipped'), address('cc-skipped'), address('bcc-kept')];
+      const [toKept, toSkipped, ccSkipped, bccKept] = [
+        address('to-kept'),
+        address('to-skipped'),
+        address('cc-skipped'),
+        address('bcc-kept'),
+      ];
       await suppress(userId, toSkipped);
       await suppress(userId, ccSkipped);
 
@@ -87,7 +118,10 @@ describe('delivery to a suppression list (ROLE=all, SMTP sink, webhook receiver)
       const first = await send(userId, { to: [email] });
       await waitForStatus(t.http, userId, first.id, 'suppressed');
 
-      await t.http.delete(`/user/suppressions/${encodeURIComponent(email)}`).set(bearer(userId)).expect(204);
+      await t.http
+        .delete(`/user/suppressions/${encodeURIComponent(email)}`)
+        .set(bearer(userId))
+        .expect(204);
       const second = await send(userId, { to: [email] });
       await waitForStatus(t.http, userId, second.id, 'sent');
 

@@ -20,12 +20,22 @@ describe('the suppression check of a delivery claim', () => {
   });
   afterAll(() => t?.close());
 
-  const suppress = (userId: string, email: string) => t.http.post('/user/suppressions').set(bearer(userId)).send({ email }).expect(201);
-  const claimJob = (messageId: string, attempt: number) => deliveries.claim([{ id: randomUUID(), data: { messageId, attempt } }]);
+  const suppress = (userId: string, email: string) =>
+    t.http.post('/user/suppressions').set(bearer(userId)).send({ email }).expect(201);
+  const claimJob = (messageId: string, attempt: number) =>
+    deliveries.claim([{ id: randomUUID(), data: { messageId, attempt } }]);
   const stateOf = async (id: string) =>
-    ((await t.db.query(`SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`, [id])) as { status: string; attempts: number }[])[0];
+    (
+      (await t.db.query(`SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`, [id])) as {
+        status: string;
+        attempts: number;
+      }[]
+    )[0];
   const history = async (id: string) =>
-    ((await t.db.query(`SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`, [id])) as { status: string; detail: string | null }[]);
+    (await t.db.query(`SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`, [id])) as {
+      status: string;
+      detail: string | null;
+    }[];
 
   it('suppresses a job that came back (sending, same attempt) when an entry was added meanwhile', async () => {
     const userId = newUserId('claim-came-back');
@@ -60,7 +70,10 @@ describe('the suppression check of a delivery claim', () => {
 
   it('claims a partly suppressed message without its suppressed recipients, naming them', async () => {
     const userId = newUserId('claim-partly');
-    const { id } = await storeMessage(t.db, userId, { recipients: ['eve@example.com', 'Trent <trent@example.com>'], cc: ['mallory@example.com'] });
+    const { id } = await storeMessage(t.db, userId, {
+      recipients: ['eve@example.com', 'Trent <trent@example.com>'],
+      cc: ['mallory@example.com'],
+    });
     await suppress(userId, 'trent@example.com');
     await suppress(userId, 'mallory@example.com');
 

@@ -5,7 +5,8 @@ import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 
 // 64 + 1 + 63 + 1 + 63 + 1 + 57 + 4 = 254 characters: the longest address the rule takes.
-const longestAddress = (extra = 0) => `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57 + extra)}.com`;
+const longestAddress = (extra = 0) =>
+  `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57 + extra)}.com`;
 
 describe('/user/suppressions', () => {
   let t: TestApp;
@@ -15,10 +16,15 @@ describe('/user/suppressions', () => {
   afterAll(() => t.close());
 
   const add = (userId: string, body: object) => t.http.post('/user/suppressions').set(bearer(userId)).send(body);
-  const list = (userId: string, query: Record<string, string | number> = {}) => t.http.get('/user/suppressions').query(query).set(bearer(userId));
-  const remove = (userId: string, email: string) => t.http.delete(`/user/suppressions/${encodeURIComponent(email)}`).set(bearer(userId));
+  const list = (userId: string, query: Record<string, string | number> = {}) =>
+    t.http.get('/user/suppressions').query(query).set(bearer(userId));
+  const remove = (userId: string, email: string) =>
+    t.http.delete(`/user/suppressions/${encodeURIComponent(email)}`).set(bearer(userId));
   const rowsOf = async (userId: string) =>
-    (await t.db.query(`SELECT email, reason FROM suppressions WHERE user_id = $1 ORDER BY email`, [userId])) as { email: string; reason: string }[];
+    (await t.db.query(`SELECT email, reason FROM suppressions WHERE user_id = $1 ORDER BY email`, [userId])) as {
+      email: string;
+      reason: string;
+    }[];
   const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 
   it('adds an address as manual, lower-cased, and lists it; a second add keeps the entry', async () => {
@@ -27,11 +33,22 @@ describe('/user/suppressions', () => {
 
     const { body } = await add(userId, { email }).expect(201);
 
-    expect(body).toEqual({ email: email.toLowerCase(), reason: 'manual', messageId: null, createdAt: expect.any(String) });
+    expect(body).toEqual({
+      email: email.toLowerCase(),
+      reason: 'manual',
+      messageId: null,
+      createdAt: expect.any(String),
+    });
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
     expect((await add(userId, { email: email.toUpperCase(), reason: 'manual' }).expect(201)).body).toEqual(body);
     expect((await list(userId).expect(200)).body).toEqual({
-      suppressions: [body], take: 10, page: 1, skip: 0, total: 1, totalPages: 1, hasNext: false,
+      suppressions: [body],
+      take: 10,
+      page: 1,
+      skip: 0,
+      total: 1,
+      totalPages: 1,
+      hasNext: false,
     });
   });
 
@@ -39,19 +56,44 @@ describe('/user/suppressions', () => {
     const userId = newUserId('suppress-page');
     const added = [];
     for (let i = 0; i < 12; i++) added.push((await add(userId, { email: address(`p${i}`) }).expect(201)).body);
-    const newestFirst = [...added].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.email.localeCompare(a.email));
+    const newestFirst = [...added].sort(
+      (a, b) => b.createdAt.localeCompare(a.createdAt) || b.email.localeCompare(a.email),
+    );
 
     const first = (await list(userId, { take: 5 }).expect(200)).body;
     const last = (await list(userId, { take: 5, page: 3 }).expect(200)).body;
     const past = (await list(userId, { take: 5, page: 4 }).expect(200)).body;
 
-    expect(first).toEqual({ suppressions: newestFirst.slice(0, 5), take: 5, page: 1, skip: 0, total: 12, totalPages: 3, hasNext: true });
-    expect(last).toEqual({ suppressions: newestFirst.slice(10), take: 5, page: 3, skip: 10, total: 12, totalPages: 3, hasNext: false });
+    expect(first).toEqual({
+      suppressions: newestFirst.slice(0, 5),
+      take: 5,
+      page: 1,
+      skip: 0,
+      total: 12,
+      totalPages: 3,
+      hasNext: true,
+    });
+    expect(last).toEqual({
+      suppressions: newestFirst.slice(10),
+      take: 5,
+      page: 3,
+      skip: 10,
+      total: 12,
+      totalPages: 3,
+      hasNext: false,
+    });
     expect(past).toEqual({ suppressions: [], take: 5, page: 4, skip: 15, total: 12, totalPages: 3, hasNext: false });
-    expect((await list(userId, { take: 100 }).expect(200)).body).toMatchObject({ suppressions: newestFirst, take: 100, totalPages: 1 });
+    expect((await list(userId, { take: 100 }).expect(200)).body).toMatchObject({
+      suppressions: newestFirst,
+      take: 100,
+      totalPages: 1,
+    });
     const one = (await list(userId, { email: added[3].email.toUpperCase() }).expect(200)).body;
     expect(one).toMatchObject({ suppressions: [added[3]], total: 1 });
-    expect((await list(userId, { email: address('absent') }).expect(200)).body).toMatchObject({ suppressions: [], total: 0 });
+    expect((await list(userId, { email: address('absent') }).expect(200)).body).toMatchObject({
+      suppressions: [],
+      total: 0,
+    });
   });
 
   it('removes an entry (204), then answers 404 for it', async () => {
@@ -135,7 +177,8 @@ describe('/user/suppressions', () => {
     const userId = newUserId('suppress-docs');
     const doc = (await t.http.get('/docs-json').expect(200)).body;
     const ref: string = doc.paths['/user/suppressions'].post.requestBody.content['application/json'].schema.$ref;
-    const properties: Record<string, { example?: unknown; default?: unknown }> = doc.components.schemas[ref.split('/').pop()!].properties;
+    const properties: Record<string, { example?: unknown; default?: unknown }> =
+      doc.components.schemas[ref.split('/').pop()!].properties;
     const example = Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, p.example ?? p.default]));
 
     const { body } = await add(userId, example).expect(201);

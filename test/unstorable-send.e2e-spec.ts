@@ -20,7 +20,8 @@ describe('a send PostgreSQL cannot store', () => {
   afterAll(() => t?.close());
 
   const request = (overrides: Record<string, unknown> = {}) => sendBody(overrides) as unknown as SendRequest;
-  const storedCount = async (userId: string) => Number((await t.db.query('SELECT count(*) FROM messages WHERE user_id = $1', [userId]))[0].count);
+  const storedCount = async (userId: string) =>
+    Number((await t.db.query('SELECT count(*) FROM messages WHERE user_id = $1', [userId]))[0].count);
 
   it("fails alone: the other users' sends that share its transaction are stored", async () => {
     const [alice, bob] = [newUserId('alice'), newUserId('bob')];
@@ -32,28 +33,50 @@ describe('a send PostgreSQL cannot store', () => {
 
     const refused = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ i, reason: o.reason }] : []));
     expect(refused).toEqual([{ i: 12, reason: expect.any(InvalidInputError) }]);
-    expect((refused[0].reason as InvalidInputError).errors).toEqual([{ field: 'subject', message: 'must not contain NUL characters' }]);
+    expect((refused[0].reason as InvalidInputError).errors).toEqual([
+      { field: 'subject', message: 'must not contain NUL characters' },
+    ]);
     expect(await storedCount(bob)).toBe(30);
     expect(await storedCount(alice)).toBe(0);
   });
 
   it('leaves concurrent REST sends of another user unharmed: every one 201, none 500', async () => {
     const [alice, bob] = [newUserId('alice'), newUserId('bob')];
-    const rest = Array.from({ length: 60 }, () => t.http.post('/sender/send').set(bearer(bob)).send(sendBody()).then((r) => r.status));
-    const bad = Array.from({ length: 10 }, (_, i) => intake.accept(alice, request({ html: `<p>\u0000${i}</p>` })).then(() => 'stored', (e: unknown) => e));
+    const rest = Array.from({ length: 60 }, () =>
+      t.http
+        .post('/sender/send')
+        .set(bearer(bob))
+        .send(sendBody())
+        .then((r) => r.status),
+    );
+    const bad = Array.from({ length: 10 }, (_, i) =>
+      intake.accept(alice, request({ html: `<p>\u0000${i}</p>` })).then(
+        () => 'stored',
+        (e: unknown) => e,
+      ),
+    );
 
     const [statuses, refusals] = await Promise.all([Promise.all(rest), Promise.all(bad)]);
 
     expect(statuses).toEqual(Array(60).fill(201));
-    for (const refusal of refusals) expect(refusal).toMatchObject({ status: 400, errors: [{ field: 'html', message: 'must not contain NUL characters' }] });
+    for (const refusal of refusals)
+      expect(refusal).toMatchObject({
+        status: 400,
+        errors: [{ field: 'html', message: 'must not contain NUL characters' }],
+      });
     expect(await storedCount(bob)).toBe(60);
     expect(await storedCount(alice)).toBe(0);
   });
 
   it('names the message of a batch that holds the NUL', async () => {
     const alice = newUserId('alice');
-    const refusal = await intake.acceptMany(alice, [request(), request({ to: ['ada@example.com', 'b\u0000b@example.com'] })]).catch((e: unknown) => e);
-    expect(refusal).toMatchObject({ status: 400, errors: [{ field: 'messages[1].to[1]', message: 'must not contain NUL characters' }] });
+    const refusal = await intake
+      .acceptMany(alice, [request(), request({ to: ['ada@example.com', 'b\u0000b@example.com'] })])
+      .catch((e: unknown) => e);
+    expect(refusal).toMatchObject({
+      status: 400,
+      errors: [{ field: 'messages[1].to[1]', message: 'must not contain NUL characters' }],
+    });
     expect(await storedCount(alice)).toBe(0);
   });
 });

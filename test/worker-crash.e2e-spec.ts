@@ -17,7 +17,6 @@ const SHUTDOWN_MS = 30_000;
 /** What a well-behaved SMTP server answers to a DATA whose client is gone (see test 1). */
 const CLIENT_GONE: SinkReply = { code: 451, message: '4.4.2 Client went away before the reply' };
 
-
 const sink = new SmtpSink();
 let sinkUrl: string;
 let databaseUrl: string;
@@ -33,7 +32,11 @@ beforeAll(async () => {
   // workers' lease as well: every process sets the pg-boss queue's options as it starts
   // (DeliveryQueue.options in src/queue/delivery-queue.ts, applied by JobQueue.ensureQueue in
   // src/queue/job-queue.ts), and jobs take the lease when inserted.
-  api = await bootTestApp({ SMTP_URL: sinkUrl, DATABASE_URL: databaseUrl, DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS) });
+  api = await bootTestApp({
+    SMTP_URL: sinkUrl,
+    DATABASE_URL: databaseUrl,
+    DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
+  });
 }, TIMEOUT);
 
 afterEach(async () => {
@@ -53,7 +56,12 @@ afterAll(async () => {
 }, TIMEOUT);
 
 function spawnWorker(extra: Record<string, string> = {}): WorkerProcess {
-  const worker = startWorkerProcess({ DATABASE_URL: databaseUrl, SMTP_URL: sinkUrl, DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS), ...extra });
+  const worker = startWorkerProcess({
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: sinkUrl,
+    DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
+    ...extra,
+  });
   workers.push(worker);
   return worker;
 }
@@ -81,7 +89,9 @@ async function waitForDataOf(id: string, attempts: number, ...watched: WorkerPro
   try {
     await sink.waitUntil(() => sink.attemptsFor(id) >= attempts, DELIVERY_MS);
   } catch (error) {
-    throw new Error(`${(error as Error).message} (DATA #${attempts} of ${id})\n${watched.map((w) => w.tail()).join('\n---\n')}`);
+    throw new Error(
+      `${(error as Error).message} (DATA #${attempts} of ${id})\n${watched.map((w) => w.tail()).join('\n---\n')}`,
+    );
   }
 }
 
@@ -99,7 +109,6 @@ function holdFirstDataOf(subjects: Set<string>): void {
 
 const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 
 describe('worker processes (ROLE=worker, node src/main.ts)', () => {
   it(
@@ -183,7 +192,10 @@ describe('worker processes (ROLE=worker, node src/main.ts)', () => {
 
       b.child.kill('SIGTERM');
       const exit = await exitOf(b.child, SHUTDOWN_MS);
-      expect({ exit, output: exit?.code === 0 ? '' : b.tail() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+      expect({ exit, output: exit?.code === 0 ? '' : b.tail() }).toEqual({
+        exit: { code: 0, signal: null },
+        output: '',
+      });
     },
     TIMEOUT,
   );
@@ -210,7 +222,10 @@ describe('worker processes (ROLE=worker, node src/main.ts)', () => {
       worker.child.kill('SIGTERM');
       const exit = await exitOf(worker.child, SHUTDOWN_MS);
 
-      expect({ exit, output: exit?.code === 0 ? '' : worker.tail() }).toEqual({ exit: { code: 0, signal: null }, output: '' });
+      expect({ exit, output: exit?.code === 0 ? '' : worker.tail() }).toEqual({
+        exit: { code: 0, signal: null },
+        output: '',
+      });
       expect(worker.exitedAt! - termAt).toBeLessThan(SHUTDOWN_MS);
       // SIGTERM went out while the reply was held, and the process waited for it.
       expect(releasedAt).toBeDefined();
@@ -239,7 +254,9 @@ describe('worker processes (ROLE=worker, node src/main.ts)', () => {
         `SELECT data->>'messageId' AS id, state FROM pgboss.job WHERE data->>'messageId' = ANY($1)`,
         [ids],
       );
-      expect(jobs.sort((x, y) => x.id.localeCompare(y.id))).toEqual([...ids].sort((x, y) => x.localeCompare(y)).map((id) => ({ id, state: 'created' })));
+      expect(jobs.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+        [...ids].sort((x, y) => x.localeCompare(y)).map((id) => ({ id, state: 'created' })),
+      );
 
       // (What a worker serves on its PORT: test/worker-role.e2e-spec.ts.)
       const worker = spawnWorker();

@@ -47,7 +47,12 @@ describe('a ROLE=worker process', () => {
     'serves /health, /health/ready and /metrics on its PORT, counting what it delivered, and no API route',
     async () => {
       const port = await freePort();
-      worker = startWorkerProcess({ DATABASE_URL: databaseUrl, SMTP_URL: smtpUrl, PORT: String(port), HOST: '127.0.0.1' });
+      worker = startWorkerProcess({
+        DATABASE_URL: databaseUrl,
+        SMTP_URL: smtpUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      });
       const base = `http://127.0.0.1:${port}`;
       await waitUntilAnswering(`${base}/health/ready`, worker);
       const userId = newUserId('worker-role');

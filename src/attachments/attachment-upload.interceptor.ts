@@ -46,9 +46,18 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
       response.once('close', release);
       if (response.writableEnded || request.destroyed) release();
       const max = this.config.limits.maxAttachmentBytes;
-      const limit = new BodyLimit(request, max + FRAMING_BYTES, `The file is larger than MAX_ATTACHMENT_BYTES (${max} bytes).`);
+      const limit = new BodyLimit(
+        request,
+        max + FRAMING_BYTES,
+        `The file is larger than MAX_ATTACHMENT_BYTES (${max} bytes).`,
+      );
       await limit.race(
-        () => new Promise<void>((resolve, reject) => this.readFilePart(request, response, (error?: unknown) => (error ? reject(uploadError(error, max)) : resolve()))),
+        () =>
+          new Promise<void>((resolve, reject) =>
+            this.readFilePart(request, response, (error?: unknown) =>
+              error ? reject(uploadError(error, max)) : resolve(),
+            ),
+          ),
       );
     }
     return next.handle();
@@ -58,7 +67,8 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
 /** multer's and busboy's failures, in our terms. */
 function uploadError(error: unknown, max: number): Error {
   if (error instanceof MulterError) {
-    if (error.code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeError(`The file is larger than MAX_ATTACHMENT_BYTES (${max} bytes).`);
+    if (error.code === 'LIMIT_FILE_SIZE')
+      return new PayloadTooLargeError(`The file is larger than MAX_ATTACHMENT_BYTES (${max} bytes).`);
     return new MalformedBodyError(`${error.message}: the body must hold one part, named file, and nothing else.`);
   }
   return new MalformedBodyError(`The multipart body could not be read: ${(error as Error).message}.`);

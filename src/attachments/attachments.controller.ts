@@ -22,10 +22,13 @@ export class AttachmentsController {
   @UseInterceptors(AttachmentUploadInterceptor)
   @ApiOperation({
     summary: 'Store a file to attach to later sends',
-    description: 'One `file` part of at most MAX_ATTACHMENT_BYTES. Send its `id` in `attachmentIds` of POST /sender/send.',
+    description:
+      'One `file` part of at most MAX_ATTACHMENT_BYTES. Send its `id` in `attachmentIds` of POST /sender/send.',
   })
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiBody({
+    schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+  })
   @ApiCreatedResponse({ type: AttachmentResponse })
   @ApiProblemResponses(400, 401, 413, 415, 429)
   upload(

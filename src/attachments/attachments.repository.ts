@@ -27,7 +27,11 @@ export class AttachmentsRepository {
    * Those of `ids` that this user stored, without their bytes; another user's id is as absent as
    * an unknown one. Pass the manager of a send's transaction to read within it.
    */
-  async findOwned(userId: string, ids: string[], manager: EntityManager = this.attachments.manager): Promise<StoredAttachment[]> {
+  async findOwned(
+    userId: string,
+    ids: string[],
+    manager: EntityManager = this.attachments.manager,
+  ): Promise<StoredAttachment[]> {
     if (ids.length === 0) return [];
     return manager.getRepository(AttachmentEntity).find({
       select: { id: true, fileName: true, contentType: true, size: true, createdAt: true },

@@ -26,7 +26,9 @@ export class AttachmentsService {
     }
     const fileName = file.originalname;
     if (fileName.length < 1 || fileName.length > 255 || !isSafeFileName(fileName)) {
-      throw new InvalidInputError([{ field: 'file', message: 'the file name must be 1–255 characters without /, \\, CR, LF or NUL' }]);
+      throw new InvalidInputError([
+        { field: 'file', message: 'the file name must be 1–255 characters without /, \\, CR, LF or NUL' },
+      ]);
     }
     const stored = await this.attachments.create({
       id: uuidv7(),

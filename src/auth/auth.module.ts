@@ -13,7 +13,14 @@ import { JwtStrategy } from './jwt.strategy';
 @Module({
   imports: [PassportModule],
   controllers: [ApiKeysController],
-  providers: [JwtStrategy, { provide: APP_GUARD, useClass: BearerAuthGuard }, ApiKeyHasher, ApiKeysRepository, ApiKeys, ApiKeysService],
+  providers: [
+    JwtStrategy,
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+    ApiKeyHasher,
+    ApiKeysRepository,
+    ApiKeys,
+    ApiKeysService,
+  ],
   exports: [ApiKeys],
 })
 export class AuthModule {}

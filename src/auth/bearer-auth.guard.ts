@@ -46,9 +46,14 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     const holder = await this.keyHolder(token, request);
     request.user = { id: holder.userId, apiKey: { id: holder.keyId, scopes: holder.scopes } };
     const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(REQUIRED_SCOPE, targets);
-    if (!scope) throw new MissingScopeError(`${request.method} ${request.route?.path ?? request.path} is not open to API keys; use a JWT.`);
+    if (!scope)
+      throw new MissingScopeError(
+        `${request.method} ${request.route?.path ?? request.path} is not open to API keys; use a JWT.`,
+      );
     if (!holder.scopes.includes(scope)) {
-      throw new MissingScopeError(`This API key lacks the scope ${scope}, which ${request.method} ${request.route?.path ?? request.path} needs; its scopes: ${holder.scopes.join(', ')}.`);
+      throw new MissingScopeError(
+        `This API key lacks the scope ${scope}, which ${request.method} ${request.route?.path ?? request.path} needs; its scopes: ${holder.scopes.join(', ')}.`,
+      );
     }
     return true;
   }
@@ -67,7 +72,11 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
       request.res!.setHeader('RateLimit-Limit', limit);
       request.res!.setHeader('RateLimit-Remaining', 0);
       request.res!.setHeader('RateLimit-Reset', retryAfterSeconds);
-      throw new RateLimitedError(limit, retryAfterSeconds, `More than ${limit} refused API keys from this address in a minute; retry after ${retryAfterSeconds} s.`);
+      throw new RateLimitedError(
+        limit,
+        retryAfterSeconds,
+        `More than ${limit} refused API keys from this address in a minute; retry after ${retryAfterSeconds} s.`,
+      );
     }
     const holder = await this.apiKeys.authenticate(token);
     if (holder) return holder;
@@ -91,10 +100,16 @@ const TOKEN_ERRORS = new Set(['JsonWebTokenError', 'TokenExpiredError', 'NotBefo
  */
 function failure(cause: unknown): Error {
   // Read by shape: errors from Node's own modules are not instances of every realm's Error.
-  const { name, message } = (typeof cause === 'object' && cause !== null ? cause : {}) as { name?: string; message?: string };
+  const { name, message } = (typeof cause === 'object' && cause !== null ? cause : {}) as {
+    name?: string;
+    message?: string;
+  };
   if (message === undefined) return new InvalidTokenError('The token was refused.');
-  if (message === 'No auth token') return new InvalidTokenError('Send a bearer token: Authorization: Bearer <JWT or API key>.');
+  if (message === 'No auth token')
+    return new InvalidTokenError('Send a bearer token: Authorization: Bearer <JWT or API key>.');
   if (name === 'TokenExpiredError') return new InvalidTokenError('The token has expired.');
   if (name && TOKEN_ERRORS.has(name)) return new InvalidTokenError(`The token was refused: ${message}.`);
-  return new ServiceUnavailableError('Tokens cannot be verified right now (the signing keys are unavailable); try again shortly.');
+  return new ServiceUnavailableError(
+    'Tokens cannot be verified right now (the signing keys are unavailable); try again shortly.',
+  );
 }

@@ -44,11 +44,16 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
   }
 
   validate({ header, payload }: { header: JwtHeader & { crit?: unknown }; payload: JwtPayload }): AuthUser {
-    if (header.crit !== undefined) throw new InvalidTokenError('The token\'s header lists critical extensions (crit), which this service does not support.');
+    if (header.crit !== undefined)
+      throw new InvalidTokenError(
+        "The token's header lists critical extensions (crit), which this service does not support.",
+      );
     if (typeof payload.exp !== 'number') throw new InvalidTokenError('The token has no exp claim.');
     const { sub } = payload;
     if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH || /[\x00-\x1f\x7f]/.test(sub)) {
-      throw new InvalidTokenError(`The token's sub claim must be a string of 1-${MAX_SUBJECT_LENGTH} characters without control characters.`);
+      throw new InvalidTokenError(
+        `The token's sub claim must be a string of 1-${MAX_SUBJECT_LENGTH} characters without control characters.`,
+      );
     }
     return { id: sub };
   }

@@ -17,5 +17,9 @@ export const RequiresScope = (scope: ApiKeyScope) =>
     SetMetadata(REQUIRED_SCOPE, scope),
     ApiSecurity(API_KEY_SECURITY),
     ApiExtension('x-api-key-scope', scope),
-    ApiProblemResponses({ status: 403, when: `An API key without the scope \`${scope}\``, detail: `This API key lacks the scope ${scope}, which this operation needs.` }),
+    ApiProblemResponses({
+      status: 403,
+      when: `An API key without the scope \`${scope}\``,
+      detail: `This API key lacks the scope ${scope}, which this operation needs.`,
+    }),
   );

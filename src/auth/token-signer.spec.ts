@@ -48,7 +48,11 @@ describe(signToken.name, () => {
   });
 
   it('adds iss and aud when they are configured', () => {
-    const config = AppConfig.fromEnvironment({ JWT_SECRET: SECRET, JWT_ISSUER: 'https://issuer.example.com/', JWT_AUDIENCE: 'mailroom' });
+    const config = AppConfig.fromEnvironment({
+      JWT_SECRET: SECRET,
+      JWT_ISSUER: 'https://issuer.example.com/',
+      JWT_AUDIENCE: 'mailroom',
+    });
 
     const sut = signToken(config, 'user-42', 60);
 

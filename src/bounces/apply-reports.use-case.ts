@@ -91,11 +91,18 @@ export class ApplyReportsUseCase {
    * it would find nothing to bounce and count as applied; refused for now, the sender retries.
    */
   private async refuseBeforeAcceptance(manager: EntityManager, messageId: string): Promise<void> {
-    const [message]: { status: MessageStatus }[] = await manager.query(`SELECT status FROM messages WHERE id = $1`, [messageId]);
+    const [message]: { status: MessageStatus }[] = await manager.query(`SELECT status FROM messages WHERE id = $1`, [
+      messageId,
+    ]);
     if (message && NOT_YET_SENT.has(message.status)) throw new ReportBeforeAcceptanceError(messageId, message.status);
   }
 
-  private async firstTime(manager: EntityManager, messageId: string, finding: Finding, fingerprint: string): Promise<boolean> {
+  private async firstTime(
+    manager: EntityManager,
+    messageId: string,
+    finding: Finding,
+    fingerprint: string,
+  ): Promise<boolean> {
     // A concurrent copy of the same report waits here for the first one's transaction, then finds its row.
     const rows: unknown[] = await manager.query(
       `INSERT INTO applied_reports (message_id, recipient, kind, fingerprint, applied_at)
@@ -106,7 +113,11 @@ export class ApplyReportsUseCase {
     return rows.length > 0;
   }
 
-  private async applyOne(manager: EntityManager, target: ReportTarget, { kind, recipient, detail }: Finding): Promise<void> {
+  private async applyOne(
+    manager: EntityManager,
+    target: ReportTarget,
+    { kind, recipient, detail }: Finding,
+  ): Promise<void> {
     const { messageId, userId } = target;
     // PostgreSQL text cannot hold U+0000, which a report's words may carry: it would fail the
     // transaction, and the listener would answer 451 to that report for ever.
@@ -123,7 +134,8 @@ export class ApplyReportsUseCase {
   }
 
   private count(userId: string, { kind, feedbackType }: Finding): void {
-    if (kind === 'bounce' || kind === 'soft') this.metrics.bounces.inc({ user_id: userId, kind: kind === 'bounce' ? 'hard' : 'soft' });
+    if (kind === 'bounce' || kind === 'soft')
+      this.metrics.bounces.inc({ user_id: userId, kind: kind === 'bounce' ? 'hard' : 'soft' });
     if (kind === 'complaint') {
       const type = feedbackType?.toLowerCase() ?? '';
       this.metrics.complaints.inc({ user_id: userId, kind: COMPLAINT_FEEDBACK_TYPES.has(type) ? type : 'other' });
@@ -145,7 +157,10 @@ function findingOf(reports: DeliveryReport[], target: ReportTarget, recipient: s
   const ours = asciiKey(recipient);
   const isOurs = (report: DeliveryReport) => report.recipient !== undefined && asciiKey(report.recipient) === ours;
   const ofMessage = (address: string) => target.recipients.some((key) => asciiKey(key) === asciiKey(address));
-  const lone = reports.length === 1 && !isOurs(reports[0]) && !(reports[0].recipient && ofMessage(reports[0].recipient)) ? reports[0] : undefined;
+  const lone =
+    reports.length === 1 && !isOurs(reports[0]) && !(reports[0].recipient && ofMessage(reports[0].recipient))
+      ? reports[0]
+      : undefined;
   const report = reports.find(isOurs) ?? lone;
   if (!report) {
     const named = reports.map((r) => r.recipient ?? 'nobody').join(', ');
@@ -156,8 +171,15 @@ function findingOf(reports: DeliveryReport[], target: ReportTarget, recipient: s
   const kind = rewritten && report.kind === 'bounce' ? 'soft' : report.kind;
   if (kind === 'other') return undefined;
   const said = rewritten ? `${diagnostic} (about ${report.recipient})` : diagnostic;
-  const detail = kind === 'delay' ? `delivery delayed: ${said}` : kind === 'unrecognized' ? `unrecognized report: ${said}` : said;
-  return { kind, recipient, detail, ...(status !== undefined && { status }), ...(feedbackType !== undefined && { feedbackType }) };
+  const detail =
+    kind === 'delay' ? `delivery delayed: ${said}` : kind === 'unrecognized' ? `unrecognized report: ${said}` : said;
+  return {
+    kind,
+    recipient,
+    detail,
+    ...(status !== undefined && { status }),
+    ...(feedbackType !== undefined && { feedbackType }),
+  };
 }
 
 /**
@@ -180,4 +202,3 @@ function asciiKey(key: string): string {
   const at = key.lastIndexOf('@');
   return `${key.slice(0, at + 1)}${domainToASCII(key.slice(at + 1)) || key.slice(at + 1)}`;
 }
-

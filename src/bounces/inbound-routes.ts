@@ -52,6 +52,10 @@ export class InboundRoutes {
     const ref = this.verp.parse(localPart);
     const named = ref && (await this.recipients.find(ref));
     if (!named) return undefined;
-    return { kind: 'report', target: { messageId: named.messageId, userId: named.userId, recipients: named.entries.map(recipientKey) }, recipient: recipientKey(named.entry) };
+    return {
+      kind: 'report',
+      target: { messageId: named.messageId, userId: named.userId, recipients: named.entries.map(recipientKey) },
+      recipient: recipientKey(named.entry),
+    };
   }
 }

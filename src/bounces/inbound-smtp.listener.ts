@@ -55,11 +55,15 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
     const { inboundSmtpPort, bounceDomain } = this.config.deliverability;
     if (this.config.role === 'api' || inboundSmtpPort === undefined) return;
     if (!bounceDomain) {
-      this.logger.warn('INBOUND_SMTP_PORT is set but BOUNCE_DOMAIN is not: there is no address to take mail for, so the listener stays off');
+      this.logger.warn(
+        'INBOUND_SMTP_PORT is set but BOUNCE_DOMAIN is not: there is no address to take mail for, so the listener stays off',
+      );
       return;
     }
     this.server = this.createServer();
-    await listenSmtp(this.server, inboundSmtpPort, this.config.host, (err) => this.logger.warn({ err }, 'Inbound SMTP connection error'));
+    await listenSmtp(this.server, inboundSmtpPort, this.config.host, (err) =>
+      this.logger.warn({ err }, 'Inbound SMTP connection error'),
+    );
     this.logger.log(`Inbound SMTP listener for ${bounceDomain} on port ${this.port}`);
   }
 
@@ -108,7 +112,8 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
   private onMailFrom(session: SMTPServerSession, callback: Callback): void {
     const state = this.sessions.get(session.id)!;
     state.routes = new Map();
-    if (++state.transactions > this.limits.transactions) return callback(reply(421, 'Error: too many transactions, closing connection'));
+    if (++state.transactions > this.limits.transactions)
+      return callback(reply(421, 'Error: too many transactions, closing connection'));
     callback();
   }
 
@@ -122,7 +127,8 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       return callback(reply(451, 'Error: temporary failure, try again later'));
     }
     if (!route) {
-      if (++state.refused >= this.limits.refusedRecipients) return callback(reply(421, 'Error: too many unknown recipients, closing connection'));
+      if (++state.refused >= this.limits.refusedRecipients)
+        return callback(reply(421, 'Error: too many unknown recipients, closing connection'));
       return callback(reply(550, `5.1.1 <${address.address}>: no such mailbox here`));
     }
     state.routes.set(address.address.toLowerCase(), route);
@@ -147,13 +153,19 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       callback();
     } catch (err) {
       // Nothing was committed for the failing route; the sender tries again, and reports already applied stay applied once.
-      if (err instanceof ReportBeforeAcceptanceError) this.logger.log({ err }, 'Report about a message not sent yet: the sender is asked to retry');
+      if (err instanceof ReportBeforeAcceptanceError)
+        this.logger.log({ err }, 'Report about a message not sent yet: the sender is asked to retry');
       else this.logger.error({ err }, 'Could not apply an inbound report');
       callback(reply(451, 'Error: temporary failure, try again later'));
     }
   }
 
-  private async deliver(raw: Buffer, reports: DeliveryReport[], route: InboundRoute, session: SMTPServerSession): Promise<void> {
+  private async deliver(
+    raw: Buffer,
+    reports: DeliveryReport[],
+    route: InboundRoute,
+    session: SMTPServerSession,
+  ): Promise<void> {
     const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     if (route.kind === 'report') return this.reports.execute(reports, route.target, route.recipient);
     if (route.kind === 'unsubscribe') {
@@ -168,6 +180,9 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
     const named = quoted && (await this.routes.route(quoted.originalEnvelopeSender!));
     if (named?.kind === 'report') return this.reports.execute(reports, named.target, named.recipient);
     // Nothing to apply: the mail is logged for whoever reads the role mailboxes' logs.
-    this.logger.log({ mailbox: route.mailbox, from, bytes: raw.length, remoteAddress: session.remoteAddress }, `Mail for ${route.mailbox}@ received and logged`);
+    this.logger.log(
+      { mailbox: route.mailbox, from, bytes: raw.length, remoteAddress: session.remoteAddress },
+      `Mail for ${route.mailbox}@ received and logged`,
+    );
   }
 }

@@ -33,7 +33,9 @@ describe('readReports under random input', () => {
     const text = fc.string({ unit: 'grapheme', maxLength: 2000 });
     await fc.assert(
       fc.asyncProperty(text, text, async (subject, body) => {
-        const raw = Buffer.from(`From: MAILER-DAEMON@example.net\r\nSubject: ${subject.replace(/[\r\n]/g, ' ')}\r\n\r\n${body}`);
+        const raw = Buffer.from(
+          `From: MAILER-DAEMON@example.net\r\nSubject: ${subject.replace(/[\r\n]/g, ' ')}\r\n\r\n${body}`,
+        );
         const reports = await readReports(raw);
         expectWellFormed(reports);
         expect(reports.some((report) => report.kind === 'bounce')).toBe(false);

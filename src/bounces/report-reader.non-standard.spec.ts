@@ -7,7 +7,8 @@ const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'bounces');
 // Read as a mail server sends it (CRLF); report-reader.spec.ts shows LF reads the same.
 const sut = (name: string): Promise<DeliveryReport[]> =>
   readReports(Buffer.from(readFileSync(join(FIXTURES, name), 'latin1').replace(/\r?\n/g, '\r\n'), 'latin1'));
-const summary = (reports: DeliveryReport[]) => reports.map(({ kind, recipient, status }) => ({ kind, recipient, status }));
+const summary = (reports: DeliveryReport[]) =>
+  reports.map(({ kind, recipient, status }) => ({ kind, recipient, status }));
 
 describe('readReports on bounces without a delivery-status part', () => {
   it('reads each recipient of a qmail bounce by its own paragraph, never the sender or the quoted copy', async () => {
@@ -32,23 +33,33 @@ describe('readReports on bounces without a delivery-status part', () => {
   });
 
   it('reads an Exim delay warning as a delay, although Exim marks it auto-replied', async () => {
-    expect(summary(await sut('exim-delay-warning.eml'))).toEqual([{ kind: 'delay', recipient: 'waiting@example.org', status: '4.7.1' }]);
+    expect(summary(await sut('exim-delay-warning.eml'))).toEqual([
+      { kind: 'delay', recipient: 'waiting@example.org', status: '4.7.1' },
+    ]);
   });
 
   it('reads a delay warning that also says "could not be delivered" as a delay', async () => {
-    expect(summary(await sut('postfix-delay-warning-text-only.eml'))).toEqual([{ kind: 'delay', recipient: 'later@example.org', status: '4.2.1' }]);
+    expect(summary(await sut('postfix-delay-warning-text-only.eml'))).toEqual([
+      { kind: 'delay', recipient: 'later@example.org', status: '4.2.1' },
+    ]);
   });
 
   it('reads a give-up on a temporary failure (qmail "I\'m not going to try again", 4.3.0) as soft', async () => {
-    expect(summary(await sut('qmail-gave-up.eml'))).toEqual([{ kind: 'soft', recipient: 'unreachable@example.org', status: '4.3.0' }]);
+    expect(summary(await sut('qmail-gave-up.eml'))).toEqual([
+      { kind: 'soft', recipient: 'unreachable@example.org', status: '4.3.0' },
+    ]);
   });
 
   it('reads a multipart report whose boundaries were never written from its raw body', async () => {
-    expect(summary(await sut('pmdf-missing-boundaries.eml'))).toEqual([{ kind: 'bounce', recipient: 'ghost@example.org', status: '5.1.1' }]);
+    expect(summary(await sut('pmdf-missing-boundaries.eml'))).toEqual([
+      { kind: 'bounce', recipient: 'ghost@example.org', status: '5.1.1' },
+    ]);
   });
 
   it('reads delivery status fields pasted into the text (a bounce forwarded as text)', async () => {
-    expect(summary(await sut('forwarded-dsn-as-text.eml'))).toEqual([{ kind: 'soft', recipient: 'alias@example.net', status: '4.0.0' }]);
+    expect(summary(await sut('forwarded-dsn-as-text.eml'))).toEqual([
+      { kind: 'soft', recipient: 'alias@example.net', status: '4.0.0' },
+    ]);
   });
 
   it('takes only the first address of a text that lists none on lines of their own', async () => {
@@ -56,11 +67,15 @@ describe('readReports on bounces without a delivery-status part', () => {
       'From: MAILER-DAEMON@mx.example.net\r\nSubject: Undeliverable\r\n\r\nDelivery to dana@example.org failed permanently: 550 5.1.1 ' +
         'user unknown (in reply to RCPT TO command). Write to helpdesk@example.net for help.\r\n',
     );
-    expect(summary(await readReports(raw))).toEqual([{ kind: 'bounce', recipient: 'dana@example.org', status: '5.1.1' }]);
+    expect(summary(await readReports(raw))).toEqual([
+      { kind: 'bounce', recipient: 'dana@example.org', status: '5.1.1' },
+    ]);
   });
 
   it('reads a Yahoo policy refusal as soft', async () => {
-    expect(summary(await sut('yahoo-policy.eml'))).toEqual([{ kind: 'soft', recipient: 'reader@yahoo.example', status: '5.7.9' }]);
+    expect(summary(await sut('yahoo-policy.eml'))).toEqual([
+      { kind: 'soft', recipient: 'reader@yahoo.example', status: '5.7.9' },
+    ]);
   });
 
   it('reads a classic Gmail "failed permanently" bounce', async () => {
@@ -87,7 +102,9 @@ describe('readReports on documented provider formats', () => {
     const dsn =
       'Content-Type: multipart/report; report-type=delivery-status; boundary="s"\r\n\r\n--s\r\nContent-Type: message/delivery-status\r\n\r\n' +
       'X-SendGrid-QueueID: 1\r\n\r\nFinal-Recipient: rfc822; late@example.org\r\nAction: expired\r\nStatus: \r\nDiagnostic-Code: Connection timed out\r\n--s--\r\n';
-    expect(await readReports(Buffer.from(dsn))).toEqual([{ kind: 'soft', recipient: 'late@example.org', diagnostic: 'Connection timed out' }]);
+    expect(await readReports(Buffer.from(dsn))).toEqual([
+      { kind: 'soft', recipient: 'late@example.org', diagnostic: 'Connection timed out' },
+    ]);
   });
 
   it('reads an Amazon SES bounce notification, one report per bounced recipient', async () => {
@@ -96,7 +113,10 @@ describe('readReports on documented provider formats', () => {
       { kind: 'bounce', recipient: 'nobody@example.org', status: '5.1.1' },
       { kind: 'soft', recipient: 'full@example.org', status: '5.2.2' },
     ]);
-    expect(reports.map((report) => report.originalMessageId)).toEqual(['<msg-0010@mailroom.example.com>', '<msg-0010@mailroom.example.com>']);
+    expect(reports.map((report) => report.originalMessageId)).toEqual([
+      '<msg-0010@mailroom.example.com>',
+      '<msg-0010@mailroom.example.com>',
+    ]);
   });
 
   it('reads an Amazon SES complaint inside an SNS envelope', async () => {
@@ -116,7 +136,9 @@ describe('readReports on documented provider formats', () => {
     const withReturnPath = readFileSync(join(FIXTURES, 'microsoft-jmrp.eml'), 'latin1')
       .replace('X-HmXmrOriginalRecipient:', 'Return-Path: <Bounces+AB12@bounce.example.com>\nX-HmXmrOriginalRecipient:')
       .replace(/\r?\n/g, '\r\n');
-    expect((await readReports(Buffer.from(withReturnPath, 'latin1')))[0].originalEnvelopeSender).toBe('bounces+ab12@bounce.example.com');
+    expect((await readReports(Buffer.from(withReturnPath, 'latin1')))[0].originalEnvelopeSender).toBe(
+      'bounces+ab12@bounce.example.com',
+    );
     expect(await sut('microsoft-jmrp.eml')).toEqual([
       {
         kind: 'complaint',

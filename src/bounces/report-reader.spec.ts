@@ -49,7 +49,12 @@ describe.each(LINE_ENDS)('readReports (%s)', (_, encode) => {
 
   it('reads a relay giving up after days of retries (Action: failed, 4.4.7) as a soft failure', async () => {
     expect(await sut('sendmail-gave-up.eml')).toEqual([
-      { kind: 'soft', recipient: 'far@example.org', status: '4.4.7', diagnostic: '421 4.4.2 mx.example.org: Connection timed out' },
+      {
+        kind: 'soft',
+        recipient: 'far@example.org',
+        status: '4.4.7',
+        diagnostic: '421 4.4.2 mx.example.org: Connection timed out',
+      },
     ]);
   });
 
@@ -87,21 +92,47 @@ describe.each(LINE_ENDS)('readReports (%s)', (_, encode) => {
 
   it('takes the recipients of a feedback report without Original-Rcpt-To from the returned message', async () => {
     const reports = await sut('arf-without-rcpt-to.eml');
-    expect(reports.map(({ kind, recipient, feedbackType, originalMessageId }) => ({ kind, recipient, feedbackType, originalMessageId }))).toEqual([
-      { kind: 'complaint', recipient: 'first@hotmail.example', feedbackType: 'opt-out', originalMessageId: '<msg-0005@mailroom.example.com>' },
-      { kind: 'complaint', recipient: 'second@hotmail.example', feedbackType: 'opt-out', originalMessageId: '<msg-0005@mailroom.example.com>' },
+    expect(
+      reports.map(({ kind, recipient, feedbackType, originalMessageId }) => ({
+        kind,
+        recipient,
+        feedbackType,
+        originalMessageId,
+      })),
+    ).toEqual([
+      {
+        kind: 'complaint',
+        recipient: 'first@hotmail.example',
+        feedbackType: 'opt-out',
+        originalMessageId: '<msg-0005@mailroom.example.com>',
+      },
+      {
+        kind: 'complaint',
+        recipient: 'second@hotmail.example',
+        feedbackType: 'opt-out',
+        originalMessageId: '<msg-0005@mailroom.example.com>',
+      },
     ]);
   });
 
   it('reads an authentication failure report (RFC 6591) as other, not a complaint', async () => {
     expect(await sut('arf-auth-failure.eml')).toEqual([
-      expect.objectContaining({ kind: 'other', recipient: 'someone@receiver.example.org', feedbackType: 'auth-failure' }),
+      expect.objectContaining({
+        kind: 'other',
+        recipient: 'someone@receiver.example.org',
+        feedbackType: 'auth-failure',
+      }),
     ]);
   });
 
   it('reads a vacation notice (RFC 3834) as other, from the recipient who sent it', async () => {
     expect(await sut('vacation-auto-reply.eml')).toEqual([
-      { kind: 'other', recipient: 'ada@example.org', diagnostic: 'auto-reply: Auto: November news', originalMessageId: '<msg-0007@mailroom.example.com>' },
+      {
+        kind: 'other',
+        recipient: 'ada@example.org',
+        diagnostic: 'auto-reply: Auto: November news',
+        originalMessageId: '<msg-0007@mailroom.example.com>',
+      },
     ]);
   });
 });
@@ -127,7 +158,8 @@ describe('readReports on what is no report', () => {
 
 describe('readReports falling back to the notification text', () => {
   it('reads the text of a DSN whose delivery-status part is empty', async () => {
-    const text = 'This is a permanent error.\r\n\r\n<nobody@example.org>: host mx.example.org said: 550 5.1.1 User unknown (in reply to RCPT TO command)';
+    const text =
+      'This is a permanent error.\r\n\r\n<nobody@example.org>: host mx.example.org said: 550 5.1.1 User unknown (in reply to RCPT TO command)';
     expect(await readReports(Buffer.from(emptyReport(text)))).toEqual([
       expect.objectContaining({ kind: 'bounce', recipient: 'nobody@example.org', status: '5.1.1' }),
     ]);
@@ -153,7 +185,9 @@ describe('readReports at its size limit', () => {
   it('does not read one byte more', async () => {
     const raw = reportOfSize(MAX_REPORT_BYTES + 1);
     expect(raw.length).toBe(MAX_REPORT_BYTES + 1);
-    expect(await readReports(raw)).toEqual([{ kind: 'unrecognized', diagnostic: expect.stringContaining(String(MAX_REPORT_BYTES)) }]);
+    expect(await readReports(raw)).toEqual([
+      { kind: 'unrecognized', diagnostic: expect.stringContaining(String(MAX_REPORT_BYTES)) },
+    ]);
   });
 });
 
@@ -161,7 +195,9 @@ describe('readReports at its header size limit', () => {
   // The several-recipients DSN with its header section (the blank line that ends it included,
   // as mailparser counts) padded by a folded field to `size` bytes.
   const headerOfSize = (size: number): Buffer => {
-    const [head, body] = fixture('rfc3464-several-recipients.eml').replace(/\r?\n/g, '\r\n').split(/\r\n\r\n(.*)/s);
+    const [head, body] = fixture('rfc3464-several-recipients.eml')
+      .replace(/\r?\n/g, '\r\n')
+      .split(/\r\n\r\n(.*)/s);
     const missing = size - Buffer.byteLength(`${head}\r\nX-Padding: \r\n\r\n`);
     const fold = '\r\n ' + 'p'.repeat(72);
     const padding = 'p'.repeat(missing % fold.length) + fold.repeat(Math.floor(missing / fold.length));
@@ -177,7 +213,9 @@ describe('readReports at its header size limit', () => {
   it('does not read one whose header section is a byte longer', async () => {
     const raw = headerOfSize(MAX_HEADER_BYTES + 1);
     expect(raw.indexOf('\r\n\r\n') + 4).toBe(MAX_HEADER_BYTES + 1);
-    expect(await readReports(raw)).toEqual([{ kind: 'unrecognized', diagnostic: expect.stringContaining('header size') }]);
+    expect(await readReports(raw)).toEqual([
+      { kind: 'unrecognized', diagnostic: expect.stringContaining('header size') },
+    ]);
   });
 });
 
@@ -196,11 +234,19 @@ describe('readReports at its diagnostic length limit', () => {
   it('keeps a diagnostic of 1,000 characters whole', async () => {
     const { raw, diagnostic } = withDiagnostic(1000);
     expect(diagnostic).toHaveLength(1000);
-    expect(await readReports(raw)).toEqual([expect.objectContaining({ kind: 'bounce', recipient: 'nobody@example.org', diagnostic })]);
+    expect(await readReports(raw)).toEqual([
+      expect.objectContaining({ kind: 'bounce', recipient: 'nobody@example.org', diagnostic }),
+    ]);
   });
 
   it('cuts one of 1,001 characters to its first 1,000, and reads the report all the same', async () => {
     const { raw, diagnostic } = withDiagnostic(1001);
-    expect(await readReports(raw)).toEqual([expect.objectContaining({ kind: 'bounce', recipient: 'nobody@example.org', diagnostic: diagnostic.slice(0, 1000) })]);
+    expect(await readReports(raw)).toEqual([
+      expect.objectContaining({
+        kind: 'bounce',
+        recipient: 'nobody@example.org',
+        diagnostic: diagnostic.slice(0, 1000),
+      }),
+    ]);
   });
 });

@@ -21,7 +21,8 @@ const MAX_DIAGNOSTIC_LENGTH = 1000;
  * (at least one). Never throws: what it cannot understand is one `unrecognized` report.
  */
 export async function readReports(raw: Buffer): Promise<DeliveryReport[]> {
-  if (raw.length > MAX_REPORT_BYTES) return [unrecognized(`report of ${raw.length} bytes, over the ${MAX_REPORT_BYTES} read`)];
+  if (raw.length > MAX_REPORT_BYTES)
+    return [unrecognized(`report of ${raw.length} bytes, over the ${MAX_REPORT_BYTES} read`)];
   let mail: ReportMail;
   try {
     mail = await parseReportMail(raw);
@@ -30,7 +31,9 @@ export async function readReports(raw: Buffer): Promise<DeliveryReport[]> {
   }
   try {
     const reports = readMail(mail);
-    return reports.length > 0 ? reports.map((report) => finish(report, mail)) : [unrecognized('no delivery status, feedback report or bounce text found')];
+    return reports.length > 0
+      ? reports.map((report) => finish(report, mail))
+      : [unrecognized('no delivery status, feedback report or bounce text found')];
   } catch (error) {
     return [unrecognized(`report could not be read: ${(error as Error).message}`)];
   }
@@ -42,7 +45,11 @@ export async function readReports(raw: Buffer): Promise<DeliveryReport[]> {
  * auto-replied too).
  */
 const READERS: ((mail: ReportMail) => DeliveryReport[])[] = [
-  (mail) => mail.parts(FEEDBACK_REPORT_TYPE).slice(0, 1).flatMap((part) => readFeedbackReport(part, mail.original)),
+  (mail) =>
+    mail
+      .parts(FEEDBACK_REPORT_TYPE)
+      .slice(0, 1)
+      .flatMap((part) => readFeedbackReport(part, mail.original)),
   (mail) => mail.parts(...DELIVERY_STATUS_TYPES).flatMap((part) => readDeliveryStatus(part, mail.text)),
   (mail) => readDeliveryStatusInText(mail.text),
   (mail) => readJunkMailReport(mail.original),
@@ -62,7 +69,8 @@ function readMail(mail: ReportMail): DeliveryReport[] {
 function finish(report: DeliveryReport, mail: ReportMail): DeliveryReport {
   const originalMessageId = report.originalMessageId ?? mail.original?.first('message-id');
   const returnPath = mail.original?.first('return-path');
-  const originalEnvelopeSender = report.originalEnvelopeSender ?? (returnPath === undefined ? undefined : addressIn(returnPath.trim()));
+  const originalEnvelopeSender =
+    report.originalEnvelopeSender ?? (returnPath === undefined ? undefined : addressIn(returnPath.trim()));
   return {
     ...report,
     diagnostic: report.diagnostic.slice(0, MAX_DIAGNOSTIC_LENGTH),

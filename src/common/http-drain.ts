@@ -69,7 +69,10 @@ export class HttpDrain implements BeforeApplicationShutdown {
       this.onChange = () => {
         const now = Date.now();
         if (this.inFlight.size === 0) lingerFrom ??= now;
-        const done = this.sockets.size === 0 || (lingerFrom !== undefined && now - lingerFrom >= lingerMs) || now - started >= deadlineMs;
+        const done =
+          this.sockets.size === 0 ||
+          (lingerFrom !== undefined && now - lingerFrom >= lingerMs) ||
+          now - started >= deadlineMs;
         if (!done) return;
         clearInterval(timer);
         this.onChange = undefined;
@@ -84,5 +87,8 @@ export class HttpDrain implements BeforeApplicationShutdown {
 }
 
 function refuse(request: Request, response: Response): void {
-  sendProblem(request, response, 503, 'The server is shutting down; send the request again.', { Connection: 'close', 'Retry-After': String(RETRY_AFTER_SECONDS) });
+  sendProblem(request, response, 503, 'The server is shutting down; send the request again.', {
+    Connection: 'close',
+    'Retry-After': String(RETRY_AFTER_SECONDS),
+  });
 }

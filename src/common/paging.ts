@@ -9,11 +9,23 @@ export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 /** `take` and `page` as the seed defines them for lists (1–100, default 10; from 1). */
 export class PageQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Items per page' })
-  @Transform(toInteger) @IsInt() @Min(1) @Max(100)
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   take: number = 10;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1' })
-  @Transform(toInteger) @IsInt() @Min(1) @Max(MAX_PAGE)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: 'Page number, from 1',
+  })
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
   page: number = 1;
 }
 

@@ -34,6 +34,9 @@ describe('RecipientTokens', () => {
   it('makes tokens only for a message id and a position that fit', () => {
     expect(() => verp.encode({ messageId: 'not-an-id', recipient: 0 })).toThrow(RangeError);
     expect(() => verp.encode({ messageId: ID, recipient: 65_536 })).toThrow(RangeError);
-    expect(verp.decode(verp.encode({ messageId: ID, recipient: 65_535 }))).toEqual({ messageId: ID, recipient: 65_535 });
+    expect(verp.decode(verp.encode({ messageId: ID, recipient: 65_535 }))).toEqual({
+      messageId: ID,
+      recipient: 65_535,
+    });
   });
 });

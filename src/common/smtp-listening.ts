@@ -6,7 +6,12 @@ import type { SMTPServer } from 'smtp-server';
  * when it cannot (the port is taken). After that, what a client does to its own connection is
  * its business: such errors go to `onClientError`, not to the process.
  */
-export async function listenSmtp(server: SMTPServer, port: number, host: string, onClientError: (err: Error) => void): Promise<void> {
+export async function listenSmtp(
+  server: SMTPServer,
+  port: number,
+  host: string,
+  onClientError: (err: Error) => void,
+): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(port, host, () => {

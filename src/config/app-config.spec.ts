@@ -59,7 +59,12 @@ describe(AppConfig.name, () => {
         DATA_ENCRYPTION_KEY: 'k'.repeat(32),
       }).deliverability;
 
-      expect(defaults).toMatchObject({ publicUrl: 'http://localhost:8080', bounceDomain: undefined, inboundSmtpPort: undefined, dnsServers: [] });
+      expect(defaults).toMatchObject({
+        publicUrl: 'http://localhost:8080',
+        bounceDomain: undefined,
+        inboundSmtpPort: undefined,
+        dnsServers: [],
+      });
       expect(given).toMatchObject({
         publicUrl: 'https://mail.example.com',
         bounceDomain: 'bounces.example.com',
@@ -114,11 +119,21 @@ describe(AppConfig.name, () => {
       expect(load).toThrow(new RegExp(`\\b${name}\\b`));
     });
 
-    it.each([['0', 0], ['65535', 65535], ['', undefined]])('takes INBOUND_SMTP_PORT=%s (0: a free port, for tests)', (value, port) => {
-      expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET, INBOUND_SMTP_PORT: value }).deliverability.inboundSmtpPort).toBe(port);
+    it.each([
+      ['0', 0],
+      ['65535', 65535],
+      ['', undefined],
+    ])('takes INBOUND_SMTP_PORT=%s (0: a free port, for tests)', (value, port) => {
+      expect(
+        AppConfig.fromEnvironment({ JWT_SECRET: SECRET, INBOUND_SMTP_PORT: value }).deliverability.inboundSmtpPort,
+      ).toBe(port);
     });
 
-    it.each([['1', 1], ['36500', 36500], ['', undefined]])('takes MESSAGE_RETENTION_DAYS=%s (unset: messages are kept forever)', (value, days) => {
+    it.each([
+      ['1', 1],
+      ['36500', 36500],
+      ['', undefined],
+    ])('takes MESSAGE_RETENTION_DAYS=%s (unset: messages are kept forever)', (value, days) => {
       expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET, MESSAGE_RETENTION_DAYS: value }).retentionDays).toBe(days);
     });
 
@@ -142,7 +157,10 @@ describe(AppConfig.name, () => {
     });
 
     it('accepts production with a JWKS URL and no secret', () => {
-      const sut = AppConfig.fromEnvironment({ NODE_ENV: 'production', JWT_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json' });
+      const sut = AppConfig.fromEnvironment({
+        NODE_ENV: 'production',
+        JWT_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json',
+      });
 
       expect(sut.production).toBe(true);
       expect(sut.auth.verification).toEqual({
@@ -153,7 +171,8 @@ describe(AppConfig.name, () => {
     });
 
     it('refuses both JWT_SECRET and JWT_JWKS_URL', () => {
-      const load = () => AppConfig.fromEnvironment({ JWT_SECRET: SECRET, JWT_JWKS_URL: 'https://idp.example.com/jwks.json' });
+      const load = () =>
+        AppConfig.fromEnvironment({ JWT_SECRET: SECRET, JWT_JWKS_URL: 'https://idp.example.com/jwks.json' });
 
       expect(load).toThrow(ConfigurationError);
       expect(load).toThrow(/JWT_SECRET.*JWT_JWKS_URL/);

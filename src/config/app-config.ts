@@ -160,7 +160,8 @@ function submission(vars: Environment): AppConfig['submission'] {
 function submissionTls(vars: Environment): AppConfig['submission']['tls'] {
   const { SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: key } = vars;
   if (!cert && !key) return undefined;
-  if (!cert || !key) throw new ConfigurationError('Set both SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY (PEM file paths), or neither.');
+  if (!cert || !key)
+    throw new ConfigurationError('Set both SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY (PEM file paths), or neither.');
   const read = (name: string, path: string) => {
     try {
       return readFileSync(path);
@@ -173,7 +174,9 @@ function submissionTls(vars: Environment): AppConfig['submission']['tls'] {
 
 function tokenVerification(vars: Environment, production: boolean, dataDir: string): TokenVerification {
   if (vars.JWT_SECRET && vars.JWT_JWKS_URL) {
-    throw new ConfigurationError('Set either JWT_SECRET or JWT_JWKS_URL, not both: one process trusts one kind of key.');
+    throw new ConfigurationError(
+      'Set either JWT_SECRET or JWT_JWKS_URL, not both: one process trusts one kind of key.',
+    );
   }
   if (vars.JWT_JWKS_URL) return { kind: 'jwks', jwksUrl: vars.JWT_JWKS_URL, algorithms: ['RS256', 'ES256'] };
   if (vars.JWT_SECRET) return { kind: 'secret', secret: vars.JWT_SECRET, algorithms: ['HS256'] };

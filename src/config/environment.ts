@@ -11,104 +11,178 @@ const DELAY_LIST = /^\d{1,6}(,\d{1,6})*$/;
 /** The environment variables Mailroom reads (SPEC §1), as they arrive: strings, validated once at start-up. */
 export class Environment {
   /** Only `production` changes behaviour (no generated JWT key, no demo token). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   NODE_ENV?: string;
 
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(65535)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   PORT?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HOST?: string;
 
-  @IsOptional() @IsIn(['api', 'worker', 'all'])
+  @IsOptional()
+  @IsIn(['api', 'worker', 'all'])
   ROLE?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   DATA_DIR?: string;
 
-  @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsString() @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters (256 bits for HS256)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters (256 bits for HS256)' })
   JWT_SECRET?: string;
 
-  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   JWT_JWKS_URL?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   JWT_ISSUER?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   JWT_AUDIENCE?: string;
 
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(1000)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   MAX_RECIPIENTS?: number;
 
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(100_000_000)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
   RATE_LIMIT_PER_MINUTE?: number;
 
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(20 * 1024 * 1024)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(20 * 1024 * 1024)
   MAX_ATTACHMENT_BYTES?: number;
 
-  @IsOptional() @Matches(/^smtps?:\/\/[^\s/]+(:\d+)?\/?(\?\S*)?$/, { message: 'SMTP_URL must look like smtp://user:pass@host:port or smtps://host' })
+  @IsOptional()
+  @Matches(/^smtps?:\/\/[^\s/]+(:\d+)?\/?(\?\S*)?$/, {
+    message: 'SMTP_URL must look like smtp://user:pass@host:port or smtps://host',
+  })
   SMTP_URL?: string;
 
-  @IsOptional() @Matches(DELAY_LIST, { message: 'DELIVERY_RETRY_DELAYS must be comma-separated whole seconds, like 30,120,600' })
+  @IsOptional()
+  @Matches(DELAY_LIST, { message: 'DELIVERY_RETRY_DELAYS must be comma-separated whole seconds, like 30,120,600' })
   DELIVERY_RETRY_DELAYS?: string;
 
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(256)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(256)
   WORKER_CONCURRENCY?: number;
 
   /** How long a delivery may hold its job before another worker may take it over (crash recovery). */
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(3600)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   DELIVERY_LEASE_SECONDS?: number;
 
   /** Unset: messages are kept forever. At most 100 years. */
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(1) @Max(36_500)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
   MESSAGE_RETENTION_DAYS?: number;
 
-  @IsOptional() @IsString() @MinLength(32, { message: 'WEBHOOK_SIGNING_KEY must be at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'WEBHOOK_SIGNING_KEY must be at least 32 characters' })
   WEBHOOK_SIGNING_KEY?: string;
 
-  @IsOptional() @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false' })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false' })
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: string;
 
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(100) @Max(120_000)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
   WEBHOOK_TIMEOUT_MS?: number;
 
-  @IsOptional() @Matches(DELAY_LIST, { message: 'WEBHOOK_RETRY_DELAYS must be comma-separated whole seconds, like 5,300,1800' })
+  @IsOptional()
+  @Matches(DELAY_LIST, { message: 'WEBHOOK_RETRY_DELAYS must be comma-separated whole seconds, like 5,300,1800' })
   WEBHOOK_RETRY_DELAYS?: string;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
-  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   PUBLIC_URL?: string;
 
-  @IsOptional() @IsFQDN({ require_tld: false }, { message: 'BOUNCE_DOMAIN must be a domain name, like bounces.example.com' })
+  @IsOptional()
+  @IsFQDN({ require_tld: false }, { message: 'BOUNCE_DOMAIN must be a domain name, like bounces.example.com' })
   BOUNCE_DOMAIN?: string;
 
   // 0: any free port (tests read the one chosen).
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   INBOUND_SMTP_PORT?: number;
 
   // 0: any free port (tests read the one chosen).
-  @IsOptional() @Transform(wholeNumber) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   SUBMISSION_SMTP_PORT?: number;
 
   /** PEM files; both or neither (AppConfig checks the pair and reads them). */
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   SUBMISSION_TLS_CERT?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   SUBMISSION_TLS_KEY?: string;
 
-  @IsOptional() @IsIn(['true', 'false'], { message: 'SUBMISSION_ALLOW_INSECURE_AUTH must be true or false' })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'SUBMISSION_ALLOW_INSECURE_AUTH must be true or false' })
   SUBMISSION_ALLOW_INSECURE_AUTH?: string;
 
-  @IsOptional() @Matches(/^[^\s,]+(,[^\s,]+)*$/, { message: 'DNS_SERVERS must be comma-separated host:port entries, like 1.1.1.1,127.0.0.1:5353' })
+  @IsOptional()
+  @Matches(/^[^\s,]+(,[^\s,]+)*$/, {
+    message: 'DNS_SERVERS must be comma-separated host:port entries, like 1.1.1.1,127.0.0.1:5353',
+  })
   DNS_SERVERS?: string;
 
-  @IsOptional() @IsString() @MinLength(32, { message: 'DATA_ENCRYPTION_KEY must be at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'DATA_ENCRYPTION_KEY must be at least 32 characters' })
   DATA_ENCRYPTION_KEY?: string;
 }

@@ -26,16 +26,30 @@ describe('AppConfig: SMTP submission (SPEC §10)', () => {
   });
 
   it('reads the port (0 and 65535 included), the PEM files and the insecure AUTH switch', () => {
-    const sut = load({ SUBMISSION_SMTP_PORT: '587', SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: key, SUBMISSION_ALLOW_INSECURE_AUTH: 'true' });
+    const sut = load({
+      SUBMISSION_SMTP_PORT: '587',
+      SUBMISSION_TLS_CERT: cert,
+      SUBMISSION_TLS_KEY: key,
+      SUBMISSION_ALLOW_INSECURE_AUTH: 'true',
+    });
 
-    expect(sut.submission).toEqual({ smtpPort: 587, tls: { cert: Buffer.from('CERT'), key: Buffer.from('KEY') }, allowInsecureAuth: true });
+    expect(sut.submission).toEqual({
+      smtpPort: 587,
+      tls: { cert: Buffer.from('CERT'), key: Buffer.from('KEY') },
+      allowInsecureAuth: true,
+    });
     expect(load({ SUBMISSION_SMTP_PORT: '0', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' }).submission.smtpPort).toBe(0);
-    expect(load({ SUBMISSION_SMTP_PORT: '65535', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' }).submission.smtpPort).toBe(65535);
+    expect(load({ SUBMISSION_SMTP_PORT: '65535', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' }).submission.smtpPort).toBe(
+      65535,
+    );
   });
 
   it('refuses a port with neither TLS nor insecure AUTH, where nobody could ever log in', () => {
     expect(() => load({ SUBMISSION_SMTP_PORT: '587' })).toThrow(/SUBMISSION_SMTP_PORT needs SUBMISSION_TLS_CERT/);
-    expect(load({ SUBMISSION_SMTP_PORT: '587', SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: key }).submission.allowInsecureAuth).toBe(false);
+    expect(
+      load({ SUBMISSION_SMTP_PORT: '587', SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: key }).submission
+        .allowInsecureAuth,
+    ).toBe(false);
   });
 
   it.each([['65536'], ['-1'], ['587x'], ['1e3']])('refuses SUBMISSION_SMTP_PORT=%s, naming it', (port) => {
@@ -43,7 +57,9 @@ describe('AppConfig: SMTP submission (SPEC §10)', () => {
   });
 
   it('refuses an insecure AUTH switch other than true or false', () => {
-    expect(() => load({ SUBMISSION_ALLOW_INSECURE_AUTH: 'yes' })).toThrow(/SUBMISSION_ALLOW_INSECURE_AUTH must be true or false/);
+    expect(() => load({ SUBMISSION_ALLOW_INSECURE_AUTH: 'yes' })).toThrow(
+      /SUBMISSION_ALLOW_INSECURE_AUTH must be true or false/,
+    );
   });
 
   it('refuses a certificate without a key, and a key without a certificate', () => {
@@ -52,6 +68,8 @@ describe('AppConfig: SMTP submission (SPEC §10)', () => {
   });
 
   it('refuses a file that cannot be read, naming the variable', () => {
-    expect(() => load({ SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: join(dir, 'missing.pem') })).toThrow(/SUBMISSION_TLS_KEY: cannot read/);
+    expect(() => load({ SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: join(dir, 'missing.pem') })).toThrow(
+      /SUBMISSION_TLS_KEY: cannot read/,
+    );
   });
 });

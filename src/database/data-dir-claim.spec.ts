@@ -24,7 +24,9 @@ describe(claimDataDir.name, () => {
       writeFileSync(join(dataDir, 'mailroom.pid'), JSON.stringify({ pid: holder.pid, port: 4242 }));
 
       expect(() => claimDataDir(dataDir, 3000)).toThrow(
-        new ConfigurationError(`Mailroom already runs on DATA_DIR ${dataDir} (pid ${holder.pid}, port 4242); stop it, or set DATA_DIR to another folder.`),
+        new ConfigurationError(
+          `Mailroom already runs on DATA_DIR ${dataDir} (pid ${holder.pid}, port 4242); stop it, or set DATA_DIR to another folder.`,
+        ),
       );
       expect(claimFile()).toEqual({ pid: holder.pid, port: 4242 });
     } finally {

@@ -8,7 +8,9 @@ import { EmbeddedPostgres } from './embedded-postgres';
 import { PreparedStatements } from './prepared-statements';
 
 @Module({
-  providers: [{ provide: EmbeddedPostgres, inject: [AppConfig], useFactory: (c: AppConfig) => new EmbeddedPostgres(c.dataDir) }],
+  providers: [
+    { provide: EmbeddedPostgres, inject: [AppConfig], useFactory: (c: AppConfig) => new EmbeddedPostgres(c.dataDir) },
+  ],
   exports: [EmbeddedPostgres],
 })
 class EmbeddedPostgresModule {}

@@ -102,7 +102,15 @@ export async function createDatabaseIfMissing(maintenanceUrl: string, name: stri
 // `message` listener (for PM2's "shutdown"): in a process with an IPC channel (a jest worker, a
 // fork) a listener keeps the channel, and so the process, alive for good, even after the server
 // stopped. Its `exit` hook stays: it still stops the server if the process dies some other way.
-const TAKEN_OVER = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'uncaughtException', 'unhandledRejection', 'message'] as const;
+const TAKEN_OVER = [
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'uncaughtException',
+  'unhandledRejection',
+  'message',
+] as const;
 
 async function withoutProcessHooks<T>(load: () => Promise<T>): Promise<T> {
   const before = new Map(TAKEN_OVER.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));

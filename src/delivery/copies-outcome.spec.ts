@@ -3,9 +3,21 @@ import { MailDeliveryError } from './mailer/mailer';
 
 const DELAYS = [30, 120];
 
-const accepted = (address: string, position: number): CopyResult => ({ address, position, result: { receipt: { reply: `250 2.0.0 Ok: queued as ${position}`, rejected: [] } } });
-const greylisted = (address: string, position: number): CopyResult => ({ address, position, result: { error: new MailDeliveryError('451 4.7.1 Greylisted', false) } });
-const refused = (address: string, position: number): CopyResult => ({ address, position, result: { error: new MailDeliveryError('550 5.1.1 No such user', true) } });
+const accepted = (address: string, position: number): CopyResult => ({
+  address,
+  position,
+  result: { receipt: { reply: `250 2.0.0 Ok: queued as ${position}`, rejected: [] } },
+});
+const greylisted = (address: string, position: number): CopyResult => ({
+  address,
+  position,
+  result: { error: new MailDeliveryError('451 4.7.1 Greylisted', false) },
+});
+const refused = (address: string, position: number): CopyResult => ({
+  address,
+  position,
+  result: { error: new MailDeliveryError('550 5.1.1 No such user', true) },
+});
 
 describe(copiesOutcome.name, () => {
   it('is sent when every copy was accepted', () => {
@@ -16,7 +28,13 @@ describe(copiesOutcome.name, () => {
   });
 
   it('defers the copies refused for now, naming them with their replies, and retries neither the accepted nor the refused for good', () => {
-    const results = [accepted('a@x.test', 0), greylisted('b@x.test', 1), refused('c@x.test', 2), greylisted('d@x.test', 3), accepted('e@x.test', 4)];
+    const results = [
+      accepted('a@x.test', 0),
+      greylisted('b@x.test', 1),
+      refused('c@x.test', 2),
+      greylisted('d@x.test', 3),
+      accepted('e@x.test', 4),
+    ];
     expect(copiesOutcome(results, undefined, 1, DELAYS)).toEqual({
       status: 'deferred',
       detail:
@@ -31,7 +49,8 @@ describe(copiesOutcome.name, () => {
   it('defers with no copy accepted yet, leaving out the copies refused for good', () => {
     expect(copiesOutcome([refused('a@x.test', 0), greylisted('b@x.test', 1)], undefined, 2, DELAYS)).toEqual({
       status: 'deferred',
-      detail: '0 of 2 copies accepted, one per recipient (pending: b@x.test (451 4.7.1 Greylisted)) (refused: a@x.test (550 5.1.1 No such user))',
+      detail:
+        '0 of 2 copies accepted, one per recipient (pending: b@x.test (451 4.7.1 Greylisted)) (refused: a@x.test (550 5.1.1 No such user))',
       retryAfterSeconds: 120,
       copies: { pending: [1], accepted: 0 },
     });
@@ -45,19 +64,31 @@ describe(copiesOutcome.name, () => {
   });
 
   it('carries the count of accepted copies into the next deferral', () => {
-    const outcome = copiesOutcome([accepted('b@x.test', 1), greylisted('d@x.test', 3)], { pending: [1, 3], accepted: 2 }, 2, DELAYS);
-    expect(outcome).toMatchObject({ status: 'deferred', retryAfterSeconds: 120, copies: { pending: [3], accepted: 3 } });
+    const outcome = copiesOutcome(
+      [accepted('b@x.test', 1), greylisted('d@x.test', 3)],
+      { pending: [1, 3], accepted: 2 },
+      2,
+      DELAYS,
+    );
+    expect(outcome).toMatchObject({
+      status: 'deferred',
+      retryAfterSeconds: 120,
+      copies: { pending: [3], accepted: 3 },
+    });
   });
 
   it('is sent on the last attempt when any copy was ever accepted, naming those still refused for now as refused', () => {
     expect(copiesOutcome([greylisted('b@x.test', 1)], { pending: [1], accepted: 2 }, 3, DELAYS)).toEqual({
       status: 'sent',
-      detail: '0 of the 1 pending copies accepted (2 in all), one per recipient (refused: b@x.test (451 4.7.1 Greylisted, gave up after 3 attempts))',
+      detail:
+        '0 of the 1 pending copies accepted (2 in all), one per recipient (refused: b@x.test (451 4.7.1 Greylisted, gave up after 3 attempts))',
     });
   });
 
   it('fails on the last attempt when no copy was ever accepted', () => {
-    expect(copiesOutcome([greylisted('a@x.test', 0), refused('b@x.test', 1)], { pending: [0, 1], accepted: 0 }, 3, DELAYS)).toEqual({
+    expect(
+      copiesOutcome([greylisted('a@x.test', 0), refused('b@x.test', 1)], { pending: [0, 1], accepted: 0 }, 3, DELAYS),
+    ).toEqual({
       status: 'failed',
       detail:
         '0 of the 2 pending copies accepted (0 in all), one per recipient' +
@@ -68,7 +99,8 @@ describe(copiesOutcome.name, () => {
   it('fails at once when every copy was refused for good, even with attempts left', () => {
     expect(copiesOutcome([refused('a@x.test', 0), refused('b@x.test', 1)], undefined, 1, DELAYS)).toEqual({
       status: 'failed',
-      detail: '0 of 2 copies accepted, one per recipient (refused: a@x.test (550 5.1.1 No such user), b@x.test (550 5.1.1 No such user))',
+      detail:
+        '0 of 2 copies accepted, one per recipient (refused: a@x.test (550 5.1.1 No such user), b@x.test (550 5.1.1 No such user))',
     });
   });
 
@@ -77,7 +109,10 @@ describe(copiesOutcome.name, () => {
   });
 
   it('names a transport failure without a message', () => {
-    const results: CopyResult[] = [accepted('a@x.test', 0), { address: 'b@x.test', position: 1, result: { error: undefined } }];
+    const results: CopyResult[] = [
+      accepted('a@x.test', 0),
+      { address: 'b@x.test', position: 1, result: { error: undefined } },
+    ];
     expect(copiesOutcome(results, undefined, 1, DELAYS).detail).toContain('(pending: b@x.test (the transport failed))');
   });
 });

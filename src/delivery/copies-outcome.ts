@@ -31,7 +31,9 @@ export function copiesOutcome(
   retryDelays: readonly number[],
 ): CopiesOutcome {
   const receipts = results.flatMap(({ result }) => ('receipt' in result ? [result.receipt] : []));
-  const failures = results.flatMap(({ address, position, result }) => ('error' in result ? [{ address, position, error: result.error }] : []));
+  const failures = results.flatMap(({ address, position, result }) =>
+    'error' in result ? [{ address, position, error: result.error }] : [],
+  );
   const temporary = failures.filter(({ error }) => !isPermanent(error));
   const acceptedInAll = (before?.accepted ?? 0) + receipts.length;
   const retry = temporary.length > 0 && attempt <= retryDelays.length;
@@ -43,13 +45,20 @@ export function copiesOutcome(
   const gaveUp = retry ? '' : `, gave up after ${attempt} attempts`;
   const refused = [
     ...receipts.flatMap((receipt) => receipt.rejected),
-    ...failures.filter((f) => !retry || isPermanent(f.error)).map((f) => `${f.address} (${replyOf(f.error)}${isPermanent(f.error) ? '' : gaveUp})`),
+    ...failures
+      .filter((f) => !retry || isPermanent(f.error))
+      .map((f) => `${f.address} (${replyOf(f.error)}${isPermanent(f.error) ? '' : gaveUp})`),
   ];
   const pending = retry ? temporary.map((f) => `${f.address} (${replyOf(f.error)})`) : [];
   const detail = `${head}${named('pending', pending)}${named('refused', refused)}`;
 
   if (retry) {
-    return { status: 'deferred', detail, retryAfterSeconds: retryDelays[attempt - 1], copies: { pending: temporary.map((f) => f.position), accepted: acceptedInAll } };
+    return {
+      status: 'deferred',
+      detail,
+      retryAfterSeconds: retryDelays[attempt - 1],
+      copies: { pending: temporary.map((f) => f.position), accepted: acceptedInAll },
+    };
   }
   return { status: acceptedInAll > 0 ? 'sent' : 'failed', detail };
 }

@@ -51,20 +51,35 @@ export class DeliverMessageUseCase {
       const due = jobs.filter((j) => j.data.scheduled).map((j) => j.data.messageId);
       if (due.length > 0) await this.lifecycle.due(manager, due);
       // The list as it stands when the job takes its message (SPEC §5): after a scheduled one is due.
-      const suppressed = await this.suppressionList.among(manager, jobs.map((j) => j.data.messageId));
+      const suppressed = await this.suppressionList.among(
+        manager,
+        jobs.map((j) => j.data.messageId),
+      );
       const allSuppressed = jobs.filter((j) => suppressed.get(j.data.messageId)?.all);
       const { moved: ended } = await this.lifecycle.suppress(
         manager,
-        allSuppressed.map(({ data: { messageId, attempt } }) => ({ messageId, attempt, detail: suppressedDetail(suppressed.get(messageId)!.keys, true) })),
+        allSuppressed.map(({ data: { messageId, attempt } }) => ({
+          messageId,
+          attempt,
+          detail: suppressedDetail(suppressed.get(messageId)!.keys, true),
+        })),
       );
-      const toClaim = jobs.filter((j) => !suppressed.get(j.data.messageId)?.all).map(({ data: { messageId, attempt } }) => {
-        const skippedKeys = suppressed.get(messageId)?.keys;
-        return { messageId, attempt, note: skippedKeys ? suppressedDetail(skippedKeys, false) : null };
-      });
+      const toClaim = jobs
+        .filter((j) => !suppressed.get(j.data.messageId)?.all)
+        .map(({ data: { messageId, attempt } }) => {
+          const skippedKeys = suppressed.get(messageId)?.keys;
+          return { messageId, attempt, note: skippedKeys ? suppressedDetail(skippedKeys, false) : null };
+        });
       const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, toClaim, CLAIMED_COLUMNS);
       const deliverable = await this.deliveries.deliverable(manager, moved);
-      const signing = await this.signingKeys.lookUp(manager, deliverable.map((m) => ({ id: m.id, userId: m.userId, senderAddress: addressOf(m.sender) })));
-      const messages = deliverable.map((m) => ({ ...withoutSuppressed(m, suppressed.get(m.id)?.keys ?? []), signingKey: signing.get(m.id) }));
+      const signing = await this.signingKeys.lookUp(
+        manager,
+        deliverable.map((m) => ({ id: m.id, userId: m.userId, senderAddress: addressOf(m.sender) })),
+      );
+      const messages = deliverable.map((m) => ({
+        ...withoutSuppressed(m, suppressed.get(m.id)?.keys ?? []),
+        signingKey: signing.get(m.id),
+      }));
       const pairs: { job: QueueJob<DeliveryJob>; message: DeliverableMessage }[] = [];
       const others: string[] = [];
       for (const job of jobs) {
@@ -86,7 +101,14 @@ export class DeliverMessageUseCase {
     await this.recorder.record({
       jobId: job.id,
       repliedAt: performance.now(),
-      finished: { messageId: message.id, userId: message.userId, attempt: message.attempt, priority: message.priority, sentAt: message.sentAt, ...outcome },
+      finished: {
+        messageId: message.id,
+        userId: message.userId,
+        attempt: message.attempt,
+        priority: message.priority,
+        sentAt: message.sentAt,
+        ...outcome,
+      },
     });
   }
 
@@ -117,11 +139,20 @@ export class DeliverMessageUseCase {
       dkim = this.openSigningKey(message);
     } catch (error) {
       // A key this process cannot decrypt defers every copy, never sends one unsigned.
-      const failed = copies.map(({ copyFor }) => ({ address: copyFor!.address, position: copyFor!.position, result: { error } }));
+      const failed = copies.map(({ copyFor }) => ({
+        address: copyFor!.address,
+        position: copyFor!.position,
+        result: { error },
+      }));
       return copiesOutcome(failed, progress, message.attempt, retryDelays);
     }
     // As many at once as the SMTP pool has connections (WORKER_CONCURRENCY).
-    const results = await sendCopies(this.mailer, copies.map((copy) => ({ ...copy, dkim })), concurrency, startBy);
+    const results = await sendCopies(
+      this.mailer,
+      copies.map((copy) => ({ ...copy, dkim })),
+      concurrency,
+      startBy,
+    );
     return copiesOutcome(results, progress, message.attempt, retryDelays);
   }
 

@@ -9,9 +9,18 @@ const logger = new Logger('Delivery');
  */
 export function logOutcome(finished: JobResult['finished'], recorded: boolean, recordedAfterMs: number): void {
   const { messageId, userId, attempt, status, detail, retryAfterSeconds } = finished;
-  const nextAttemptAt = status === 'deferred' ? new Date(Date.now() + (retryAfterSeconds ?? 0) * 1000).toISOString() : undefined;
+  const nextAttemptAt =
+    status === 'deferred' ? new Date(Date.now() + (retryAfterSeconds ?? 0) * 1000).toISOString() : undefined;
   // The time the mail server's acceptance went unrecorded: a crash within it sends the message twice.
-  const line = { messageId, userId, attempt, outcome: status, detail, nextAttemptAt, recordedAfterMs: Math.round(recordedAfterMs * 10) / 10 };
+  const line = {
+    messageId,
+    userId,
+    attempt,
+    outcome: status,
+    detail,
+    nextAttemptAt,
+    recordedAfterMs: Math.round(recordedAfterMs * 10) / 10,
+  };
   if (!recorded) {
     // Another attempt finished first (a job taken over after its lease): this one was a duplicate.
     logger.warn(line, `Delivery ${status} (attempt ${attempt}) but not recorded, the message had moved on: ${detail}`);

@@ -17,7 +17,13 @@ export interface JobResult {
   jobId: string;
   /** performance.now() when the mail server answered. */
   repliedAt: number;
-  finished: FinishedAttempt & { userId: string; priority: MessagePriority; sentAt: Date; retryAfterSeconds?: number; copies?: CopiesProgress };
+  finished: FinishedAttempt & {
+    userId: string;
+    priority: MessagePriority;
+    sentAt: Date;
+    retryAfterSeconds?: number;
+    copies?: CopiesProgress;
+  };
 }
 
 /**
@@ -53,7 +59,8 @@ export class DeliveryRecorder {
     this.metrics.deliveryRecordTime.observe(recordedAfterMs / 1000);
     logOutcome(result.finished, moved, recordedAfterMs);
     this.metrics.deliveries.inc({ outcome: result.finished.status });
-    if (result.finished.status === 'sent') this.metrics.deliveryLatency.observe((Date.now() - result.finished.sentAt.getTime()) / 1000);
+    if (result.finished.status === 'sent')
+      this.metrics.deliveryLatency.observe((Date.now() - result.finished.sentAt.getTime()) / 1000);
   }
 
   /** Records the outcomes in the transaction given; says of each whether it moved its message. */
@@ -71,7 +78,10 @@ export class DeliveryRecorder {
         startAfterSeconds: f.retryAfterSeconds,
       })),
     );
-    await this.deliveryQueue.complete(manager, results.map((r) => r.jobId));
+    await this.deliveryQueue.complete(
+      manager,
+      results.map((r) => r.jobId),
+    );
     return finished.map((f) => moved.has(f.messageId));
   }
 }

@@ -13,7 +13,10 @@ describe(deliveryRetryPolicy.name, () => {
 
   it('is sent when the server accepted some recipients, naming those it refused', () => {
     const receipt = { reply: '250 OK', rejected: ['a@example.com', 'b@example.com'] };
-    expect(deliveryRetryPolicy({ receipt }, 1, DELAYS)).toEqual({ status: 'sent', detail: '250 OK (refused: a@example.com, b@example.com)' });
+    expect(deliveryRetryPolicy({ receipt }, 1, DELAYS)).toEqual({
+      status: 'sent',
+      detail: '250 OK (refused: a@example.com, b@example.com)',
+    });
   });
 
   it('fails at once on a 5xx reply, even with retries left', () => {
@@ -25,19 +28,32 @@ describe(deliveryRetryPolicy.name, () => {
     [1, 30],
     [2, 120],
     [3, 0],
-  ])('defers attempt %i of a temporary failure by the delay for that attempt (%i s; 0 is a retry too)', (attempt, delay) => {
-    const error = new MailDeliveryError('421 4.7.0 Too busy', false);
-    expect(deliveryRetryPolicy({ error }, attempt, DELAYS)).toEqual({ status: 'deferred', detail: '421 4.7.0 Too busy', retryAfterSeconds: delay });
-  });
+  ])(
+    'defers attempt %i of a temporary failure by the delay for that attempt (%i s; 0 is a retry too)',
+    (attempt, delay) => {
+      const error = new MailDeliveryError('421 4.7.0 Too busy', false);
+      expect(deliveryRetryPolicy({ error }, attempt, DELAYS)).toEqual({
+        status: 'deferred',
+        detail: '421 4.7.0 Too busy',
+        retryAfterSeconds: delay,
+      });
+    },
+  );
 
   it('gives up once the delays have run out, saying after how many attempts', () => {
     const error = new MailDeliveryError('421 4.7.0 Too busy', false);
-    expect(deliveryRetryPolicy({ error }, 4, DELAYS)).toEqual({ status: 'failed', detail: '421 4.7.0 Too busy (gave up after 4 attempts)' });
+    expect(deliveryRetryPolicy({ error }, 4, DELAYS)).toEqual({
+      status: 'failed',
+      detail: '421 4.7.0 Too busy (gave up after 4 attempts)',
+    });
   });
 
   it('fails the first attempt when there are no retry delays at all', () => {
     const error = new MailDeliveryError('421 4.7.0 Too busy', false);
-    expect(deliveryRetryPolicy({ error }, 1, [])).toEqual({ status: 'failed', detail: '421 4.7.0 Too busy (gave up after 1 attempts)' });
+    expect(deliveryRetryPolicy({ error }, 1, [])).toEqual({
+      status: 'failed',
+      detail: '421 4.7.0 Too busy (gave up after 1 attempts)',
+    });
   });
 
   it("retries a transport's own failure (not a mail server's reply) like a temporary one", () => {
@@ -49,7 +65,14 @@ describe(deliveryRetryPolicy.name, () => {
     });
   });
 
-  it.each([[new Error('')], ['a string'], [undefined]])('says "the transport failed" when the failure (%p) has no message', (error) => {
-    expect(deliveryRetryPolicy({ error }, 1, DELAYS)).toEqual({ status: 'deferred', detail: 'the transport failed', retryAfterSeconds: 30 });
-  });
+  it.each([[new Error('')], ['a string'], [undefined]])(
+    'says "the transport failed" when the failure (%p) has no message',
+    (error) => {
+      expect(deliveryRetryPolicy({ error }, 1, DELAYS)).toEqual({
+        status: 'deferred',
+        detail: 'the transport failed',
+        retryAfterSeconds: 30,
+      });
+    },
+  );
 });

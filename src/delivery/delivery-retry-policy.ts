@@ -15,7 +15,11 @@ export interface AttemptOutcome {
  * is deferred on DELIVERY_RETRY_DELAYS (`retryDelays[attempt - 1]` after attempt `attempt`) until
  * they run out, then fails.
  */
-export function deliveryRetryPolicy(result: HandOverResult, attempt: number, retryDelays: readonly number[]): AttemptOutcome {
+export function deliveryRetryPolicy(
+  result: HandOverResult,
+  attempt: number,
+  retryDelays: readonly number[],
+): AttemptOutcome {
   if ('receipt' in result) {
     const { reply, rejected } = result.receipt;
     const refused = rejected.length > 0 ? ` (refused: ${rejected.join(', ')})` : '';
@@ -27,6 +31,7 @@ export function deliveryRetryPolicy(result: HandOverResult, attempt: number, ret
   const permanent = error instanceof MailDeliveryError && error.permanent;
   const detail = (error as Error | undefined)?.message || 'the transport failed';
   if (permanent) return { status: 'failed', detail };
-  if (attempt > retryDelays.length) return { status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
+  if (attempt > retryDelays.length)
+    return { status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
   return { status: 'deferred', detail, retryAfterSeconds: retryDelays[attempt - 1] };
 }

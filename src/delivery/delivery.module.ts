@@ -34,22 +34,22 @@ export class DeliveryModule {
         DomainsModule,
         ...(smtpUrl
           ? [
-            MailerModule.forRoot({
-              // A send gives up within half the default lease (120 s), so that its job is not taken
-              // over while it still runs.
-              sendTimeout: 60_000,
-              transport: {
-                url: smtpUrl,
-                pool: true,
-                maxConnections: concurrency,
-                // nodemailer's default (100) reconnects every few seconds under load.
-                maxMessages: 10_000,
-                // Well under the job lease, so a stuck server costs an attempt, not the lease.
-                connectionTimeout: 10_000,
-                greetingTimeout: 10_000,
-                socketTimeout: 30_000,
-              },
-            }),
+              MailerModule.forRoot({
+                // A send gives up within half the default lease (120 s), so that its job is not taken
+                // over while it still runs.
+                sendTimeout: 60_000,
+                transport: {
+                  url: smtpUrl,
+                  pool: true,
+                  maxConnections: concurrency,
+                  // nodemailer's default (100) reconnects every few seconds under load.
+                  maxMessages: 10_000,
+                  // Well under the job lease, so a stuck server costs an attempt, not the lease.
+                  connectionTimeout: 10_000,
+                  greetingTimeout: 10_000,
+                  socketTimeout: 30_000,
+                },
+              }),
             ]
           : []),
       ],

@@ -34,7 +34,20 @@ export interface DeliverableMessage {
 
 /** What the claim reads of each message it moves, in its own statement (MessageLifecycle.claim). */
 export type ClaimedColumns = Pick<
-  DeliverableMessage, 'sender' | 'recipients' | 'cc' | 'bcc' | 'replyTo' | 'subject' | 'html' | 'text' | 'headers' | 'priority' | 'bulkSendingId' | 'sentAt' | 'mime'
+  DeliverableMessage,
+  | 'sender'
+  | 'recipients'
+  | 'cc'
+  | 'bcc'
+  | 'replyTo'
+  | 'subject'
+  | 'html'
+  | 'text'
+  | 'headers'
+  | 'priority'
+  | 'bulkSendingId'
+  | 'sentAt'
+  | 'mime'
 > & { hasAttachments: boolean };
 export const CLAIMED_COLUMNS: Record<keyof ClaimedColumns, string> = {
   sender: 'm.sender',
@@ -67,7 +80,10 @@ export interface FinishedAttempt {
 export class DeliveryRepository {
   /** The claimed messages as the mailer needs them: with their attachments, read only for those that have some. */
   async deliverable(manager: EntityManager, claimed: (MovedMessage & ClaimedColumns)[]): Promise<DeliverableMessage[]> {
-    const attachments = await this.attachmentsOf(manager, claimed.filter((c) => c.hasAttachments).map((c) => c.id));
+    const attachments = await this.attachmentsOf(
+      manager,
+      claimed.filter((c) => c.hasAttachments).map((c) => c.id),
+    );
     return claimed.map(({ status: _, hasAttachments: __, attempt, ...message }) => ({
       ...message,
       attempt: attempt!,
@@ -76,16 +92,20 @@ export class DeliveryRepository {
     }));
   }
 
-  private async attachmentsOf(manager: EntityManager, messageIds: string[]): Promise<Map<string, DeliverableMessage['attachments']>> {
+  private async attachmentsOf(
+    manager: EntityManager,
+    messageIds: string[],
+  ): Promise<Map<string, DeliverableMessage['attachments']>> {
     const byMessage = new Map<string, DeliverableMessage['attachments']>();
     if (messageIds.length === 0) return byMessage;
     // Raw: every claim reads it, and the stored attachment's bytes come in the same row, without entity mapping.
-    const rows: { message_id: string; file_name: string; content_type: string; content: Buffer }[] = await manager.query(
-      `SELECT ma.message_id, ma.file_name, ma.content_type, coalesce(ma.content, a.content) AS content
+    const rows: { message_id: string; file_name: string; content_type: string; content: Buffer }[] =
+      await manager.query(
+        `SELECT ma.message_id, ma.file_name, ma.content_type, coalesce(ma.content, a.content) AS content
        FROM message_attachments ma LEFT JOIN attachments a ON a.id = ma.attachment_id
        WHERE ma.message_id = ANY($1::uuid[]) ORDER BY ma.message_id, ma.position`,
-      [messageIds],
-    );
+        [messageIds],
+      );
     for (const row of rows) {
       const list = byMessage.get(row.message_id) ?? [];
       list.push({ fileName: row.file_name, contentType: row.content_type, content: row.content });

@@ -40,7 +40,11 @@ describe(sendCopies.name, () => {
 
     expect(mailer.mostInFlight).toBe(3);
     expect(results.map((r) => r.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(results[1]).toEqual({ address: 'r1@x.test', position: 1, result: { receipt: { reply: '250 queued 1', rejected: [] } } });
+    expect(results[1]).toEqual({
+      address: 'r1@x.test',
+      position: 1,
+      result: { receipt: { reply: '250 queued 1', rejected: [] } },
+    });
     expect(results[2]).toEqual({ address: 'r2@x.test', position: 2, result: { error: new Error('421 busy 2') } });
   });
 
@@ -57,7 +61,9 @@ describe(sendCopies.name, () => {
     const results = await sent;
 
     expect(results.map((r) => 'receipt' in r.result)).toEqual([true, true, false, false, false]);
-    expect(results.slice(2).map((r) => (r.result as { error: Error }).error.message)).toEqual(Array(3).fill(OUT_OF_TIME));
+    expect(results.slice(2).map((r) => (r.result as { error: Error }).error.message)).toEqual(
+      Array(3).fill(OUT_OF_TIME),
+    );
     jest.restoreAllMocks();
   });
 

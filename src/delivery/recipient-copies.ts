@@ -18,7 +18,11 @@ export function recipientCopies(
   return [...mail.to, ...mail.cc, ...mail.bcc].map((entry) => {
     const position = positions.get(recipientKey(entry))!;
     const envelopeFrom = envelopeFromOf(position);
-    return { ...mail, headers: { ...mail.headers, ...headersOf(position) }, copyFor: { address: addressOf(entry), position, ...(envelopeFrom && { envelopeFrom }) } };
+    return {
+      ...mail,
+      headers: { ...mail.headers, ...headersOf(position) },
+      copyFor: { address: addressOf(entry), position, ...(envelopeFrom && { envelopeFrom }) },
+    };
   });
 }
 
@@ -32,7 +36,12 @@ export const OUT_OF_TIME = 'not attempted: the attempt ran out of time (it is re
  * `startBy` (performance.now()): those left are temporary failures, so that one attempt ends
  * within its job's lease however many recipients wait behind a slow server.
  */
-export async function sendCopies(mailer: Mailer, copies: OutgoingMail[], inFlight: number, startBy = Infinity): Promise<CopyResult[]> {
+export async function sendCopies(
+  mailer: Mailer,
+  copies: OutgoingMail[],
+  inFlight: number,
+  startBy = Infinity,
+): Promise<CopyResult[]> {
   const results: CopyResult[] = [];
   let next = 0;
   const lane = async () => {
@@ -42,7 +51,10 @@ export async function sendCopies(mailer: Mailer, copies: OutgoingMail[], inFligh
       const result =
         performance.now() > startBy
           ? { error: new Error(OUT_OF_TIME) }
-          : await mailer.send(copies[index]).then((receipt) => ({ receipt }), (error: unknown) => ({ error }));
+          : await mailer.send(copies[index]).then(
+              (receipt) => ({ receipt }),
+              (error: unknown) => ({ error }),
+            );
       results[index] = { address, position, result };
     }
   };

@@ -26,7 +26,9 @@ describe('withoutSuppressed', () => {
 
 describe('suppressedDetail', () => {
   it('names the skipped recipients in a stable order', () => {
-    expect(suppressedDetail(['b@example.com', 'a@example.com'], false)).toBe('skipped suppressed recipients: a@example.com, b@example.com');
+    expect(suppressedDetail(['b@example.com', 'a@example.com'], false)).toBe(
+      'skipped suppressed recipients: a@example.com, b@example.com',
+    );
   });
 
   it('says when every recipient is suppressed', () => {

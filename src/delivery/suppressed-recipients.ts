@@ -21,5 +21,10 @@ export function withoutSuppressed<M extends Recipients>(message: M, keys: readon
   if (keys.length === 0) return message;
   const suppressed = new Set(keys);
   const keep = (list: string[]) => list.filter((entry) => !suppressed.has(recipientKey(entry)));
-  return { ...message, recipients: keep(message.recipients), cc: message.cc && keep(message.cc), bcc: message.bcc && keep(message.bcc) };
+  return {
+    ...message,
+    recipients: keep(message.recipients),
+    cc: message.cc && keep(message.cc),
+    bcc: message.bcc && keep(message.bcc),
+  };
 }

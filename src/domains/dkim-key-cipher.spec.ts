@@ -7,7 +7,10 @@ const cipherUnder = (encryptionKey: string) => new DkimKeyCipher({ deliverabilit
 describe(DkimKeyCipher.name, () => {
   const sut = cipherUnder('a-data-encryption-key-of-32-chars!!');
   const domainId = randomUUID();
-  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'der' });
+  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+    type: 'pkcs8',
+    format: 'der',
+  });
 
   it('opens what it sealed, and the sealed form does not contain the key', () => {
     const sealed = sut.seal(privateKey, domainId);
@@ -22,9 +25,9 @@ describe(DkimKeyCipher.name, () => {
   });
 
   it.each([
-    ['a flipped ciphertext bit', (s: Buffer) => s[40] ^= 1],
-    ['a flipped tag bit', (s: Buffer) => s[12] ^= 1],
-    ['a flipped IV bit', (s: Buffer) => s[0] ^= 1],
+    ['a flipped ciphertext bit', (s: Buffer) => (s[40] ^= 1)],
+    ['a flipped tag bit', (s: Buffer) => (s[12] ^= 1)],
+    ['a flipped IV bit', (s: Buffer) => (s[0] ^= 1)],
   ])('refuses a sealed key with %s', (_, tamper) => {
     const sealed = sut.seal(privateKey, domainId);
     tamper(sealed);

@@ -15,7 +15,9 @@ export class DkimKeyCipher {
   private readonly key: Buffer;
 
   constructor(config: AppConfig) {
-    this.key = Buffer.from(hkdfSync('sha256', config.deliverability.encryptionKey, '', 'mailroom dkim private key', 32));
+    this.key = Buffer.from(
+      hkdfSync('sha256', config.deliverability.encryptionKey, '', 'mailroom dkim private key', 32),
+    );
   }
 
   seal(plaintext: Buffer, domainId: string): Buffer {

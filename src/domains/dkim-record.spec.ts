@@ -1,7 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimRecord, MAX_KEY_RECORD_BYTES, parseTagList, publishesKey } from './dkim-record';
 
-const publicKeyOf = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+const publicKeyOf = () =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .publicKey.export({ type: 'spki', format: 'der' })
+    .toString('base64');
 
 describe(publishesKey.name, () => {
   const ours = publicKeyOf();
@@ -44,7 +47,12 @@ describe(publishesKey.name, () => {
 
 describe(parseTagList.name, () => {
   it('maps tags to values and refuses what RFC 6376 §3.2 does not allow', () => {
-    expect(parseTagList('a=1; b_2 = x y ;')).toEqual(new Map([['a', '1'], ['b_2', 'x y']]));
+    expect(parseTagList('a=1; b_2 = x y ;')).toEqual(
+      new Map([
+        ['a', '1'],
+        ['b_2', 'x y'],
+      ]),
+    );
     expect(parseTagList('1a=x')).toBeUndefined();
     expect(parseTagList('a=x;;b=y')).toBeUndefined();
     expect(parseTagList('a=\u00e9')).toBeUndefined();

@@ -26,7 +26,8 @@ export interface DnsRecord {
 }
 
 /** The DKIM record's name: where verifiers look the key up (RFC 6376 §3.6.2.1). */
-export const dkimRecordName = (domain: { name: string; selector: string }) => `${domain.selector}._domainkey.${domain.name}`;
+export const dkimRecordName = (domain: { name: string; selector: string }) =>
+  `${domain.selector}._domainkey.${domain.name}`;
 
 /**
  * The records a sending domain needs (SPEC §9): its DKIM key, which `verify` checks and signing

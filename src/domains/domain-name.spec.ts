@@ -33,19 +33,36 @@ describe(toDomainName.name, () => {
   });
 
   it.each([
-    ['', 'empty'], ['example', 'one label'], ['localhost', 'one label'], ['example.com.', 'a trailing dot'], ['.example.com', 'an empty label'],
-    ['a..example.com', 'an empty label'], ['-a.example.com', 'a leading hyphen'], ['a-.example.com', 'a trailing hyphen'],
-    ['_dmarc.example.com', 'an underscore'], ['*.example.com', 'a wildcard'], ['ada@example.com', 'an address'], ['127.0.0.1', 'an IP address'],
-    ['[::1]', 'an IPv6 literal'], ['example.123', 'a numeric top-level label'], ['exa mple.com', 'a space'], ['example.com\n', 'a line break'],
-    ['a%41.example.com', 'a percent escape'], ['exa\u3002mple.com', 'an ideographic full stop'], ['xn--zz.example', 'a broken A-label'],
+    ['', 'empty'],
+    ['example', 'one label'],
+    ['localhost', 'one label'],
+    ['example.com.', 'a trailing dot'],
+    ['.example.com', 'an empty label'],
+    ['a..example.com', 'an empty label'],
+    ['-a.example.com', 'a leading hyphen'],
+    ['a-.example.com', 'a trailing hyphen'],
+    ['_dmarc.example.com', 'an underscore'],
+    ['*.example.com', 'a wildcard'],
+    ['ada@example.com', 'an address'],
+    ['127.0.0.1', 'an IP address'],
+    ['[::1]', 'an IPv6 literal'],
+    ['example.123', 'a numeric top-level label'],
+    ['exa mple.com', 'a space'],
+    ['example.com\n', 'a line break'],
+    ['a%41.example.com', 'a percent escape'],
+    ['exa\u3002mple.com', 'an ideographic full stop'],
+    ['xn--zz.example', 'a broken A-label'],
     ['https://example.com', 'a URL'],
   ])('refuses %j (%s)', (value) => {
     expect(toDomainName(value)).toBeUndefined();
   });
 
-  it.each([[42], [null], [['example.com']], [{ name: 'example.com' }], ['a'.repeat(2_000_000) + '.com']])('refuses %p unread', (value) => {
-    expect(toDomainName(value)).toBeUndefined();
-  });
+  it.each([[42], [null], [['example.com']], [{ name: 'example.com' }], ['a'.repeat(2_000_000) + '.com']])(
+    'refuses %p unread',
+    (value) => {
+      expect(toDomainName(value)).toBeUndefined();
+    },
+  );
 });
 
 describe(domainsAbove.name, () => {

@@ -6,7 +6,13 @@ export const MAX_DOMAIN_NAME_LENGTH = 253;
 // Room for a name in Unicode whose A-label form is at the limit; anything longer is refused unread.
 const MAX_INPUT_LENGTH = 4 * MAX_DOMAIN_NAME_LENGTH;
 // Host names only: no underscore, wildcard, trailing dot or all-digit top-level label (an IP address).
-const HOST_NAME = { require_tld: true, allow_underscores: false, allow_trailing_dot: false, allow_numeric_tld: false, allow_wildcard: false };
+const HOST_NAME = {
+  require_tld: true,
+  allow_underscores: false,
+  allow_trailing_dot: false,
+  allow_numeric_tld: false,
+  allow_wildcard: false,
+};
 
 /**
  * A sending domain as DNS knows it: lower-cased, internationalized names in their A-label
@@ -26,7 +32,10 @@ export function toDomainName(value: unknown): string | undefined {
 export const IsDomainName = (options?: ValidationOptions) =>
   ValidateBy(
     { name: 'isDomainName', validator: { validate: (value) => toDomainName(value) !== undefined } },
-    { message: `must be a domain name like example.com: labels of letters, digits and hyphens, at most ${MAX_DOMAIN_NAME_LENGTH} characters`, ...options },
+    {
+      message: `must be a domain name like example.com: labels of letters, digits and hyphens, at most ${MAX_DOMAIN_NAME_LENGTH} characters`,
+      ...options,
+    },
   );
 
 /**

@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, UseInterceptors } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
@@ -25,15 +32,29 @@ export class DomainsController {
   @UseInterceptors(JsonBodyInterceptor)
   @ApiOperation({
     summary: 'Register a sending domain: makes its DKIM key and lists the DNS records to publish',
-    description: 'Publish the records, then call verify. Mail whose `sender` is at a verified domain (or a subdomain of one) is DKIM-signed.',
+    description:
+      'Publish the records, then call verify. Mail whose `sender` is at a verified domain (or a subdomain of one) is DKIM-signed.',
   })
-  @ApiCreatedResponse({ type: DomainResponse, headers: { Location: { description: 'The domain: /domains/{id}', schema: { type: 'string' } } } })
-  @ApiProblemResponses(400, 401, {
-    status: 409,
-    when: `You have registered this name already, or have ${MAX_DOMAINS_PER_USER} domains`,
-    detail: 'You have registered mail.example.com already; GET /domains lists it with its records.',
-  }, 415, 429)
-  async create(@CurrentUser() user: AuthUser, @Body() body: CreateDomainDto, @Res({ passthrough: true }) response: Response): Promise<DomainResponse> {
+  @ApiCreatedResponse({
+    type: DomainResponse,
+    headers: { Location: { description: 'The domain: /domains/{id}', schema: { type: 'string' } } },
+  })
+  @ApiProblemResponses(
+    400,
+    401,
+    {
+      status: 409,
+      when: `You have registered this name already, or have ${MAX_DOMAINS_PER_USER} domains`,
+      detail: 'You have registered mail.example.com already; GET /domains lists it with its records.',
+    },
+    415,
+    429,
+  )
+  async create(
+    @CurrentUser() user: AuthUser,
+    @Body() body: CreateDomainDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DomainResponse> {
     const domain = await this.service.create(user.id, body);
     response.location(`/domains/${domain.id}`);
     return domain;
@@ -62,7 +83,8 @@ export class DomainsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Look the DKIM record up in DNS now',
-    description: 'Answers within about 5 s. `verified` when the record publishes the key; otherwise `missing` names each record not found and why.',
+    description:
+      'Answers within about 5 s. `verified` when the record publishes the key; otherwise `missing` names each record not found and why.',
   })
   @ApiOkResponse({ type: DomainVerificationResponse })
   @ApiProblemResponses(401, 404, 429)

@@ -11,7 +11,15 @@ import { VerifyDomainUseCase } from './verify-domain.use-case';
 /** Sending domains: their endpoints, DKIM keys and DNS check, and the signing key delivery asks for. */
 @Module({
   controllers: [DomainsController],
-  providers: [DkimKeyCipher, DnsRecords, TxtLookup, DomainsRepository, DomainsService, VerifyDomainUseCase, SigningKeys],
+  providers: [
+    DkimKeyCipher,
+    DnsRecords,
+    TxtLookup,
+    DomainsRepository,
+    DomainsService,
+    VerifyDomainUseCase,
+    SigningKeys,
+  ],
   exports: [SigningKeys],
 })
 export class DomainsModule {}

@@ -5,7 +5,10 @@ import { SendingDomainEntity } from './entities/sending-domain.entity';
 // Advisory lock space of the per-user domain count (the other half of the key is the user's hash).
 const DOMAIN_COUNT_LOCK = 0x646f6d73;
 
-export type NewSendingDomain = Pick<SendingDomainEntity, 'id' | 'userId' | 'name' | 'selector' | 'publicKey' | 'privateKey'>;
+export type NewSendingDomain = Pick<
+  SendingDomainEntity,
+  'id' | 'userId' | 'name' | 'selector' | 'publicKey' | 'privateKey'
+>;
 
 /** What became of an insert: the stored domain, or why there is none. */
 export type AddResult = SendingDomainEntity | 'duplicate' | 'selector taken' | 'limit reached';
@@ -45,7 +48,9 @@ export class DomainsRepository {
         [domain.id, domain.userId, domain.name, domain.selector, domain.publicKey, domain.privateKey],
       );
       if (inserted.length === 0) {
-        return (await repository.existsBy({ userId: domain.userId, name: domain.name })) ? 'duplicate' : 'selector taken';
+        return (await repository.existsBy({ userId: domain.userId, name: domain.name }))
+          ? 'duplicate'
+          : 'selector taken';
       }
       return repository.findOneByOrFail({ id: domain.id });
     });

@@ -41,13 +41,22 @@ export class DomainsService {
     for (let tries = 0; result === 'selector taken' && tries < SELECTOR_TRIES; tries++) {
       const id = uuidv7();
       result = await this.domains.add(
-        { id, userId, name, selector: newSelector(), publicKey: keys.publicKey.toString('base64'), privateKey: this.cipher.seal(keys.privateKey, id) },
+        {
+          id,
+          userId,
+          name,
+          selector: newSelector(),
+          publicKey: keys.publicKey.toString('base64'),
+          privateKey: this.cipher.seal(keys.privateKey, id),
+        },
         MAX_DOMAINS_PER_USER,
       );
     }
     if (result === 'duplicate') throw duplicate(name);
     if (result === 'limit reached') {
-      throw new StateConflictError(`You have ${MAX_DOMAINS_PER_USER} sending domains, the most one user may have; delete one to add another.`);
+      throw new StateConflictError(
+        `You have ${MAX_DOMAINS_PER_USER} sending domains, the most one user may have; delete one to add another.`,
+      );
     }
     if (result === 'selector taken') throw new Error(`No free DKIM selector for ${name} in ${SELECTOR_TRIES} tries`);
     return this.map(result);
@@ -92,4 +101,5 @@ function newSelector(): string {
 
 const notFound = (id: string) => new NotFoundError(isUuid(id) ? `Domain ${id}` : 'That domain');
 
-const duplicate = (name: string) => new StateConflictError(`You have registered ${name} already; GET /domains lists it with its records.`);
+const duplicate = (name: string) =>
+  new StateConflictError(`You have registered ${name} already; GET /domains lists it with its records.`);

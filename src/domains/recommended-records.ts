@@ -34,6 +34,10 @@ export function dmarcAdvice(dmarc: DnsRecord, answer: TxtAnswer): MissingDnsReco
   const found = answer.records.filter((record) => /^v=DMARC1\s*(;|$)/.test(record));
   if (found.length === 0) return { ...dmarc, reason: `no DMARC record at ${dmarc.name}` };
   // RFC 7489 §6.6.3: more than one record, and receivers apply no policy at all.
-  if (found.length > 1) return { ...dmarc, reason: `${found.length} DMARC records at ${dmarc.name}, so receivers apply none (RFC 7489 §6.6.3); keep one` };
+  if (found.length > 1)
+    return {
+      ...dmarc,
+      reason: `${found.length} DMARC records at ${dmarc.name}, so receivers apply none (RFC 7489 §6.6.3); keep one`,
+    };
   return undefined;
 }

@@ -4,7 +4,9 @@ import { DkimKeyCipher } from './dkim-key-cipher';
 import { CACHED_KEYS, SigningKeys } from './signing-keys';
 
 describe(SigningKeys.name, () => {
-  const cipher = new DkimKeyCipher({ deliverability: { encryptionKey: 'a-data-encryption-key-of-32-chars!!' } } as AppConfig);
+  const cipher = new DkimKeyCipher({
+    deliverability: { encryptionKey: 'a-data-encryption-key-of-32-chars!!' },
+  } as AppConfig);
   const der = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'der' });
   const domains = Array.from({ length: CACHED_KEYS + 1 }, () => {
     const domainId = randomUUID();

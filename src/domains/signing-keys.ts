@@ -39,20 +39,30 @@ export class SigningKeys {
    * For each message whose sender is at or under a verified domain of its owner, the key of the
    * most specific such domain; one statement for a batch of messages, in the caller's transaction.
    */
-  async lookUp(manager: EntityManager, messages: { id: string; userId: string; senderAddress: string }[]): Promise<Map<string, SealedSigningKey>> {
+  async lookUp(
+    manager: EntityManager,
+    messages: { id: string; userId: string; senderAddress: string }[],
+  ): Promise<Map<string, SealedSigningKey>> {
     const found = new Map<string, SealedSigningKey>();
     const candidates = messages.flatMap((m) => domainsAbove(m.senderAddress).map((name) => [m.id, m.userId, name]));
     if (candidates.length === 0) return found;
     // Each message's candidate names (its sender's domain and those above it) against the
     // (user_id, name) unique index; the longest name that is there and verified wins.
-    const rows: { message_id: string; id: string; name: string; selector: string; private_key: Buffer }[] = await manager.query(
-      `SELECT DISTINCT ON (c.message_id) c.message_id, d.id, d.name, d.selector, d.private_key
+    const rows: { message_id: string; id: string; name: string; selector: string; private_key: Buffer }[] =
+      await manager.query(
+        `SELECT DISTINCT ON (c.message_id) c.message_id, d.id, d.name, d.selector, d.private_key
        FROM unnest($1::uuid[], $2::text[], $3::text[]) AS c(message_id, user_id, name)
        JOIN sending_domains d ON d.user_id = c.user_id AND d.name = c.name AND d.verified_at IS NOT NULL
        ORDER BY c.message_id, length(d.name) DESC`,
-      [candidates.map((c) => c[0]), candidates.map((c) => c[1]), candidates.map((c) => c[2])],
-    );
-    for (const row of rows) found.set(row.message_id, { domainId: row.id, domainName: row.name, keySelector: row.selector, sealed: row.private_key });
+        [candidates.map((c) => c[0]), candidates.map((c) => c[1]), candidates.map((c) => c[2])],
+      );
+    for (const row of rows)
+      found.set(row.message_id, {
+        domainId: row.id,
+        domainName: row.name,
+        keySelector: row.selector,
+        sealed: row.private_key,
+      });
     return found;
   }
 
@@ -67,7 +77,9 @@ export class SigningKeys {
       try {
         der = this.cipher.open(sealed, domainId);
       } catch {
-        throw new Error(`The DKIM key of sending domain ${domainId} does not decrypt: DATA_ENCRYPTION_KEY is not the one it was stored with`);
+        throw new Error(
+          `The DKIM key of sending domain ${domainId} does not decrypt: DATA_ENCRYPTION_KEY is not the one it was stored with`,
+        );
       }
       privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
       if (this.imported.size >= CACHED_KEYS) this.imported.delete(this.imported.keys().next().value!);

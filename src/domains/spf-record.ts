@@ -18,12 +18,19 @@ export function namesMechanism(record: string, mechanism: string): boolean {
  * already sends through another service must publish this merged one instead of a second one.
  */
 export function mergedSpf(records: string[], mechanism: string): string {
-  const terms = [...new Set(records.flatMap(termsOf))].filter((term) => term.replace(/^\+/, '').toLowerCase() !== mechanism.toLowerCase());
+  const terms = [...new Set(records.flatMap(termsOf))].filter(
+    (term) => term.replace(/^\+/, '').toLowerCase() !== mechanism.toLowerCase(),
+  );
   const isTail = (term: string) => /^[+\-~?]?all$/i.test(term) || term.includes('=');
   const tail = terms.filter(isTail);
   // Of several records' `all`, the first; any later one could never be reached.
   const firstAll = tail.find((term) => !term.includes('='));
-  return ['v=spf1', ...terms.filter((term) => !isTail(term)), mechanism, ...tail.filter((term) => term.includes('=') || term === firstAll)].join(' ');
+  return [
+    'v=spf1',
+    ...terms.filter((term) => !isTail(term)),
+    mechanism,
+    ...tail.filter((term) => term.includes('=') || term === firstAll),
+  ].join(' ');
 }
 
 const termsOf = (record: string): string[] => record.split(' ').slice(1).filter(Boolean);

@@ -26,7 +26,9 @@ export class TxtLookup {
     try {
       this.resolver();
     } catch (error) {
-      throw new ConfigurationError(`DNS_SERVERS must list IP addresses with optional ports (1.1.1.1,[::1]:53): ${(error as Error).message}`);
+      throw new ConfigurationError(
+        `DNS_SERVERS must list IP addresses with optional ports (1.1.1.1,[::1]:53): ${(error as Error).message}`,
+      );
     }
   }
 

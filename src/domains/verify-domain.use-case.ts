@@ -27,14 +27,20 @@ export class VerifyDomainUseCase {
   async execute(userId: string, id: string): Promise<DomainVerificationResponse> {
     const domain = await this.service.find(userId, id);
     const records = this.records.for(domain);
-    const [dkim, spf, dmarc] = (['dkim', 'spf', 'dmarc'] as const).map((purpose) => records.find((record) => record.purpose === purpose)!);
-    const [answer, spfAnswer, dmarcAnswer] = await Promise.all([dkim, spf, dmarc].map((record) => this.dns.txt(record.name)));
+    const [dkim, spf, dmarc] = (['dkim', 'spf', 'dmarc'] as const).map((purpose) =>
+      records.find((record) => record.purpose === purpose)!,
+    );
+    const [answer, spfAnswer, dmarcAnswer] = await Promise.all(
+      [dkim, spf, dmarc].map((record) => this.dns.txt(record.name)),
+    );
     const problem = 'failure' in answer ? answer.failure : whyNotPublished(answer.records, domain, dkim.name);
     const checked = 'failure' in answer ? domain : await this.domains.setVerified(userId, id, problem === undefined);
     // Deleted while DNS was asked: gone, as for any later request.
     if (!checked) throw new NotFoundError(`Domain ${id}`);
     const missing: MissingDnsRecordResponse[] = problem === undefined ? [] : [{ ...dkim, reason: problem }];
-    const recommended = [spfAdvice(spf, this.records.spfMechanism, spfAnswer), dmarcAdvice(dmarc, dmarcAnswer)].filter((advice) => advice !== undefined);
+    const recommended = [spfAdvice(spf, this.records.spfMechanism, spfAnswer), dmarcAdvice(dmarc, dmarcAnswer)].filter(
+      (advice) => advice !== undefined,
+    );
     return { ...this.service.map(checked), missing, recommended };
   }
 }
@@ -44,6 +50,7 @@ function whyNotPublished(records: string[], domain: SendingDomainEntity, name: s
   if (records.length === 0) return `no TXT record at ${name}`;
   const ours = records.filter((record) => publishesKey(record, domain.publicKey)).length;
   // A verifier reads one record of several, whichever comes first (RFC 6376 §3.6.2.2 leaves it undefined).
-  if (records.length > 1) return `${records.length} TXT records at ${name}${ours > 0 ? ', one of them the key' : ''}: publish the key record alone`;
+  if (records.length > 1)
+    return `${records.length} TXT records at ${name}${ours > 0 ? ', one of them the key' : ''}: publish the key record alone`;
   return ours === 1 ? undefined : `the TXT record at ${name} is not the DKIM record of this domain's key`;
 }

@@ -11,7 +11,10 @@ describe(HealthController.name, () => {
     health.check.mockRejectedValue(
       new ServiceUnavailableException({
         status: 'error',
-        error: { database: { status: 'down', message: 'connect ECONNREFUSED 10.0.0.5:5432' }, queue: { status: 'down' } },
+        error: {
+          database: { status: 'down', message: 'connect ECONNREFUSED 10.0.0.5:5432' },
+          queue: { status: 'down' },
+        },
       }),
     );
     const sut = new HealthController(health, automock<TypeOrmHealthIndicator>(), automock<QueueHealthIndicator>());

@@ -29,7 +29,12 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: the database and the job queue answer' })
   @ApiOkResponse({
     schema: {
-      example: { status: 'ok', info: { database: { status: 'up' }, queue: { status: 'up', waiting: 0 } }, error: {}, details: { database: { status: 'up' }, queue: { status: 'up', waiting: 0 } } },
+      example: {
+        status: 'ok',
+        info: { database: { status: 'up' }, queue: { status: 'up', waiting: 0 } },
+        error: {},
+        details: { database: { status: 'up' }, queue: { status: 'up', waiting: 0 } },
+      },
     },
   })
   @ApiProblemResponses()

@@ -9,5 +9,10 @@ const OPERATIONAL = /^\/(health|metrics)(\/|$)/i;
  */
 export function onlyOperationalRoutes(request: Request, response: Response, next: NextFunction): void {
   if (OPERATIONAL.test(request.path)) return next();
-  sendProblem(request, response, 404, 'A worker process serves only /health, /health/ready and /metrics; the API is on the API processes.');
+  sendProblem(
+    request,
+    response,
+    404,
+    'A worker process serves only /health, /health/ready and /metrics; the API is on the API processes.',
+  );
 }

@@ -15,7 +15,11 @@ export class IdempotencyKeyInterceptor implements NestInterceptor {
     const keyErrors = IdempotencyKeyHeader.of(context.switchToHttp().getRequest<Request>()).errors;
     return next.handle().pipe(
       catchError((error: unknown) => {
-        if (error instanceof InvalidInputError && keyErrors.length > 0 && !error.errors.some((e) => e.field === 'Idempotency-Key')) {
+        if (
+          error instanceof InvalidInputError &&
+          keyErrors.length > 0 &&
+          !error.errors.some((e) => e.field === 'Idempotency-Key')
+        ) {
           throw new InvalidInputError([...keyErrors, ...error.errors]);
         }
         throw error;

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { EntityManager, Raw } from 'typeorm';
-import { IdempotencyConflictError, IdempotencyMismatchError, InvalidInputError } from '../common/problem/problem.errors';
+import {
+  IdempotencyConflictError,
+  IdempotencyMismatchError,
+  InvalidInputError,
+} from '../common/problem/problem.errors';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 
 // Namespaces our advisory locks (the two-integer form), apart from the migration lock's.
@@ -13,7 +17,8 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 /** The optional Idempotency-Key header, checked: 1–255 visible characters (SPEC §4). */
 export function idempotencyKeyOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  if (!KEY.test(header)) throw new InvalidInputError([{ field: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
+  if (!KEY.test(header))
+    throw new InvalidInputError([{ field: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
   return header;
 }
 
@@ -36,7 +41,10 @@ export class IdempotencyKeys {
       `SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked`,
       [LOCK_NAMESPACE, `${userId}\n${key}`],
     );
-    if (!locked) throw new IdempotencyConflictError('A request with this Idempotency-Key is still being processed; retry when it has finished.');
+    if (!locked)
+      throw new IdempotencyConflictError(
+        'A request with this Idempotency-Key is still being processed; retry when it has finished.',
+      );
     // The first may have committed between the look-up and the lock.
     return this.earlierAnswer(manager, userId, key, request);
   }
@@ -49,18 +57,32 @@ export class IdempotencyKeys {
     });
     if (!earlier) return undefined;
     if (!earlier.requestHash.equals(fingerprint(request))) {
-      throw new IdempotencyMismatchError('This Idempotency-Key was used with a different body in the last 24 hours; use a new key.');
+      throw new IdempotencyMismatchError(
+        'This Idempotency-Key was used with a different body in the last 24 hours; use a new key.',
+      );
     }
     return earlier.response;
   }
 
   /** Keeps the answer to a claimed key; an expired use of the same key is replaced. */
-  async remember(manager: EntityManager, userId: string, key: string, request: unknown, response: unknown): Promise<void> {
+  async remember(
+    manager: EntityManager,
+    userId: string,
+    key: string,
+    request: unknown,
+    response: unknown,
+  ): Promise<void> {
     await manager
       .createQueryBuilder()
       .insert()
       .into(IdempotencyKeyEntity)
-      .values({ userId, key, requestHash: fingerprint(request), response: response as object, createdAt: () => 'now()' })
+      .values({
+        userId,
+        key,
+        requestHash: fingerprint(request),
+        response: response as object,
+        createdAt: () => 'now()',
+      })
       .orUpdate(['request_hash', 'response', 'created_at'], ['user_id', 'key'])
       .execute();
   }

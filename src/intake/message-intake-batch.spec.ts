@@ -12,8 +12,17 @@ import { MessageIntake } from './message-intake';
 import { SendRequest } from './send-request';
 
 const USER = 'user-1';
-const config = { limits: { maxRecipients: 50, maxAttachmentBytes: 10 }, webhooks: { allowPrivateNetworks: false } } as AppConfig;
-const body = (fields: Partial<SendRequest> = {}): SendRequest => ({ subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'news@example.com', ...fields });
+const config = {
+  limits: { maxRecipients: 50, maxAttachmentBytes: 10 },
+  webhooks: { allowPrivateNetworks: false },
+} as AppConfig;
+const body = (fields: Partial<SendRequest> = {}): SendRequest => ({
+  subject: 'Hi',
+  html: '<p>Hi</p>',
+  to: ['ada@example.com'],
+  sender: 'news@example.com',
+  ...fields,
+});
 
 describe(`${MessageIntake.name}.acceptMany`, () => {
   let database: jest.Mocked<Database>;
@@ -30,15 +39,38 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
     metrics = automock<Metrics>('Metrics');
     idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
-    sut = new MessageIntake(database, lifecycle, deliveries, automock<AttachmentsRepository>('AttachmentsRepository'), idempotencyKeys, config, metrics);
+    sut = new MessageIntake(
+      database,
+      lifecycle,
+      deliveries,
+      automock<AttachmentsRepository>('AttachmentsRepository'),
+      idempotencyKeys,
+      config,
+      metrics,
+    );
   });
 
   it('stores every message with one lifecycle call and one enqueue in one transaction, answers them in order, and counts them', async () => {
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) =>
+      work(manager)) as never);
     lifecycle.accept.mockImplementation(async (_manager, messages) => ({
       messages: messages.map((m) => ({
-        id: m.id, user_id: m.userId, sender_id: m.senderId, sender: m.sender, recipients: m.recipients, subject: m.subject, status: 'queued' as const,
-        priority: m.priority, bulk_sending_id: null, contact_id: null, custom_payload: null, sent_at: m.sentAt, cc: null, bcc: null, reply_to: null, scheduled_at: null,
+        id: m.id,
+        user_id: m.userId,
+        sender_id: m.senderId,
+        sender: m.sender,
+        recipients: m.recipients,
+        subject: m.subject,
+        status: 'queued' as const,
+        priority: m.priority,
+        bulk_sending_id: null,
+        contact_id: null,
+        custom_payload: null,
+        sent_at: m.sentAt,
+        cc: null,
+        bcc: null,
+        reply_to: null,
+        scheduled_at: null,
       })),
       outboxEventIds: [],
     }));
@@ -46,24 +78,37 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
 
-    const { messages, replayed } = await sut.acceptMany(USER, [body({ subject: 'one' }), body({ subject: 'two', priority: 'high' }), body({ subject: 'three' })]);
+    const { messages, replayed } = await sut.acceptMany(USER, [
+      body({ subject: 'one' }),
+      body({ subject: 'two', priority: 'high' }),
+      body({ subject: 'three' }),
+    ]);
 
     expect(replayed).toBe(false);
     expect(messages.map((m) => m.subject)).toEqual(['one', 'two', 'three']);
     expect(database.transaction).toHaveBeenCalledTimes(1);
     expect(lifecycle.accept).toHaveBeenCalledTimes(1);
     expect(deliveries.enqueue).toHaveBeenCalledTimes(1);
-    expect(deliveries.enqueue.mock.calls[0][1].map((j) => [j.job.messageId, j.priority])).toEqual(messages.map((m) => [m.id, m.priority]));
+    expect(deliveries.enqueue.mock.calls[0][1].map((j) => [j.job.messageId, j.priority])).toEqual(
+      messages.map((m) => [m.id, m.priority]),
+    );
     expect(accepted.inc).toHaveBeenCalledWith(3);
   });
 
   it('names the failing fields of every message, prefixed with its place, before touching the database', async () => {
     const error = await sut
-      .acceptMany(USER, [body(), body({ webhook: { url: 'http://10.0.0.1/' } }), body({ webhook: { url: 'https://user:pw@hooks.example.com/' } })])
+      .acceptMany(USER, [
+        body(),
+        body({ webhook: { url: 'http://10.0.0.1/' } }),
+        body({ webhook: { url: 'https://user:pw@hooks.example.com/' } }),
+      ])
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InvalidInputError);
-    expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual(['messages[1].webhook.url', 'messages[2].webhook.url']);
+    expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual([
+      'messages[1].webhook.url',
+      'messages[2].webhook.url',
+    ]);
     expect(database.transaction).not.toHaveBeenCalled();
   });
 
@@ -71,7 +116,9 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
     const eleven = [{ fileName: 'a.bin', content: Buffer.alloc(11).toString('base64') }];
 
     const tooLarge = await sut.acceptMany(USER, [body(), body({ attachments: eleven })]).catch((e: unknown) => e);
-    const invalid = await sut.acceptMany(USER, [body({ attachments: eleven }), body({ webhook: { url: 'http://127.0.0.1/' } })]).catch((e: unknown) => e);
+    const invalid = await sut
+      .acceptMany(USER, [body({ attachments: eleven }), body({ webhook: { url: 'http://127.0.0.1/' } })])
+      .catch((e: unknown) => e);
 
     expect(tooLarge).toBeInstanceOf(PayloadTooLargeError);
     expect((tooLarge as Error).message).toMatch(/^messages\[1\]: /);
@@ -80,7 +127,8 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
   });
 
   it('answers a repeated Idempotency-Key with the stored batch, storing nothing', async () => {
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => work(manager)) as never);
+    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) =>
+      work(manager)) as never);
     const earlier = { messages: [{ id: 'm-1' }] };
     idempotencyKeys.claim.mockResolvedValue(earlier);
     const requests = [body()];

@@ -98,7 +98,12 @@ export class MessageIntake {
    * `beforeStore` runs once every check has passed and the batch is no replay, just before the
    * messages are stored: where a way in spends what the batch costs (the REST API's rate limit).
    */
-  async acceptMany(userId: string, requests: SendRequest[], idempotencyKey?: string, beforeStore?: () => Promise<void>): Promise<BatchResult> {
+  async acceptMany(
+    userId: string,
+    requests: SendRequest[],
+    idempotencyKey?: string,
+    beforeStore?: () => Promise<void>,
+  ): Promise<BatchResult> {
     try {
       return await this.acceptAll(userId, requests, idempotencyKey, beforeStore);
     } catch (error) {
@@ -106,7 +111,12 @@ export class MessageIntake {
     }
   }
 
-  private async acceptAll(userId: string, requests: SendRequest[], idempotencyKey?: string, beforeStore?: () => Promise<void>): Promise<BatchResult> {
+  private async acceptAll(
+    userId: string,
+    requests: SendRequest[],
+    idempotencyKey?: string,
+    beforeStore?: () => Promise<void>,
+  ): Promise<BatchResult> {
     const inline = await eachOf(requests, (request) => {
       this.refuseTooManyRecipients(request);
       this.refuseUnreachableWebhook(request.webhook?.url);
@@ -122,12 +132,20 @@ export class MessageIntake {
         if (earlier) return { ...(earlier as { messages: MessageResponse[] }), replayed: true };
       }
       const attachments = await eachOf(requests, async (request, i) => {
-        const all = [...inline[i], ...(request.attachmentIds?.length ? await this.storedAttachments(manager, userId, request.attachmentIds) : [])];
+        const all = [
+          ...inline[i],
+          ...(request.attachmentIds?.length
+            ? await this.storedAttachments(manager, userId, request.attachmentIds)
+            : []),
+        ];
         this.refuseOversizedAttachments(all);
         return all;
       });
       await beforeStore?.();
-      const messages = await this.store(manager, requests.map((request, i) => newMessage(userId, request, attachments[i])));
+      const messages = await this.store(
+        manager,
+        requests.map((request, i) => newMessage(userId, request, attachments[i])),
+      );
       if (idempotencyKey) await this.idempotencyKeys.remember(manager, userId, idempotencyKey, batch, { messages });
       return { messages, replayed: false };
     });
@@ -164,7 +182,12 @@ export class MessageIntake {
     if (this.config.webhooks.allowPrivateNetworks) return;
     const address = literalAddress(target);
     if (address && !isPublicAddress(address)) {
-      throw new InvalidInputError([{ field: 'webhook.url', message: `must not name a private, loopback or link-local address (${address}); ${PRIVATE_NETWORKS_HINT}` }]);
+      throw new InvalidInputError([
+        {
+          field: 'webhook.url',
+          message: `must not name a private, loopback or link-local address (${address}); ${PRIVATE_NETWORKS_HINT}`,
+        },
+      ]);
     }
   }
 
@@ -172,12 +195,21 @@ export class MessageIntake {
   private async storedAttachments(manager: EntityManager, userId: string, ids: string[]): Promise<MessageAttachment[]> {
     const named = ids.map((id) => id.toLowerCase());
     const found = new Map((await this.attachments.findOwned(userId, named, manager)).map((a) => [a.id, a]));
-    const unknown = named.flatMap((id, i) => (found.has(id) ? [] : [{ field: `attachmentIds[${i}]`, message: `no attachment ${id} exists` }]));
+    const unknown = named.flatMap((id, i) =>
+      found.has(id) ? [] : [{ field: `attachmentIds[${i}]`, message: `no attachment ${id} exists` }],
+    );
     if (unknown.length > 0) throw new InvalidInputError(unknown);
     // Naming a file twice attaches it once.
     return [...new Set(named)].map((id) => {
       const a = found.get(id)!;
-      return { id: uuidv7(), fileName: a.fileName, contentType: a.contentType, size: a.size, content: null, attachmentId: a.id };
+      return {
+        id: uuidv7(),
+        fileName: a.fileName,
+        contentType: a.contentType,
+        size: a.size,
+        content: null,
+        attachmentId: a.id,
+      };
     });
   }
 
@@ -195,7 +227,10 @@ export class MessageIntake {
  * Runs a check on every message of a batch: their 400s become one, naming `messages[i].<field>`;
  * without any, the first other refusal (413) is thrown, saying which message it is about.
  */
-async function eachOf<T>(requests: SendRequest[], check: (request: SendRequest, i: number) => T | Promise<T>): Promise<T[]> {
+async function eachOf<T>(
+  requests: SendRequest[],
+  check: (request: SendRequest, i: number) => T | Promise<T>,
+): Promise<T[]> {
   const results: T[] = [];
   const invalid: FieldError[] = [];
   let tooLarge: PayloadTooLargeError | undefined;
@@ -203,8 +238,10 @@ async function eachOf<T>(requests: SendRequest[], check: (request: SendRequest, 
     try {
       results.push(await check(request, i));
     } catch (error) {
-      if (error instanceof InvalidInputError) invalid.push(...error.errors.map((e) => ({ ...e, field: `messages[${i}].${e.field}` })));
-      else if (error instanceof PayloadTooLargeError) tooLarge ??= new PayloadTooLargeError(`messages[${i}]: ${error.message}`);
+      if (error instanceof InvalidInputError)
+        invalid.push(...error.errors.map((e) => ({ ...e, field: `messages[${i}].${e.field}` })));
+      else if (error instanceof PayloadTooLargeError)
+        tooLarge ??= new PayloadTooLargeError(`messages[${i}]: ${error.message}`);
       else throw error;
     }
   }

@@ -6,14 +6,23 @@ import type { SendRequest } from './send-request';
  * a NUL in text or JSON, an invalid byte sequence) is the input's fault: a 400 (554 over SMTP)
  * naming the field that holds a NUL when one does, instead of a 500. Anything else: undefined.
  */
-export function unstorableValueError(error: unknown, requests: SendRequest[], { batch }: { batch: boolean }): InvalidInputError | undefined {
+export function unstorableValueError(
+  error: unknown,
+  requests: SendRequest[],
+  { batch }: { batch: boolean },
+): InvalidInputError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('22')) return undefined;
   for (const [i, request] of requests.entries()) {
     const field = pathHoldingNul(request, '');
-    if (field !== undefined) return new InvalidInputError([{ field: batch ? `messages[${i}].${field}` : field, message: 'must not contain NUL characters' }]);
+    if (field !== undefined)
+      return new InvalidInputError([
+        { field: batch ? `messages[${i}].${field}` : field, message: 'must not contain NUL characters' },
+      ]);
   }
-  return new InvalidInputError([{ field: batch ? 'messages' : 'message', message: 'holds a value the database cannot store' }]);
+  return new InvalidInputError([
+    { field: batch ? 'messages' : 'message', message: 'holds a value the database cannot store' },
+  ]);
 }
 
 /** The path (`headers.X-A`, `to[1]`) of the first string within `value` that holds a NUL; the submitted MIME is not walked. */

@@ -7,7 +7,10 @@ import { MessageLifecycle } from './lifecycle/message-lifecycle';
 import { MessageState, permits, TRANSITIONS } from './lifecycle/transitions';
 import { MessagesService } from './messages.service';
 
-const CANCELABLE = TRANSITIONS.cancel.map((edge) => edge.from).join(', ').replace(/, (?=[^,]*$)/, ' or ');
+const CANCELABLE = TRANSITIONS.cancel
+  .map((edge) => edge.from)
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' or ');
 
 /**
  * POST /user/messages/{id}/cancel (SPEC §5, §6): scheduled, queued or deferred → canceled. The
@@ -34,7 +37,9 @@ export class CancelMessageUseCase {
       );
       if (!state) throw new NotFoundError(`Message ${id}`);
       if (!permits('cancel', state, 'canceled')) {
-        throw new StateConflictError(`Message ${id} is ${state.status}; only a message that is ${CANCELABLE} can be canceled.`);
+        throw new StateConflictError(
+          `Message ${id} is ${state.status}; only a message that is ${CANCELABLE} can be canceled.`,
+        );
       }
       await this.lifecycle.cancel(manager, [id]);
     });

@@ -50,7 +50,12 @@ export class MessageCountsRepository {
     return partial.reduce((sum, n) => sum + n, whole);
   }
 
-  private async kept(userId: string, dimension: string, value: string | [string, string], statuses?: string[]): Promise<number> {
+  private async kept(
+    userId: string,
+    dimension: string,
+    value: string | [string, string],
+    statuses?: string[],
+  ): Promise<number> {
     const [from, to] = typeof value === 'string' ? [value, value] : value;
     const where = `user_id = $1 AND dimension = $2 AND value BETWEEN $3 AND $4
                    AND ($5::text[] IS NULL OR status = ANY($5::text[]))`;

@@ -41,7 +41,9 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
     if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
     const run = () => {
       this.purging ??= this.purge()
-        .then((purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} messages past the retention window`))
+        .then(
+          (purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} messages past the retention window`),
+        )
         .catch((err) => this.logger.warn({ err }, 'Could not purge messages past the retention window'))
         .finally(() => (this.purging = undefined));
     };
@@ -75,7 +77,8 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
     // read again by every batch (with the bench seed's 10% unfinished, 300,000 messages into a
     // purge, that re-reading was 55 ms of a 163 ms batch and growing).
     let from: Date | undefined;
-    for (let n = batch; n === batch && !this.stopping; purged += n) ({ deleted: n, last: from } = await this.purgeBatch(before, from, batch));
+    for (let n = batch; n === batch && !this.stopping; purged += n)
+      ({ deleted: n, last: from } = await this.purgeBatch(before, from, batch));
     if (purged > 0) {
       await this.deleteOrphanJobs();
       await this.deleteZeroCounts();

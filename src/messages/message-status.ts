@@ -4,7 +4,18 @@
  * suppression list at delivery time; after the relay's acceptance, bounced and complained on the
  * reports that come back (SPEC §9).
  */
-export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained'] as const;
+export const MESSAGE_STATUSES = [
+  'scheduled',
+  'queued',
+  'sending',
+  'deferred',
+  'sent',
+  'failed',
+  'canceled',
+  'suppressed',
+  'bounced',
+  'complained',
+] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const MESSAGE_PRIORITIES = ['low', 'normal', 'high'] as const;

@@ -3,11 +3,26 @@ import type { StatusEventRow } from './messages.repository';
 import type { MessageStatus } from './message-status';
 
 const at = new Date('2026-03-01T10:00:00.000Z');
-const entry = (status: MessageStatus, note = false): StatusEventRow => ({ message_id: 'm', status, at, detail: null, recipient: null, note });
+const entry = (status: MessageStatus, note = false): StatusEventRow => ({
+  message_id: 'm',
+  status,
+  at,
+  detail: null,
+  recipient: null,
+  note,
+});
 
 describe('historyAsOf', () => {
   // queued, sending, sent, a delay notice (no change), bounced, a note, complained.
-  const history = [entry('queued'), entry('sending'), entry('sent'), entry('sent', true), entry('bounced'), entry('bounced', true), entry('complained')];
+  const history = [
+    entry('queued'),
+    entry('sending'),
+    entry('sent'),
+    entry('sent', true),
+    entry('bounced'),
+    entry('bounced', true),
+    entry('complained'),
+  ];
 
   it('ends at the sequence-th status change, keeping the notes before it', () => {
     expect(historyAsOf(history, 3).map((e) => e.status)).toEqual(['queued', 'sending', 'sent']);

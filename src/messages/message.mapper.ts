@@ -21,7 +21,12 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     replyTo: row.reply_to,
     scheduledAt: row.scheduled_at?.toISOString() ?? null,
     ...(history && {
-      statusHistory: history.map((e) => ({ status: e.status, at: e.at.toISOString(), detail: e.detail, ...(e.recipient !== null && { recipient: e.recipient }) })),
+      statusHistory: history.map((e) => ({
+        status: e.status,
+        at: e.at.toISOString(),
+        detail: e.detail,
+        ...(e.recipient !== null && { recipient: e.recipient }),
+      })),
     }),
   };
 }

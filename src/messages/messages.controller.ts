@@ -42,14 +42,21 @@ export class MessagesController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Cancel one of your messages before it is sent',
-    description: 'From `scheduled`, `queued` or `deferred` to `canceled`: nothing is delivered afterwards. Returns the message with its status history.',
+    description:
+      'From `scheduled`, `queued` or `deferred` to `canceled`: nothing is delivered afterwards. Returns the message with its status history.',
   })
   @ApiOkResponse({ type: MessageResponse })
-  @ApiProblemResponses(401, 404, {
-    status: 409,
-    when: 'The message is past the point of canceling: an attempt is under way (`sending`), or it is final',
-    detail: 'Message 0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e is sent; only a message that is scheduled, queued or deferred can be canceled.',
-  }, 429)
+  @ApiProblemResponses(
+    401,
+    404,
+    {
+      status: 409,
+      when: 'The message is past the point of canceling: an attempt is under way (`sending`), or it is final',
+      detail:
+        'Message 0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e is sent; only a message that is scheduled, queued or deferred can be canceled.',
+    },
+    429,
+  )
   cancel(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<MessageResponse> {
     return this.cancelMessage.execute(user.id, id);
   }

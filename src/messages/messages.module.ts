@@ -12,7 +12,15 @@ import { TokenRecipients } from './token-recipients';
 @Module({
   imports: [MessageLifecycleModule],
   controllers: [MessagesController],
-  providers: [MessagesService, MessagesRepository, MessageCountsRepository, MessageCountsCompactor, MessageRetention, CancelMessageUseCase, TokenRecipients],
+  providers: [
+    MessagesService,
+    MessagesRepository,
+    MessageCountsRepository,
+    MessageCountsCompactor,
+    MessageRetention,
+    CancelMessageUseCase,
+    TokenRecipients,
+  ],
   exports: [MessagesRepository, TokenRecipients],
 })
 export class MessagesModule {}

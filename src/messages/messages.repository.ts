@@ -71,16 +71,35 @@ export interface NewMessage {
   /** The moment asked for; the message is `scheduled` while it is after sentAt. */
   scheduledAt: Date | null;
   /** Inline ones carry their bytes; stored ones name the attachment that holds them. */
-  attachments: { id: string; fileName: string; contentType: string; size: number; content: Buffer | null; attachmentId: string | null }[];
+  attachments: {
+    id: string;
+    fileName: string;
+    contentType: string;
+    size: number;
+    content: Buffer | null;
+    attachmentId: string | null;
+  }[];
   /** The message as submitted over SMTP, sent as it is; absent: composed from the fields. */
   mime?: Buffer;
 }
 
 /** The columns of a MessageRow. */
 export const MESSAGE_COLUMNS = [
-  'id', 'user_id', 'sender_id', 'sender', 'recipients', 'subject', 'status', 'priority',
-  'bulk_sending_id', 'contact_id', 'custom_payload', 'sent_at',
-  'cc', 'bcc', 'reply_to',
+  'id',
+  'user_id',
+  'sender_id',
+  'sender',
+  'recipients',
+  'subject',
+  'status',
+  'priority',
+  'bulk_sending_id',
+  'contact_id',
+  'custom_payload',
+  'sent_at',
+  'cc',
+  'bcc',
+  'reply_to',
   'scheduled_at',
 ] as const;
 const ROW_COLUMNS = MESSAGE_COLUMNS.map((column) => `m.${column}`).join(', ');
@@ -107,7 +126,10 @@ export class MessagesRepository {
 
   async count(userId: string, filter: MessageFilter): Promise<number> {
     const { where, params } = whereClause(userId, filter);
-    const [{ count }] = await this.statements.query<{ count: number }>(`SELECT count(*)::int AS count FROM messages m WHERE ${where}`, params);
+    const [{ count }] = await this.statements.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM messages m WHERE ${where}`,
+      params,
+    );
     return count;
   }
 
@@ -154,7 +176,8 @@ export class MessagesRepository {
 }
 
 function pageSource(userId: string, filter: MessageFilter) {
-  if (!filter.recipient) return { from: { tables: 'messages m', key: 'm.id', time: 'm.sent_at' }, ...whereClause(userId, filter) };
+  if (!filter.recipient)
+    return { from: { tables: 'messages m', key: 'm.id', time: 'm.sent_at' }, ...whereClause(userId, filter) };
   const params: unknown[] = [userId, filter.recipient];
   const conditions = ['r.user_id = $1', 'r.email = $2'];
   const add = (sql: (p: string) => string, value: unknown) => {
@@ -184,7 +207,11 @@ function whereClause(userId: string, filter: MessageFilter): { where: string; pa
   if (filter.statuses) add(...statusCondition(filter.statuses));
   if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
   if (filter.recipient) {
-    add((p) => `EXISTS (SELECT 1 FROM message_recipients r WHERE r.user_id = $1 AND r.email = ${p} AND r.message_id = m.id)`, filter.recipient);
+    add(
+      (p) =>
+        `EXISTS (SELECT 1 FROM message_recipients r WHERE r.user_id = $1 AND r.email = ${p} AND r.message_id = m.id)`,
+      filter.recipient,
+    );
   }
   return { where: conditions.join(' AND '), params };
 }
@@ -195,5 +222,7 @@ function whereClause(userId: string, filter: MessageFilter): { where: string; pa
  * rare status means thousands of rows per page.
  */
 function statusCondition(statuses: string[]): [(p: string) => string, unknown] {
-  return statuses.length === 1 ? [(p) => `m.status = ${p}`, statuses[0]] : [(p) => `m.status = ANY(${p}::text[])`, statuses];
+  return statuses.length === 1
+    ? [(p) => `m.status = ${p}`, statuses[0]]
+    : [(p) => `m.status = ANY(${p}::text[])`, statuses];
 }

@@ -14,9 +14,22 @@ function query(fields: Partial<ListMessagesQuery> = {}): ListMessagesQuery {
 
 function row(id: string): MessageRow {
   return {
-    id, user_id: USER, sender_id: 's', sender: 'a@example.com', recipients: ['b@example.com'], subject: 'Hi',
-    status: 'queued', priority: 'normal', bulk_sending_id: null, contact_id: null, custom_payload: null,
-    sent_at: new Date('2026-03-01T10:00:00.000Z'), cc: null, bcc: null, reply_to: null, scheduled_at: null,
+    id,
+    user_id: USER,
+    sender_id: 's',
+    sender: 'a@example.com',
+    recipients: ['b@example.com'],
+    subject: 'Hi',
+    status: 'queued',
+    priority: 'normal',
+    bulk_sending_id: null,
+    contact_id: null,
+    custom_payload: null,
+    sent_at: new Date('2026-03-01T10:00:00.000Z'),
+    cc: null,
+    bcc: null,
+    reply_to: null,
+    scheduled_at: null,
   };
 }
 
@@ -70,9 +83,23 @@ describe(MessagesService.name, () => {
       counts.count.mockResolvedValue(0);
       repository.list.mockResolvedValue([]);
       const startDate = new Date('2026-03-01T00:00:00.000Z');
-      await sut.list(USER, query({ fromEmail: 'news@example.com', toEmail: 'ada@example.com', statuses: ['sent'], bulkSending: 'b', startDate }));
+      await sut.list(
+        USER,
+        query({
+          fromEmail: 'news@example.com',
+          toEmail: 'ada@example.com',
+          statuses: ['sent'],
+          bulkSending: 'b',
+          startDate,
+        }),
+      );
       expect(counts.count).toHaveBeenCalledWith(USER, {
-        startDate, endDate: undefined, senderId: senderIdFor(USER, 'news@example.com'), recipient: 'ada@example.com', statuses: ['sent'], bulkSendingId: 'b',
+        startDate,
+        endDate: undefined,
+        senderId: senderIdFor(USER, 'news@example.com'),
+        recipient: 'ada@example.com',
+        statuses: ['sent'],
+        bulkSendingId: 'b',
       });
     });
 
@@ -84,11 +111,18 @@ describe(MessagesService.name, () => {
       expect(withoutHistory.messages[0]).not.toHaveProperty('statusHistory');
 
       const at = new Date('2026-03-01T10:00:00.000Z');
-      repository.getStatusHistories.mockResolvedValue(new Map([['a', [{ message_id: 'a', status: 'queued', at, detail: null, recipient: null, note: false }]], ['b', []]]));
+      repository.getStatusHistories.mockResolvedValue(
+        new Map([
+          ['a', [{ message_id: 'a', status: 'queued', at, detail: null, recipient: null, note: false }]],
+          ['b', []],
+        ]),
+      );
       const withHistory = await sut.list(USER, query({ includeStatusHistory: true }));
       expect(repository.getStatusHistories).toHaveBeenCalledTimes(1);
       expect(repository.getStatusHistories).toHaveBeenCalledWith(USER, ['a', 'b']);
-      expect(withHistory.messages[0].statusHistory).toEqual([{ status: 'queued', at: '2026-03-01T10:00:00.000Z', detail: null }]);
+      expect(withHistory.messages[0].statusHistory).toEqual([
+        { status: 'queued', at: '2026-03-01T10:00:00.000Z', detail: null },
+      ]);
     });
   });
 

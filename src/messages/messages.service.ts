@@ -31,7 +31,10 @@ export class MessagesService {
     const envelope = pageEnvelope(query, total);
     const rows = nearRows ?? (skip < total ? await this.messages.list(userId, filter, skip, query.take) : []);
     const histories = query.includeStatusHistory
-      ? await this.messages.getStatusHistories(userId, rows.map((r) => r.id))
+      ? await this.messages.getStatusHistories(
+          userId,
+          rows.map((r) => r.id),
+        )
       : undefined;
     return {
       messages: rows.map((row) => mapMessage(row, histories?.get(row.id))),

@@ -7,11 +7,19 @@ describe(distinctRecipients.name, () => {
       cc: ['GRACE@example.com', 'Bob <bob@example.com>', 'bob@example.com'],
       bcc: ['"Ada, again" <ada@example.com>', 'eve@example.com'],
     });
-    expect(sut).toEqual({ to: ['Ada <Ada@example.com>', 'grace@example.com'], cc: ['Bob <bob@example.com>'], bcc: ['eve@example.com'] });
+    expect(sut).toEqual({
+      to: ['Ada <Ada@example.com>', 'grace@example.com'],
+      cc: ['Bob <bob@example.com>'],
+      bcc: ['eve@example.com'],
+    });
   });
 
   it('keeps what is not a string, and what is not a list, for validation to name', () => {
-    expect(distinctRecipients({ to: ['a@x.io', 1, 'a@x.io'], cc: 'a@x.io' })).toEqual({ to: ['a@x.io', 1], cc: 'a@x.io', bcc: undefined });
+    expect(distinctRecipients({ to: ['a@x.io', 1, 'a@x.io'], cc: 'a@x.io' })).toEqual({
+      to: ['a@x.io', 1],
+      cc: 'a@x.io',
+      bcc: undefined,
+    });
   });
 });
 
@@ -25,6 +33,8 @@ describe(recipientLimitMessage.name, () => {
   });
 
   it('speaks of `to` alone when there is no cc or bcc', () => {
-    expect(recipientLimitMessage({ to: ['a@x.io', 'b@x.io'], cc: [] }, 1)).toBe('must have at most 1 distinct recipients');
+    expect(recipientLimitMessage({ to: ['a@x.io', 'b@x.io'], cc: [] }, 1)).toBe(
+      'must have at most 1 distinct recipients',
+    );
   });
 });

@@ -40,11 +40,17 @@ export function distinctRecipients<T extends Partial<Record<keyof RecipientField
 /** How many recipients a message has, once repeats across to, cc and bcc are dropped. */
 export function recipientCount(fields: Partial<Record<keyof RecipientFields, unknown>>): number {
   const distinct = distinctRecipients(fields);
-  return [distinct.to, distinct.cc, distinct.bcc].reduce<number>((sum, list) => sum + (Array.isArray(list) ? list.length : 0), 0);
+  return [distinct.to, distinct.cc, distinct.bcc].reduce<number>(
+    (sum, list) => sum + (Array.isArray(list) ? list.length : 0),
+    0,
+  );
 }
 
 /** SPEC §4: `MAX_RECIPIENTS` bounds to, cc and bcc together, repeats dropped; the message names `to` alone when it is alone. */
-export function recipientLimitMessage(fields: Partial<Record<keyof RecipientFields, unknown>>, max: number): string | undefined {
+export function recipientLimitMessage(
+  fields: Partial<Record<keyof RecipientFields, unknown>>,
+  max: number,
+): string | undefined {
   if (recipientCount(fields) <= max) return undefined;
   const together = [fields.cc, fields.bcc].some((list) => Array.isArray(list) && list.length > 0);
   return `must have at most ${max} distinct recipients${together ? ' across to, cc and bcc' : ''}`;

@@ -26,10 +26,9 @@ export class TokenRecipients {
 
   /** The recipient, or undefined when the message is gone or has no such position. */
   async find({ messageId, recipient }: RecipientRef): Promise<NamedRecipient | undefined> {
-    const [row] = await this.database.query<{ user_id: string; sender: string; recipients: string[]; cc: string[] | null; bcc: string[] | null }[]>(
-      `SELECT user_id, sender, recipients, cc, bcc FROM messages WHERE id = $1`,
-      [messageId],
-    );
+    const [row] = await this.database.query<
+      { user_id: string; sender: string; recipients: string[]; cc: string[] | null; bcc: string[] | null }[]
+    >(`SELECT user_id, sender, recipients, cc, bcc FROM messages WHERE id = $1`, [messageId]);
     const entries = row ? deliveryOrder(row) : [];
     const entry = entries[recipient];
     return entry === undefined ? undefined : { messageId, userId: row.user_id, entry, entries, sender: row.sender };

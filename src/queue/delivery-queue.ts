@@ -72,7 +72,12 @@ export class DeliveryQueue extends NamedQueue<DeliveryJob> {
   ): Promise<void> {
     await this.insert(
       manager,
-      jobs.map(({ job, priority, startAfterSeconds, startAt }) => ({ data: job, priority: JOB_PRIORITY[priority], startAfterSeconds, startAt })),
+      jobs.map(({ job, priority, startAfterSeconds, startAt }) => ({
+        data: job,
+        priority: JOB_PRIORITY[priority],
+        startAfterSeconds,
+        startAt,
+      })),
     );
   }
 }

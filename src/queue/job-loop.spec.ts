@@ -50,7 +50,11 @@ describe(JobLoop.name, () => {
   it('without a stock, fetches exactly for its free slots, and again the moment one frees', async () => {
     const { queue, fetches } = queueOf(10);
     const jobs = heldJobs();
-    const sut = new JobLoop(queue, { name: 'test', concurrency: 3, drainDeadlineMs: 1000 }, { prepare: async (js) => js.map((job) => ({ job })), run: jobs.run });
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 3, drainDeadlineMs: 1000 },
+      { prepare: async (js) => js.map((job) => ({ job })), run: jobs.run },
+    );
 
     sut.start();
     await until(() => jobs.running.size === 3);
@@ -113,7 +117,11 @@ describe(JobLoop.name, () => {
     let now = 0;
     jest.spyOn(performance, 'now').mockImplementation(() => now);
     const run = (work: { job: Job }) => (started.push(work.job.id), jobs.run(work));
-    const sut = new JobLoop(queue, { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2, stockMaxAgeMs: 500 }, { prepare: async (js) => js.map((job) => ({ job })), run });
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2, stockMaxAgeMs: 500 },
+      { prepare: async (js) => js.map((job) => ({ job })), run },
+    );
 
     sut.start();
     // job-0 runs; job-1 and job-2 wait in stock, fetched at 0 ms.
@@ -131,7 +139,10 @@ describe(JobLoop.name, () => {
     await until(() => started.length === 3);
     expect(queue.renewLeases).toHaveBeenCalledWith([expect.objectContaining({ id: 'job-2' })]);
     expect(started).toEqual(['job-0', 'job-1', 'job-3']);
-    expect(Logger.prototype.warn).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'job-2' }), expect.stringContaining('left to the queue'));
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ jobId: 'job-2' }),
+      expect.stringContaining('left to the queue'),
+    );
     // Jobs run 500 ms and more, so a stocked one would wait longer than 500: fetches are for free slots only.
     expect(fetches.slice(2)).toEqual([1]);
     const stopped = sut.stop();
@@ -191,13 +202,19 @@ describe(JobLoop.name, () => {
   it('at stop, waits no longer than its deadline, and says how many jobs it left to their lease', async () => {
     const { queue } = queueOf(3);
     const jobs = heldJobs();
-    const sut = new JobLoop(queue, { name: 'test', concurrency: 3, drainDeadlineMs: 50 }, { prepare: async (js) => js.map((job) => ({ job })), run: jobs.run });
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 3, drainDeadlineMs: 50 },
+      { prepare: async (js) => js.map((job) => ({ job })), run: jobs.run },
+    );
     sut.start();
     await until(() => jobs.running.size === 3);
 
     await sut.stop();
 
-    expect(Logger.prototype.warn).toHaveBeenCalledWith('3 test-queue jobs unfinished at shutdown; they return after their lease');
+    expect(Logger.prototype.warn).toHaveBeenCalledWith(
+      '3 test-queue jobs unfinished at shutdown; they return after their lease',
+    );
     jobs.endAll();
   });
 
@@ -208,7 +225,11 @@ describe(JobLoop.name, () => {
       wake = listener;
       return () => true;
     });
-    const sut = new JobLoop(queue, { name: 'test', concurrency: 1, drainDeadlineMs: 1000 }, { prepare: async (js) => js.map((job) => ({ job })), run: async () => {} });
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, drainDeadlineMs: 1000 },
+      { prepare: async (js) => js.map((job) => ({ job })), run: async () => {} },
+    );
     sut.start();
     await until(() => fetches.length === 1);
 

@@ -82,7 +82,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     ]);
     clearTimeout(deadline);
     const unfinished = this.inFlight.size + this.ready.length;
-    if (!inTime) this.logger.warn(`${unfinished} ${this.queue.name} jobs unfinished at shutdown; they return after their lease`);
+    if (!inTime)
+      this.logger.warn(`${unfinished} ${this.queue.name} jobs unfinished at shutdown; they return after their lease`);
   }
 
   private async run(): Promise<void> {
@@ -139,7 +140,11 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     if (stockMaxAgeMs === undefined || performance.now() - fetchedAt <= stockMaxAgeMs) return this.launch(work);
     this.launch(work, async () => {
       const [renewed] = await this.queue.renewLeases([work.job]);
-      if (!renewed) this.logger.warn({ jobId: work.job.id, ...work.job.data }, `A ${this.queue.name} job outlived its lease in stock; it is left to the queue`);
+      if (!renewed)
+        this.logger.warn(
+          { jobId: work.job.id, ...work.job.data },
+          `A ${this.queue.name} job outlived its lease in stock; it is left to the queue`,
+        );
       return renewed !== undefined;
     });
   }
@@ -148,9 +153,14 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private launch(work: W, mayRun?: () => Promise<boolean>): void {
     const { job } = work;
     const startedAt = performance.now();
-    const running = (mayRun ? mayRun().then((yes) => (yes ? this.handler.run(work) : undefined)) : this.handler.run(work))
+    const running = (
+      mayRun ? mayRun().then((yes) => (yes ? this.handler.run(work) : undefined)) : this.handler.run(work)
+    )
       .catch(async (error: unknown) => {
-        this.logger.error({ err: error, jobId: job.id, ...job.data }, `A ${this.queue.name} job failed unexpectedly; it will be retried`);
+        this.logger.error(
+          { err: error, jobId: job.id, ...job.data },
+          `A ${this.queue.name} job failed unexpectedly; it will be retried`,
+        );
         await this.queue.fail(job.id, error as Error).catch(() => undefined);
       })
       .finally(() => {

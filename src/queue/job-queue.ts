@@ -47,7 +47,8 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     // Wakes the loops of the queues whose jobs a transaction committed (see wakeAfterCommit).
-    if (!this.database.dataSource.subscribers.includes(queueWakeUps)) this.database.dataSource.subscribers.push(queueWakeUps);
+    if (!this.database.dataSource.subscribers.includes(queueWakeUps))
+      this.database.dataSource.subscribers.push(queueWakeUps);
     await this.boss.start();
     await this.indexFetchOrder();
   }
@@ -124,7 +125,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   /** In the caller's transaction. */
   async complete(manager: EntityManager, name: string, ids: string[]): Promise<void> {
-    await (this.boss.complete as unknown as CompleteJobs).call(this.boss, name, ids, undefined, { db: executorOf(manager) });
+    await (this.boss.complete as unknown as CompleteJobs).call(this.boss, name, ids, undefined, {
+      db: executorOf(manager),
+    });
   }
 
   /**
@@ -161,7 +164,12 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
  * pg-boss 10's complete() as it runs: its typings offer (name, ids, options), but it reads the
  * third argument as the jobs' output and completes them on its own pool, outside our transaction.
  */
-type CompleteJobs = (name: string, ids: string[], output: undefined, options: PgBoss.ConnectionOptions) => Promise<unknown>;
+type CompleteJobs = (
+  name: string,
+  ids: string[],
+  output: undefined,
+  options: PgBoss.ConnectionOptions,
+) => Promise<unknown>;
 
 /** pg-boss runs its statements through the caller's transaction. */
 function executorOf(manager: EntityManager): PgBoss.Db {

@@ -32,6 +32,9 @@ export class WebhookQueue extends NamedQueue<WebhookJob> {
   }
 
   async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {
-    await this.insert(manager, eventIds.map((eventId) => ({ data: { eventId }, startAfterSeconds })));
+    await this.insert(
+      manager,
+      eventIds.map((eventId) => ({ data: { eventId }, startAfterSeconds })),
+    );
   }
 }

@@ -41,11 +41,24 @@ export class MessageBudget {
   }
 
   /** Adds `hits` to the user's count of the minute, all or none: none when they would pass the limit. */
-  private async charge(userId: string, hits: number): Promise<{ spent: boolean; remaining: number; secondsLeft: number; limit: number }> {
+  private async charge(
+    userId: string,
+    hits: number,
+  ): Promise<{ spent: boolean; remaining: number; secondsLeft: number; limit: number }> {
     const limit = this.config.limits.requestsPerMinute;
     // One statement, so that concurrent batches of one user cannot both take the last of the budget.
     // Should the guard's window have ended in between, the new one starts with the N - 1 alone.
-    const counted = await this.counters.countNow(counterKey(RATE_LIMIT_THROTTLER, userId), hits, RATE_LIMIT_WINDOW_MS, limit);
-    return { spent: counted.spent, remaining: Math.max(0, limit - counted.hits), secondsLeft: Math.ceil(counted.msLeft / 1000), limit };
+    const counted = await this.counters.countNow(
+      counterKey(RATE_LIMIT_THROTTLER, userId),
+      hits,
+      RATE_LIMIT_WINDOW_MS,
+      limit,
+    );
+    return {
+      spent: counted.spent,
+      remaining: Math.max(0, limit - counted.hits),
+      secondsLeft: Math.ceil(counted.msLeft / 1000),
+      limit,
+    };
   }
 }

@@ -69,7 +69,13 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
 
   constructor(private readonly statements: PreparedStatements) {}
 
-  async increment(key: string, ttlMs: number, limit: number, _blockDurationMs: number, throttler: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttlMs: number,
+    limit: number,
+    _blockDurationMs: number,
+    throttler: string,
+  ): Promise<ThrottlerStorageRecord> {
     this.ttlMs = ttlMs;
     const counter = counterKey(throttler, key);
     const known = this.windows.get(counter);
@@ -91,7 +97,12 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
    * Counts `hits` for the key on the caller's path, with what this process admitted and has not
    * written yet; `limit` makes it all or none (none when the window would pass it).
    */
-  async countNow(counter: string, hits: number, ttlMs: number, limit?: number): Promise<{ spent: boolean; hits: number; msLeft: number }> {
+  async countNow(
+    counter: string,
+    hits: number,
+    ttlMs: number,
+    limit?: number,
+  ): Promise<{ spent: boolean; hits: number; msLeft: number }> {
     const known = this.windows.get(counter);
     const unwritten = known?.unwritten ?? 0;
     if (known) known.unwritten = 0;
@@ -132,7 +143,9 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.writes;
-    await this.writeUnwritten().catch((error: unknown) => this.logger.warn({ err: error }, 'Hits admitted before shutdown were not written'));
+    await this.writeUnwritten().catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'Hits admitted before shutdown were not written'),
+    );
   }
 
   private writeSoon(): void {
@@ -142,7 +155,9 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
       // Writes run one after another, and a failed one is only logged: the table is a
       // best-effort counter, and the next request past the allowance counts on its own path
       // (where a database failure is the client's 503).
-      this.writes = this.writes.then(() => this.writeUnwritten()).catch((error: unknown) => this.logger.warn({ err: error }, 'Admitted hits were not written'));
+      this.writes = this.writes
+        .then(() => this.writeUnwritten())
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'Admitted hits were not written'));
     }, SYNC_INTERVAL_MS);
     this.timer.unref();
   }
@@ -185,7 +200,13 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
       known.hits = Math.max(known.hits, hits);
       known.asked = Math.max(known.asked, asked);
     } else if (!known || asked > known.asked) {
-      this.windows.set(key, { endsAtMs: ends_at_ms, endsAt: now + ms_left, hits, unwritten: known?.unwritten ?? 0, asked });
+      this.windows.set(key, {
+        endsAtMs: ends_at_ms,
+        endsAt: now + ms_left,
+        hits,
+        unwritten: known?.unwritten ?? 0,
+        asked,
+      });
     }
     if (now - this.lastSweep > SWEEP_INTERVAL_MS) this.forgetEndedWindows(now);
   }
@@ -199,7 +220,8 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
   /** Windows that have ended are forgotten: their key's next request counts in the database. */
   private forgetEndedWindows(now: number): void {
     this.lastSweep = now;
-    for (const [counter, known] of this.windows) if (known.endsAt <= now && known.unwritten === 0 && !this.sending.has(counter)) this.windows.delete(counter);
+    for (const [counter, known] of this.windows)
+      if (known.endsAt <= now && known.unwritten === 0 && !this.sending.has(counter)) this.windows.delete(counter);
   }
 }
 

@@ -28,7 +28,11 @@ class RequestCountersModule {}
       }),
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: LargeBodyTurnGuard }, { provide: APP_GUARD, useClass: UserThrottlerGuard }, MessageBudget],
+  providers: [
+    { provide: APP_GUARD, useClass: LargeBodyTurnGuard },
+    { provide: APP_GUARD, useClass: UserThrottlerGuard },
+    MessageBudget,
+  ],
   exports: [MessageBudget],
 })
 export class RateLimitModule {}

@@ -26,7 +26,10 @@ export class UserThrottlerGuard extends ThrottlerGuard {
     return userId;
   }
 
-  protected override async throwThrottlingException(context: ExecutionContext, limit: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    limit: ThrottlerLimitDetail,
+  ): Promise<void> {
     const { res } = this.getRequestResponse(context);
     this.setResponseHeader(res, 'RateLimit-Limit', limit.limit);
     this.setResponseHeader(res, 'RateLimit-Remaining', 0);

@@ -1,5 +1,13 @@
 import { Body, Controller, Post, Res, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
@@ -28,19 +36,27 @@ export class SenderController {
   @Post('send')
   @RequiresScope('send')
   @UseInterceptors(IdempotencyKeyInterceptor, JsonBodyInterceptor)
-  @ApiOperation({ summary: 'Send an email', description: 'Stores the message as `queued` for delivery, or as `scheduled` until a future `scheduledAt`, and returns it.' })
+  @ApiOperation({
+    summary: 'Send an email',
+    description:
+      'Stores the message as `queued` for delivery, or as `scheduled` until a future `scheduledAt`, and returns it.',
+  })
   @ApiConsumes('application/json')
   @ApiBody({ type: SendMessageDto, examples: SEND_MESSAGE_EXAMPLES })
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Up to 255 characters, kept 24 h: a repeat with the same body gets the first answer and sends nothing again',
+    description:
+      'Up to 255 characters, kept 24 h: a repeat with the same body gets the first answer and sends nothing again',
   })
   @ApiCreatedResponse({
     type: MessageResponse,
     headers: {
       Location: { description: 'The message: /user/messages/{id}', schema: { type: 'string' } },
-      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request', schema: { type: 'string', enum: ['true'] } },
+      'Idempotent-Replayed': {
+        description: '`true` when this is the stored answer to an earlier request',
+        schema: { type: 'string', enum: ['true'] },
+      },
     },
   })
   @ApiProblemResponses(400, 401, 409, 413, 415, 422, 429)
@@ -71,12 +87,16 @@ export class SenderController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Up to 255 characters, kept 24 h: a repeat with the same body gets the first answer and sends nothing again',
+    description:
+      'Up to 255 characters, kept 24 h: a repeat with the same body gets the first answer and sends nothing again',
   })
   @ApiCreatedResponse({
     type: BatchResponse,
     headers: {
-      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request', schema: { type: 'string', enum: ['true'] } },
+      'Idempotent-Replayed': {
+        description: '`true` when this is the stored answer to an earlier request',
+        schema: { type: 'string', enum: ['true'] },
+      },
     },
   })
   @ApiProblemResponses(400, 401, 409, 413, 415, 422, 429)

@@ -22,7 +22,12 @@ describe('every reply built here', () => {
   // The real validation's messages reach SMTP clients in the e2e tests (submission-hostile).
   it('is ASCII, whatever the refusal quotes', () => {
     const replies = [
-      replyToRefusal(new InvalidInputError([{ field: 'subject', message: 'must be 1–998 characters' }, { field: 'Frőm', message: 'appears 2 times\r\n250 ok' }])),
+      replyToRefusal(
+        new InvalidInputError([
+          { field: 'subject', message: 'must be 1–998 characters' },
+          { field: 'Frőm', message: 'appears 2 times\r\n250 ok' },
+        ]),
+      ),
       replyToRefusal(new PayloadTooLargeError('The body is larger than 20 MiB — ☕.')),
       replyToRefusal(new RateLimitedError(600, 30, 'Too many requests… – retry')),
       smtpReply(535, 'Authentication failed: key “mr_…” unknown'),

@@ -20,7 +20,8 @@ export function asciiReplyText(text: string): string {
     .replace(/[^\x20-\x7e]/gu, '?');
 }
 
-export const smtpReply = (code: number, text: string): SmtpReply => Object.assign(new Error(asciiReplyText(text)), { responseCode: code });
+export const smtpReply = (code: number, text: string): SmtpReply =>
+  Object.assign(new Error(asciiReplyText(text)), { responseCode: code });
 
 /**
  * A refusal of the intake as an SMTP reply at DATA (SPEC §10): what the REST API answers with 400
@@ -29,7 +30,10 @@ export const smtpReply = (code: number, text: string): SmtpReply => Object.assig
  */
 export function replyToRefusal(error: unknown): SmtpReply | undefined {
   if (error instanceof InvalidInputError) {
-    return smtpReply(554, `Message refused: ${error.errors.map(({ field, message }) => `${field} ${message}`).join('; ')}`);
+    return smtpReply(
+      554,
+      `Message refused: ${error.errors.map(({ field, message }) => `${field} ${message}`).join('; ')}`,
+    );
   }
   if (error instanceof PayloadTooLargeError) return smtpReply(552, `Message refused: ${error.message}`);
   if (error instanceof RateLimitedError) return smtpReply(451, `Rate limit reached: ${error.message}`);

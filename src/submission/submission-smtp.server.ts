@@ -74,7 +74,9 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     if (this.config.role === 'worker' || smtpPort === undefined) return;
     this.server = this.createServer();
     // A client's broken connection or failed TLS handshake is its own business.
-    await listenSmtp(this.server, smtpPort, this.config.host, (err) => this.logger.warn({ err }, 'SMTP submission connection error'));
+    await listenSmtp(this.server, smtpPort, this.config.host, (err) =>
+      this.logger.warn({ err }, 'SMTP submission connection error'),
+    );
     this.logger.log(`SMTP submission on port ${this.port}${this.config.submission.tls ? ' (STARTTLS)' : ' (no TLS)'}`);
   }
 
@@ -109,8 +111,12 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
 
   /** An address that failed too many logins lately is turned away before it can try another. */
   private onConnect(session: SMTPServerSession, callback: Callback): void {
-    if (this.failedLogins.refusal(session.remoteAddress)) return callback(smtpReply(421, 'Too many failed logins from your address, try again later'));
-    this.sessions.set(session.id, { failedLogins: 0, deadline: sessionDeadline(() => this.server, session.id, this.limits.sessionMs) });
+    if (this.failedLogins.refusal(session.remoteAddress))
+      return callback(smtpReply(421, 'Too many failed logins from your address, try again later'));
+    this.sessions.set(session.id, {
+      failedLogins: 0,
+      deadline: sessionDeadline(() => this.server, session.id, this.limits.sessionMs),
+    });
     callback();
   }
 
@@ -119,12 +125,17 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     this.sessions.delete(session.id);
   }
 
-  private async onAuth(auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (error: Error | null | undefined, response?: { user: Submitter }) => void): Promise<void> {
+  private async onAuth(
+    auth: SMTPServerAuthentication,
+    session: SMTPServerSession,
+    callback: (error: Error | null | undefined, response?: { user: Submitter }) => void,
+  ): Promise<void> {
     try {
       const key = auth.password ?? '';
       const holder = await this.apiKeys.authenticate(key);
       if (!holder) return callback(this.loginFailed(session, 'the password must be an API key of this service'));
-      if (!holder.scopes.includes('send')) return callback(this.loginFailed(session, 'this API key lacks the send scope'));
+      if (!holder.scopes.includes('send'))
+        return callback(this.loginFailed(session, 'this API key lacks the send scope'));
       callback(null, { user: { key, userId: holder.userId } });
     } catch (err) {
       this.logger.error({ err }, 'Could not check an API key');
@@ -136,7 +147,8 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
   private loginFailed(session: SMTPServerSession, why: string): SmtpReply {
     this.failedLogins.fail(session.remoteAddress);
     const state = this.sessions.get(session.id);
-    if (state && ++state.failedLogins >= this.limits.failedLoginsPerSession) return smtpReply(421, `Authentication failed: ${why}; too many failed logins, closing connection`);
+    if (state && ++state.failedLogins >= this.limits.failedLoginsPerSession)
+      return smtpReply(421, `Authentication failed: ${why}; too many failed logins, closing connection`);
     return smtpReply(535, `Authentication failed: ${why}`);
   }
 
@@ -144,7 +156,8 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
   private async onMailFrom(session: SMTPServerSession, callback: Callback): Promise<void> {
     try {
       const holder = await this.apiKeys.authenticate((session.user as Submitter).key);
-      if (!holder?.scopes.includes('send')) return callback(smtpReply(530, 'Authentication required: the API key was deleted'));
+      if (!holder?.scopes.includes('send'))
+        return callback(smtpReply(530, 'Authentication required: the API key was deleted'));
       callback();
     } catch (err) {
       this.logger.error({ err }, 'Could not check an API key');
@@ -158,7 +171,11 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
    * memory bound). A NUL byte anywhere refuses the message before anything is spent or stored:
    * no message may hold one, and one in a row would fail the group commit it shares with others.
    */
-  private async onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void): Promise<void> {
+  private async onData(
+    stream: SMTPServerDataStream,
+    session: SMTPServerSession,
+    callback: (error?: Error | null, message?: string) => void,
+  ): Promise<void> {
     let spooled: SpooledMessage;
     try {
       spooled = await SpooledMessage.spool(stream);
@@ -168,11 +185,15 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     try {
       // Past SIZE, smtp-server answers 552 itself (rejectOversized).
       if (stream.sizeExceeded) return callback();
-      if (spooled.hasNul) return callback(smtpReply(554, 'Message refused: it contains a NUL byte, which no message may hold (RFC 5322 section 2.1)'));
+      if (spooled.hasNul)
+        return callback(
+          smtpReply(554, 'Message refused: it contains a NUL byte, which no message may hold (RFC 5322 section 2.1)'),
+        );
       const release = await this.inMemory.take();
       try {
         // Cut off while it waited (the session limit, a client gone): nobody is told it was taken, so it is not.
-        if (!this.sessions.has(session.id)) return callback(smtpReply(451, 'The session ended before the message was taken'));
+        if (!this.sessions.has(session.id))
+          return callback(smtpReply(451, 'The session ended before the message was taken'));
         const queued = await this.takeIn(spooled, session);
         if (typeof queued === 'string') callback(null, asciiReplyText(queued));
         else callback(queued);
@@ -191,7 +212,11 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
   private async takeIn(mime: SpooledMessage, session: SMTPServerSession): Promise<string | SmtpReply> {
     const { userId } = session.user as Submitter;
     try {
-      const message = await this.submit.execute(userId, mime, session.envelope.rcptTo.map((r) => r.address));
+      const message = await this.submit.execute(
+        userId,
+        mime,
+        session.envelope.rcptTo.map((r) => r.address),
+      );
       return `Queued as ${message.id}`;
     } catch (err) {
       const reply = replyToRefusal(err);

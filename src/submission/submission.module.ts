@@ -9,6 +9,10 @@ import { SubmitMessageUseCase } from './submit-message.use-case';
 /** SMTP submission (SPEC §10): the SMTP way in to the intake, beside the REST one. */
 @Module({
   imports: [AuthModule, IntakeModule, RateLimitModule],
-  providers: [SubmitMessageUseCase, SubmissionSmtpServer, { provide: SubmissionLimits, useValue: new SubmissionLimits() }],
+  providers: [
+    SubmitMessageUseCase,
+    SubmissionSmtpServer,
+    { provide: SubmissionLimits, useValue: new SubmissionLimits() },
+  ],
 })
 export class SubmissionModule {}

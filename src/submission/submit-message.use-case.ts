@@ -37,8 +37,14 @@ export class SubmitMessageUseCase {
     // What a REST body is checked for before its fields: a NUL that only decoding made (=00, an
     // encoded word) is refused here, by field, as the raw byte is at DATA.
     inspectJson(body);
-    const request = (await this.validation.transform(body, { type: 'body', metatype: SendMessageDto })) as SendMessageDto;
-    const { message } = await this.intake.accept(userId, { ...request, mime: { raw: await mime.read(), attachmentBytes } });
+    const request = (await this.validation.transform(body, {
+      type: 'body',
+      metatype: SendMessageDto,
+    })) as SendMessageDto;
+    const { message } = await this.intake.accept(userId, {
+      ...request,
+      mime: { raw: await mime.read(), attachmentBytes },
+    });
     return message;
   }
 }

@@ -8,7 +8,9 @@ import { parseSubmission } from './parsed-submission';
  * Fields a message has at most once (RFC 5322 §3.6), by mailparser's lower-case key. A second
  * From is how a spoof shows a reader one sender while the signature and `sender` follow another.
  */
-const ONCE_ONLY = new Map(['From', 'Sender', 'To', 'Cc', 'Subject', 'Message-ID'].map((name) => [name.toLowerCase(), name]));
+const ONCE_ONLY = new Map(
+  ['From', 'Sender', 'To', 'Cc', 'Subject', 'Message-ID'].map((name) => [name.toLowerCase(), name]),
+);
 
 /** What a submitted message asks for, as a REST send body (validated as one), and what its attachments weigh. */
 export interface SubmittedSendBody {
@@ -35,7 +37,10 @@ export interface SubmittedSendBody {
  * no To mailbox is one (`To: undisclosed-recipients:;`), those recipients are `to` instead, since
  * a send has at least one. A field that may appear once and appears more is refused by name.
  */
-export async function readSubmittedSendBody(mime: Buffer | Readable, envelopeRecipients: string[]): Promise<SubmittedSendBody> {
+export async function readSubmittedSendBody(
+  mime: Buffer | Readable,
+  envelopeRecipients: string[],
+): Promise<SubmittedSendBody> {
   const parsed = await parseSubmission(mime);
   refuseRepeatedFields(parsed.headerLines);
   const envelope = new Set(envelopeRecipients.map(addressKey));
@@ -45,7 +50,13 @@ export async function readSubmittedSendBody(mime: Buffer | Readable, envelopeRec
   const named = new Set([...to, ...cc].map((m) => addressKey(m.address!)));
   const unnamed = envelopeRecipients.filter((address) => !named.has(addressKey(address)));
   const recipients =
-    to.length > 0 ? { to: to.map(formatted), cc: cc.map(formatted), bcc: unnamed } : { to: unnamed.length > 0 ? unnamed : cc.map(formatted), cc: unnamed.length > 0 ? cc.map(formatted) : [], bcc: [] };
+    to.length > 0
+      ? { to: to.map(formatted), cc: cc.map(formatted), bcc: unnamed }
+      : {
+          to: unnamed.length > 0 ? unnamed : cc.map(formatted),
+          cc: unnamed.length > 0 ? cc.map(formatted) : [],
+          bcc: [],
+        };
   const from = mailboxesOf(parsed.from);
   const replyTo = mailboxesOf(parsed.replyTo).map(formatted);
   const text = parsed.text?.replace(/\n$/, '');
@@ -70,7 +81,12 @@ function refuseRepeatedFields(headerLines: HeaderLines): void {
   for (const { key } of headerLines) if (ONCE_ONLY.has(key)) counts.set(key, (counts.get(key) ?? 0) + 1);
   const repeated = [...counts].filter(([, count]) => count > 1);
   if (repeated.length > 0) {
-    throw new InvalidInputError(repeated.map(([key, count]) => ({ field: ONCE_ONLY.get(key)!, message: `appears ${count} times; a message has at most one (RFC 5322 section 3.6)` })));
+    throw new InvalidInputError(
+      repeated.map(([key, count]) => ({
+        field: ONCE_ONLY.get(key)!,
+        message: `appears ${count} times; a message has at most one (RFC 5322 section 3.6)`,
+      })),
+    );
   }
 }
 

@@ -1,11 +1,24 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/current-user.decorator';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
-import { CreateSuppressionDto, ListSuppressionsQuery, SuppressionAddressParams, SuppressionPageResponse, SuppressionResponse } from './dto/suppression.dto';
+import {
+  CreateSuppressionDto,
+  ListSuppressionsQuery,
+  SuppressionAddressParams,
+  SuppressionPageResponse,
+  SuppressionResponse,
+} from './dto/suppression.dto';
 import { SuppressionsService } from './suppressions.service';
 
 @ApiTags('suppressions')

@@ -27,7 +27,13 @@ export class SuppressionsRepository {
    * Adds the entry unless the address is there already; returns the entry as it now stands. In
    * the caller's transaction when given its manager (a report's status change and entry commit together).
    */
-  async add(userId: string, email: string, reason: SuppressionReason, messageId: string | null, manager?: EntityManager): Promise<SuppressionEntity> {
+  async add(
+    userId: string,
+    email: string,
+    reason: SuppressionReason,
+    messageId: string | null,
+    manager?: EntityManager,
+  ): Promise<SuppressionEntity> {
     const entries = manager?.getRepository(SuppressionEntity) ?? this.entries;
     await entries
       .createQueryBuilder()

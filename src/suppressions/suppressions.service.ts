@@ -3,7 +3,12 @@ import { pageEnvelope } from '../common/paging';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { isEmailAddress } from '../common/validation/email-address';
 import { recipientKey } from '../messages/recipients';
-import { CreateSuppressionDto, ListSuppressionsQuery, SuppressionPageResponse, SuppressionResponse } from './dto/suppression.dto';
+import {
+  CreateSuppressionDto,
+  ListSuppressionsQuery,
+  SuppressionPageResponse,
+  SuppressionResponse,
+} from './dto/suppression.dto';
 import { SuppressionEntity } from './entities/suppression.entity';
 import { SuppressionsRepository } from './suppressions.repository';
 
@@ -25,10 +30,16 @@ export class SuppressionsService {
 
   async remove(userId: string, email: string): Promise<void> {
     if (!isEmailAddress(email)) throw new NotFoundError('That suppression');
-    if (!(await this.suppressions.remove(userId, recipientKey(email)))) throw new NotFoundError(`A suppression of ${email}`);
+    if (!(await this.suppressions.remove(userId, recipientKey(email))))
+      throw new NotFoundError(`A suppression of ${email}`);
   }
 }
 
 function map(entry: SuppressionEntity): SuppressionResponse {
-  return { email: entry.email, reason: entry.reason, messageId: entry.messageId, createdAt: entry.createdAt.toISOString() };
+  return {
+    email: entry.email,
+    reason: entry.reason,
+    messageId: entry.messageId,
+    createdAt: entry.createdAt.toISOString(),
+  };
 }

@@ -12,7 +12,11 @@ export const MAX_UNSUBSCRIBE_BODY_BYTES = 1024;
  * limit is a 413 before anything changes.
  */
 export async function discardBody(request: Request): Promise<void> {
-  const limit = new BodyLimit(request, MAX_UNSUBSCRIBE_BODY_BYTES, `The body is larger than ${MAX_UNSUBSCRIBE_BODY_BYTES} bytes; an unsubscribe needs none.`);
+  const limit = new BodyLimit(
+    request,
+    MAX_UNSUBSCRIBE_BODY_BYTES,
+    `The body is larger than ${MAX_UNSUBSCRIBE_BODY_BYTES} bytes; an unsubscribe needs none.`,
+  );
   if (request.readableEnded) return;
   await limit.race(async () => {
     const ended = finished(request);

@@ -16,8 +16,11 @@ function sutWith(env: Record<string, string>): { sut: UnsubscribeHeaders; tokens
 }
 
 describe('UnsubscribeHeaders', () => {
-  it('gives bulk mail a link under PUBLIC_URL and a mailto: on BOUNCE_DOMAIN, both with the recipient\'s token, and one-click', () => {
-    const { sut, tokens } = sutWith({ PUBLIC_URL: 'https://mail.example.com/mailroom/', BOUNCE_DOMAIN: 'Bounces.Example.com' });
+  it("gives bulk mail a link under PUBLIC_URL and a mailto: on BOUNCE_DOMAIN, both with the recipient's token, and one-click", () => {
+    const { sut, tokens } = sutWith({
+      PUBLIC_URL: 'https://mail.example.com/mailroom/',
+      BOUNCE_DOMAIN: 'Bounces.Example.com',
+    });
     const token = tokens.encode({ messageId: MESSAGE_ID, recipient: 7 });
 
     expect(sut.for({ id: MESSAGE_ID, bulkSendingId: 'spring' }, 7)).toEqual({
@@ -35,6 +38,8 @@ describe('UnsubscribeHeaders', () => {
   });
 
   it('gives other mail none', () => {
-    expect(sutWith({ BOUNCE_DOMAIN: 'bounces.example.com' }).sut.for({ id: MESSAGE_ID, bulkSendingId: null }, 0)).toEqual({});
+    expect(
+      sutWith({ BOUNCE_DOMAIN: 'bounces.example.com' }).sut.for({ id: MESSAGE_ID, bulkSendingId: null }, 0),
+    ).toEqual({});
   });
 });

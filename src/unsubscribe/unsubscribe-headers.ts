@@ -26,7 +26,10 @@ export class UnsubscribeHeaders {
     const token = this.tokens.encode({ messageId: message.id, recipient: recipientPosition });
     const { publicUrl, bounceDomain } = this.config.deliverability;
     // The HTTPS link first: RFC 8058 one-click needs it, and clients take the first link they can use (RFC 2369 §2).
-    const links = [`<${publicUrl}/unsubscribe/${token}>`, ...(bounceDomain ? [`<mailto:unsubscribe+${token}@${bounceDomain}>`] : [])];
+    const links = [
+      `<${publicUrl}/unsubscribe/${token}>`,
+      ...(bounceDomain ? [`<mailto:unsubscribe+${token}@${bounceDomain}>`] : []),
+    ];
     return { 'List-Unsubscribe': links.join(', '), 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
   }
 }

@@ -3,7 +3,9 @@ import { confirmationPage, escapeHtml, maskAddress } from './unsubscribe-pages';
 
 describe('the unsubscribe pages', () => {
   it('escapes the five characters that are markup in text and attributes', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;amp;&#60;/a&#62;');
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe(
+      '&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;amp;&#60;/a&#62;',
+    );
   });
 
   it('shows the first character of an address and its domain', () => {
@@ -18,6 +20,8 @@ describe('the unsubscribe pages', () => {
     const longest = `&${'a'.repeat(63)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
     expect([longest.length, isEmailAddress(longest), isEmailAddress(`a${longest}`)]).toEqual([254, true, false]);
     expect(maskAddress(longest)).toBe(`&…${longest.slice(64)}`);
-    expect(confirmationPage({ address: longest, sender: 'news@example.com' })).toContain(`<strong>&#38;…${longest.slice(64)}</strong>`);
+    expect(confirmationPage({ address: longest, sender: 'news@example.com' })).toContain(
+      `<strong>&#38;…${longest.slice(64)}</strong>`,
+    );
   });
 });

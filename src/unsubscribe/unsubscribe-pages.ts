@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
  * them goes through escapeHtml.
  */
 
-const STYLE = 'body{font:1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1.25rem}';
+const STYLE =
+  'body{font:1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1.25rem}';
 
 /**
  * The headers of every answer of the unsubscribe routes, pages or not: never cached (a shared cache must not keep one recipient's
@@ -50,8 +51,10 @@ export interface PageSubject {
   sender: string;
 }
 
-const between = ({ address, sender }: PageSubject) =>
-  [`<strong>${escapeHtml(sender)}</strong>`, `<strong>${escapeHtml(maskAddress(address))}</strong>`];
+const between = ({ address, sender }: PageSubject) => [
+  `<strong>${escapeHtml(sender)}</strong>`,
+  `<strong>${escapeHtml(maskAddress(address))}</strong>`,
+];
 
 /**
  * A form with one button, posting to `action`: relative to the page's own address, so that it

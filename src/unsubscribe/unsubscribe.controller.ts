@@ -1,12 +1,27 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../auth/public.decorator';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { ResubscribeResponse, UnsubscribeResponse } from './dto/unsubscribe.response';
 import { discardBody, MAX_UNSUBSCRIBE_BODY_BYTES } from './unsubscribe-body';
-import { confirmationPage, invalidLinkPage, PAGE_HEADERS, resubscribedPage, unsubscribedPage } from './unsubscribe-pages';
+import {
+  confirmationPage,
+  invalidLinkPage,
+  PAGE_HEADERS,
+  resubscribedPage,
+  unsubscribedPage,
+} from './unsubscribe-pages';
 import { UnsubscribeService } from './unsubscribe.service';
 
 const NOT_FOUND = {
@@ -15,7 +30,11 @@ const NOT_FOUND = {
   detail: 'This unsubscribe link does not exist.',
 };
 const HTML = { 'text/html': { schema: { type: 'string' } } };
-const TOKEN = { name: 'token', description: 'The token of a List-Unsubscribe link: 54 hexadecimal characters', example: 'c0ffee'.padEnd(54, '0') };
+const TOKEN = {
+  name: 'token',
+  description: 'The token of a List-Unsubscribe link: 54 hexadecimal characters',
+  example: 'c0ffee'.padEnd(54, '0'),
+};
 
 /**
  * The links of List-Unsubscribe (SPEC §9, RFC 8058): public, since a recipient has no account,
@@ -28,11 +47,17 @@ export class UnsubscribeController {
   constructor(private readonly service: UnsubscribeService) {}
 
   @Get(':token')
-  @ApiOperation({ summary: 'The page a List-Unsubscribe link opens: a button that unsubscribes; opening it changes nothing' })
+  @ApiOperation({
+    summary: 'The page a List-Unsubscribe link opens: a button that unsubscribes; opening it changes nothing',
+  })
   @ApiParam(TOKEN)
   @ApiOkResponse({ description: 'The confirmation page', content: HTML })
   @ApiProblemResponses(NOT_FOUND)
-  async page(@Param('token') token: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string> {
+  async page(
+    @Param('token') token: string,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
     response.set(PAGE_HEADERS);
     const target = await this.service.target(token);
     if (!target && !prefersHtml(request)) throw new NotFoundError('This unsubscribe link');
@@ -43,9 +68,12 @@ export class UnsubscribeController {
   @Post(':token')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Unsubscribe (RFC 8058 one-click): the recipient goes on the sender\'s suppression list with reason `unsubscribe`',
+    summary:
+      "Unsubscribe (RFC 8058 one-click): the recipient goes on the sender's suppression list with reason `unsubscribe`",
     description:
-      'Any body of any media type, or none, up to ' + MAX_UNSUBSCRIBE_BODY_BYTES + ' bytes; it is not read. ' +
+      'Any body of any media type, or none, up to ' +
+      MAX_UNSUBSCRIBE_BODY_BYTES +
+      ' bytes; it is not read. ' +
       'Idempotent: an address already on the list keeps its entry, so a bounce or complaint stays one. ' +
       'A browser (Accept: text/html) gets a page, anything else JSON.',
   })
@@ -62,7 +90,11 @@ export class UnsubscribeController {
     content: { 'application/json': { schema: { $ref: getSchemaPath(UnsubscribeResponse) } }, ...HTML },
   })
   @ApiProblemResponses(NOT_FOUND, 413)
-  async unsubscribe(@Param('token') token: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string | UnsubscribeResponse> {
+  async unsubscribe(
+    @Param('token') token: string,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string | UnsubscribeResponse> {
     response.set(PAGE_HEADERS);
     await discardBody(request);
     const target = await this.service.suppress(token);
@@ -76,10 +108,12 @@ export class UnsubscribeController {
   @Post(':token/resubscribe')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Undo an unsubscribe: the recipient\'s `unsubscribe` entry leaves the sender\'s suppression list',
+    summary: "Undo an unsubscribe: the recipient's `unsubscribe` entry leaves the sender's suppression list",
     description:
       'The button of the page that answers an unsubscribe. Only an entry with reason `unsubscribe` goes: a bounce, a ' +
-      'complaint or a manual entry stays. Any body, or none, up to ' + MAX_UNSUBSCRIBE_BODY_BYTES + ' bytes; it is not read. ' +
+      'complaint or a manual entry stays. Any body, or none, up to ' +
+      MAX_UNSUBSCRIBE_BODY_BYTES +
+      ' bytes; it is not read. ' +
       'A browser (Accept: text/html) gets a page, anything else JSON.',
   })
   @ApiParam(TOKEN)
@@ -89,7 +123,11 @@ export class UnsubscribeController {
     content: { 'application/json': { schema: { $ref: getSchemaPath(ResubscribeResponse) } }, ...HTML },
   })
   @ApiProblemResponses(NOT_FOUND, 413)
-  async resubscribe(@Param('token') token: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string | ResubscribeResponse> {
+  async resubscribe(
+    @Param('token') token: string,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string | ResubscribeResponse> {
     response.set(PAGE_HEADERS);
     await discardBody(request);
     const target = await this.service.resubscribe(token);

@@ -36,7 +36,14 @@ export class UnsubscribeService {
     const ref = this.tokens.decode(token);
     if (!ref) return undefined;
     const named = await this.recipients.find(ref);
-    return named && { userId: named.userId, messageId: named.messageId, address: addressOf(named.entry), sender: addressOf(named.sender) };
+    return (
+      named && {
+        userId: named.userId,
+        messageId: named.messageId,
+        address: addressOf(named.entry),
+        sender: addressOf(named.sender),
+      }
+    );
   }
 
   /**
@@ -47,7 +54,8 @@ export class UnsubscribeService {
    */
   async suppress(token: string): Promise<UnsubscribeTarget | undefined> {
     const target = await this.target(token);
-    if (target) await this.suppressions.add(target.userId, recipientKey(target.address), 'unsubscribe', target.messageId);
+    if (target)
+      await this.suppressions.add(target.userId, recipientKey(target.address), 'unsubscribe', target.messageId);
     return target;
   }
 
@@ -59,6 +67,9 @@ export class UnsubscribeService {
   async resubscribe(token: string): Promise<(UnsubscribeTarget & { undone: boolean }) | undefined> {
     const target = await this.target(token);
     if (!target) return undefined;
-    return { ...target, undone: await this.suppressions.remove(target.userId, recipientKey(target.address), 'unsubscribe') };
+    return {
+      ...target,
+      undone: await this.suppressions.remove(target.userId, recipientKey(target.address), 'unsubscribe'),
+    };
   }
 }

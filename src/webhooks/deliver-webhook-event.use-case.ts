@@ -45,7 +45,11 @@ export class DeliverWebhookEventUseCase {
       },
       body,
     );
-    const { state, retryAfterSeconds } = webhookRetryPolicy(response.statusCode, event.attempts, this.config.webhooks.retryDelays);
+    const { state, retryAfterSeconds } = webhookRetryPolicy(
+      response.statusCode,
+      event.attempts,
+      this.config.webhooks.retryDelays,
+    );
     const retrying = retryAfterSeconds !== undefined;
     const nextAttemptAt = retrying ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
     // The attempt, the next one and this job's completion commit together (pg-boss would
@@ -70,7 +74,10 @@ export class DeliverWebhookEventUseCase {
   private async payload(event: WebhookEventRow): Promise<string | undefined> {
     const row = await this.messages.getById(event.user_id, event.message_id);
     if (!row) return undefined;
-    const history = historyAsOf((await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!, event.sequence);
+    const history = historyAsOf(
+      (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!,
+      event.sequence,
+    );
     const message = mapMessage({ ...row, status: event.status }, history);
     return JSON.stringify({
       type: `message.${event.status}`,

@@ -40,31 +40,45 @@ export class WebhookEventsRepository {
   /** For the worker, which acts for whoever owns the event. */
   async getForDelivery(id: string): Promise<WebhookEventRow | undefined> {
     // Raw: every webhook attempt reads it, so it skips TypeORM's entity mapping.
-    const rows: WebhookEventRow[] = await this.database.query(`SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`, [id]);
+    const rows: WebhookEventRow[] = await this.database.query(
+      `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`,
+      [id],
+    );
     return rows[0];
   }
 
   count(userId: string, messageId?: string): Promise<number> {
-    return this.database.repository(WebhookEventEntity).countBy({ userId, ...(messageId !== undefined && { messageId }) });
+    return this.database
+      .repository(WebhookEventEntity)
+      .countBy({ userId, ...(messageId !== undefined && { messageId }) });
   }
 
   /**
    * Newest first, each event with its attempts, oldest first: read in one statement, so that an
    * event and its attempts are seen as of the same moment (an attempt is being logged meanwhile).
    */
-  async list(userId: string, messageId: string | undefined, skip: number, take: number): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
+  async list(
+    userId: string,
+    messageId: string | undefined,
+    skip: number,
+    take: number,
+  ): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
     // Raw: TypeORM would read the events and their attempts in two statements, at two moments.
-    const rows: (WebhookEventRow & { attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[] })[] =
-      await this.database.query(
-        `SELECT ${EVENT_COLUMNS}, COALESCE((
+    const rows: (WebhookEventRow & {
+      attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[];
+    })[] = await this.database.query(
+      `SELECT ${EVENT_COLUMNS}, COALESCE((
            SELECT json_agg(json_build_object('event_id', a.event_id, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
              'duration_ms', a.duration_ms, 'error', a.error) ORDER BY a.id)
            FROM webhook_attempts a WHERE a.event_id = e.id), '[]') AS attempt_log
          FROM webhook_events e WHERE user_id = $1 AND ($2::uuid IS NULL OR message_id = $2)
          ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`,
-        [userId, messageId ?? null, skip, take],
-      );
-    return rows.map((row) => ({ ...row, attempt_log: row.attempt_log.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })) }));
+      [userId, messageId ?? null, skip, take],
+    );
+    return rows.map((row) => ({
+      ...row,
+      attempt_log: row.attempt_log.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })),
+    }));
   }
 
   async recordAttempt(
@@ -80,7 +94,15 @@ export class WebhookEventsRepository {
          INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)
        )
        UPDATE webhook_events SET state = $6, attempts = attempts + 1, next_attempt_at = $7 WHERE id = $1`,
-      [eventId, attempt.attemptedAt, attempt.statusCode ?? null, attempt.durationMs, attempt.error ?? null, state, nextAttemptAt],
+      [
+        eventId,
+        attempt.attemptedAt,
+        attempt.statusCode ?? null,
+        attempt.durationMs,
+        attempt.error ?? null,
+        state,
+        nextAttemptAt,
+      ],
     );
   }
 
@@ -90,7 +112,11 @@ export class WebhookEventsRepository {
    */
   async markForReplay(manager: EntityManager, userId: string, id: string): Promise<'queued' | 'already' | 'missing'> {
     const events = manager.getRepository(WebhookEventEntity);
-    const before = await events.findOne({ select: { id: true, state: true }, where: { userId, id }, lock: { mode: 'pessimistic_write' } });
+    const before = await events.findOne({
+      select: { id: true, state: true },
+      where: { userId, id },
+      lock: { mode: 'pessimistic_write' },
+    });
     if (!before) return 'missing';
     if (before.state === 'pending') return 'already';
     await events.update({ id }, { state: 'pending', nextAttemptAt: () => 'clock_timestamp()' });

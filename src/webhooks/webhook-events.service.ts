@@ -19,7 +19,8 @@ export class WebhookEventsService {
   async list(userId: string, query: ListWebhookEventsQuery): Promise<WebhookEventPageResponse> {
     const { messageId } = query;
     const envelope = pageEnvelope(query, await this.events.count(userId, messageId));
-    const rows = envelope.skip < envelope.total ? await this.events.list(userId, messageId, envelope.skip, query.take) : [];
+    const rows =
+      envelope.skip < envelope.total ? await this.events.list(userId, messageId, envelope.skip, query.take) : [];
     return {
       deliveries: rows.map((row) => mapEvent(row, row.attempt_log)),
       ...envelope,

@@ -9,7 +9,12 @@ const logger = new Logger('Webhooks');
  * why there was none) and what follows. The target is logged without its query string, which
  * may carry the receiver's own credentials.
  */
-export function logWebhookOutcome(event: WebhookEventRow, response: WebhookResponse, state: WebhookState, nextAttemptAt: Date | null): void {
+export function logWebhookOutcome(
+  event: WebhookEventRow,
+  response: WebhookResponse,
+  state: WebhookState,
+  nextAttemptAt: Date | null,
+): void {
   const attempt = event.attempts + 1;
   const { origin, pathname } = new URL(event.url);
   const answer = response.statusCode !== undefined ? `HTTP ${response.statusCode}` : response.error;
@@ -28,7 +33,9 @@ export function logWebhookOutcome(event: WebhookEventRow, response: WebhookRespo
     nextAttemptAt: nextAttemptAt?.toISOString(),
   };
   if (outcome === 'delivered') logger.log(line, `Webhook delivered (attempt ${attempt}): ${answer}`);
-  else if (outcome === 'retrying') logger.log(line, `Webhook not delivered (attempt ${attempt}): ${answer}; next attempt at ${line.nextAttemptAt}`);
-  else if (outcome === 'gone') logger.warn(line, `Webhook gone (attempt ${attempt}): ${answer}; the receiver asked for no more`);
+  else if (outcome === 'retrying')
+    logger.log(line, `Webhook not delivered (attempt ${attempt}): ${answer}; next attempt at ${line.nextAttemptAt}`);
+  else if (outcome === 'gone')
+    logger.warn(line, `Webhook gone (attempt ${attempt}): ${answer}; the receiver asked for no more`);
   else logger.warn(line, `Webhook failed (attempt ${attempt}): ${answer}; no attempts left`);
 }

@@ -29,14 +29,22 @@ export class WebhookPoster {
     const { allowPrivateNetworks, timeoutMs } = this.config.webhooks;
     const literal = literalAddress(target);
     if (!allowPrivateNetworks && literal && !isPublicAddress(literal)) {
-      return Promise.resolve({ error: `${literal} is not a public address; webhooks may not reach it (${PRIVATE_NETWORKS_HINT})`, durationMs: 0 });
+      return Promise.resolve({
+        error: `${literal} is not a public address; webhooks may not reach it (${PRIVATE_NETWORKS_HINT})`,
+        durationMs: 0,
+      });
     }
     return new Promise((resolve) => {
       const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
         target,
         {
           method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Mailroom-Webhooks/1' },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': 'Mailroom-Webhooks/1',
+          },
           ...(allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
           signal: AbortSignal.timeout(timeoutMs),
         },
@@ -51,7 +59,10 @@ export class WebhookPoster {
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
         const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
-        resolve({ error: timedOut ? `no answer within ${timeoutMs} ms` : (error.message || error.code || 'connection failed'), durationMs: elapsed() });
+        resolve({
+          error: timedOut ? `no answer within ${timeoutMs} ms` : error.message || error.code || 'connection failed',
+          durationMs: elapsed(),
+        });
       });
       request.end(body);
     });

@@ -23,9 +23,12 @@ describe(webhookRetryPolicy.name, () => {
     expect(webhookRetryPolicy(500, attemptsBefore, DELAYS)).toEqual({ state: 'pending', retryAfterSeconds: delay });
   });
 
-  it.each([[199], [301], [400], [404], [429], [500], [503]])('retries any other status (%i), redirects included', (status) => {
-    expect(webhookRetryPolicy(status, 0, DELAYS)).toEqual({ state: 'pending', retryAfterSeconds: 5 });
-  });
+  it.each([[199], [301], [400], [404], [429], [500], [503]])(
+    'retries any other status (%i), redirects included',
+    (status) => {
+      expect(webhookRetryPolicy(status, 0, DELAYS)).toEqual({ state: 'pending', retryAfterSeconds: 5 });
+    },
+  );
 
   it('retries when no answer came (refused target, timeout, connection error)', () => {
     expect(webhookRetryPolicy(undefined, 0, DELAYS)).toEqual({ state: 'pending', retryAfterSeconds: 5 });

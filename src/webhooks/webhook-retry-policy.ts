@@ -12,7 +12,11 @@ export interface WebhookAttemptOutcome {
  * until they run out, then failed. `attemptsBefore` counts the event's earlier attempts, replays
  * included, so a replay gets one attempt and no new retries.
  */
-export function webhookRetryPolicy(statusCode: number | undefined, attemptsBefore: number, retryDelays: readonly number[]): WebhookAttemptOutcome {
+export function webhookRetryPolicy(
+  statusCode: number | undefined,
+  attemptsBefore: number,
+  retryDelays: readonly number[],
+): WebhookAttemptOutcome {
   if (statusCode !== undefined && statusCode >= 200 && statusCode < 300) return { state: 'delivered' };
   if (statusCode === 410) return { state: 'gone' };
   const retryAfterSeconds = retryDelays[attemptsBefore];

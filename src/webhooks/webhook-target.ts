@@ -37,7 +37,12 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     if (error) return callback(error, '', 0);
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused || addresses.length === 0) {
-      const reason = Object.assign(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach (${PRIVATE_NETWORKS_HINT})`), { code: 'EWEBHOOKTARGET' });
+      const reason = Object.assign(
+        new Error(
+          `${hostname} resolves to ${refused?.address ?? 'nothing'}, which webhooks may not reach (${PRIVATE_NETWORKS_HINT})`,
+        ),
+        { code: 'EWEBHOOKTARGET' },
+      );
       return callback(reason, '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);

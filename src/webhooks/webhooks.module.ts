@@ -12,6 +12,13 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [MessagesModule],
   controllers: [WebhooksController],
-  providers: [WebhookSigner, WebhookPoster, WebhookEventsRepository, WebhookEventsService, DeliverWebhookEventUseCase, WebhookWorker],
+  providers: [
+    WebhookSigner,
+    WebhookPoster,
+    WebhookEventsRepository,
+    WebhookEventsService,
+    DeliverWebhookEventUseCase,
+    WebhookWorker,
+  ],
 })
 export class WebhooksModule {}

@@ -68,7 +68,9 @@ describe('API key revocation across processes', () => {
     const elapsed = performance.now() - deletedAt;
     expect(elapsed).toBeLessThan(1000);
     await listWith(a, key).expect(401);
-    process.stdout.write(`b refused the deleted key ${Math.round(elapsed)} ms after the DELETE answered (${answers} answers before)\n`);
+    process.stdout.write(
+      `b refused the deleted key ${Math.round(elapsed)} ms after the DELETE answered (${answers} answers before)\n`,
+    );
   });
 
   it('keeps other keys working after a deletion', async () => {
@@ -93,7 +95,7 @@ describe('API keys and the rate limit', () => {
   });
   afterAll(() => t?.close());
 
-  it('counts a key\'s requests in its owner\'s budget, shared with the owner\'s JWT', async () => {
+  it("counts a key's requests in its owner's budget, shared with the owner's JWT", async () => {
     const userId = newUserId();
     const { body } = await t.http.post('/user/api-keys').set(bearer(userId)).send({ name: 'CRM' }).expect(201);
 
@@ -113,8 +115,19 @@ describe('API keys and the rate limit', () => {
 describe('API keys in the API document', () => {
   let t: TestApp;
   let doc: {
-    components: { securitySchemes: Record<string, { type: string; scheme?: string; bearerFormat?: string; in?: string; name?: string }> };
-    paths: Record<string, Record<string, { security?: Record<string, string[]>[]; 'x-api-key-scope'?: string; responses: Record<string, unknown> }>>;
+    components: {
+      securitySchemes: Record<
+        string,
+        { type: string; scheme?: string; bearerFormat?: string; in?: string; name?: string }
+      >;
+    };
+    paths: Record<
+      string,
+      Record<
+        string,
+        { security?: Record<string, string[]>[]; 'x-api-key-scope'?: string; responses: Record<string, unknown> }
+      >
+    >;
   };
 
   beforeAll(async () => {
@@ -150,7 +163,9 @@ describe('API keys in the API document', () => {
 
   it('states a scope for every operation that takes a bearer token', () => {
     const unscoped = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).filter(([, op]) => op.security && !op['x-api-key-scope']).map(([method]) => `${method} ${path}`),
+      Object.entries(item)
+        .filter(([, op]) => op.security && !op['x-api-key-scope'])
+        .map(([method]) => `${method} ${path}`),
     );
 
     expect(unscoped).toEqual([]);

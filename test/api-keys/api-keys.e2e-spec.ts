@@ -16,8 +16,10 @@ describe('API keys', () => {
   });
   afterAll(() => t?.close());
 
-  const create = (userId: string, body: object = { name: 'CRM' }) => t.http.post('/user/api-keys').set(bearer(userId)).send(body);
-  const newKey = async (userId: string, body: object = { name: 'CRM' }): Promise<{ id: string; key: string }> => (await create(userId, body).expect(201)).body;
+  const create = (userId: string, body: object = { name: 'CRM' }) =>
+    t.http.post('/user/api-keys').set(bearer(userId)).send(body);
+  const newKey = async (userId: string, body: object = { name: 'CRM' }): Promise<{ id: string; key: string }> =>
+    (await create(userId, body).expect(201)).body;
   const storedRows = async (userId: string) => t.db.query('SELECT * FROM api_keys WHERE user_id = $1', [userId]);
 
   const expectProblem = (response: Response, status: number, detail?: RegExp) => {
@@ -38,14 +40,25 @@ describe('API keys', () => {
     const created = await create(userId, { name: 'CRM newsletters' }).expect(201);
 
     expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'id', 'key', 'name', 'prefix', 'scopes']);
-    expect(created.body).toMatchObject({ name: 'CRM newsletters', scopes: ['send', 'read', 'keys'], prefix: created.body.key.slice(0, 8) });
+    expect(created.body).toMatchObject({
+      name: 'CRM newsletters',
+      scopes: ['send', 'read', 'keys'],
+      prefix: created.body.key.slice(0, 8),
+    });
     expect(created.body.key).toMatch(KEY_FORMAT);
     expect(Buffer.from(created.body.key.slice(3), 'base64url')).toHaveLength(32);
     const list = await t.http.get('/user/api-keys').set(bearer(userId)).expect(200);
     expect(list.body).toEqual({
-      apiKeys: [{
-        id: created.body.id, name: 'CRM newsletters', scopes: ['send', 'read', 'keys'], prefix: created.body.key.slice(0, 8), createdAt: created.body.createdAt, lastUsedAt: null,
-      }],
+      apiKeys: [
+        {
+          id: created.body.id,
+          name: 'CRM newsletters',
+          scopes: ['send', 'read', 'keys'],
+          prefix: created.body.key.slice(0, 8),
+          createdAt: created.body.createdAt,
+          lastUsedAt: null,
+        },
+      ],
     });
     expect(list.text).not.toContain(created.body.key.slice(3));
   });
@@ -59,7 +72,8 @@ describe('API keys', () => {
     expect(Buffer.isBuffer(row.hash)).toBe(true);
     expect(row.hash).toHaveLength(32);
     const stored = JSON.stringify(row) + row.hash.toString('latin1');
-    for (const part of [key, key.slice(3), Buffer.from(key.slice(3), 'base64url').toString('latin1')]) expect(stored).not.toContain(part);
+    for (const part of [key, key.slice(3), Buffer.from(key.slice(3), 'base64url').toString('latin1')])
+      expect(stored).not.toContain(part);
   });
 
   it('makes a different key each time, and lists newest first', async () => {
@@ -81,8 +95,16 @@ describe('API keys', () => {
     const operations: Record<string, Array<[string, (key: string) => Promise<Response>, number]>> = {
       send: [
         ['POST /sender/send', (key) => t.http.post('/sender/send').set(keyAuth(key)).send(sendBody()), 201],
-        ['POST /attachments', (key) => t.http.post('/attachments').set(keyAuth(key)).attach('file', Buffer.from('hello'), 'a.txt'), 201],
-        ['POST /user/suppressions', (key) => t.http.post('/user/suppressions').set(keyAuth(key)).send({ email: 'gone@example.com' }), 201],
+        [
+          'POST /attachments',
+          (key) => t.http.post('/attachments').set(keyAuth(key)).attach('file', Buffer.from('hello'), 'a.txt'),
+          201,
+        ],
+        [
+          'POST /user/suppressions',
+          (key) => t.http.post('/user/suppressions').set(keyAuth(key)).send({ email: 'gone@example.com' }),
+          201,
+        ],
       ],
       read: [
         ['GET /user/messages', (key) => t.http.get('/user/messages').set(keyAuth(key)), 200],
@@ -92,30 +114,42 @@ describe('API keys', () => {
       ],
       keys: [
         ['GET /user/api-keys', (key) => t.http.get('/user/api-keys').set(keyAuth(key)), 200],
-        ['POST /user/api-keys', (key) => t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'made by a key' }), 201],
+        [
+          'POST /user/api-keys',
+          (key) => t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'made by a key' }),
+          201,
+        ],
         ['GET /user/webhook-secret', (key) => t.http.get('/user/webhook-secret').set(keyAuth(key)), 200],
       ],
     };
 
     beforeAll(async () => {
-      for (const scope of Object.keys(operations)) keys[scope] = (await newKey(userId, { name: scope, scopes: [scope] })).key;
+      for (const scope of Object.keys(operations))
+        keys[scope] = (await newKey(userId, { name: scope, scopes: [scope] })).key;
     });
 
-    it.each(Object.keys(operations))('lets a key with only %s do what that scope allows, and nothing else (403 naming the scope)', async (scope) => {
-      for (const [name, call, status] of operations[scope]) {
-        expect([name, (await call(keys[scope])).status]).toEqual([name, status]);
-      }
-      for (const [other, calls] of Object.entries(operations).filter(([s]) => s !== scope)) {
-        for (const [name, call] of calls) {
-          const response = await call(keys[scope]);
-          expect([name, response.status]).toEqual([name, 403]);
-          expectProblem(response, 403, new RegExp(`lacks the scope ${other}\\b`));
+    it.each(Object.keys(operations))(
+      'lets a key with only %s do what that scope allows, and nothing else (403 naming the scope)',
+      async (scope) => {
+        for (const [name, call, status] of operations[scope]) {
+          expect([name, (await call(keys[scope])).status]).toEqual([name, status]);
         }
-      }
-    });
+        for (const [other, calls] of Object.entries(operations).filter(([s]) => s !== scope)) {
+          for (const [name, call] of calls) {
+            const response = await call(keys[scope]);
+            expect([name, response.status]).toEqual([name, 403]);
+            expectProblem(response, 403, new RegExp(`lacks the scope ${other}\\b`));
+          }
+        }
+      },
+    );
 
-    it('acts as its owner: what a key sends, the owner\'s JWT lists', async () => {
-      const { body: sent } = await t.http.post('/sender/send').set(keyAuth(keys.send)).send(sendBody({ subject: 'by key' })).expect(201);
+    it("acts as its owner: what a key sends, the owner's JWT lists", async () => {
+      const { body: sent } = await t.http
+        .post('/sender/send')
+        .set(keyAuth(keys.send))
+        .send(sendBody({ subject: 'by key' }))
+        .expect(201);
 
       const { body } = await t.http.get(`/user/messages/${sent.id}`).set(bearer(userId)).expect(200);
 
@@ -129,7 +163,11 @@ describe('API keys', () => {
 
       // Written off the request's path: polled for.
       let lastUsedAt: string | null = null;
-      for (const deadline = Date.now() + 5_000; !lastUsedAt && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      for (
+        const deadline = Date.now() + 5_000;
+        !lastUsedAt && Date.now() < deadline;
+        await new Promise((r) => setTimeout(r, 20))
+      ) {
         const { body } = await t.http.get('/user/api-keys').set(bearer(userId)).expect(200);
         lastUsedAt = body.apiKeys.find((k: { name: string }) => k.name === 'read').lastUsedAt;
       }
@@ -165,7 +203,11 @@ describe('API keys', () => {
       const userId = newUserId();
       const key = await keysOnly(userId);
 
-      const { body } = await t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'made by a key' }).expect(201);
+      const { body } = await t.http
+        .post('/user/api-keys')
+        .set(keyAuth(key))
+        .send({ name: 'made by a key' })
+        .expect(201);
 
       expect(body.scopes).toEqual(['keys']);
       expectProblem(await t.http.get('/user/messages').set(keyAuth(body.key)), 403, /lacks the scope read/);
@@ -175,12 +217,22 @@ describe('API keys', () => {
       const userId = newUserId();
       const { key } = await newKey(userId, { name: 'send and keys', scopes: ['send', 'keys'] });
 
-      const within = await t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'sender', scopes: ['send'] }).expect(201);
+      const within = await t.http
+        .post('/user/api-keys')
+        .set(keyAuth(key))
+        .send({ name: 'sender', scopes: ['send'] })
+        .expect(201);
       expect(within.body.scopes).toEqual(['send']);
-      const wider = await t.http.post('/user/api-keys').set(keyAuth(key)).send({ name: 'wider', scopes: ['send', 'read', 'keys'] });
+      const wider = await t.http
+        .post('/user/api-keys')
+        .set(keyAuth(key))
+        .send({ name: 'wider', scopes: ['send', 'read', 'keys'] });
       expectProblem(wider, 403, /cannot make a key with the scope read, which it lacks; its scopes: send, keys/);
 
-      expect((await storedRows(userId)).map((row: { name: string }) => row.name).sort()).toEqual(['send and keys', 'sender']);
+      expect((await storedRows(userId)).map((row: { name: string }) => row.name).sort()).toEqual([
+        'send and keys',
+        'sender',
+      ]);
     });
 
     it('cannot delete a key holding a scope it lacks (403, the key keeps working), and deletes one within its scopes', async () => {
@@ -189,7 +241,11 @@ describe('API keys', () => {
       const full = await newKey(userId, { name: 'full' });
       const narrow = await newKey(userId, { name: 'narrow', scopes: ['keys'] });
 
-      expectProblem(await t.http.delete(`/user/api-keys/${full.id}`).set(keyAuth(key)), 403, /cannot delete a key with the scope send, read, which it lacks/);
+      expectProblem(
+        await t.http.delete(`/user/api-keys/${full.id}`).set(keyAuth(key)),
+        403,
+        /cannot delete a key with the scope send, read, which it lacks/,
+      );
       await t.http.get('/user/messages').set(keyAuth(full.key)).expect(200);
       await t.http.delete(`/user/api-keys/${narrow.id}`).set(keyAuth(key)).expect(204);
 
@@ -200,7 +256,10 @@ describe('API keys', () => {
       const userId = newUserId();
       const full = await newKey(userId, { name: 'full' });
 
-      expect((await create(userId, { name: 'any', scopes: ['read', 'send'] }).expect(201)).body.scopes).toEqual(['send', 'read']);
+      expect((await create(userId, { name: 'any', scopes: ['read', 'send'] }).expect(201)).body.scopes).toEqual([
+        'send',
+        'read',
+      ]);
       await t.http.delete(`/user/api-keys/${full.id}`).set(bearer(userId)).expect(204);
     });
 
@@ -249,11 +308,15 @@ describe('API keys', () => {
       expectProblem(await t.http.delete(`/user/api-keys/${id}`).set(bearer(userId)), 404);
     });
 
-    it('answers 404 for another user\'s key, which keeps working', async () => {
+    it("answers 404 for another user's key, which keeps working", async () => {
       const owner = newUserId();
       const { id, key } = await newKey(owner);
 
-      expectProblem(await t.http.delete(`/user/api-keys/${id}`).set(bearer(newUserId())), 404, new RegExp(`API key ${id} does not exist`));
+      expectProblem(
+        await t.http.delete(`/user/api-keys/${id}`).set(bearer(newUserId())),
+        404,
+        new RegExp(`API key ${id} does not exist`),
+      );
 
       await t.http.get('/user/messages').set(keyAuth(key)).expect(200);
       expect(await storedRows(owner)).toHaveLength(1);
@@ -296,7 +359,7 @@ describe('API keys', () => {
     });
   });
 
-  it('refuses a user\'s 101st key (409)', async () => {
+  it("refuses a user's 101st key (409)", async () => {
     const userId = newUserId();
     const hashes = Array.from({ length: 100 }, (_, i) => Buffer.alloc(32, i));
     await t.db.query(

@@ -40,11 +40,22 @@ describe('the budget of refused API keys per client address', () => {
 
   function get(from: string, authorization: string): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const request = httpRequest({ host: '127.0.0.1', port, path: '/user/messages', localAddress: from, headers: { Authorization: authorization } }, (response) => {
-        let text = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text) }));
-      });
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/user/messages',
+          localAddress: from,
+          headers: { Authorization: authorization },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text) }),
+          );
+        },
+      );
       request.on('error', reject).end();
     });
   }
@@ -61,7 +72,11 @@ describe('the budget of refused API keys per client address', () => {
     const limited = await get(from, `Bearer ${unknownKey(21)}`);
     expect(limited.status).toBe(429);
     expect(limited.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(limited.body).toMatchObject({ status: 429, title: 'Too Many Requests', detail: expect.stringMatching(/API keys/) });
+    expect(limited.body).toMatchObject({
+      status: 429,
+      title: 'Too Many Requests',
+      detail: expect.stringMatching(/API keys/),
+    });
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

@@ -21,7 +21,10 @@ describe('a batch that fails while it is being stored', () => {
 
   it('leaves no message, recipient, history entry or job of any message of the batch', async () => {
     const userId = newUserId();
-    const messages = [...batchOf(4), sendBody({ subject: 'Last', attachments: [{ fileName: 'boom.txt', content: 'Ym9vbQ==' }] })];
+    const messages = [
+      ...batchOf(4),
+      sendBody({ subject: 'Last', attachments: [{ fileName: 'boom.txt', content: 'Ym9vbQ==' }] }),
+    ];
 
     const response = await sendBatch(t.http, userId, messages);
 

@@ -50,7 +50,7 @@ describe('Idempotency-Key on POST /sender/send/batch', () => {
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 2, idempotencyKeys: 1 });
   });
 
-  it('keeps a single send\'s key and a batch\'s apart: one used for the other is 422', async () => {
+  it("keeps a single send's key and a batch's apart: one used for the other is 422", async () => {
     const userId = newUserId();
     const key = newKey();
     await t.http.post('/sender/send').set(bearer(userId)).set('Idempotency-Key', key).send(sendBody()).expect(201);
@@ -92,12 +92,15 @@ describe('Idempotency-Key on POST /sender/send/batch', () => {
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 2, idempotencyKeys: 1 });
   });
 
-  it('reports an invalid key with the batch\'s own errors, and stores nothing', async () => {
+  it("reports an invalid key with the batch's own errors, and stores nothing", async () => {
     const userId = newUserId();
 
     const response = await sendBatch(t.http, userId, [sendBody({ subject: '' })], 'é'.repeat(3)).expect(400);
 
-    expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['Idempotency-Key', 'messages[0].subject']);
+    expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'Idempotency-Key',
+      'messages[0].subject',
+    ]);
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0, idempotencyKeys: 0 });
   });
 
@@ -105,7 +108,10 @@ describe('Idempotency-Key on POST /sender/send/batch', () => {
   async function waitUntilBlockedBy(pid: number): Promise<void> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const [{ blocked }] = await t.db.query(`SELECT count(*)::int AS blocked FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`, [pid]);
+      const [{ blocked }] = await t.db.query(
+        `SELECT count(*)::int AS blocked FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`,
+        [pid],
+      );
       if (blocked >= 1) return;
       if (Date.now() > deadline) throw new Error('The first batch never reached the database');
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -26,7 +26,9 @@ function largeBatch(): Buffer {
   const half = Math.floor(((19 * MiB) / MESSAGES - 300) / 2);
   const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(half / 57)).slice(0, half);
   const html = `<p>${text.slice(7)}</p>`;
-  const messages = Array.from({ length: MESSAGES }, (_, i) => sendBody({ subject: `Large ${i}`, to: [`r${i}@example.com`], html, text }));
+  const messages = Array.from({ length: MESSAGES }, (_, i) =>
+    sendBody({ subject: `Large ${i}`, to: [`r${i}@example.com`], html, text }),
+  );
   return Buffer.from(JSON.stringify({ messages }));
 }
 
@@ -40,19 +42,27 @@ interface Answer {
 function post(url: string, headers: Record<string, string>, body: Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const request = httpRequest(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(body.length) } }, (response) => {
-      answered = true;
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, body: text, headers: response.headers }));
-    });
+    const request = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+      },
+      (response) => {
+        answered = true;
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text, headers: response.headers }));
+      },
+    );
     // A refused body may be cut off once its answer is out: that is the server's right.
     request.on('error', (error) => answered || reject(error));
     request.end(body);
   });
 }
 
-const memoryOf = (pid: number, field: 'VmHWM' | 'VmRSS') => Math.round(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
+const memoryOf = (pid: number, field: 'VmHWM' | 'VmRSS') =>
+  Math.round(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
 describe('16 clients sending 19 MiB batches at once to an API process', () => {
   const body = largeBatch();
@@ -73,7 +83,14 @@ describe('16 clients sending 19 MiB batches at once to an API process', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const service: ServiceProcess = startServiceProcess(
-      { ROLE: 'api', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: process.env.TEST_DATABASE_URL!, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
+      {
+        ROLE: 'api',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: process.env.TEST_DATABASE_URL!,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+      },
       // As `npm start` runs it (package.json): the build (made first when the sources changed), with 4 MiB semi-spaces.
       { command: [process.execPath, '--max-semi-space-size=4', 'scripts/start.js'] },
     );
@@ -84,9 +101,13 @@ describe('16 clients sending 19 MiB batches at once to an API process', () => {
       writeFileSync(`/proc/${pid}/clear_refs`, '5');
       const atStart = memoryOf(pid, 'VmRSS');
       const userId = newUserId();
-      const answers = await Promise.all(Array.from({ length: CLIENTS }, () => post(`${base}/sender/send/batch`, bearer(userId), body)));
+      const answers = await Promise.all(
+        Array.from({ length: CLIENTS }, () => post(`${base}/sender/send/batch`, bearer(userId), body)),
+      );
       const peakMb = memoryOf(pid, 'VmHWM');
-      measured.push(`limit ${rateLimitPerMinute}: ${peakMb} MB (${atStart} MB before the flood), answers ${answers.map((a) => a.status).join(',')}`);
+      measured.push(
+        `limit ${rateLimitPerMinute}: ${peakMb} MB (${atStart} MB before the flood), answers ${answers.map((a) => a.status).join(',')}`,
+      );
       return { answers, peakMb, userId };
     } finally {
       await service.stop();

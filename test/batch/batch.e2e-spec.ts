@@ -30,9 +30,15 @@ describe('POST /sender/send/batch', () => {
       expect(response.body.messages).toHaveLength(100);
       expect(response.body.messages.map((m: { subject: string }) => m.subject)).toEqual(messages.map((m) => m.subject));
       expect(response.body.messages.map((m: { to: string[] }) => m.to)).toEqual(messages.map((m) => m.to));
-      for (const message of response.body.messages) expect(message).toMatchObject({ status: 'queued', userId, sender: 'billing@example.com' });
+      for (const message of response.body.messages)
+        expect(message).toMatchObject({ status: 'queued', userId, sender: 'billing@example.com' });
       expect(new Set(response.body.messages.map((m: { id: string }) => m.id)).size).toBe(100);
-      expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ senders: 1, messages: 100, recipients: 100, events: 100 });
+      expect(await rowsOwnedBy(t.db, userId)).toMatchObject({
+        senders: 1,
+        messages: 100,
+        recipients: 100,
+        events: 100,
+      });
       expect(await deliveryJobsOf(t.db, userId)).toBe(100);
     });
 
@@ -47,7 +53,11 @@ describe('POST /sender/send/batch', () => {
           customPayload: Object.fromEntries(Array.from({ length: 50 }, (_, k) => [`key${k}`, `value ${k}`])),
         });
 
-      const response = await sendBatch(t.http, userId, Array.from({ length: 100 }, (_, i) => wide(i))).expect(201);
+      const response = await sendBatch(
+        t.http,
+        userId,
+        Array.from({ length: 100 }, (_, i) => wide(i)),
+      ).expect(201);
 
       expect(response.body.messages).toHaveLength(100);
       expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 100, recipients: 100 * 50 });
@@ -57,7 +67,12 @@ describe('POST /sender/send/batch', () => {
       const userId = newUserId();
       const messages = [
         sendBody({ priority: 'low', customPayload: { order: '1' } }),
-        sendBody({ subject: 'Second', bulkSendingId: 'spring', contactId: 'c-2', attachments: [{ fileName: 'a.txt', content: 'aGk=' }] }),
+        sendBody({
+          subject: 'Second',
+          bulkSendingId: 'spring',
+          contactId: 'c-2',
+          attachments: [{ fileName: 'a.txt', content: 'aGk=' }],
+        }),
       ];
 
       const { body } = await sendBatch(t.http, userId, messages).expect(201);
@@ -69,7 +84,12 @@ describe('POST /sender/send/batch', () => {
         expect(withoutHistory).toEqual(message);
       }
       expect(body.messages[0]).toMatchObject({ priority: 'low', customPayload: { order: '1' } });
-      expect(body.messages[1]).toMatchObject({ subject: 'Second', bulkSendingId: 'spring', contactId: 'c-2', priority: 'normal' });
+      expect(body.messages[1]).toMatchObject({
+        subject: 'Second',
+        bulkSendingId: 'spring',
+        contactId: 'c-2',
+        priority: 'normal',
+      });
       expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 2, attachments: 1 });
     });
 
@@ -84,9 +104,15 @@ describe('POST /sender/send/batch', () => {
 
     it('takes stored attachments by id in any message', async () => {
       const userId = newUserId();
-      const { body: file } = await t.http.post('/attachments').set(bearer(userId)).attach('file', Buffer.from('report'), 'report.txt').expect(201);
+      const { body: file } = await t.http
+        .post('/attachments')
+        .set(bearer(userId))
+        .attach('file', Buffer.from('report'), 'report.txt')
+        .expect(201);
 
-      const { body } = await sendBatch(t.http, userId, [sendBody(), sendBody({ attachmentIds: [file.id] })]).expect(201);
+      const { body } = await sendBatch(t.http, userId, [sendBody(), sendBody({ attachmentIds: [file.id] })]).expect(
+        201,
+      );
 
       expect(body.messages).toHaveLength(2);
       expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 2, attachments: 1, storedAttachments: 1 });
@@ -120,8 +146,12 @@ describe('POST /sender/send/batch', () => {
 
       // A bad address in `to` is named by the array, as the single send names it (seed behaviour).
       const fields = response.body.errors.map((e: { field: string }) => e.field);
-      expect(fields.sort()).toEqual(['messages[1].subject', 'messages[3].priority', 'messages[3].to', 'messages[4].html'].sort());
-      expect(response.body.errors.find((e: { field: string }) => e.field === 'messages[4].html').message).toBe('is required');
+      expect(fields.sort()).toEqual(
+        ['messages[1].subject', 'messages[3].priority', 'messages[3].to', 'messages[4].html'].sort(),
+      );
+      expect(response.body.errors.find((e: { field: string }) => e.field === 'messages[4].html').message).toBe(
+        'is required',
+      );
       await expectNothingStored(userId);
     });
 
@@ -129,7 +159,12 @@ describe('POST /sender/send/batch', () => {
       const userId = newUserId();
       const raw = `{"messages":[${JSON.stringify(sendBody())},${JSON.stringify(sendBody()).slice(0, -1)},"cc2":["x@example.com"],"toString":"x","webhook":{"url":"https://hooks.example.com/","hasOwnProperty":1}}],"extra":1}`;
 
-      const response = await t.http.post('/sender/send/batch').set(bearer(userId)).set('Content-Type', 'application/json').send(raw).expect(400);
+      const response = await t.http
+        .post('/sender/send/batch')
+        .set(bearer(userId))
+        .set('Content-Type', 'application/json')
+        .send(raw)
+        .expect(400);
 
       expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
         ['extra', 'messages[1].cc2', 'messages[1].toString', 'messages[1].webhook.hasOwnProperty'].sort(),
@@ -151,18 +186,27 @@ describe('POST /sender/send/batch', () => {
       const userId = newUserId();
       const unknown = '0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e';
 
-      const response = await sendBatch(t.http, userId, [...batchOf(99), sendBody({ attachmentIds: [unknown] })]).expect(400);
+      const response = await sendBatch(t.http, userId, [...batchOf(99), sendBody({ attachmentIds: [unknown] })]).expect(
+        400,
+      );
 
-      expect(response.body.errors).toEqual([{ field: 'messages[99].attachmentIds[0]', message: `no attachment ${unknown} exists` }]);
+      expect(response.body.errors).toEqual([
+        { field: 'messages[99].attachmentIds[0]', message: `no attachment ${unknown} exists` },
+      ]);
       await expectNothingStored(userId);
     });
 
     it('refuses a webhook on a private address in any message, naming it', async () => {
       const userId = newUserId();
 
-      const response = await sendBatch(t.http, userId, [sendBody(), sendBody({ webhook: { url: 'http://127.0.0.1/hook' } })]).expect(400);
+      const response = await sendBatch(t.http, userId, [
+        sendBody(),
+        sendBody({ webhook: { url: 'http://127.0.0.1/hook' } }),
+      ]).expect(400);
 
-      expect(response.body.errors).toEqual([{ field: 'messages[1].webhook.url', message: expect.stringContaining('private') }]);
+      expect(response.body.errors).toEqual([
+        { field: 'messages[1].webhook.url', message: expect.stringContaining('private') },
+      ]);
       await expectNothingStored(userId);
     });
 
@@ -170,18 +214,32 @@ describe('POST /sender/send/batch', () => {
       const userId = newUserId();
       const attachment = (bytes: number) => ({ fileName: 'a.bin', content: Buffer.alloc(bytes, 1).toString('base64') });
 
-      const response = await sendBatch(t.http, userId, [sendBody(), sendBody({ attachments: [attachment(MAX_ATTACHMENT_BYTES + 1)] })]).expect(413);
+      const response = await sendBatch(t.http, userId, [
+        sendBody(),
+        sendBody({ attachments: [attachment(MAX_ATTACHMENT_BYTES + 1)] }),
+      ]).expect(413);
 
       expect(response.body.detail).toMatch(/^messages\[1\]: /);
       await expectNothingStored(userId);
-      await sendBatch(t.http, userId, [sendBody(), sendBody({ attachments: [attachment(MAX_ATTACHMENT_BYTES)] })]).expect(201);
+      await sendBatch(t.http, userId, [
+        sendBody(),
+        sendBody({ attachments: [attachment(MAX_ATTACHMENT_BYTES)] }),
+      ]).expect(201);
     });
 
     it('refuses a body that is not JSON with 415 and one without a token with 401', async () => {
       const userId = newUserId();
 
-      await t.http.post('/sender/send/batch').set(bearer(userId)).set('Content-Type', 'text/plain').send('hello').expect(415);
-      await t.http.post('/sender/send/batch').send({ messages: batchOf(1) }).expect(401);
+      await t.http
+        .post('/sender/send/batch')
+        .set(bearer(userId))
+        .set('Content-Type', 'text/plain')
+        .send('hello')
+        .expect(415);
+      await t.http
+        .post('/sender/send/batch')
+        .send({ messages: batchOf(1) })
+        .expect(401);
       await expectNothingStored(userId);
     });
   });

@@ -18,7 +18,13 @@ export interface BounceApp extends WebhookApp {
 }
 
 export function bootBounceApp(env: Record<string, string> = {}): BounceApp {
-  const app = bootWebhookApp({ ...TO_LOOPBACK, BOUNCE_DOMAIN, INBOUND_SMTP_PORT: '0', DATA_ENCRYPTION_KEY: ENCRYPTION_KEY, ...env });
+  const app = bootWebhookApp({
+    ...TO_LOOPBACK,
+    BOUNCE_DOMAIN,
+    INBOUND_SMTP_PORT: '0',
+    DATA_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    ...env,
+  });
   const { t, sink, send } = app;
   return {
     ...app,
@@ -26,10 +32,13 @@ export function bootBounceApp(env: Record<string, string> = {}): BounceApp {
     deliver: async (userId, overrides = {}) => {
       const accepted = await send(userId, overrides);
       await waitForStatus(t.http, userId, accepted.id, 'sent');
-      const verp = new Map(sink.acceptedFor(accepted.id).flatMap((mail) => mail.to.map((to) => [to.toLowerCase(), mail.from] as const)));
+      const verp = new Map(
+        sink.acceptedFor(accepted.id).flatMap((mail) => mail.to.map((to) => [to.toLowerCase(), mail.from] as const)),
+      );
       return { id: accepted.id, verp };
     },
     get: async (userId, id) => (await t.http.get(`/user/messages/${id}`).set(bearer(userId)).expect(200)).body,
-    suppressions: async (userId) => (await t.http.get('/user/suppressions').query({ take: 100 }).set(bearer(userId)).expect(200)).body.suppressions,
+    suppressions: async (userId) =>
+      (await t.http.get('/user/suppressions').query({ take: 100 }).set(bearer(userId)).expect(200)).body.suppressions,
   };
 }

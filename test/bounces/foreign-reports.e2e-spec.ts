@@ -20,16 +20,21 @@ const itWithPython = itIfPython("foreign-reports: the tests that speak through P
 
 const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 const statuses = (message: any) => message.statusHistory.map((e: { status: string }) => e.status);
-const USER_UNKNOWN = (to: string) => `550 5.1.1 <${to}>: Recipient address rejected: User unknown in local recipient table`;
+const USER_UNKNOWN = (to: string) =>
+  `550 5.1.1 <${to}>: Recipient address rejected: User unknown in local recipient table`;
 const hardBounce = (rcpt: string, id: string, recipient: string) =>
   dsn(rcpt, id, [{ recipient, action: 'failed', status: '5.1.1', diagnostic: USER_UNKNOWN(recipient) }]);
-const verpOf = (messageId: string, recipient = 0) => `bounces+${new RecipientTokens(ENCRYPTION_KEY, 'verp').encode({ messageId, recipient })}@${BOUNCE_DOMAIN}`;
+const verpOf = (messageId: string, recipient = 0) =>
+  `bounces+${new RecipientTokens(ENCRYPTION_KEY, 'verp').encode({ messageId, recipient })}@${BOUNCE_DOMAIN}`;
 
 describe('reports that name what their token does not', () => {
   const app = bootBounceApp();
   const { receiver, t } = app;
   const suppressedEverywhere = async (email: string) =>
-    (await t.db.query(`SELECT user_id, reason FROM suppressions WHERE lower(email) = lower($1)`, [email])) as { user_id: string; reason: string }[];
+    (await t.db.query(`SELECT user_id, reason FROM suppressions WHERE lower(email) = lower($1)`, [email])) as {
+      user_id: string;
+      reason: string;
+    }[];
 
   itWithPython(
     "never touches user B when A's token carries a report about B's recipient, or B's own address",
@@ -41,7 +46,9 @@ describe('reports that name what their token does not', () => {
       const rcpt = a.verp.get(toA)!;
 
       for (const named of [toB, 'sender@example.com']) {
-        expect(await sendWithNodemailer(app.inboundPort(), rcpt, hardBounce(rcpt, b.id, named))).toMatchObject({ accepted: true });
+        expect(await sendWithNodemailer(app.inboundPort(), rcpt, hardBounce(rcpt, b.id, named))).toMatchObject({
+          accepted: true,
+        });
         expect(await sendWithSmtplib(app.inboundPort(), rcpt, arf(rcpt, b.id, named))).toEqual({ accepted: true });
       }
 
@@ -66,19 +73,28 @@ describe('reports that name what their token does not', () => {
       const userId = newUserId(`report-for-${status}`);
       const to = address(status);
       // Straight into the database, scheduled a day ahead so that no worker delivers it, then moved to the status.
-      const message = await storeMessage(t.db, userId, { recipients: [to], scheduledAt: new Date(Date.now() + 86_400_000), status });
+      const message = await storeMessage(t.db, userId, {
+        recipients: [to],
+        scheduledAt: new Date(Date.now() + 86_400_000),
+        status,
+      });
       // storeMessage leaves `queued` as accepted (scheduled): moved by hand, as no delivery job must exist for it.
       if (status === 'queued') await t.db.query(`UPDATE messages SET status = 'queued' WHERE id = $1`, [message.id]);
       const rcpt = verpOf(message.id);
 
       // Before the relay's acceptance is recorded, a report is refused for now (the sender retries); after it, taken.
-      const answer = ['scheduled', 'queued', 'sending', 'deferred'].includes(status) ? { accepted: false, code: 451 } : { accepted: true };
+      const answer = ['scheduled', 'queued', 'sending', 'deferred'].includes(status)
+        ? { accepted: false, code: 451 }
+        : { accepted: true };
       expect(await sendWithNodemailer(app.inboundPort(), rcpt, hardBounce(rcpt, message.id, to))).toMatchObject(answer);
       expect(await sendWithNodemailer(app.inboundPort(), rcpt, arf(rcpt, message.id, to))).toMatchObject(answer);
 
       const [{ status: after }] = await t.db.query(`SELECT status FROM messages WHERE id = $1`, [message.id]);
       expect(after).toBe(status);
-      const events: { status: string }[] = await t.db.query(`SELECT status FROM message_status_events WHERE message_id = $1`, [message.id]);
+      const events: { status: string }[] = await t.db.query(
+        `SELECT status FROM message_status_events WHERE message_id = $1`,
+        [message.id],
+      );
       expect(events.map((e) => e.status)).not.toContain('bounced');
       expect(events.map((e) => e.status)).not.toContain('complained');
     },
@@ -94,10 +110,17 @@ describe('reports that name what their token does not', () => {
       const { id, verp } = await app.deliver(userId, { to: [to], webhook: { url: receiver.url(path), status: [] } });
       const rcpt = verp.get(to)!;
 
-      expect(await sendWithNodemailer(app.inboundPort(), rcpt, arf(rcpt, id, to, 'abuse'))).toMatchObject({ accepted: true });
-      expect(await sendWithNodemailer(app.inboundPort(), rcpt, arf(rcpt, id, to, 'opt-out'))).toMatchObject({ accepted: true });
+      expect(await sendWithNodemailer(app.inboundPort(), rcpt, arf(rcpt, id, to, 'abuse'))).toMatchObject({
+        accepted: true,
+      });
+      expect(await sendWithNodemailer(app.inboundPort(), rcpt, arf(rcpt, id, to, 'opt-out'))).toMatchObject({
+        accepted: true,
+      });
       expect(await sendWithSmtplib(app.inboundPort(), rcpt, hardBounce(rcpt, id, to))).toEqual({ accepted: true });
-      await receiver.waitFor(() => distinctEvents(receiver.on(path)).some(({ event }) => event.type === 'message.complained'), 'message.complained');
+      await receiver.waitFor(
+        () => distinctEvents(receiver.on(path)).some(({ event }) => event.type === 'message.complained'),
+        'message.complained',
+      );
       // Every event the three reports could have caused was enqueued in their transactions: all are done now.
       await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
 
@@ -106,7 +129,12 @@ describe('reports that name what their token does not', () => {
       expect(statuses(message).filter((s: string) => s !== 'complained')).toEqual(['queued', 'sending', 'sent']);
       expect(statuses(message).slice(3)).toEqual(['complained', 'complained', 'complained']);
       const events = distinctEvents(receiver.on(path)).map(({ event }) => [event.data.sequence, event.type]);
-      expect(events.sort(([x], [y]) => Number(x) - Number(y))).toEqual([[1, 'message.queued'], [2, 'message.sending'], [3, 'message.sent'], [4, 'message.complained']]);
+      expect(events.sort(([x], [y]) => Number(x) - Number(y))).toEqual([
+        [1, 'message.queued'],
+        [2, 'message.sending'],
+        [3, 'message.sent'],
+        [4, 'message.complained'],
+      ]);
       expect((await app.suppressions(userId)).map((s) => [s.email, s.reason])).toEqual([[to, 'complaint']]);
     },
     TIMEOUT,
@@ -129,7 +157,9 @@ describe('reports that name what their token does not', () => {
       const message = await app.get(userId, id);
       expect(message.status).toBe('bounced');
       expect(message.statusHistory.at(-1)).toMatchObject({ status: 'bounced', recipient: to });
-      expect(await app.suppressions(userId)).toEqual([expect.objectContaining({ email: to, reason: 'hard_bounce', messageId: id })]);
+      expect(await app.suppressions(userId)).toEqual([
+        expect.objectContaining({ email: to, reason: 'hard_bounce', messageId: id }),
+      ]);
     },
     TIMEOUT,
   );
@@ -142,18 +172,30 @@ describe('reports that name what their token does not', () => {
       const { id, verp } = await app.deliver(userId, { to: [to], bulkSendingId: `bulk-${randomUUID()}` });
       const verpToken = verp.get(to)!.slice('bounces+'.length, verp.get(to)!.indexOf('@'));
       for (const accept of ['application/json', 'text/html']) {
-        await t.http.post(`/unsubscribe/${verpToken}`).set('Accept', accept).send('List-Unsubscribe=One-Click').expect(404);
+        await t.http
+          .post(`/unsubscribe/${verpToken}`)
+          .set('Accept', accept)
+          .send('List-Unsubscribe=One-Click')
+          .expect(404);
         await t.http.get(`/unsubscribe/${verpToken}`).set('Accept', accept).expect(404);
       }
       expect(await app.suppressions(userId)).toEqual([]);
 
-      const unsubscribeToken = new RecipientTokens(ENCRYPTION_KEY, 'unsubscribe').encode({ messageId: id, recipient: 0 });
+      const unsubscribeToken = new RecipientTokens(ENCRYPTION_KEY, 'unsubscribe').encode({
+        messageId: id,
+        recipient: 0,
+      });
       await t.db.query(`DELETE FROM messages WHERE id = $1`, [id]);
-      const problem = await t.http.post(`/unsubscribe/${unsubscribeToken}`).send('List-Unsubscribe=One-Click').expect(404);
+      const problem = await t.http
+        .post(`/unsubscribe/${unsubscribeToken}`)
+        .send('List-Unsubscribe=One-Click')
+        .expect(404);
       expect(problem.headers['content-type']).toMatch(/^application\/problem\+json/);
       await t.http.get(`/unsubscribe/${unsubscribeToken}`).set('Accept', 'text/html').expect(404);
       const mailto = `unsubscribe+${unsubscribeToken}@${BOUNCE_DOMAIN}`;
-      expect(await sendWithSmtplib(app.inboundPort(), mailto, Buffer.from('Subject: unsubscribe\r\n\r\n'))).toMatchObject({ accepted: false, code: 550 });
+      expect(
+        await sendWithSmtplib(app.inboundPort(), mailto, Buffer.from('Subject: unsubscribe\r\n\r\n')),
+      ).toMatchObject({ accepted: false, code: 550 });
       expect(await suppressedEverywhere(to)).toEqual([]);
     },
     TIMEOUT,
@@ -166,11 +208,17 @@ describe('reports that name what their token does not', () => {
       const to = address('nul');
       const { id, verp } = await app.deliver(userId, { to: [to] });
       const rcpt = verp.get(to)!;
-      const report = dsn(rcpt, id, [{ recipient: to, action: 'failed', status: '5.2.2', diagnostic: '552 5.2.2 Mailbox full\u0000 (quota)' }]);
+      const report = dsn(rcpt, id, [
+        { recipient: to, action: 'failed', status: '5.2.2', diagnostic: '552 5.2.2 Mailbox full\u0000 (quota)' },
+      ]);
       expect(await sendWithSmtplib(app.inboundPort(), rcpt, report)).toEqual({ accepted: true });
       const message = await app.get(userId, id);
       expect(message.status).toBe('bounced');
-      expect(message.statusHistory.at(-1)).toMatchObject({ status: 'bounced', recipient: to, detail: '552 5.2.2 Mailbox full\ufffd (quota)' });
+      expect(message.statusHistory.at(-1)).toMatchObject({
+        status: 'bounced',
+        recipient: to,
+        detail: '552 5.2.2 Mailbox full\ufffd (quota)',
+      });
     },
     TIMEOUT,
   );
@@ -185,12 +233,35 @@ describe('reports that name what their token does not', () => {
       // As Yahoo's and AOL's loops send them: no Original-Rcpt-To; the returned copy's To shows both recipients.
       const report = Buffer.from(
         [
-          'From: Feedback Loop <fbl@isp.example>', `To: ${rcpt}`, 'Subject: FW: Your invoice', 'MIME-Version: 1.0',
-          'Content-Type: multipart/report; report-type=feedback-report; boundary="fbl"', '',
-          '--fbl', 'Content-Type: text/plain', '', 'This is an abuse report.', '',
-          '--fbl', 'Content-Type: message/feedback-report', '', 'Feedback-Type: abuse', 'User-Agent: ExampleFBL/1.0', 'Version: 1', '',
-          '--fbl', 'Content-Type: message/rfc822', '', 'From: billing@example.com', `To: ${first}, ${second}`, 'Subject: Your invoice', '', 'Hello', '',
-          '--fbl--', '',
+          'From: Feedback Loop <fbl@isp.example>',
+          `To: ${rcpt}`,
+          'Subject: FW: Your invoice',
+          'MIME-Version: 1.0',
+          'Content-Type: multipart/report; report-type=feedback-report; boundary="fbl"',
+          '',
+          '--fbl',
+          'Content-Type: text/plain',
+          '',
+          'This is an abuse report.',
+          '',
+          '--fbl',
+          'Content-Type: message/feedback-report',
+          '',
+          'Feedback-Type: abuse',
+          'User-Agent: ExampleFBL/1.0',
+          'Version: 1',
+          '',
+          '--fbl',
+          'Content-Type: message/rfc822',
+          '',
+          'From: billing@example.com',
+          `To: ${first}, ${second}`,
+          'Subject: Your invoice',
+          '',
+          'Hello',
+          '',
+          '--fbl--',
+          '',
         ].join('\r\n'),
       );
       expect(await sendWithNodemailer(app.inboundPort(), rcpt, report)).toMatchObject({ accepted: true });
@@ -207,14 +278,21 @@ describe('reports that name what their token does not', () => {
     'ends complained whichever of a concurrent bounce and complaint commits first, with one suppression',
     async () => {
       const userId = newUserId('bounce-vs-complaint');
-      const delivered = await Promise.all(Array.from({ length: 8 }, async () => {
-        const to = address('race');
-        return { to, ...(await app.deliver(userId, { to: [to] })) };
-      }));
-      await Promise.all(delivered.flatMap(({ to, id, verp }) => {
-        const rcpt = verp.get(to)!;
-        return [sendWithNodemailer(app.inboundPort(), rcpt, hardBounce(rcpt, id, to)), sendWithSmtplib(app.inboundPort(), rcpt, arf(rcpt, id, to))];
-      })).then((outcomes) => expect(outcomes.map((o) => o.accepted)).toEqual(Array(16).fill(true)));
+      const delivered = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const to = address('race');
+          return { to, ...(await app.deliver(userId, { to: [to] })) };
+        }),
+      );
+      await Promise.all(
+        delivered.flatMap(({ to, id, verp }) => {
+          const rcpt = verp.get(to)!;
+          return [
+            sendWithNodemailer(app.inboundPort(), rcpt, hardBounce(rcpt, id, to)),
+            sendWithSmtplib(app.inboundPort(), rcpt, arf(rcpt, id, to)),
+          ];
+        }),
+      ).then((outcomes) => expect(outcomes.map((o) => o.accepted)).toEqual(Array(16).fill(true)));
 
       const suppressed = await app.suppressions(userId);
       for (const { to, id } of delivered) {
@@ -222,7 +300,10 @@ describe('reports that name what their token does not', () => {
         expect(message.status).toBe('complained');
         const after = statuses(message).slice(3);
         // bounced then complained (and the complaint's entry), or complained then the bounce noted under it.
-        expect([['bounced', 'complained'], ['complained', 'complained']]).toContainEqual(after);
+        expect([
+          ['bounced', 'complained'],
+          ['complained', 'complained'],
+        ]).toContainEqual(after);
         expect(suppressed.filter((s) => s.email === to)).toHaveLength(1);
       }
     },

@@ -25,16 +25,34 @@ describe('an internationalized BOUNCE_DOMAIN given in A-labels', () => {
       const to = `ada-${randomUUID()}@example.com`;
       const { id } = await app.deliver(userId, { to: [to] });
       const token = new RecipientTokens(ENCRYPTION_KEY, 'verp').encode({ messageId: id, recipient: 0 });
-      const report = (rcpt: string, status: string) => dsn(rcpt, id, [{ recipient: to, action: 'failed', status, diagnostic: `550 ${status} refused` }]);
+      const report = (rcpt: string, status: string) =>
+        dsn(rcpt, id, [{ recipient: to, action: 'failed', status, diagnostic: `550 ${status} refused` }]);
 
       // smtplib speaks ASCII, as most senders do.
-      expect(await sendWithSmtplib(app.inboundPort(), `bounces+${token}@${A_LABEL}`, report(`bounces+${token}@${A_LABEL}`, '5.7.1'))).toEqual({ accepted: true });
-      expect(await sendWithNodemailer(app.inboundPort(), `bounces+${token}@${U_LABEL}`, report(`bounces+${token}@${U_LABEL}`, '5.2.2'))).toMatchObject({ accepted: true });
-      expect(await sendWithSmtplib(app.inboundPort(), `bounces+${token}@xn--bcher-kva.example`, report('x', '5.1.1'))).toMatchObject({ accepted: false, code: 550 });
+      expect(
+        await sendWithSmtplib(
+          app.inboundPort(),
+          `bounces+${token}@${A_LABEL}`,
+          report(`bounces+${token}@${A_LABEL}`, '5.7.1'),
+        ),
+      ).toEqual({ accepted: true });
+      expect(
+        await sendWithNodemailer(
+          app.inboundPort(),
+          `bounces+${token}@${U_LABEL}`,
+          report(`bounces+${token}@${U_LABEL}`, '5.2.2'),
+        ),
+      ).toMatchObject({ accepted: true });
+      expect(
+        await sendWithSmtplib(app.inboundPort(), `bounces+${token}@xn--bcher-kva.example`, report('x', '5.1.1')),
+      ).toMatchObject({ accepted: false, code: 550 });
 
       const message = await app.get(userId, id);
       expect(message.status).toBe('bounced');
-      expect(message.statusHistory.slice(3).map((e: { detail: string }) => e.detail)).toEqual(['550 5.7.1 refused', '550 5.2.2 refused']);
+      expect(message.statusHistory.slice(3).map((e: { detail: string }) => e.detail)).toEqual([
+        '550 5.7.1 refused',
+        '550 5.2.2 refused',
+      ]);
     },
     TIMEOUT,
   );

@@ -24,7 +24,10 @@ describe('the inbound listener with the app', () => {
   itWithPython(
     'listens in a worker process and stops when the app closes',
     async () => {
-      const t = await bootTestApp({ ROLE: 'worker', BOUNCE_DOMAIN, INBOUND_SMTP_PORT: '0' }, { isolatedDatabase: true });
+      const t = await bootTestApp(
+        { ROLE: 'worker', BOUNCE_DOMAIN, INBOUND_SMTP_PORT: '0' },
+        { isolatedDatabase: true },
+      );
       let closed = false;
       try {
         const port = t.app.get(InboundSmtpListener).port!;

@@ -36,7 +36,12 @@ describe('the inbound SMTP listener', () => {
   const { t } = app;
   const limits = () => t.app.get(InboundLimits);
   const storedFor = async (id: string) =>
-    (await t.db.query(`SELECT (SELECT count(*) FROM message_status_events WHERE message_id = $1)::int AS history, (SELECT count(*) FROM applied_reports WHERE message_id = $1)::int AS reports`, [id]))[0];
+    (
+      await t.db.query(
+        `SELECT (SELECT count(*) FROM message_status_events WHERE message_id = $1)::int AS history, (SELECT count(*) FROM applied_reports WHERE message_id = $1)::int AS reports`,
+        [id],
+      )
+    )[0];
 
   itWithPython(
     'refuses a forged or altered token, and a real one for no stored message, at RCPT (550), storing nothing',
@@ -52,11 +57,23 @@ describe('the inbound SMTP listener', () => {
       const pastRecipients = `bounces+${new RecipientTokens(ENCRYPTION_KEY, 'verp').encode({ messageId: id, recipient: 1 })}@${BOUNCE_DOMAIN}`;
       const before = await storedFor(id);
 
-      for (const rcpt of [altered, forged, noMessage, pastRecipients, `bounces+${token}@elsewhere.example`, `someone@${BOUNCE_DOMAIN}`]) {
-        const report = dsn(rcpt, id, [{ recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 unknown' }]);
+      for (const rcpt of [
+        altered,
+        forged,
+        noMessage,
+        pastRecipients,
+        `bounces+${token}@elsewhere.example`,
+        `someone@${BOUNCE_DOMAIN}`,
+      ]) {
+        const report = dsn(rcpt, id, [
+          { recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 unknown' },
+        ]);
         expect(await sendWithNodemailer(app.inboundPort(), rcpt, report)).toMatchObject({ accepted: false, code: 550 });
       }
-      expect(await sendWithSmtplib(app.inboundPort(), altered, Buffer.from('Subject: x\r\n\r\nx\r\n'))).toMatchObject({ accepted: false, code: 550 });
+      expect(await sendWithSmtplib(app.inboundPort(), altered, Buffer.from('Subject: x\r\n\r\nx\r\n'))).toMatchObject({
+        accepted: false,
+        code: 550,
+      });
       expect(await storedFor(id)).toEqual(before);
       expect((await app.get(userId, id)).status).toBe('sent');
       expect(await app.suppressions(userId)).toEqual([]);
@@ -69,10 +86,17 @@ describe('the inbound SMTP listener', () => {
     async () => {
       const raw = Buffer.from('From: someone@elsewhere.example\r\nSubject: hello postmaster\r\n\r\nhello\r\n');
       for (const rcpt of [`postmaster@${BOUNCE_DOMAIN}`, `Abuse@${BOUNCE_DOMAIN.toUpperCase()}`]) {
-        expect(await sendWithNodemailer(app.inboundPort(), rcpt, raw, 'someone@elsewhere.example')).toMatchObject({ accepted: true });
+        expect(await sendWithNodemailer(app.inboundPort(), rcpt, raw, 'someone@elsewhere.example')).toMatchObject({
+          accepted: true,
+        });
       }
       expect(await sendWithSmtplib(app.inboundPort(), 'Postmaster', raw)).toEqual({ accepted: true });
-      const { replies } = await converse(app.inboundPort(), [{ cmd: 'MAIL FROM:<>' }, { cmd: 'RCPT TO:<POSTMASTER>' }, { cmd: 'RCPT TO:<postmaster>' }, { cmd: 'RCPT TO:<webmaster>' }]);
+      const { replies } = await converse(app.inboundPort(), [
+        { cmd: 'MAIL FROM:<>' },
+        { cmd: 'RCPT TO:<POSTMASTER>' },
+        { cmd: 'RCPT TO:<postmaster>' },
+        { cmd: 'RCPT TO:<webmaster>' },
+      ]);
       expect(replies.map(([code]) => code)).toEqual([250, 250, 250, 501]);
     },
     TIMEOUT,
@@ -87,9 +111,24 @@ describe('the inbound SMTP listener', () => {
       const token = new RecipientTokens(ENCRYPTION_KEY, 'unsubscribe').encode({ messageId: id, recipient: 1 });
       const verpToken = new RecipientTokens(ENCRYPTION_KEY, 'verp').encode({ messageId: id, recipient: 1 });
 
-      expect(await sendWithNodemailer(app.inboundPort(), `unsubscribe+${verpToken}@${BOUNCE_DOMAIN}`, Buffer.from('Subject: unsubscribe\r\n\r\n'), second)).toMatchObject({ accepted: false, code: 550 });
-      expect(await sendWithSmtplib(app.inboundPort(), `unsubscribe+${token}@${BOUNCE_DOMAIN}`, Buffer.from('Subject: unsubscribe\r\n\r\n'))).toEqual({ accepted: true });
-      expect(await app.suppressions(userId)).toEqual([expect.objectContaining({ email: second, reason: 'unsubscribe', messageId: id })]);
+      expect(
+        await sendWithNodemailer(
+          app.inboundPort(),
+          `unsubscribe+${verpToken}@${BOUNCE_DOMAIN}`,
+          Buffer.from('Subject: unsubscribe\r\n\r\n'),
+          second,
+        ),
+      ).toMatchObject({ accepted: false, code: 550 });
+      expect(
+        await sendWithSmtplib(
+          app.inboundPort(),
+          `unsubscribe+${token}@${BOUNCE_DOMAIN}`,
+          Buffer.from('Subject: unsubscribe\r\n\r\n'),
+        ),
+      ).toEqual({ accepted: true });
+      expect(await app.suppressions(userId)).toEqual([
+        expect.objectContaining({ email: second, reason: 'unsubscribe', messageId: id }),
+      ]);
     },
     TIMEOUT,
   );
@@ -101,7 +140,9 @@ describe('the inbound SMTP listener', () => {
       const to = address('to');
       const { id, verp } = await app.deliver(userId, { to: [to] });
       const rcpt = verp.get(to)!;
-      const report = dsn(rcpt, id, [{ recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 unknown' }]);
+      const report = dsn(rcpt, id, [
+        { recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 unknown' },
+      ]);
       const applications = jest.spyOn(t.app.get(ApplyReportsUseCase), 'execute');
       try {
         const repeated = Array.from({ length: 50 }, (_, i) => (i % 2 ? rcpt.toUpperCase() : rcpt));
@@ -123,7 +164,9 @@ describe('the inbound SMTP listener', () => {
       const recipients = Array.from({ length: 11 }, (_, i) => address(`r${i}`));
       const { id } = await app.send(userId, { to: recipients });
       const tokens = new RecipientTokens(ENCRYPTION_KEY, 'verp');
-      const rcpts = recipients.map((_, recipient) => `bounces+${tokens.encode({ messageId: id, recipient })}@${BOUNCE_DOMAIN}`);
+      const rcpts = recipients.map(
+        (_, recipient) => `bounces+${tokens.encode({ messageId: id, recipient })}@${BOUNCE_DOMAIN}`,
+      );
       expect(limits().recipientsPerMessage).toBe(10);
 
       const { replies } = await converse(app.inboundPort(), [
@@ -144,8 +187,12 @@ describe('the inbound SMTP listener', () => {
       const { features } = await converse(app.inboundPort(), [{ cmd: 'QUIT' }]);
       expect(features.size).toBe(String(MIB));
       const rcpt = `postmaster@${BOUNCE_DOMAIN}`;
-      expect(await sendWithNodemailer(app.inboundPort(), rcpt, messageOfSize(MIB), 'someone@elsewhere.example')).toMatchObject({ accepted: true });
-      expect(await sendWithNodemailer(app.inboundPort(), rcpt, messageOfSize(MIB + 1), 'someone@elsewhere.example')).toMatchObject({ accepted: false, code: 552 });
+      expect(
+        await sendWithNodemailer(app.inboundPort(), rcpt, messageOfSize(MIB), 'someone@elsewhere.example'),
+      ).toMatchObject({ accepted: true });
+      expect(
+        await sendWithNodemailer(app.inboundPort(), rcpt, messageOfSize(MIB + 1), 'someone@elsewhere.example'),
+      ).toMatchObject({ accepted: false, code: 552 });
       // A sender that says its size up front is refused at MAIL FROM.
       const { replies } = await converse(app.inboundPort(), [{ cmd: `MAIL FROM:<> SIZE=${MIB + 1}` }]);
       expect(replies[0][0]).toBe(552);
@@ -156,7 +203,10 @@ describe('the inbound SMTP listener', () => {
   itWithPython(
     'closes a session after ten unknown commands (421)',
     async () => {
-      const { replies, disconnected } = await converse(app.inboundPort(), Array.from({ length: 12 }, () => ({ cmd: 'XYZZY' })));
+      const { replies, disconnected } = await converse(
+        app.inboundPort(),
+        Array.from({ length: 12 }, () => ({ cmd: 'XYZZY' })),
+      );
       expect(replies.slice(0, 9).every(([code]) => code === 500)).toBe(true);
       expect(replies[9][0]).toBe(421);
       expect(disconnected).toBe(true);
@@ -167,7 +217,9 @@ describe('the inbound SMTP listener', () => {
   itWithPython(
     'closes a session that keeps guessing recipients (nine 550s, then 421 at the tenth unknown one), and one that keeps starting transactions',
     async () => {
-      const guesses = Array.from({ length: 12 }, (_, i) => ({ cmd: `RCPT TO:<bounces+${'0'.repeat(54)}${i}@${BOUNCE_DOMAIN}>` }));
+      const guesses = Array.from({ length: 12 }, (_, i) => ({
+        cmd: `RCPT TO:<bounces+${'0'.repeat(54)}${i}@${BOUNCE_DOMAIN}>`,
+      }));
       const guessing = await converse(app.inboundPort(), [{ cmd: 'MAIL FROM:<>' }, ...guesses]);
       expect(guessing.replies.slice(1, 10).every(([code]) => code === 550)).toBe(true);
       expect(guessing.replies[10][0]).toBe(421);
@@ -190,7 +242,10 @@ describe('the inbound SMTP listener', () => {
       limits().sessionMs = 1_500;
       try {
         const started = Date.now();
-        const { replies, disconnected } = await converse(app.inboundPort(), Array.from({ length: 40 }, () => ({ cmd: 'NOOP', pause: 0.2 })));
+        const { replies, disconnected } = await converse(
+          app.inboundPort(),
+          Array.from({ length: 40 }, () => ({ cmd: 'NOOP', pause: 0.2 })),
+        );
         expect(disconnected).toBe(true);
         expect(replies.at(-1)).toEqual([421, expect.stringContaining('session too long')]);
         expect(Date.now() - started).toBeLessThan(6_000);

@@ -17,7 +17,8 @@ const itWithPython = itIfPython("inbound-sessions: the tests that speak through 
 
 const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 const USER_UNKNOWN = '550 5.1.1 Recipient address rejected: User unknown in local recipient table';
-const hardBounce = (rcpt: string, id: string, recipient: string) => dsn(rcpt, id, [{ recipient, action: 'failed', status: '5.1.1', diagnostic: USER_UNKNOWN }]);
+const hardBounce = (rcpt: string, id: string, recipient: string) =>
+  dsn(rcpt, id, [{ recipient, action: 'failed', status: '5.1.1', diagnostic: USER_UNKNOWN }]);
 const tokenOf = (verp: string) => verp.slice('bounces+'.length, verp.lastIndexOf('@'));
 
 describe('the inbound listener against hostile clients', () => {
@@ -36,7 +37,12 @@ describe('the inbound listener against hostile clients', () => {
     }
   };
   const storedFor = async (id: string) =>
-    (await t.db.query(`SELECT (SELECT count(*) FROM message_status_events WHERE message_id = $1)::int AS history, (SELECT count(*) FROM applied_reports WHERE message_id = $1)::int AS reports, (SELECT count(*) FROM suppressions)::int AS suppressions`, [id]))[0];
+    (
+      await t.db.query(
+        `SELECT (SELECT count(*) FROM message_status_events WHERE message_id = $1)::int AS history, (SELECT count(*) FROM applied_reports WHERE message_id = $1)::int AS reports, (SELECT count(*) FROM suppressions)::int AS suppressions`,
+        [id],
+      )
+    )[0];
 
   it(
     'refuses forged VERP addresses in many shapes at RCPT (550), storing nothing; the real one passes in any letter case',
@@ -47,7 +53,10 @@ describe('the inbound listener against hostile clients', () => {
       const real = verp.get(to)!;
       const token = tokenOf(real);
       const flipped = token.slice(0, 10) + (token[10] === 'a' ? 'b' : 'a') + token.slice(11);
-      const unsubscribeToken = new RecipientTokens(ENCRYPTION_KEY, 'unsubscribe').encode({ messageId: id, recipient: 0 });
+      const unsubscribeToken = new RecipientTokens(ENCRYPTION_KEY, 'unsubscribe').encode({
+        messageId: id,
+        recipient: 0,
+      });
       const shapes: [string, string][] = [
         ['an extra +tag after the token', `bounces+${token}+tag@${BOUNCE_DOMAIN}`],
         ['an extra +tag before the token', `bounces+tag+${token}@${BOUNCE_DOMAIN}`],
@@ -67,13 +76,16 @@ describe('the inbound listener against hostile clients', () => {
       ];
       const before = await storedFor(id);
       // Written byte for byte (a client library might unquote or re-encode an address), one session each.
-      for (const [shape, rcpt] of shapes) expect({ shape, reply: await rcptReply(rcpt) }).toEqual({ shape, reply: expect.stringMatching(/^550 /) });
+      for (const [shape, rcpt] of shapes)
+        expect({ shape, reply: await rcptReply(rcpt) }).toEqual({ shape, reply: expect.stringMatching(/^550 /) });
       expect(await storedFor(id)).toEqual(before);
       expect((await app.get(userId, id)).status).toBe('sent');
 
       // Letter case carries no meaning in the token (mail systems fold it) or in the domain (RFC 5321 §2.4).
       const shouted = real.toUpperCase();
-      expect(await sendWithNodemailer(app.inboundPort(), shouted, hardBounce(shouted, id, to))).toMatchObject({ accepted: true });
+      expect(await sendWithNodemailer(app.inboundPort(), shouted, hardBounce(shouted, id, to))).toMatchObject({
+        accepted: true,
+      });
       expect((await app.get(userId, id)).status).toBe('bounced');
     },
     TIMEOUT,
@@ -87,7 +99,10 @@ describe('the inbound listener against hostile clients', () => {
       const { id, verp } = await app.deliver(userId, { to: [to] });
       await t.db.query(`DELETE FROM messages WHERE id = $1`, [id]);
       const rcpt = verp.get(to)!;
-      expect(await sendWithNodemailer(app.inboundPort(), rcpt, hardBounce(rcpt, id, to))).toMatchObject({ accepted: false, code: 550 });
+      expect(await sendWithNodemailer(app.inboundPort(), rcpt, hardBounce(rcpt, id, to))).toMatchObject({
+        accepted: false,
+        code: 550,
+      });
       expect(await storedFor(id)).toMatchObject({ history: 0, reports: 0 });
       expect(await app.suppressions(userId)).toEqual([]);
     },
@@ -97,7 +112,11 @@ describe('the inbound listener against hostile clients', () => {
   itWithPython(
     'takes RCPT TO:<postmaster> without a domain, which RFC 5321 §4.1.1.3 says MUST be accepted',
     async () => {
-      const { replies } = await converse(app.inboundPort(), [{ cmd: 'MAIL FROM:<someone@elsewhere.example>' }, { cmd: 'RCPT TO:<postmaster>' }, { cmd: 'RCPT TO:<Postmaster>' }]);
+      const { replies } = await converse(app.inboundPort(), [
+        { cmd: 'MAIL FROM:<someone@elsewhere.example>' },
+        { cmd: 'RCPT TO:<postmaster>' },
+        { cmd: 'RCPT TO:<Postmaster>' },
+      ]);
       expect(replies.map(([code]) => code)).toEqual([250, 250, 250]);
     },
     TIMEOUT,
@@ -113,7 +132,9 @@ describe('the inbound listener against hostile clients', () => {
       await client.greeted();
       const report = hardBounce(verp.get(recipients[0])!, id, recipients[0]).toString();
       // Everything at once, as a PIPELINING client may (RFC 2920), DATA's content after its 354.
-      client.write(`EHLO relay.example.net\r\nMAIL FROM:<>\r\n${recipients.map((r) => `RCPT TO:<${verp.get(r)}>\r\n`).join('')}DATA\r\n`);
+      client.write(
+        `EHLO relay.example.net\r\nMAIL FROM:<>\r\n${recipients.map((r) => `RCPT TO:<${verp.get(r)}>\r\n`).join('')}DATA\r\n`,
+      );
       await client.waitFor((c) => c.replies().some((l) => l.startsWith('354')), '354');
       client.write(`${report}\r\n.\r\nQUIT\r\n`);
       await client.waitFor((c) => c.closed, 'the end of the session');
@@ -122,7 +143,9 @@ describe('the inbound listener against hostile clients', () => {
       expect(codes).toEqual([220, 250, 250, ...Array(10).fill(250), 452, 452, 354, 250, 221]);
       const message = await app.get(userId, id);
       // One bounce, of the recipient the report names; the nine other tokens each note a report not about theirs.
-      const bounces = message.statusHistory.filter((e: { status: string; detail: string }) => e.status === 'bounced' && !/^unrecognized report: /.test(e.detail));
+      const bounces = message.statusHistory.filter(
+        (e: { status: string; detail: string }) => e.status === 'bounced' && !/^unrecognized report: /.test(e.detail),
+      );
       expect(bounces.map((e: { recipient: string }) => e.recipient)).toEqual([recipients[0]]);
       expect((await app.suppressions(userId)).map((s) => s.email)).toEqual([recipients[0]]);
     },
@@ -144,7 +167,9 @@ describe('the inbound listener against hostile clients', () => {
       expect(disconnected).toBe(true);
       // One line of 900 000 characters in DATA, under SIZE: taken.
       const line = Buffer.from(`Subject: one long line\r\n\r\n${'z'.repeat(900_000)}\r\n`);
-      expect(await sendWithNodemailer(app.inboundPort(), `postmaster@${BOUNCE_DOMAIN}`, line, 'someone@elsewhere.example')).toMatchObject({ accepted: true });
+      expect(
+        await sendWithNodemailer(app.inboundPort(), `postmaster@${BOUNCE_DOMAIN}`, line, 'someone@elsewhere.example'),
+      ).toMatchObject({ accepted: true });
     },
     TIMEOUT,
   );
@@ -216,14 +241,21 @@ describe('the inbound listener against hostile clients', () => {
       const to = address('many');
       const { id, verp } = await app.deliver(userId, { to: [to] });
       const rcpt = verp.get(to)!;
-      const fields = Array.from({ length: 6_000 }, (_, i) => ({ recipient: `u${i}@x.example`, action: 'failed' as const, status: '5.1.1', diagnostic: '550' }));
+      const fields = Array.from({ length: 6_000 }, (_, i) => ({
+        recipient: `u${i}@x.example`,
+        action: 'failed' as const,
+        status: '5.1.1',
+        diagnostic: '550',
+      }));
       const report = dsn(rcpt, id, fields);
       expect(report.length).toBeLessThan(1024 * 1024);
       const started = Date.now();
       expect(await sendWithNodemailer(app.inboundPort(), rcpt, report)).toMatchObject({ accepted: true });
       const elapsed = Date.now() - started;
       const message = await app.get(userId, id);
-      expect(message.statusHistory.slice(3)).toEqual([expect.objectContaining({ status: 'sent', detail: expect.stringMatching(/^unrecognized report: /) })]);
+      expect(message.statusHistory.slice(3)).toEqual([
+        expect.objectContaining({ status: 'sent', detail: expect.stringMatching(/^unrecognized report: /) }),
+      ]);
       console.log(`6 000 blocks applied in ${elapsed} ms`);
       expect(elapsed).toBeLessThan(2_000);
     },

@@ -25,12 +25,14 @@ export interface StatusField {
 export function dsn(to: string, messageId: string, fields: StatusField[]): Buffer {
   const boundary = `dsn-${randomUUID()}`;
   const blocks = fields
-    .map((f) => `Final-Recipient: rfc822; ${f.recipient}
+    .map(
+      (f) => `Final-Recipient: rfc822; ${f.recipient}
 Action: ${f.action}
 Status: ${f.status}
 Remote-MTA: dns; mx.recipient.example
 Diagnostic-Code: smtp; ${f.diagnostic}
-`)
+`,
+    )
     .join('\n');
   return Buffer.from(
     CRLF(`Date: Tue, 24 Nov 2026 10:00:00 +0000
@@ -68,7 +70,13 @@ ${originalHeaders(messageId, fields[0].recipient)}
  * A multipart/report; report-type=feedback-report (ARF) of `feedbackType` about `recipient`. With
  * `originalTo`, it names no Original-Rcpt-To (optional in RFC 5965) and the returned message is to those.
  */
-export function arf(to: string, messageId: string, recipient: string, feedbackType = 'abuse', originalTo?: string[]): Buffer {
+export function arf(
+  to: string,
+  messageId: string,
+  recipient: string,
+  feedbackType = 'abuse',
+  originalTo?: string[],
+): Buffer {
   const boundary = `arf-${randomUUID()}`;
   return Buffer.from(
     CRLF(`Date: Tue, 24 Nov 2026 11:00:00 +0000

@@ -16,7 +16,13 @@ export type Outcome = { accepted: true; reply: string } | { accepted: false; cod
 
 /** nodemailer, from the null sender (as bounces are sent, RFC 5321 §4.5.5). */
 export async function sendWithNodemailer(port: number, to: string, raw: Buffer, from = ''): Promise<Outcome> {
-  const transport = createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, name: 'relay.example.net' });
+  const transport = createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    name: 'relay.example.net',
+  });
   try {
     const info = await transport.sendMail({ envelope: { from, to: [to] }, raw });
     return { accepted: true, reply: String(info.response) };
@@ -29,12 +35,29 @@ export async function sendWithNodemailer(port: number, to: string, raw: Buffer, 
 }
 
 /** swaks (/usr/bin/swaks), from the null sender; the transcript is its output. */
-export async function sendWithSwaks(port: number, to: string, raw: Buffer): Promise<{ exitCode: number; transcript: string }> {
+export async function sendWithSwaks(
+  port: number,
+  to: string,
+  raw: Buffer,
+): Promise<{ exitCode: number; transcript: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'swaks-'));
   try {
     const file = join(dir, 'report.eml');
     writeFileSync(file, raw);
-    const args = ['--server', '127.0.0.1', '--port', String(port), '--from', '<>', '--to', to, '--ehlo', 'relay.example.net', '--data', `@${file}`];
+    const args = [
+      '--server',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--from',
+      '<>',
+      '--to',
+      to,
+      '--ehlo',
+      'relay.example.net',
+      '--data',
+      `@${file}`,
+    ];
     try {
       const { stdout } = await run(SWAKS, args);
       return { exitCode: 0, transcript: stdout };
@@ -63,7 +86,11 @@ except smtplib.SMTPResponseException as e:
 `;
 
 /** Python's smtplib (a test using it runs under itIfPython), from the null sender; one RCPT for each entry of `to`, repeats included. */
-export async function sendWithSmtplib(port: number, to: string | string[], raw: Buffer): Promise<{ accepted: boolean; code?: number; reply?: string }> {
+export async function sendWithSmtplib(
+  port: number,
+  to: string | string[],
+  raw: Buffer,
+): Promise<{ accepted: boolean; code?: number; reply?: string }> {
   const child = run(PYTHON, ['-c', SMTPLIB, String(port), JSON.stringify([to].flat())]);
   child.child.stdin!.end(raw);
   const { stdout } = await child;

@@ -37,7 +37,11 @@ describe('VERP envelope senders (BOUNCE_DOMAIN set)', () => {
       });
       // The same message in every transaction (one Message-ID, the same headers and body), and no Bcc header in any.
       expect(new Set(mails.map((m) => m.parsed.messageId)).size).toBe(1);
-      expect(new Set(mails.map((m) => JSON.stringify([m.parsed.to, m.parsed.cc, m.parsed.subject, m.parsed.html, m.parsed.text]))).size).toBe(1);
+      expect(
+        new Set(
+          mails.map((m) => JSON.stringify([m.parsed.to, m.parsed.cc, m.parsed.subject, m.parsed.html, m.parsed.text])),
+        ).size,
+      ).toBe(1);
       for (const mail of mails) expect(mail.raw.toString()).not.toContain(bcc);
     },
     TIMEOUT,
@@ -51,8 +55,15 @@ describe('VERP envelope senders (BOUNCE_DOMAIN set)', () => {
       await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: cc }).expect(201);
       const accepted = await send(userId, { to: [to], cc: [cc], bcc: [bcc] });
       await waitForStatus(t.http, userId, accepted.id, 'sent');
-      const positions = sink.acceptedFor(accepted.id).map((m) => [m.to[0], tokens.decode(VERP.exec(m.from)![1])!.recipient]);
-      expect(positions.sort()).toEqual([[bcc, 2], [to, 0]].sort());
+      const positions = sink
+        .acceptedFor(accepted.id)
+        .map((m) => [m.to[0], tokens.decode(VERP.exec(m.from)![1])!.recipient]);
+      expect(positions.sort()).toEqual(
+        [
+          [bcc, 2],
+          [to, 0],
+        ].sort(),
+      );
     },
     TIMEOUT,
   );
@@ -102,10 +113,16 @@ describe('without BOUNCE_DOMAIN', () => {
     async () => {
       const userId = newUserId('no-verp');
       const [to, cc] = [address('to'), address('cc')];
-      const { body } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ sender: 'billing@example.com', to: [to], cc: [cc] })).expect(201);
+      const { body } = await t.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(sendBody({ sender: 'billing@example.com', to: [to], cc: [cc] }))
+        .expect(201);
       await waitForStatus(t.http, userId, body.id, 'sent');
       const mails = sink.acceptedFor(body.id);
-      expect(mails.map((m) => ({ from: m.from, to: m.to.sort() }))).toEqual([{ from: 'billing@example.com', to: [to, cc].sort() }]);
+      expect(mails.map((m) => ({ from: m.from, to: m.to.sort() }))).toEqual([
+        { from: 'billing@example.com', to: [to, cc].sort() },
+      ]);
     },
     TIMEOUT,
   );

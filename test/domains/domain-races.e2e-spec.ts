@@ -5,17 +5,25 @@ import { randomUUID } from 'node:crypto';
 import { appWithDns } from '../support/dns-server';
 import { bearer, newUserId } from '../support/tokens';
 
-interface DnsRecord { type: string; name: string; value: string; purpose: string }
+interface DnsRecord {
+  type: string;
+  name: string;
+  value: string;
+  purpose: string;
+}
 const dkimOf = (domain: { dnsRecords: DnsRecord[] }) => domain.dnsRecords.find((r) => r.purpose === 'dkim')!;
 
 describe('sending domains under concurrent requests', () => {
   const { t, dns } = appWithDns();
 
-  const register = async (userId: string, name: string) => (await t.http.post('/domains').set(bearer(userId)).send({ name }).expect(201)).body;
+  const register = async (userId: string, name: string) =>
+    (await t.http.post('/domains').set(bearer(userId)).send({ name }).expect(201)).body;
 
   it('answers a verify racing a delete with 200 or 404, never 500, and the deleted domain stays deleted', async () => {
     const userId = newUserId('verify-delete');
-    const domains = await Promise.all(Array.from({ length: 20 }, () => register(userId, `race-${randomUUID().slice(0, 8)}.example`)));
+    const domains = await Promise.all(
+      Array.from({ length: 20 }, () => register(userId, `race-${randomUUID().slice(0, 8)}.example`)),
+    );
     for (const domain of domains) dns.publish(dkimOf(domain).name, dkimOf(domain).value);
 
     const outcomes = await Promise.all(
@@ -24,7 +32,11 @@ describe('sending domains under concurrent requests', () => {
           t.http.post(`/domains/${domain.id}/verify`).set(bearer(userId)),
           t.http.delete(`/domains/${domain.id}`).set(bearer(userId)),
         ]);
-        return { verify: verify.status, remove: remove.status, problem: verify.status === 404 ? verify.headers['content-type'] : undefined };
+        return {
+          verify: verify.status,
+          remove: remove.status,
+          problem: verify.status === 404 ? verify.headers['content-type'] : undefined,
+        };
       }),
     );
     for (const outcome of outcomes) {
@@ -34,7 +46,9 @@ describe('sending domains under concurrent requests', () => {
     }
     // Every one is gone, whichever request came first.
     expect((await t.http.get('/domains').set(bearer(userId)).expect(200)).body.domains).toEqual([]);
-    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM sending_domains WHERE user_id = $1`, [userId]);
+    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM sending_domains WHERE user_id = $1`, [
+      userId,
+    ]);
     expect(count).toBe(0);
   });
 
@@ -57,7 +71,10 @@ describe('sending domains under concurrent requests', () => {
     dns.publish(dkimOf(b).name, dkimOf(b).value);
     expect((await t.http.post(`/domains/${b.id}/verify`).set(bearer(bob)).expect(200)).body.status).toBe('verified');
     await t.http.delete(`/domains/${a.id}`).set(bearer(alice)).expect(204);
-    expect((await t.http.get(`/domains/${b.id}`).set(bearer(bob)).expect(200)).body).toMatchObject({ name, status: 'verified' });
+    expect((await t.http.get(`/domains/${b.id}`).set(bearer(bob)).expect(200)).body).toMatchObject({
+      name,
+      status: 'verified',
+    });
     await t.http.get(`/domains/${a.id}`).set(bearer(alice)).expect(404);
   });
 });

@@ -7,7 +7,8 @@ import { bearer, newUserId } from '../support/tokens';
 
 const uniqueDomain = (label = 'd') => `${label}${randomUUID().slice(0, 8)}.example`;
 // Four labels (63, 63, 63 and 61 characters) and their dots: 253 characters, the most DNS takes.
-const nameOfLength = (length: number) => ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(length - 192)].join('.');
+const nameOfLength = (length: number) =>
+  ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(length - 192)].join('.');
 
 describe('/domains', () => {
   let t: TestApp;
@@ -16,7 +17,11 @@ describe('/domains', () => {
   });
   afterAll(() => t.close());
 
-  const create = (userId: string, body: unknown) => t.http.post('/domains').set(bearer(userId)).send(body as object);
+  const create = (userId: string, body: unknown) =>
+    t.http
+      .post('/domains')
+      .set(bearer(userId))
+      .send(body as object);
   const rowsOf = async (userId: string): Promise<{ name: string }[]> =>
     t.db.query(`SELECT name FROM sending_domains WHERE user_id = $1 ORDER BY created_at`, [userId]);
 
@@ -34,12 +39,36 @@ describe('/domains', () => {
       dkim: { selector: expect.stringMatching(/^mr\d{6}[0-9a-f]{8}$/), publicKey: expect.any(String) },
       dnsRecords: [
         {
-          type: 'TXT', name: `${dkim.selector}._domainkey.${name}`, host: `${dkim.selector}._domainkey`, zone: name,
-          value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`, ttl: 3600, purpose: 'dkim', required: true,
+          type: 'TXT',
+          name: `${dkim.selector}._domainkey.${name}`,
+          host: `${dkim.selector}._domainkey`,
+          zone: name,
+          value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`,
+          ttl: 3600,
+          purpose: 'dkim',
+          required: true,
         },
         // No SMTP_URL (the outbox) and no BOUNCE_DOMAIN: the domain's own MX hosts, at the domain itself.
-        { type: 'TXT', name, host: '@', zone: name, value: 'v=spf1 mx ~all', ttl: 3600, purpose: 'spf', required: false },
-        { type: 'TXT', name: `_dmarc.${name}`, host: '_dmarc', zone: name, value: 'v=DMARC1; p=none; adkim=r; aspf=r', ttl: 3600, purpose: 'dmarc', required: false },
+        {
+          type: 'TXT',
+          name,
+          host: '@',
+          zone: name,
+          value: 'v=spf1 mx ~all',
+          ttl: 3600,
+          purpose: 'spf',
+          required: false,
+        },
+        {
+          type: 'TXT',
+          name: `_dmarc.${name}`,
+          host: '_dmarc',
+          zone: name,
+          value: 'v=DMARC1; p=none; adkim=r; aspf=r',
+          ttl: 3600,
+          purpose: 'dmarc',
+          required: false,
+        },
       ],
       verifiedAt: null,
     });
@@ -59,7 +88,10 @@ describe('/domains', () => {
 
     expect(() => createPrivateKey({ key: row.private_key, format: 'der', type: 'pkcs8' })).toThrow();
     const opened = new DkimKeyCipher(t.config).open(row.private_key, body.id);
-    const publicOfStored = createPublicKey(createPrivateKey({ key: opened, format: 'der', type: 'pkcs8' })).export({ type: 'spki', format: 'der' });
+    const publicOfStored = createPublicKey(createPrivateKey({ key: opened, format: 'der', type: 'pkcs8' })).export({
+      type: 'spki',
+      format: 'der',
+    });
     expect(publicOfStored.toString('base64')).toBe(body.dkim.publicKey);
     expect(JSON.stringify(body)).not.toContain(opened.toString('base64').slice(40, 80));
   });
@@ -96,7 +128,11 @@ describe('/domains', () => {
     const response = await create(userId, body).expect(400);
 
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status: 400, title: 'Bad Request', errors: [expect.objectContaining({ field })] });
+    expect(response.body).toMatchObject({
+      status: 400,
+      title: 'Bad Request',
+      errors: [expect.objectContaining({ field })],
+    });
     expect(await rowsOf(userId)).toEqual([]);
   });
 
@@ -104,8 +140,18 @@ describe('/domains', () => {
     const userId = newUserId('domain-body');
 
     await t.http.post('/domains').set(bearer(userId)).set('Content-Type', 'text/plain').send('example.com').expect(415);
-    await t.http.post('/domains').set(bearer(userId)).set('Content-Type', 'application/json').send('"example.com"').expect(400);
-    await t.http.post('/domains').set(bearer(userId)).set('Content-Type', 'application/json').send('{"name":').expect(400);
+    await t.http
+      .post('/domains')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .send('"example.com"')
+      .expect(400);
+    await t.http
+      .post('/domains')
+      .set(bearer(userId))
+      .set('Content-Type', 'application/json')
+      .send('{"name":')
+      .expect(400);
     expect(await rowsOf(userId)).toEqual([]);
   });
 
@@ -151,10 +197,12 @@ describe('/domains', () => {
     );
     const same = uniqueDomain('same');
 
-    const statuses = await Promise.all([
-      ...Array.from({ length: 3 }, () => create(userId, { name: same })),
-      ...Array.from({ length: 3 }, () => create(userId, { name: uniqueDomain('race') })),
-    ].map(async (request) => (await request).status));
+    const statuses = await Promise.all(
+      [
+        ...Array.from({ length: 3 }, () => create(userId, { name: same })),
+        ...Array.from({ length: 3 }, () => create(userId, { name: uniqueDomain('race') })),
+      ].map(async (request) => (await request).status),
+    );
 
     // 97 + 3 = 100: one of the three same-name requests and two of the others get in, in some order.
     expect(statuses.filter((status) => status === 201)).toHaveLength(3);
@@ -170,8 +218,15 @@ describe('/domains', () => {
 
     await t.http.delete(`/domains/${id}`).set(bearer(userId)).expect(204);
 
-    for (const request of [t.http.get(`/domains/${id}`), t.http.post(`/domains/${id}/verify`), t.http.delete(`/domains/${id}`)]) {
-      expect((await request.set(bearer(userId)).expect(404)).body).toMatchObject({ status: 404, detail: `Domain ${id} does not exist.` });
+    for (const request of [
+      t.http.get(`/domains/${id}`),
+      t.http.post(`/domains/${id}/verify`),
+      t.http.delete(`/domains/${id}`),
+    ]) {
+      expect((await request.set(bearer(userId)).expect(404)).body).toMatchObject({
+        status: 404,
+        detail: `Domain ${id} does not exist.`,
+      });
     }
     expect((await t.http.get('/domains').set(bearer(userId)).expect(200)).body).toEqual({ domains: [kept] });
   });
@@ -181,15 +236,23 @@ describe('/domains', () => {
     const prober = newUserId('domain-prober');
     const domain = (await create(owner, { name: uniqueDomain() }).expect(201)).body;
     const unknown = randomUUID();
-    const probes = (id: string) => [t.http.get(`/domains/${id}`), t.http.post(`/domains/${id}/verify`), t.http.delete(`/domains/${id}`)];
+    const probes = (id: string) => [
+      t.http.get(`/domains/${id}`),
+      t.http.post(`/domains/${id}/verify`),
+      t.http.delete(`/domains/${id}`),
+    ];
     const observed = async (id: string) =>
-      Promise.all(probes(id).map(async (request) => {
-        const { status, body } = await request.set(bearer(prober));
-        return { status, detail: body.detail.replace(id, '<id>'), title: body.title };
-      }));
+      Promise.all(
+        probes(id).map(async (request) => {
+          const { status, body } = await request.set(bearer(prober));
+          return { status, detail: body.detail.replace(id, '<id>'), title: body.title };
+        }),
+      );
 
     expect(await observed(domain.id)).toEqual(await observed(unknown));
-    expect(await observed(domain.id)).toEqual(Array(3).fill({ status: 404, title: 'Not Found', detail: 'Domain <id> does not exist.' }));
+    expect(await observed(domain.id)).toEqual(
+      Array(3).fill({ status: 404, title: 'Not Found', detail: 'Domain <id> does not exist.' }),
+    );
     for (const malformed of ['not-a-uuid', domain.id.replace(/-/g, ''), `${domain.id}x`]) {
       expect((await observed(malformed)).map((o) => o.status)).toEqual([404, 404, 404]);
     }
@@ -198,7 +261,11 @@ describe('/domains', () => {
   });
 
   it('needs a token on every route', async () => {
-    for (const request of [t.http.get('/domains'), t.http.post('/domains').send({ name: 'x.example' }), t.http.get(`/domains/${randomUUID()}`)]) {
+    for (const request of [
+      t.http.get('/domains'),
+      t.http.post('/domains').send({ name: 'x.example' }),
+      t.http.get(`/domains/${randomUUID()}`),
+    ]) {
       expect((await request.expect(401)).body.status).toBe(401);
     }
   });
@@ -207,17 +274,31 @@ describe('/domains', () => {
 describe('/domains with a relay and BOUNCE_DOMAIN', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await bootTestApp({ SMTP_URL: 'smtp://user:secret@relay.example.net:587', BOUNCE_DOMAIN: 'Bounces.Mailroom.example' });
+    t = await bootTestApp({
+      SMTP_URL: 'smtp://user:secret@relay.example.net:587',
+      BOUNCE_DOMAIN: 'Bounces.Mailroom.example',
+    });
   });
   afterAll(() => t.close());
 
-  it('hints SPF for the envelope sender\'s domain, BOUNCE_DOMAIN, naming the relay of SMTP_URL', async () => {
+  it("hints SPF for the envelope sender's domain, BOUNCE_DOMAIN, naming the relay of SMTP_URL", async () => {
     const name = uniqueDomain();
 
-    const { body } = await t.http.post('/domains').set(bearer(newUserId('domain-spf'))).send({ name }).expect(201);
+    const { body } = await t.http
+      .post('/domains')
+      .set(bearer(newUserId('domain-spf')))
+      .send({ name })
+      .expect(201);
 
     expect(body.dnsRecords.find((r: { purpose: string }) => r.purpose === 'spf')).toEqual({
-      type: 'TXT', name: 'bounces.mailroom.example', host: '@', zone: 'bounces.mailroom.example', value: 'v=spf1 a:relay.example.net ~all', ttl: 3600, purpose: 'spf', required: false,
+      type: 'TXT',
+      name: 'bounces.mailroom.example',
+      host: '@',
+      zone: 'bounces.mailroom.example',
+      value: 'v=spf1 a:relay.example.net ~all',
+      ttl: 3600,
+      purpose: 'spf',
+      required: false,
     });
   });
 });

@@ -11,18 +11,35 @@ import { anyJunkValue, json, jsonArray, jsonObject, junkKey, junkValue } from '.
 const MAX_BATCH = 100;
 const SMALL_BODY = { subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'billing@example.com' };
 
-const batchOf = (messages: string[], extra: [string, string][] = []) => jsonObject([['messages', jsonArray(messages)], ...extra]);
+const batchOf = (messages: string[], extra: [string, string][] = []) =>
+  jsonObject([['messages', jsonArray(messages)], ...extra]);
 
 /** 1–4 valid bodies, or now and then the most a batch takes. */
 const validBatchCase: fc.Arbitrary<SendCase> = fc
   .oneof(
-    { weight: 20, arbitrary: fc.array(validSendCase, { minLength: 1, maxLength: 4 }).map((cases) => cases.map((c) => c.raw)) },
-    { weight: 1, arbitrary: fc.constant(Array.from({ length: MAX_BATCH }, (_, i) => json({ ...SMALL_BODY, subject: `Hi ${i}` }))) },
+    {
+      weight: 20,
+      arbitrary: fc.array(validSendCase, { minLength: 1, maxLength: 4 }).map((cases) => cases.map((c) => c.raw)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant(Array.from({ length: MAX_BATCH }, (_, i) => json({ ...SMALL_BODY, subject: `Hi ${i}` }))),
+    },
   )
   .chain((messages) =>
-    fc.option(validSendCase.map((c) => c.idempotencyKey), { nil: undefined }).map((key) =>
-      sendCaseOf({ family: 'valid batch', raw: batchOf(messages), idempotencyKey: key ?? undefined, expect: { status: 201 } }),
-    ),
+    fc
+      .option(
+        validSendCase.map((c) => c.idempotencyKey),
+        { nil: undefined },
+      )
+      .map((key) =>
+        sendCaseOf({
+          family: 'valid batch',
+          raw: batchOf(messages),
+          idempotencyKey: key ?? undefined,
+          expect: { status: 201 },
+        }),
+      ),
   );
 
 /** A valid batch with one message broken as the single send's near-valid cases break it. */
@@ -33,8 +50,15 @@ const oneBrokenCase: fc.Arbitrary<SendCase> = fc
     const i = at % (messages.length + 1);
     messages.splice(i, 0, broken.raw);
     // A broken header is the batch's; a broken field is its message's.
-    const fields = broken.expect?.fields?.map((field) => (field === 'Idempotency-Key' ? field : `messages[${i}].${field}`));
-    return sendCaseOf({ family: 'one message broken', raw: batchOf(messages), idempotencyKey: broken.idempotencyKey, expect: fields && { status: 400, fields } });
+    const fields = broken.expect?.fields?.map((field) =>
+      field === 'Idempotency-Key' ? field : `messages[${i}].${field}`,
+    );
+    return sendCaseOf({
+      family: 'one message broken',
+      raw: batchOf(messages),
+      idempotencyKey: broken.idempotencyKey,
+      expect: fields && { status: 400, fields },
+    });
   });
 
 /** A valid batch with one message over MAX_ATTACHMENT_BYTES: 413 for all. */
@@ -57,7 +81,15 @@ const badEnvelopeCase: fc.Arbitrary<SendCase> = fc
   .map((raw) => sendCaseOf({ family: 'bad messages', raw, expect: { status: 400, fields: ['messages'] } }));
 
 const junkBesideCase: fc.Arbitrary<SendCase> = fc
-  .tuple(fc.array(fc.tuple(junkKey.filter((k) => k !== 'messages'), anyJunkValue), { minLength: 1, maxLength: 3 }))
+  .tuple(
+    fc.array(
+      fc.tuple(
+        junkKey.filter((k) => k !== 'messages'),
+        anyJunkValue,
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+  )
   .map(([extra]) => sendCaseOf({ family: 'junk beside messages', raw: batchOf([json(SMALL_BODY)], extra) }));
 
 /** A single send's body where a batch is expected. */

@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
-import { countValues, expectEcho, expectFieldsPointIntoInput, expectNamed, expectPrototypeUntouched, expectWellFormedAnswer, isObject, replay, Tally, tryParse } from './checks';
+import {
+  countValues,
+  expectEcho,
+  expectFieldsPointIntoInput,
+  expectNamed,
+  expectPrototypeUntouched,
+  expectWellFormedAnswer,
+  isObject,
+  replay,
+  Tally,
+  tryParse,
+} from './checks';
 import { batchCase } from './batch-cases';
 import { footprint } from './footprint';
 import { MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from './send-bodies';
@@ -22,7 +33,11 @@ describe('hostile input to POST /sender/send/batch (property-based)', () => {
   const tally = new Tally(['messages']);
 
   beforeAll(async () => {
-    t = await bootTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', MAX_RECIPIENTS: String(MAX_RECIPIENTS), MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT_BYTES) });
+    t = await bootTestApp({
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      MAX_RECIPIENTS: String(MAX_RECIPIENTS),
+      MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT_BYTES),
+    });
     [{ now: suiteStart }] = await t.db.query(`SELECT now() AS now`);
   });
   afterAll(async () => {

@@ -21,9 +21,13 @@ export class Tally {
     this.byStatus.set(response.status, (this.byStatus.get(response.status) ?? 0) + 1);
     this.byFamily.set(family, (this.byFamily.get(family) ?? 0) + 1);
     if (response.status < 400) return;
-    const errors: { field: string; message: string }[] = Array.isArray(response.body?.errors) ? response.body.errors : [];
-    if (errors.length === 0) this.rejectionPaths.add(`${response.status} ${mask(String(response.body?.detail)).replace(/\d+/g, 'N')}`);
-    for (const { field, message } of errors) this.rejectionPaths.add(`${response.status} ${this.fieldShape(field)}: ${mask(message)}`);
+    const errors: { field: string; message: string }[] = Array.isArray(response.body?.errors)
+      ? response.body.errors
+      : [];
+    if (errors.length === 0)
+      this.rejectionPaths.add(`${response.status} ${mask(String(response.body?.detail)).replace(/\d+/g, 'N')}`);
+    for (const { field, message } of errors)
+      this.rejectionPaths.add(`${response.status} ${this.fieldShape(field)}: ${mask(message)}`);
   }
 
   /** `attachments[3].fileName` → `attachments[].fileName`; a key the caller made up → `<key>`. */
@@ -33,20 +37,25 @@ export class Tally {
       .map((segment, i) => {
         if (/^\[\d+\]$/.test(segment)) return '[]';
         const name = segment.replace(/^\./, '');
-        const known = i === 0 ? this.knownFields.includes(name) : ['url', 'status', 'fileName', 'content'].includes(name);
+        const known =
+          i === 0 ? this.knownFields.includes(name) : ['url', 'status', 'fileName', 'content'].includes(name);
         return (i === 0 ? '' : '.') + (known || RESERVED_KEYS.includes(name) ? name : '<key>');
       })
       .join('');
   }
 
   summary(name: string): string {
-    const statuses = [...this.byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
+    const statuses = [...this.byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ');
     const families = [...this.byFamily].map(([family, n]) => `${family}: ${n}`).join(', ');
     return `${name}: ${this.total} inputs (${families}); statuses ${statuses}; ${this.rejectionPaths.size} distinct rejection paths; ${this.predicted} outcomes predicted and checked`;
   }
 }
 
-const mask = (text: string) => text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>').replace(/\(.*\)$/, '(…)');
+const mask = (text: string) =>
+  text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>').replace(/\(.*\)$/, '(…)');
 
 /** SPEC §3: never a 5xx; every refusal is a problem whose status is the HTTP status. */
 export function expectWellFormedAnswer(response: Response): void {
@@ -54,10 +63,17 @@ export function expectWellFormedAnswer(response: Response): void {
   if (response.status < 300) return;
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
   expect(response.body).toEqual(
-    expect.objectContaining({ type: expect.any(String), title: expect.any(String), status: response.status, detail: expect.any(String), requestId: expect.any(String) }),
+    expect.objectContaining({
+      type: expect.any(String),
+      title: expect.any(String),
+      status: response.status,
+      detail: expect.any(String),
+      requestId: expect.any(String),
+    }),
   );
   expect(response.body.requestId).not.toBe('');
-  for (const error of response.body.errors ?? []) expect(error).toEqual({ field: expect.any(String), message: expect.any(String) });
+  for (const error of response.body.errors ?? [])
+    expect(error).toEqual({ field: expect.any(String), message: expect.any(String) });
 }
 
 /**
@@ -72,14 +88,18 @@ function isAtOrUnder(field: string, path: string): boolean {
 /** A field error must point into the input: at a key that was sent, or at a field that was missing. */
 export function expectFieldsPointIntoInput(errors: { field: string }[], keys: string[]): void {
   for (const { field } of errors) {
-    if (!keys.some((key) => isAtOrUnder(field, key))) throw new Error(`error field ${JSON.stringify(field)} names none of ${JSON.stringify(keys)}`);
+    if (!keys.some((key) => isAtOrUnder(field, key)))
+      throw new Error(`error field ${JSON.stringify(field)} names none of ${JSON.stringify(keys)}`);
   }
 }
 
 export function expectNamed(errors: { field: string }[], fields: string[], all: boolean): void {
   const named = (field: string) => errors.some((e) => isAtOrUnder(e.field, field));
   const ok = all ? fields.every(named) : fields.some(named);
-  if (!ok) throw new Error(`expected errors naming ${all ? 'all' : 'one'} of ${JSON.stringify(fields)}, got ${JSON.stringify(errors)}`);
+  if (!ok)
+    throw new Error(
+      `expected errors naming ${all ? 'all' : 'one'} of ${JSON.stringify(fields)}, got ${JSON.stringify(errors)}`,
+    );
 }
 
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
@@ -104,14 +124,25 @@ export function expectAcceptedSend(
   expect(response.status).toBe(201);
   const message = response.body;
   expect(message).toEqual({
-    id: expect.stringMatching(UUID), to: expect.any(Array), subject: expect.any(String), senderId: expect.stringMatching(UUID),
+    id: expect.stringMatching(UUID),
+    to: expect.any(Array),
+    subject: expect.any(String),
+    senderId: expect.stringMatching(UUID),
     // Scheduled while its moment is after its acceptance (SPEC §4), else queued.
-    status: message.scheduledAt !== null && Date.parse(message.scheduledAt) > Date.parse(message.sentAt) ? 'scheduled' : 'queued',
+    status:
+      message.scheduledAt !== null && Date.parse(message.scheduledAt) > Date.parse(message.sentAt)
+        ? 'scheduled'
+        : 'queued',
     scheduledAt: message.scheduledAt === null ? null : expect.stringMatching(ISO_UTC_MILLIS),
-    userId, sentAt: expect.stringMatching(ISO_UTC_MILLIS), sender: expect.any(String),
-    bulkSendingId: message.bulkSendingId === null ? null : expect.any(String), contactId: message.contactId === null ? null : expect.any(String),
-    priority: expect.stringMatching(/^(low|normal|high)$/), customPayload: message.customPayload === null ? null : expect.any(Object),
-    cc: message.cc === null ? null : expect.any(Array), bcc: message.bcc === null ? null : expect.any(Array),
+    userId,
+    sentAt: expect.stringMatching(ISO_UTC_MILLIS),
+    sender: expect.any(String),
+    bulkSendingId: message.bulkSendingId === null ? null : expect.any(String),
+    contactId: message.contactId === null ? null : expect.any(String),
+    priority: expect.stringMatching(/^(low|normal|high)$/),
+    customPayload: message.customPayload === null ? null : expect.any(Object),
+    cc: message.cc === null ? null : expect.any(Array),
+    bcc: message.bcc === null ? null : expect.any(Array),
     replyTo: message.replyTo === null ? null : expect.any(Array),
   });
   expect(response.headers.location).toBe(`/user/messages/${message.id}`);
@@ -142,17 +173,22 @@ export function expectEcho(message: Record<string, unknown>, sent: Record<string
   });
   expect(message.customPayload).toEqual(sent.customPayload ?? null);
   // The same moment, in UTC.
-  expect(message.scheduledAt).toBe(typeof sent.scheduledAt === 'string' ? new Date(sent.scheduledAt).toISOString() : null);
+  expect(message.scheduledAt).toBe(
+    typeof sent.scheduledAt === 'string' ? new Date(sent.scheduledAt).toISOString() : null,
+  );
   // Duplicates (by letter case) are dropped, keeping the first spelling.
   const sentTo = new Set(sent.to as string[]);
   expect((message.to as string[]).every((address) => sentTo.has(address))).toBe(true);
   expect(message.replyTo).toEqual(sent.replyTo ?? null);
   // Across to, cc and bcc too, by address part (to first, then cc, then bcc): each sent address once, in the field it came first.
   const fields = ['to', 'cc', 'bcc'] as const;
-  const echoed = fields.flatMap((field) => ((message[field] ?? []) as string[]).map((entry) => [field, entry] as const));
+  const echoed = fields.flatMap((field) =>
+    ((message[field] ?? []) as string[]).map((entry) => [field, entry] as const),
+  );
   const firstSent = new Map<string, readonly [string, string]>();
   for (const field of fields) {
-    for (const entry of (sent[field] ?? []) as string[]) if (!firstSent.has(addressKeyOf(entry))) firstSent.set(addressKeyOf(entry), [field, entry]);
+    for (const entry of (sent[field] ?? []) as string[])
+      if (!firstSent.has(addressKeyOf(entry))) firstSent.set(addressKeyOf(entry), [field, entry]);
   }
   expect(echoed).toEqual(fields.flatMap((field) => [...firstSent.values()].filter(([f]) => f === field)));
   for (const field of ['cc', 'bcc'] as const) if (sent[field] === undefined) expect(message[field]).toBeNull();
@@ -173,11 +209,19 @@ export interface Page {
 export function expectPageEnvelope(body: Page, userId: string): void {
   const nullOr = (matcher: unknown, value: unknown) => (value === null ? null : matcher);
   expect(body).toEqual({
-    messages: expect.any(Array), take: expect.any(Number), page: expect.any(Number), skip: expect.any(Number),
-    total: expect.any(Number), totalPages: expect.any(Number), hasNext: expect.any(Boolean),
-    startDate: nullOr(expect.stringMatching(ISO_UTC_MILLIS), body.startDate), endDate: nullOr(expect.stringMatching(ISO_UTC_MILLIS), body.endDate),
-    fromEmail: nullOr(expect.any(String), body.fromEmail), toEmail: nullOr(expect.any(String), body.toEmail),
-    statuses: nullOr(expect.any(String), body.statuses), bulkSending: nullOr(expect.any(String), body.bulkSending),
+    messages: expect.any(Array),
+    take: expect.any(Number),
+    page: expect.any(Number),
+    skip: expect.any(Number),
+    total: expect.any(Number),
+    totalPages: expect.any(Number),
+    hasNext: expect.any(Boolean),
+    startDate: nullOr(expect.stringMatching(ISO_UTC_MILLIS), body.startDate),
+    endDate: nullOr(expect.stringMatching(ISO_UTC_MILLIS), body.endDate),
+    fromEmail: nullOr(expect.any(String), body.fromEmail),
+    toEmail: nullOr(expect.any(String), body.toEmail),
+    statuses: nullOr(expect.any(String), body.statuses),
+    bulkSending: nullOr(expect.any(String), body.bulkSending),
   });
   expect(body.skip).toBe((body.page - 1) * body.take);
   expect(body.totalPages).toBe(Math.ceil(body.total / body.take));
@@ -186,7 +230,8 @@ export function expectPageEnvelope(body: Page, userId: string): void {
   expect(body.messages.every((m) => m.userId === userId)).toBe(true);
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function tryParse(raw: string): unknown {
   try {

@@ -27,8 +27,15 @@ const RUNS = 150;
 const POOL = 30;
 const MIB = 1024 * 1024;
 
-interface Row { id: string; status: string }
-interface Suppression { user_id: string; email: string; reason: string }
+interface Row {
+  id: string;
+  status: string;
+}
+interface Suppression {
+  user_id: string;
+  email: string;
+  reason: string;
+}
 
 describe('hostile mail to the inbound listener (property-based)', () => {
   const app = bootBounceApp();
@@ -51,7 +58,9 @@ describe('hostile mail to the inbound listener (property-based)', () => {
 
   const snapshot = async () => ({
     messages: (await t.db.query(`SELECT id, status FROM messages ORDER BY id`)) as Row[],
-    suppressions: (await t.db.query(`SELECT user_id, email, reason FROM suppressions ORDER BY user_id, email`)) as Suppression[],
+    suppressions: (await t.db.query(
+      `SELECT user_id, email, reason FROM suppressions ORDER BY user_id, email`,
+    )) as Suppression[],
   });
 
   itWithPython(
@@ -78,7 +87,12 @@ describe('hostile mail to the inbound listener (property-based)', () => {
           expect(moved.filter((m) => m.id !== aim.id)).toEqual([]);
           const [change] = moved.map((m) => `${was.get(m.id)}->${m.status}`);
           if (change !== undefined) {
-            const allowed = plan.family === 'dsn' ? ['sent->bounced'] : plan.family === 'arf' ? ['sent->complained', 'bounced->complained'] : [];
+            const allowed =
+              plan.family === 'dsn'
+                ? ['sent->bounced']
+                : plan.family === 'arf'
+                  ? ['sent->complained', 'bounced->complained']
+                  : [];
             // A report naming an address that is none of the message's (a forwarder's rewrite) is
             // about the token's copy: it may bounce it, but never suppresses (checked below).
             expect(allowed).toContain(change);
@@ -94,7 +108,12 @@ describe('hostile mail to the inbound listener (property-based)', () => {
             tally.suppressed++;
             expect({ user: s.user_id, email: s.email }).toEqual({ user: aim.userId, email: aim.self });
             expect(plan.family).not.toBe('noise');
-            if (plan.family === 'dsn') expect({ reason: s.reason, saysAddressIsBad: saysAddressIsBad(plan), named: plan.named }).toEqual({ reason: 'hard_bounce', saysAddressIsBad: true, named: expect.not.stringMatching(/^other$/) });
+            if (plan.family === 'dsn')
+              expect({ reason: s.reason, saysAddressIsBad: saysAddressIsBad(plan), named: plan.named }).toEqual({
+                reason: 'hard_bounce',
+                saysAddressIsBad: true,
+                named: expect.not.stringMatching(/^other$/),
+              });
             if (plan.family === 'arf') expect(s.reason).toBe('complaint');
           }
         }),
@@ -102,7 +121,10 @@ describe('hostile mail to the inbound listener (property-based)', () => {
       );
 
       // Still listening and answering after all of it.
-      const { replies } = await converse(app.inboundPort(), [{ cmd: 'NOOP' }, { cmd: `RCPT TO:<postmaster@${BOUNCE_DOMAIN}>` }]);
+      const { replies } = await converse(app.inboundPort(), [
+        { cmd: 'NOOP' },
+        { cmd: `RCPT TO:<postmaster@${BOUNCE_DOMAIN}>` },
+      ]);
       expect(replies[0][0]).toBe(250);
       // The generators reach the changes they are meant to test, or the property proves little.
       expect(tally.runs).toBe(RUNS);

@@ -83,7 +83,8 @@ export function expectedListOutcome(byName: Map<string, ReadParam[]>): QueryExpe
     if (verdict !== 'valid') allValid = false;
   }
   // "start after end: 400", reported on endDate.
-  const validBound = (values?: ReadParam[]) => (values?.length === 1 && values[0].verdict === 'valid' ? values[0].bound : undefined);
+  const validBound = (values?: ReadParam[]) =>
+    values?.length === 1 && values[0].verdict === 'valid' ? values[0].bound : undefined;
   const [start, end] = [validBound(byName.get('startDate')), validBound(byName.get('endDate'))];
   if (start !== undefined && end !== undefined && start > end) invalid.push('endDate');
   if (invalid.length > 0) return { status: 400, fields: invalid };
@@ -99,16 +100,26 @@ export function expectedPage(stored: (Seeded & { id: string })[], read: Map<stri
   const end = read.get('endDate')?.bound;
   const from = read.get('fromEmail')?.value.toLowerCase();
   const to = read.get('toEmail')?.value.toLowerCase();
-  const statuses = read.get('statuses') && [...new Set(read.get('statuses')!.value.split(',').map((s) => s.trim()))];
+  const statuses = read.get('statuses') && [
+    ...new Set(
+      read
+        .get('statuses')!
+        .value.split(',')
+        .map((s) => s.trim()),
+    ),
+  ];
   const bulk = read.get('bulkSending')?.value;
   const matching = stored
     .filter((m) => {
       const at = Date.parse(m.sentAt);
-      return (start === undefined || at >= start) && (end === undefined || at <= end)
-        && (from === undefined || m.sender.toLowerCase() === from)
-        && (to === undefined || m.recipients.some((r) => r.toLowerCase() === to))
-        && (statuses === undefined || statuses.includes(m.status))
-        && (bulk === undefined || m.bulkSendingId === bulk);
+      return (
+        (start === undefined || at >= start) &&
+        (end === undefined || at <= end) &&
+        (from === undefined || m.sender.toLowerCase() === from) &&
+        (to === undefined || m.recipients.some((r) => r.toLowerCase() === to)) &&
+        (statuses === undefined || statuses.includes(m.status)) &&
+        (bulk === undefined || m.bulkSendingId === bulk)
+      );
     })
     .sort((a, b) => b.sentAt.localeCompare(a.sentAt) || b.id.localeCompare(a.id));
   const skip = (page - 1) * take;
@@ -116,7 +127,12 @@ export function expectedPage(stored: (Seeded & { id: string })[], read: Map<stri
   return {
     ids: matching.slice(skip, skip + take).map((m) => m.id),
     envelope: {
-      take, page, skip, total: matching.length, totalPages, hasNext: page < totalPages,
+      take,
+      page,
+      skip,
+      total: matching.length,
+      totalPages,
+      hasNext: page < totalPages,
       startDate: start === undefined ? null : new Date(start).toISOString(),
       endDate: end === undefined ? null : new Date(end).toISOString(),
       fromEmail: from ?? null,

@@ -3,7 +3,15 @@ import fc from 'fast-check';
 import { storeMessage } from '../support/factories';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
-import { expectFieldsPointIntoInput, expectNamed, expectPageEnvelope, expectPrototypeUntouched, expectWellFormedAnswer, replay, Tally } from './checks';
+import {
+  expectFieldsPointIntoInput,
+  expectNamed,
+  expectPageEnvelope,
+  expectPrototypeUntouched,
+  expectWellFormedAnswer,
+  replay,
+  Tally,
+} from './checks';
 import { expectedListOutcome, expectedPage, readQuery } from './list-oracle';
 import { queryCase, SEEDED } from './query-cases';
 import type { Seeded } from './query-cases';

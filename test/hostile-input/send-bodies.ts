@@ -28,7 +28,8 @@ export interface SendCase {
 }
 
 /** Counterexamples print with long runs of one character collapsed, so that a 5 MiB body stays readable. */
-const shortened = (text: string) => text.replace(/(.)\1{19,}/gsu, (run, c: string) => `${c.repeat(3)}…(${c} × ${[...run].length})…`);
+const shortened = (text: string) =>
+  text.replace(/(.)\1{19,}/gsu, (run, c: string) => `${c.repeat(3)}…(${c} × ${[...run].length})…`);
 
 /** A case, printable; a body over 20 MiB is refused as a whole with 413 (SPEC §3), whatever it holds. */
 export const sendCaseOf = (value: SendCase): SendCase =>
@@ -51,7 +52,9 @@ const largestPayload = (key: string, value: string) =>
 const LARGEST_PAYLOADS = [largestPayload('k', 'v'), largestPayload('𝕂', '😀')];
 const LARGEST_KEY = 'K'.repeat(255);
 const LARGEST_TEXT = ['t'.repeat(MAX_HTML_BYTES), 'é'.repeat(MAX_HTML_BYTES / 2)];
-const LARGEST_HEADERS = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`X-${'h'.repeat(96)}${String(i).padStart(2, '0')}`, '😀'.repeat(998)]));
+const LARGEST_HEADERS = Object.fromEntries(
+  Array.from({ length: 20 }, (_, i) => [`X-${'h'.repeat(96)}${String(i).padStart(2, '0')}`, '😀'.repeat(998)]),
+);
 /** 127 characters each side of the slash (RFC 6838). */
 const LARGEST_CONTENT_TYPE = `${'a'.repeat(127)}/${'b'.repeat(127)}`;
 
@@ -60,14 +63,30 @@ const orLargest = <T>(usual: fc.Arbitrary<T>, ...largest: T[]) =>
   fc.oneof({ weight: 20, arbitrary: usual }, { weight: 1, arbitrary: fc.constantFrom(...largest) });
 
 const webhookUrl = fc
-  .tuple(fc.constantFrom('https://hooks.example.com', 'http://example.org:8080', 'https://xn--bcher-kva.example'), fc.stringMatching(/^(\/[a-z0-9._~-]{0,12}){0,3}$/))
+  .tuple(
+    fc.constantFrom('https://hooks.example.com', 'http://example.org:8080', 'https://xn--bcher-kva.example'),
+    fc.stringMatching(/^(\/[a-z0-9._~-]{0,12}){0,3}$/),
+  )
   .map(([origin, path]) => origin + path);
 
 const inlineAttachment = fc.record(
   {
-    fileName: orLargest(printableText(40, 255).filter((name) => !/[/\\]/.test(name)), ...LARGEST_FILE_NAMES),
+    fileName: orLargest(
+      printableText(40, 255).filter((name) => !/[/\\]/.test(name)),
+      ...LARGEST_FILE_NAMES,
+    ),
     content: fc.uint8Array({ maxLength: 600 }).map((bytes) => Buffer.from(bytes).toString('base64')),
-    contentType: orLargest(fc.constantFrom('application/pdf', 'text/plain', 'image/png', 'application/vnd.ms-excel', 'text/x-c++', 'Application/JSON'), LARGEST_CONTENT_TYPE),
+    contentType: orLargest(
+      fc.constantFrom(
+        'application/pdf',
+        'text/plain',
+        'image/png',
+        'application/vnd.ms-excel',
+        'text/x-c++',
+        'Application/JSON',
+      ),
+      LARGEST_CONTENT_TYPE,
+    ),
   },
   { requiredKeys: ['fileName', 'content'] },
 );
@@ -75,7 +94,9 @@ const inlineAttachment = fc.record(
 /** Custom header names: RFC 5322 field characters, none of the reserved ones (all of those have no X- prefix). */
 const headerName = fc.stringMatching(/^X-[A-Za-z0-9!#$%&'*+.^_`|~-]{1,30}$/);
 /** Values with a visible character, and no control character but tab. */
-const headerValue = printableText(60, 998).filter((value) => /\S/.test(value) && !/[\x00-\x08\x0a-\x1f\x7f]/.test(value));
+const headerValue = printableText(60, 998).filter(
+  (value) => /\S/.test(value) && !/[\x00-\x08\x0a-\x1f\x7f]/.test(value),
+);
 const mailboxes = (minLength: number, maxLength: number) => fc.array(validMailbox, { minLength, maxLength });
 
 const DAY = 86_400_000;
@@ -83,65 +104,102 @@ const STARTED = Date.now();
 /** Offsets as ISO 8601 writes them, Z among them. */
 const offset = fc.oneof(
   fc.constant('Z'),
-  fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 14 }), fc.constantFrom(0, 30, 45)).map(
-    ([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`,
-  ),
+  fc
+    .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 14 }), fc.constantFrom(0, 30, 45))
+    .map(([sign, h, m]) => `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
 );
 const inOffset = (ms: number, written: string) => {
-  const minutes = written === 'Z' ? 0 : (written[0] === '-' ? -1 : 1) * (Number(written.slice(1, 3)) * 60 + Number(written.slice(4)));
+  const minutes =
+    written === 'Z' ? 0 : (written[0] === '-' ? -1 : 1) * (Number(written.slice(1, 3)) * 60 + Number(written.slice(4)));
   return new Date(ms + minutes * 60_000).toISOString().replace('Z', written);
 };
 /** A past moment (it means now), or one from an hour to 29 days ahead: clear of the 30-day bound, which scheduled-sends.e2e-spec.ts pins. */
 const scheduledAt = fc
-  .tuple(fc.oneof(fc.integer({ min: Date.parse('2000-01-01T00:00:00Z'), max: STARTED - DAY }), fc.integer({ min: STARTED + 3_600_000, max: STARTED + 29 * DAY })), offset)
+  .tuple(
+    fc.oneof(
+      fc.integer({ min: Date.parse('2000-01-01T00:00:00Z'), max: STARTED - DAY }),
+      fc.integer({ min: STARTED + 3_600_000, max: STARTED + 29 * DAY }),
+    ),
+    offset,
+  )
   .map(([ms, written]) => inOffset(ms, written));
 
 /** customPayload keys: any printable text but the reserved names. */
 const payloadKey = printableText(20, 100).filter((key) => !RESERVED_KEYS.includes(key));
 
 /** A body every reading of SPEC §4 accepts: the four required fields, any of the optional ones, each now and then at its limit. */
-export const validSendBody = fc.record(
-  {
-    subject: orLargest(printableText(60).filter((subject) => /\S/.test(subject)), ...LARGEST_SUBJECTS),
-    html: fc.oneof(
-      { weight: 150, arbitrary: printableText(200) },
-      { weight: 30, arbitrary: printableText(40).map((text) => `<p dir="rtl">${text}</p>`) },
-      // 5 MiB, the largest html allowed (rare: each one costs tens of milliseconds).
-      { weight: 1, arbitrary: fc.constantFrom(...LARGEST_HTML) },
-    ),
-    to: fc.oneof(
-      { weight: 20, arbitrary: mailboxes(1, MAX_RECIPIENTS) },
-      { weight: 1, arbitrary: fc.uniqueArray(validAddress, { minLength: MAX_RECIPIENTS, maxLength: MAX_RECIPIENTS, selector: (a) => a.toLowerCase() }) },
-    ),
-    sender: validMailbox,
-    cc: mailboxes(0, 5),
-    bcc: mailboxes(0, 5),
-    replyTo: mailboxes(1, 10),
-    text: orLargest(printableText(200), ...LARGEST_TEXT),
-    headers: orLargest(fc.uniqueArray(fc.tuple(headerName, headerValue), { selector: ([name]) => name, maxLength: 5 }).map((entries) => Object.fromEntries(entries)), LARGEST_HEADERS),
-    priority: fc.constantFrom(...MESSAGE_PRIORITIES),
-    bulkSendingId: orLargest(printableText(40, 255), ...LARGEST_IDS),
-    contactId: orLargest(printableText(40, 255), ...LARGEST_IDS),
-    customPayload: orLargest(
-      fc
-        .uniqueArray(fc.tuple(payloadKey, fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), printableText(30, 1000), fc.constant('v'.repeat(1000)))), {
-          selector: ([key]) => key,
-          maxLength: 6,
-        })
-        .map((entries) => Object.fromEntries(entries)),
-      ...LARGEST_PAYLOADS,
-    ),
-    webhook: fc.record({ url: orLargest(webhookUrl, LARGEST_URL), status: fc.subarray([...MESSAGE_STATUSES]) }, { requiredKeys: ['url'] }),
-    attachments: fc.oneof(
-      { weight: 40, arbitrary: fc.array(inlineAttachment, { maxLength: 3 }) },
-      { weight: 2, arbitrary: fc.array(inlineAttachment, { minLength: 20, maxLength: 20 }) },
-      // Exactly MAX_ATTACHMENT_BYTES once decoded: 13.3 MiB of base64, stored (rarer: the costliest case).
-      { weight: 1, arbitrary: fc.constant([LARGEST_ATTACHMENT]) },
-    ),
-    scheduledAt,
-  },
-  { requiredKeys: ['subject', 'html', 'to', 'sender'] },
-).map(withinRecipientLimit);
+export const validSendBody = fc
+  .record(
+    {
+      subject: orLargest(
+        printableText(60).filter((subject) => /\S/.test(subject)),
+        ...LARGEST_SUBJECTS,
+      ),
+      html: fc.oneof(
+        { weight: 150, arbitrary: printableText(200) },
+        { weight: 30, arbitrary: printableText(40).map((text) => `<p dir="rtl">${text}</p>`) },
+        // 5 MiB, the largest html allowed (rare: each one costs tens of milliseconds).
+        { weight: 1, arbitrary: fc.constantFrom(...LARGEST_HTML) },
+      ),
+      to: fc.oneof(
+        { weight: 20, arbitrary: mailboxes(1, MAX_RECIPIENTS) },
+        {
+          weight: 1,
+          arbitrary: fc.uniqueArray(validAddress, {
+            minLength: MAX_RECIPIENTS,
+            maxLength: MAX_RECIPIENTS,
+            selector: (a) => a.toLowerCase(),
+          }),
+        },
+      ),
+      sender: validMailbox,
+      cc: mailboxes(0, 5),
+      bcc: mailboxes(0, 5),
+      replyTo: mailboxes(1, 10),
+      text: orLargest(printableText(200), ...LARGEST_TEXT),
+      headers: orLargest(
+        fc
+          .uniqueArray(fc.tuple(headerName, headerValue), { selector: ([name]) => name, maxLength: 5 })
+          .map((entries) => Object.fromEntries(entries)),
+        LARGEST_HEADERS,
+      ),
+      priority: fc.constantFrom(...MESSAGE_PRIORITIES),
+      bulkSendingId: orLargest(printableText(40, 255), ...LARGEST_IDS),
+      contactId: orLargest(printableText(40, 255), ...LARGEST_IDS),
+      customPayload: orLargest(
+        fc
+          .uniqueArray(
+            fc.tuple(
+              payloadKey,
+              fc.oneof(
+                fc.string({ unit: 'grapheme', maxLength: 30 }),
+                printableText(30, 1000),
+                fc.constant('v'.repeat(1000)),
+              ),
+            ),
+            {
+              selector: ([key]) => key,
+              maxLength: 6,
+            },
+          )
+          .map((entries) => Object.fromEntries(entries)),
+        ...LARGEST_PAYLOADS,
+      ),
+      webhook: fc.record(
+        { url: orLargest(webhookUrl, LARGEST_URL), status: fc.subarray([...MESSAGE_STATUSES]) },
+        { requiredKeys: ['url'] },
+      ),
+      attachments: fc.oneof(
+        { weight: 40, arbitrary: fc.array(inlineAttachment, { maxLength: 3 }) },
+        { weight: 2, arbitrary: fc.array(inlineAttachment, { minLength: 20, maxLength: 20 }) },
+        // Exactly MAX_ATTACHMENT_BYTES once decoded: 13.3 MiB of base64, stored (rarer: the costliest case).
+        { weight: 1, arbitrary: fc.constant([LARGEST_ATTACHMENT]) },
+      ),
+      scheduledAt,
+    },
+    { requiredKeys: ['subject', 'html', 'to', 'sender'] },
+  )
+  .map(withinRecipientLimit);
 
 /** cc and bcc cut so that to, cc and bcc hold at most MAX_RECIPIENTS entries, repeats or not. */
 function withinRecipientLimit<T extends { to: string[]; cc?: string[]; bcc?: string[] }>(body: T): T {
@@ -152,15 +210,24 @@ function withinRecipientLimit<T extends { to: string[]; cc?: string[]; bcc?: str
 }
 
 /** An Idempotency-Key: 1–255 visible ASCII characters (a header's outer spaces do not reach the server). */
-export const validIdempotencyKey = orLargest(fc.string({ minLength: 1, maxLength: 40 }).filter((key) => key.trim() === key), LARGEST_KEY);
+export const validIdempotencyKey = orLargest(
+  fc.string({ minLength: 1, maxLength: 40 }).filter((key) => key.trim() === key),
+  LARGEST_KEY,
+);
 
 /** Writes a valid body the ways a client might: compact, indented, or with every non-ASCII character escaped. */
 const renderValid = (body: object, style: 'compact' | 'indented' | 'escaped'): string =>
   style === 'indented' ? JSON.stringify(body, null, '\t') : style === 'escaped' ? asciiEscaped(json(body)) : json(body);
 
 export const validSendCase: fc.Arbitrary<SendCase> = fc
-  .tuple(validSendBody, fc.constantFrom('compact', 'indented', 'escaped'), fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: validIdempotencyKey }))
-  .map(([body, style, idempotencyKey]) => sendCaseOf({ family: 'valid', raw: renderValid(body, style), idempotencyKey, expect: { status: 201 } }));
+  .tuple(
+    validSendBody,
+    fc.constantFrom('compact', 'indented', 'escaped'),
+    fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: validIdempotencyKey }),
+  )
+  .map(([body, style, idempotencyKey]) =>
+    sendCaseOf({ family: 'valid', raw: renderValid(body, style), idempotencyKey, expect: { status: 201 } }),
+  );
 
 /** Attachments that decode to MAX_ATTACHMENT_BYTES and 1 to 600 bytes more, on an otherwise valid body: 413. */
 export const oversizeAttachmentsCase: fc.Arbitrary<SendCase> = fc

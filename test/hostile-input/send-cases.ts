@@ -14,17 +14,53 @@ const junkObjectCase: fc.Arbitrary<SendCase> = fc
 const junkValueCase: fc.Arbitrary<SendCase> = anyJunkValue.map((raw) => sendCaseOf({ family: 'junk value', raw }));
 
 const MALFORMED_TEXTS = [
-  '', ' ', '{', '}', '{"subject":}', "{'subject':'x'}", '{"subject":"x",}', '{"a":NaN}', '{"a":01}', '{"a":.5}', '// c\n{}', '/* c */{}',
-  '\ufeff{}', '{"a" "b"}', '{"a":1}{"b":2}', '{"a":tru}', '\u0000', '{"a":"\\x41"}', '{"a":"\\u12"}', '{"a":"line\nbreak"}', 'undefined',
-  '{"subject":"x"', '[', '{"a":[1,2}', '{"a":1e}', '{"a":-}', '{"\\ud800":1}',
+  '',
+  ' ',
+  '{',
+  '}',
+  '{"subject":}',
+  "{'subject':'x'}",
+  '{"subject":"x",}',
+  '{"a":NaN}',
+  '{"a":01}',
+  '{"a":.5}',
+  '// c\n{}',
+  '/* c */{}',
+  '\ufeff{}',
+  '{"a" "b"}',
+  '{"a":1}{"b":2}',
+  '{"a":tru}',
+  '\u0000',
+  '{"a":"\\x41"}',
+  '{"a":"\\u12"}',
+  '{"a":"line\nbreak"}',
+  'undefined',
+  '{"subject":"x"',
+  '[',
+  '{"a":[1,2}',
+  '{"a":1e}',
+  '{"a":-}',
+  '{"\\ud800":1}',
 ];
 /** Text that is not a JSON object: malformed, truncated, or a valid body with garbage spliced in. */
-const malformedCase: fc.Arbitrary<SendCase> = fc.oneof(
-  fc.constantFrom(...MALFORMED_TEXTS),
-  fc.tuple(validSendBody.map((body) => json(body)), fc.nat()).map(([raw, cut]) => raw.slice(0, cut % raw.length)),
-  fc.tuple(validSendBody.map((body) => json(body)), fc.nat(), fc.constantFrom('"', ',', '}', ']', '\\', '\u0000', 'x', ':'))
-    .map(([raw, at, junk]) => raw.slice(0, at % raw.length) + junk + raw.slice(at % raw.length)),
-).map((raw) => sendCaseOf({ family: 'malformed', raw }));
+const malformedCase: fc.Arbitrary<SendCase> = fc
+  .oneof(
+    fc.constantFrom(...MALFORMED_TEXTS),
+    fc
+      .tuple(
+        validSendBody.map((body) => json(body)),
+        fc.nat(),
+      )
+      .map(([raw, cut]) => raw.slice(0, cut % raw.length)),
+    fc
+      .tuple(
+        validSendBody.map((body) => json(body)),
+        fc.nat(),
+        fc.constantFrom('"', ',', '}', ']', '\\', '\u0000', 'x', ':'),
+      )
+      .map(([raw, at, junk]) => raw.slice(0, at % raw.length) + junk + raw.slice(at % raw.length)),
+  )
+  .map((raw) => sendCaseOf({ family: 'malformed', raw }));
 
 export const sendCase: fc.Arbitrary<SendCase> = fc.oneof(
   { weight: 8, arbitrary: validSendCase },

@@ -1,8 +1,22 @@
 import fc from 'fast-check';
 import { MAX_RECIPIENTS, SendCase, sendCaseOf, validSendBody } from './send-bodies';
 import {
-  anyJunkValue, Entry, hostileAddress, hostileChar, hostileString, INVALID_MAILBOXES, json, jsonArray, jsonObject, junkValue, loneSurrogate,
-  printableText, REQUIRED_SEND_FIELDS, RESERVED_KEYS, SEND_FIELDS, validMailbox,
+  anyJunkValue,
+  Entry,
+  hostileAddress,
+  hostileChar,
+  hostileString,
+  INVALID_MAILBOXES,
+  json,
+  jsonArray,
+  jsonObject,
+  junkValue,
+  loneSurrogate,
+  printableText,
+  REQUIRED_SEND_FIELDS,
+  RESERVED_KEYS,
+  SEND_FIELDS,
+  validMailbox,
 } from './text';
 
 /*
@@ -35,27 +49,62 @@ const ONE_PAST = {
 };
 // SPEC §4's reserved names in any letter case, the Content-* and List-Unsubscribe* families as prefixes.
 const RESERVED_HEADERS = [
-  'From', 'to', 'CC', 'Bcc', 'reply-to', 'Subject', 'DATE', 'Message-ID', 'mime-version', 'Content-Type', 'content-x-anything', 'DKIM-Signature',
-  'Return-Path', 'Received', 'List-Unsubscribe', 'List-Unsubscribe-Post',
+  'From',
+  'to',
+  'CC',
+  'Bcc',
+  'reply-to',
+  'Subject',
+  'DATE',
+  'Message-ID',
+  'mime-version',
+  'Content-Type',
+  'content-x-anything',
+  'DKIM-Signature',
+  'Return-Path',
+  'Received',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
 ];
 
 // Values that are wrong for a field by any reading of SPEC §4 (null counts as missing, so it is
 // wrong for required fields only: an optional field given null is simply absent).
 const notAString = fc.oneof(
-  fc.constantFrom('true', 'false', '0', '-1', '1.5', '1e400', '123456789012345678901234567890', '[]', '{}', '[""]', '{"a":"b"}'),
+  fc.constantFrom(
+    'true',
+    'false',
+    '0',
+    '-1',
+    '1.5',
+    '1e400',
+    '123456789012345678901234567890',
+    '[]',
+    '{}',
+    '[""]',
+    '{"a":"b"}',
+  ),
   fc.integer().map(String),
   fc.array(hostileString, { minLength: 1, maxLength: 3 }).map(json),
 );
 const notAnObject = fc.constantFrom('"x"', '""', '0', 'true', '[]', '["a"]', '[{}]');
 const notAnArray = fc.constantFrom('"x"', '""', '0', 'true', '{}', '{"0":"a@example.com"}');
-const withLineBreak = fc.tuple(printableText(10), fc.constantFrom('\r', '\n', '\r\n', '\n\r'), printableText(10)).map((parts) => parts.join(''));
+const withLineBreak = fc
+  .tuple(printableText(10), fc.constantFrom('\r', '\n', '\r\n', '\n\r'), printableText(10))
+  .map((parts) => parts.join(''));
 const DISTINCT_ADDRESSES = Array.from({ length: MAX_RECIPIENTS + 1 }, (_, i) => `user${i}@example.com`);
 /** A list of mailboxes with one that no reading accepts among them. */
-const withInvalidMailbox = fc.tuple(fc.array(validMailbox, { maxLength: 2 }), fc.constantFrom(...INVALID_MAILBOXES)).map(([good, bad]) => json([...good, bad]));
+const withInvalidMailbox = fc
+  .tuple(fc.array(validMailbox, { maxLength: 2 }), fc.constantFrom(...INVALID_MAILBOXES))
+  .map(([good, bad]) => json([...good, bad]));
 const attachment = (fields: Record<string, unknown>) => jsonArray([json(fields)]);
 
 const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
-  subject: fc.oneof(notAString, fc.constantFrom('null', '""', ...ONE_PAST.subjects.map(json)), withLineBreak.map(json), fc.constantFrom(...BLANK_SUBJECTS).map(json)),
+  subject: fc.oneof(
+    notAString,
+    fc.constantFrom('null', '""', ...ONE_PAST.subjects.map(json)),
+    withLineBreak.map(json),
+    fc.constantFrom(...BLANK_SUBJECTS).map(json),
+  ),
   html: fc.oneof(notAString, fc.constantFrom('null', '""', ONE_PAST.html)),
   to: fc.oneof(
     notAnArray,
@@ -65,14 +114,20 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
   sender: fc.oneof(notAString, fc.constant('null'), fc.constantFrom(...INVALID_MAILBOXES).map(json)),
   cc: fc.oneof(notAnArray, fc.constantFrom('[null]', '[1]', '[["a@example.com"]]'), withInvalidMailbox),
   bcc: fc.oneof(notAnArray, fc.constantFrom('[null]', '[1]', '[["a@example.com"]]'), withInvalidMailbox),
-  replyTo: fc.oneof(notAnArray, fc.constantFrom('[]', '[null]', '[1]', json(DISTINCT_ADDRESSES.slice(0, 11))), withInvalidMailbox),
+  replyTo: fc.oneof(
+    notAnArray,
+    fc.constantFrom('[]', '[null]', '[1]', json(DISTINCT_ADDRESSES.slice(0, 11))),
+    withInvalidMailbox,
+  ),
   text: fc.oneof(notAString, fc.constantFrom('""', ONE_PAST.text)),
   headers: fc.oneof(
     notAnObject,
     fc.constantFrom(...ONE_PAST.headers),
     fc.constantFrom(...RESERVED_HEADERS).map((name) => json({ 'X-Fine': 'v', [name]: 'v' })),
     fc.constantFrom('X A', 'X-A:B', 'X-Ünï', '', 'X-\u0000').map((name) => json({ [name]: 'v' })),
-    fc.constantFrom('', ' ', '\t', 'a\r\nBcc: x@example.com', 'a\nb', 'a\u0000b', 'a\u0007b').map((value) => json({ 'X-A': value })),
+    fc
+      .constantFrom('', ' ', '\t', 'a\r\nBcc: x@example.com', 'a\nb', 'a\u0000b', 'a\u0007b')
+      .map((value) => json({ 'X-A': value })),
     fc.constantFrom('1', 'null', 'true', '["v"]', '{"v":"w"}').map((value) => jsonObject([['X-A', value]])),
   ),
   priority: fc.oneof(notAString, fc.constantFrom('urgent', 'HIGH', 'Normal', '', ' low', 'low ', 'lów').map(json)),
@@ -85,15 +140,35 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
   ),
   scheduledAt: fc.oneof(
     notAString,
-    fc.constantFrom('""', '"tomorrow"', '"2026-12-01"', '"2026-12-01T09:00:00"', '"2026-02-30T09:00:00Z"', '"2026-12-01T24:00:00Z"', '"2026-12-01T09:00:00+24:00"'),
+    fc.constantFrom(
+      '""',
+      '"tomorrow"',
+      '"2026-12-01"',
+      '"2026-12-01T09:00:00"',
+      '"2026-02-30T09:00:00Z"',
+      '"2026-12-01T24:00:00Z"',
+      '"2026-12-01T09:00:00+24:00"',
+    ),
     // Past the 30-day bound.
     fc.constant(json(new Date(Date.now() + 31 * 86_400_000).toISOString())),
   ),
   webhook: fc.constantFrom(
-    '"https://example.com/hook"', '0', 'true', '[]', '[{"url":"https://example.com/hook"}]', '{}', '{"status":["sent"]}',
-    '{"url":"/hook"}', '{"url":"ftp://example.com/hook"}', '{"url":"javascript:alert(1)"}', '{"url":"https://example.com/h","status":"sent"}',
-    '{"url":"https://example.com/h","status":["delivered"]}', '{"url":"https://user:secret@example.com/h"}',
-    '{"url":"http://127.0.0.1/h"}', '{"url":"http://[::1]/h"}', json({ url: ONE_PAST.url }),
+    '"https://example.com/hook"',
+    '0',
+    'true',
+    '[]',
+    '[{"url":"https://example.com/hook"}]',
+    '{}',
+    '{"status":["sent"]}',
+    '{"url":"/hook"}',
+    '{"url":"ftp://example.com/hook"}',
+    '{"url":"javascript:alert(1)"}',
+    '{"url":"https://example.com/h","status":"sent"}',
+    '{"url":"https://example.com/h","status":["delivered"]}',
+    '{"url":"https://user:secret@example.com/h"}',
+    '{"url":"http://127.0.0.1/h"}',
+    '{"url":"http://[::1]/h"}',
+    json({ url: ONE_PAST.url }),
   ),
   attachments: fc.oneof(
     notAnArray,
@@ -138,41 +213,106 @@ interface Mutation {
 }
 
 const invalidValueMutation: fc.Arbitrary<Mutation> = fc.oneof(
-  ...Object.entries(INVALID_VALUES).map(([key, values]) => values.map((value): Mutation => ({ kind: 'set', key, value, breaks: key }))),
+  ...Object.entries(INVALID_VALUES).map(([key, values]) =>
+    values.map((value): Mutation => ({ kind: 'set', key, value, breaks: key })),
+  ),
   // MAX_RECIPIENTS bounds to, cc and bcc together: the refusal names `to`.
-  fc.constantFrom('cc', 'bcc').map((key): Mutation => ({ kind: 'set', key, value: json(DISTINCT_ADDRESSES), breaks: 'to' })),
+  fc
+    .constantFrom('cc', 'bcc')
+    .map((key): Mutation => ({ kind: 'set', key, value: json(DISTINCT_ADDRESSES), breaks: 'to' })),
 );
 const missingFieldMutation: fc.Arbitrary<Mutation> = fc
   .constantFrom(...REQUIRED_SEND_FIELDS)
   .map((key) => ({ kind: 'drop', key, breaks: key }));
-const unknownKey = fc.oneof(fc.string({ unit: hostileChar, maxLength: 16 }), fc.constantFrom('Cc', 'reply_to', 'Subject', 'SUBJECT', ' to', 'from', 'id', 'userId', 'status', 'toString', 'hasOwnProperty', 'a.b', ''))
+const unknownKey = fc
+  .oneof(
+    fc.string({ unit: hostileChar, maxLength: 16 }),
+    fc.constantFrom(
+      'Cc',
+      'reply_to',
+      'Subject',
+      'SUBJECT',
+      ' to',
+      'from',
+      'id',
+      'userId',
+      'status',
+      'toString',
+      'hasOwnProperty',
+      'a.b',
+      '',
+    ),
+  )
   .filter((key) => !SEND_FIELDS.includes(key) && !RESERVED_KEYS.includes(key) && !key.includes('\0'));
 const unknownFieldMutation: fc.Arbitrary<Mutation> = fc
   .tuple(unknownKey, junkValue)
   .map(([key, value]) => ({ kind: 'set', key, value, breaks: key }));
 /** A reserved key at the top or nested where objects are allowed: __proto__, constructor or prototype. */
 const reservedKeyMutation: fc.Arbitrary<Mutation> = fc
-  .tuple(fc.constantFrom(...RESERVED_KEYS), fc.oneof(junkValue, fc.constant('{"polluted":"yes"}'), fc.constant('{"prototype":{"polluted":"yes"}}')), fc.constantFrom('top', 'customPayload', 'webhook', 'attachments', 'deep'))
+  .tuple(
+    fc.constantFrom(...RESERVED_KEYS),
+    fc.oneof(junkValue, fc.constant('{"polluted":"yes"}'), fc.constant('{"prototype":{"polluted":"yes"}}')),
+    fc.constantFrom('top', 'customPayload', 'webhook', 'attachments', 'deep'),
+  )
   .map(([reserved, value, where]): Mutation => {
     switch (where) {
       case 'customPayload':
-        return { kind: 'set', key: 'customPayload', value: jsonObject([['a', '"b"'], [reserved, value]]), breaks: `customPayload.${reserved}` };
+        return {
+          kind: 'set',
+          key: 'customPayload',
+          value: jsonObject([
+            ['a', '"b"'],
+            [reserved, value],
+          ]),
+          breaks: `customPayload.${reserved}`,
+        };
       case 'webhook':
-        return { kind: 'set', key: 'webhook', value: jsonObject([['url', '"https://example.com/h"'], [reserved, value]]), breaks: `webhook.${reserved}` };
+        return {
+          kind: 'set',
+          key: 'webhook',
+          value: jsonObject([
+            ['url', '"https://example.com/h"'],
+            [reserved, value],
+          ]),
+          breaks: `webhook.${reserved}`,
+        };
       case 'attachments':
-        return { kind: 'set', key: 'attachments', value: jsonArray([jsonObject([['fileName', '"a.txt"'], ['content', '""'], [reserved, value]])]), breaks: `attachments[0].${reserved}` };
+        return {
+          kind: 'set',
+          key: 'attachments',
+          value: jsonArray([
+            jsonObject([
+              ['fileName', '"a.txt"'],
+              ['content', '""'],
+              [reserved, value],
+            ]),
+          ]),
+          breaks: `attachments[0].${reserved}`,
+        };
       case 'deep':
-        return { kind: 'set', key: 'extra', value: jsonObject([['a', jsonArray([jsonObject([[reserved, value]])])]]), breaks: `extra.a[0].${reserved}` };
+        return {
+          kind: 'set',
+          key: 'extra',
+          value: jsonObject([['a', jsonArray([jsonObject([[reserved, value]])])]]),
+          breaks: `extra.a[0].${reserved}`,
+        };
       default:
         return { kind: 'set', key: reserved, value, breaks: reserved };
     }
   });
 /** PostgreSQL text cannot hold NUL: it must be refused, never reach an INSERT. */
 const nulMutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.constantFrom('subject', 'html', 'sender', 'bulkSendingId', 'contactId').map((key): Mutation => ({ kind: 'set', key, value: json('a\u0000b'), breaks: key })),
+  fc
+    .constantFrom('subject', 'html', 'sender', 'bulkSendingId', 'contactId')
+    .map((key): Mutation => ({ kind: 'set', key, value: json('a\u0000b'), breaks: key })),
   fc.constant<Mutation>({ kind: 'set', key: 'to', value: json(['ada\u0000@example.com']), breaks: 'to' }),
   fc.constant<Mutation>({ kind: 'set', key: 'customPayload', value: json({ k: 'v\u0000' }), breaks: 'customPayload' }),
-  fc.constant<Mutation>({ kind: 'set', key: 'customPayload', value: json({ 'k\u0000': 'v' }), breaks: 'customPayload' }),
+  fc.constant<Mutation>({
+    kind: 'set',
+    key: 'customPayload',
+    value: json({ 'k\u0000': 'v' }),
+    breaks: 'customPayload',
+  }),
 );
 /** The key again, later in the text, with a bad value: JSON.parse keeps the last one. */
 const duplicateKeyMutation: fc.Arbitrary<Mutation> = invalidValueMutation.map((m) => ({ ...m, kind: 'duplicate' }));
@@ -181,7 +321,22 @@ const duplicateKeyMutation: fc.Arbitrary<Mutation> = invalidValueMutation.map((m
  * address. Refusing it and storing U+FFFD are both fair; a 500 or a half-written record is not.
  */
 const loneSurrogateMutation: fc.Arbitrary<Mutation> = fc
-  .tuple(loneSurrogate, fc.constantFrom('subject', 'html', 'sender', 'to', 'bulkSendingId', 'contactId', 'customPayload value', 'customPayload key', 'fileName', 'webhook', 'unknown key'))
+  .tuple(
+    loneSurrogate,
+    fc.constantFrom(
+      'subject',
+      'html',
+      'sender',
+      'to',
+      'bulkSendingId',
+      'contactId',
+      'customPayload value',
+      'customPayload key',
+      'fileName',
+      'webhook',
+      'unknown key',
+    ),
+  )
   .map(([lone, where]): Mutation => {
     switch (where) {
       case 'to':
@@ -204,9 +359,13 @@ const loneSurrogateMutation: fc.Arbitrary<Mutation> = fc
   });
 /** Any junk in a known field: no outcome is predicted beyond the general properties. */
 const junkFieldMutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.constantFrom(...SEND_FIELDS), anyJunkValue).map(([key, value]): Mutation => ({ kind: 'set', key, value })),
+  fc
+    .tuple(fc.constantFrom(...SEND_FIELDS), anyJunkValue)
+    .map(([key, value]): Mutation => ({ kind: 'set', key, value })),
   hostileAddress.map((address): Mutation => ({ kind: 'set', key: 'sender', value: json(address) })),
-  fc.array(hostileAddress, { minLength: 1, maxLength: 3 }).map((addresses): Mutation => ({ kind: 'set', key: 'to', value: json(addresses) })),
+  fc
+    .array(hostileAddress, { minLength: 1, maxLength: 3 })
+    .map((addresses): Mutation => ({ kind: 'set', key: 'to', value: json(addresses) })),
 );
 
 /** An Idempotency-Key header that is empty, 256 characters long, or not visible ASCII (SPEC §4). */
@@ -230,14 +389,19 @@ function applyMutation(entries: Entry[], { kind, key, value }: Mutation): Entry[
   if (kind === 'header') return entries;
   if (kind === 'drop') return entries.filter(([k]) => k !== key);
   if (kind === 'duplicate') return [...entries, [key, value!]];
-  return entries.some(([k]) => k === key) ? entries.map(([k, v]) => (k === key ? [k, value!] : [k, v])) : [...entries, [key, value!]];
+  return entries.some(([k]) => k === key)
+    ? entries.map(([k, v]) => (k === key ? [k, value!] : [k, v]))
+    : [...entries, [key, value!]];
 }
 
 /** A valid body with one or two fields broken, dropped, added or repeated, or a bad Idempotency-Key beside it. */
 export const nearValidSendCase: fc.Arbitrary<SendCase> = fc
   .tuple(validSendBody, fc.array(mutation, { minLength: 1, maxLength: 2 }), fc.boolean())
   .map(([body, mutations, spaced]) => {
-    const entries = mutations.reduce(applyMutation, Object.entries(body).map(([k, v]): Entry => [k, json(v)]));
+    const entries = mutations.reduce(
+      applyMutation,
+      Object.entries(body).map(([k, v]): Entry => [k, json(v)]),
+    );
     const certain = mutations.every((m) => m.breaks !== undefined);
     return sendCaseOf({
       family: 'near-valid',
@@ -246,4 +410,3 @@ export const nearValidSendCase: fc.Arbitrary<SendCase> = fc
       expect: certain ? { status: 400, fields: mutations.map((m) => m.breaks!) } : undefined,
     });
   });
-

@@ -2,8 +2,17 @@ import fc from 'fast-check';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 import {
-  countValues, expectAcceptedSend, expectEcho, expectFieldsPointIntoInput, expectNamed, expectPrototypeUntouched, expectWellFormedAnswer,
-  isObject, replay, Tally, tryParse,
+  countValues,
+  expectAcceptedSend,
+  expectEcho,
+  expectFieldsPointIntoInput,
+  expectNamed,
+  expectPrototypeUntouched,
+  expectWellFormedAnswer,
+  isObject,
+  replay,
+  Tally,
+  tryParse,
 } from './checks';
 import { footprint } from './footprint';
 import { MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from './send-bodies';
@@ -28,7 +37,11 @@ describe('hostile input to POST /sender/send (property-based)', () => {
   const tally = new Tally(SEND_FIELDS);
 
   beforeAll(async () => {
-    t = await bootTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', MAX_RECIPIENTS: String(MAX_RECIPIENTS), MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT_BYTES) });
+    t = await bootTestApp({
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      MAX_RECIPIENTS: String(MAX_RECIPIENTS),
+      MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT_BYTES),
+    });
     [{ now: suiteStart }] = await t.db.query(`SELECT now() AS now`);
   });
   afterAll(async () => {

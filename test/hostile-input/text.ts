@@ -7,11 +7,36 @@ import fc from 'fast-check';
 
 export const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
 export const SEND_FIELDS = [
-  'subject', 'html', 'to', 'sender', 'attachments', 'attachmentIds', 'bulkSendingId', 'contactId', 'customPayload', 'priority', 'webhook',
-  'cc', 'bcc', 'replyTo', 'text', 'headers', 'scheduledAt',
+  'subject',
+  'html',
+  'to',
+  'sender',
+  'attachments',
+  'attachmentIds',
+  'bulkSendingId',
+  'contactId',
+  'customPayload',
+  'priority',
+  'webhook',
+  'cc',
+  'bcc',
+  'replyTo',
+  'text',
+  'headers',
+  'scheduledAt',
 ];
 export const REQUIRED_SEND_FIELDS = ['subject', 'html', 'to', 'sender'];
-export const QUERY_FIELDS = ['take', 'page', 'includeStatusHistory', 'startDate', 'endDate', 'fromEmail', 'toEmail', 'statuses', 'bulkSending'];
+export const QUERY_FIELDS = [
+  'take',
+  'page',
+  'includeStatusHistory',
+  'startDate',
+  'endDate',
+  'fromEmail',
+  'toEmail',
+  'statuses',
+  'bulkSending',
+];
 
 // JSON text. Bodies are written as text, not built as objects: an object literal turns a
 // `__proto__` key into the prototype (and JSON.stringify then drops it), and text also lets a
@@ -19,7 +44,8 @@ export const QUERY_FIELDS = ['take', 'page', 'includeStatusHistory', 'startDate'
 
 export type Entry = readonly [key: string, valueText: string];
 export const json = (value: unknown): string => JSON.stringify(value);
-export const jsonObject = (entries: readonly Entry[], separator = ','): string => `{${entries.map(([key, value]) => `${json(key)}:${value}`).join(separator)}}`;
+export const jsonObject = (entries: readonly Entry[], separator = ','): string =>
+  `{${entries.map(([key, value]) => `${json(key)}:${value}`).join(separator)}}`;
 export const jsonArray = (items: readonly string[]): string => `[${items.join(',')}]`;
 
 /** The same object with every non-ASCII code unit escaped (`\u00e9`), which must parse identically. */
@@ -38,18 +64,58 @@ export const hostileChar = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
   { weight: 1, arbitrary: loneSurrogate },
-  { weight: 1, arbitrary: fc.constantFrom('\u0301', '\u202e', '\u200d', '\ufeff', '\u2028', '\r', '\n', '\t', '\u0000', '\u001b') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('\u0301', '\u202e', '\u200d', '\ufeff', '\u2028', '\r', '\n', '\t', '\u0000', '\u001b'),
+  },
 );
 
 export const TRICKY_STRINGS = [
-  '', ' ', '   ', '\u202eevil\u202c', 'مرحبا بالعالم', 'שלום עולם', 'e\u0301\u0301\u0301\u0301', 'Z\u0338\u0321\u0322\u034e\u0344a\u0335',
-  '👩‍👩‍👧‍👦', '𝕳𝖊𝖑𝖑𝖔', '\ud83d', '\ude00', 'a\udc00b', '\ufeff', '\u200b\u200d', 'İ', 'ß', 'ﬃ', '\u2028\u2029',
-  '\u0007\u001b[31m', '${7*7}', '{{7*7}}', "'; DROP TABLE messages; --", '<script>alert(1)</script>',
-  '../../etc/passwd', 'null', 'undefined', 'true', '0', '-1', 'NaN', 'Infinity', '%00', '\\u0000', '\u0000', 'a\r\nBcc: x@example.com',
+  '',
+  ' ',
+  '   ',
+  '\u202eevil\u202c',
+  'مرحبا بالعالم',
+  'שלום עולם',
+  'e\u0301\u0301\u0301\u0301',
+  'Z\u0338\u0321\u0322\u034e\u0344a\u0335',
+  '👩‍👩‍👧‍👦',
+  '𝕳𝖊𝖑𝖑𝖔',
+  '\ud83d',
+  '\ude00',
+  'a\udc00b',
+  '\ufeff',
+  '\u200b\u200d',
+  'İ',
+  'ß',
+  'ﬃ',
+  '\u2028\u2029',
+  '\u0007\u001b[31m',
+  '${7*7}',
+  '{{7*7}}',
+  "'; DROP TABLE messages; --",
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  'null',
+  'undefined',
+  'true',
+  '0',
+  '-1',
+  'NaN',
+  'Infinity',
+  '%00',
+  '\\u0000',
+  '\u0000',
+  'a\r\nBcc: x@example.com',
 ];
 
 // Built once: fast-check would otherwise spend its time generating megabytes character by character.
-export const HUGE_STRINGS = ['x'.repeat(65_536), 'é'.repeat(100_000), '𝕏'.repeat(50_000), 'x'.repeat(5 * 1024 * 1024 + 1)];
+export const HUGE_STRINGS = [
+  'x'.repeat(65_536),
+  'é'.repeat(100_000),
+  '𝕏'.repeat(50_000),
+  'x'.repeat(5 * 1024 * 1024 + 1),
+];
 
 /** Short strings of hostile characters, known troublemakers, and now and then a huge one. */
 export const hostileString = fc.oneof(
@@ -79,18 +145,47 @@ export const printableText = (maxLength: number, maxUnits = Infinity) =>
 
 // Junk JSON values, as text.
 
-export const JUNK_SCALARS = ['null', 'true', 'false', '0', '-0', '-1', '1.5', '1e400', '-1e-400', '123456789012345678901234567890', '[]', '{}'];
+export const JUNK_SCALARS = [
+  'null',
+  'true',
+  'false',
+  '0',
+  '-0',
+  '-1',
+  '1.5',
+  '1e400',
+  '-1e-400',
+  '123456789012345678901234567890',
+  '[]',
+  '{}',
+];
 
 /** Nested junk: scalars, hostile strings, arrays and objects whose keys may be reserved names. */
 export const junkKey = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: hostileChar, maxLength: 12 }) },
-  { weight: 2, arbitrary: fc.constantFrom(...SEND_FIELDS, 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'a.b', 'a[0]', '') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      ...SEND_FIELDS,
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      '__defineGetter__',
+      'a.b',
+      'a[0]',
+      '',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...RESERVED_KEYS) },
 );
 export const { junkValue } = fc.letrec<{ junkValue: string }>((tie) => ({
   junkValue: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.oneof(fc.constantFrom(...JUNK_SCALARS), fc.double({ noNaN: true, noDefaultInfinity: true }).map(json), hostileString.map(json)),
+    fc.oneof(
+      fc.constantFrom(...JUNK_SCALARS),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(json),
+      hostileString.map(json),
+    ),
     fc.array(tie('junkValue'), { maxLength: 4 }).map(jsonArray),
     fc.array(fc.tuple(junkKey, tie('junkValue')), { maxLength: 4 }).map(jsonObject),
   ),
@@ -107,9 +202,18 @@ export const anyJunkValue = fc.oneof({ weight: 9, arbitrary: junkValue }, { weig
 // Email addresses.
 
 export const asciiAddress = fc
-  .tuple(fc.stringMatching(/^[a-z0-9_+-]{1,12}(\.[a-z0-9_+-]{1,8})?$/), fc.stringMatching(/^[a-z0-9]{1,12}(-[a-z0-9]{1,5})?\.(com|org|io|example)$/))
+  .tuple(
+    fc.stringMatching(/^[a-z0-9_+-]{1,12}(\.[a-z0-9_+-]{1,8})?$/),
+    fc.stringMatching(/^[a-z0-9]{1,12}(-[a-z0-9]{1,5})?\.(com|org|io|example)$/),
+  )
   .map(([local, domain]) => `${local}@${domain}`);
-export const UNICODE_ADDRESSES = ['İ@example.com', 'i@example.com', 'josé@example.com', 'ünïcödé@bücher.de', 'Ωμέγα@example.gr'];
+export const UNICODE_ADDRESSES = [
+  'İ@example.com',
+  'i@example.com',
+  'josé@example.com',
+  'ünïcödé@bücher.de',
+  'Ωμέγα@example.gr',
+];
 /** 64 characters before the @ and 254 in all, the limits of RFC 5321. */
 export const LONGEST_ADDRESS = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`;
 /** Addresses that are valid by any reading, in mixed letter case, some beyond ASCII, now and then the longest. */
@@ -121,7 +225,11 @@ export const validAddress = fc.oneof(
 
 /** Address-shaped text with hostile characters (a lone surrogate among them) on either side of the @. */
 export const hostileAddress = fc
-  .tuple(fc.string({ unit: hostileChar, minLength: 1, maxLength: 8 }), fc.constantFrom('example.com', 'bücher.de'), fc.boolean())
+  .tuple(
+    fc.string({ unit: hostileChar, minLength: 1, maxLength: 8 }),
+    fc.constantFrom('example.com', 'bücher.de'),
+    fc.boolean(),
+  )
   .map(([text, domain, inLocalPart]) => (inLocalPart ? `${text}@${domain}` : `ada@${text}.${domain}`));
 
 /**
@@ -129,16 +237,44 @@ export const hostileAddress = fc
  * character, invisible character or quoted-string content that SMTP servers refuse.
  */
 export const INVALID_ADDRESSES = [
-  '', 'billing', 'a@b', '@example.com', 'ada@', 'a@@example.com', 'a b@example.com', 'Billing <billing@example.com>',
-  'a@example..com', '.a@example.com', 'a.@example.com', 'a@example.com\r\nBcc: x@example.com', `${'x'.repeat(250)}@example.com`, `a${LONGEST_ADDRESS}`,
-  '"a\r\nX-Injected: 1"@example.com', '"john doe"@example.com', '"a\u0000b"@example.com', '"a\\"b"@example.com', 'ada@exam\u202eple.com', 'a\u200bda@example.com',
+  '',
+  'billing',
+  'a@b',
+  '@example.com',
+  'ada@',
+  'a@@example.com',
+  'a b@example.com',
+  'Billing <billing@example.com>',
+  'a@example..com',
+  '.a@example.com',
+  'a.@example.com',
+  'a@example.com\r\nBcc: x@example.com',
+  `${'x'.repeat(250)}@example.com`,
+  `a${LONGEST_ADDRESS}`,
+  '"a\r\nX-Injected: 1"@example.com',
+  '"john doe"@example.com',
+  '"a\u0000b"@example.com',
+  '"a\\"b"@example.com',
+  'ada@exam\u202eple.com',
+  'a\u200bda@example.com',
 ];
 
 // Mailboxes: an address, or one with a display name (SPEC §4).
 
 /** Display names as people write them: words (some beyond ASCII, some with dots), or quoted with commas and other specials. */
 export const displayName = fc.oneof(
-  fc.constantFrom('Ada Lovelace', 'Zoë Ünïcode', 'Ωμέγα Team', "O'Brien", 'Dr. Who', '"Lovelace, Ada"', '"Ops; Team <on call>"', '"Say \\"hi\\""', '"☕, coffee"', '""'),
+  fc.constantFrom(
+    'Ada Lovelace',
+    'Zoë Ünïcode',
+    'Ωμέγα Team',
+    "O'Brien",
+    'Dr. Who',
+    '"Lovelace, Ada"',
+    '"Ops; Team <on call>"',
+    '"Say \\"hi\\""',
+    '"☕, coffee"',
+    '""',
+  ),
   fc.stringMatching(/^[A-Za-z][A-Za-z .'-]{0,20}$/),
 );
 /** An address, or now and then the same with a display name. */
@@ -151,7 +287,15 @@ export const addressKeyOf = (mailbox: string) => (/<([^<>]*)>\s*$/.exec(mailbox)
 /** What no address field takes: the invalid addresses (but a display name, which is a mailbox now), lists, groups and broken names. */
 export const INVALID_MAILBOXES = [
   ...INVALID_ADDRESSES.filter((address) => address !== 'Billing <billing@example.com>'),
-  'a@example.com, b@example.com', 'Ada <a@example.com>, Bob <b@example.com>', 'team: a@example.com;', 'Lovelace, Ada <ada@example.com>',
-  '"Ada <ada@example.com>', 'Ada <ada@example.com> x', 'Ada\r\n <ada@example.com>', 'Ada (comment) <ada@example.com>', 'Ada <a@b>', 'Ada <>',
+  'a@example.com, b@example.com',
+  'Ada <a@example.com>, Bob <b@example.com>',
+  'team: a@example.com;',
+  'Lovelace, Ada <ada@example.com>',
+  '"Ada <ada@example.com>',
+  'Ada <ada@example.com> x',
+  'Ada\r\n <ada@example.com>',
+  'Ada (comment) <ada@example.com>',
+  'Ada <a@b>',
+  'Ada <>',
   `${'N'.repeat(512 - ' <ada@example.com>'.length + 1)} <ada@example.com>`,
 ];

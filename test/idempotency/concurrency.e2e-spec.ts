@@ -130,7 +130,13 @@ describe('Idempotency-Key on POST /sender/send', () => {
       expect(await deliveryJobsFor(original.body.id)).toBe(1);
       expect(await deliveryJobsOfUser(userId)).toBe(1);
       expect(await keysOf(userId)).toBe(1);
-      expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ senders: 1, messages: 1, recipients: 1, events: 1, attachments: 0 });
+      expect(await rowsOwnedBy(t.db, userId)).toMatchObject({
+        senders: 1,
+        messages: 1,
+        recipients: 1,
+        events: 1,
+        attachments: 0,
+      });
       // Once the dust settles, every repeat is a replay.
       expectReplayOf(await send(userId, body, key, other), original);
     });
@@ -140,7 +146,9 @@ describe('Idempotency-Key on POST /sender/send', () => {
       const key = newKey();
 
       const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => send(userId, sendBody({ subject: `Race ${i}` }), key, i % 2 === 0 ? t : other)),
+        Array.from({ length: 20 }, (_, i) =>
+          send(userId, sendBody({ subject: `Race ${i}` }), key, i % 2 === 0 ? t : other),
+        ),
       );
 
       const created = answers.filter((r) => r.status === 201);

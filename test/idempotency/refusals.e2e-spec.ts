@@ -5,7 +5,8 @@ import { bootTwoApiProcesses, MAX_ATTACHMENT_BYTES } from './two-api-processes';
 
 /** SPEC §4: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
 describe('Idempotency-Key on POST /sender/send', () => {
-  const { t, send, newKey, messagesOf, keysOf, expectProblem, expectFirstAnswer, expectReplayOf } = bootTwoApiProcesses();
+  const { t, send, newKey, messagesOf, keysOf, expectProblem, expectFirstAnswer, expectReplayOf } =
+    bootTwoApiProcesses();
 
   describe('the key itself', () => {
     it.each([
@@ -46,25 +47,44 @@ describe('Idempotency-Key on POST /sender/send', () => {
       const response = await send(userId, sendBody({ subject: '', to: [] }), 'x'.repeat(256));
 
       expectProblem(response, 400, 'Bad Request');
-      expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['Idempotency-Key', 'subject', 'to']);
+      expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+        'Idempotency-Key',
+        'subject',
+        'to',
+      ]);
       expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
     });
   });
 
   describe('a refused first request', () => {
     const upload = async (userId: string, bytes: number): Promise<string> => {
-      const { body } = await t.http.post('/attachments').set(bearer(userId)).attach('file', Buffer.alloc(bytes, 1), 'data.bin').expect(201);
+      const { body } = await t.http
+        .post('/attachments')
+        .set(bearer(userId))
+        .attach('file', Buffer.alloc(bytes, 1), 'data.bin')
+        .expect(201);
       return body.id;
     };
 
     const refusals: [string, number, (userId: string) => Promise<Record<string, unknown>>][] = [
       ['400 for an invalid body', 400, async () => sendBody({ to: ['not-an-address'] })],
-      ['400 for an unknown stored attachment', 400, async () => sendBody({ attachmentIds: ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'] })],
-      ['400 for a webhook URL with credentials', 400, async () => sendBody({ webhook: { url: 'https://user:pass@hooks.example.com/h' } })],
+      [
+        '400 for an unknown stored attachment',
+        400,
+        async () => sendBody({ attachmentIds: ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'] }),
+      ],
+      [
+        '400 for a webhook URL with credentials',
+        400,
+        async () => sendBody({ webhook: { url: 'https://user:pass@hooks.example.com/h' } }),
+      ],
       [
         '413 for inline attachments over MAX_ATTACHMENT_BYTES',
         413,
-        async () => sendBody({ attachments: [{ fileName: 'big.bin', content: Buffer.alloc(MAX_ATTACHMENT_BYTES + 1).toString('base64') }] }),
+        async () =>
+          sendBody({
+            attachments: [{ fileName: 'big.bin', content: Buffer.alloc(MAX_ATTACHMENT_BYTES + 1).toString('base64') }],
+          }),
       ],
       [
         '413 for stored attachments over MAX_ATTACHMENT_BYTES together',
@@ -73,20 +93,23 @@ describe('Idempotency-Key on POST /sender/send', () => {
       ],
     ];
 
-    it.each(refusals)('(%s) stores no key: the corrected retry with the same key is accepted', async (_case, status, refusedBody) => {
-      const userId = newUserId();
-      const key = newKey();
+    it.each(refusals)(
+      '(%s) stores no key: the corrected retry with the same key is accepted',
+      async (_case, status, refusedBody) => {
+        const userId = newUserId();
+        const key = newKey();
 
-      const refused = await send(userId, await refusedBody(userId), key);
+        const refused = await send(userId, await refusedBody(userId), key);
 
-      expect(refused.status).toBe(status);
-      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(await keysOf(userId)).toBe(0);
-      expect(await messagesOf(userId)).toBe(0);
-      const corrected = await send(userId, sendBody(), key);
-      expectFirstAnswer(corrected);
-      expectReplayOf(await send(userId, sendBody(), key), corrected);
-      expect(await messagesOf(userId)).toBe(1);
-    });
+        expect(refused.status).toBe(status);
+        expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(await keysOf(userId)).toBe(0);
+        expect(await messagesOf(userId)).toBe(0);
+        const corrected = await send(userId, sendBody(), key);
+        expectFirstAnswer(corrected);
+        expectReplayOf(await send(userId, sendBody(), key), corrected);
+        expect(await messagesOf(userId)).toBe(1);
+      },
+    );
   });
 });

@@ -57,7 +57,7 @@ describe('Idempotency-Key on POST /sender/send', () => {
       const body = sendBody({
         subject: 'Grüße — ✉️',
         to: ['Zoe@example.com', 'ada@example.com'],
-        customPayload: { zeta: 'last', alpha: 'first', 'ключ': 'значение', mid: 'a "quoted" \\ value' },
+        customPayload: { zeta: 'last', alpha: 'first', ключ: 'значение', mid: 'a "quoted" \\ value' },
         bulkSendingId: 'spring',
         priority: 'high',
       });
@@ -82,7 +82,9 @@ describe('Idempotency-Key on POST /sender/send', () => {
         .set(bearer(userId))
         .set('Idempotency-Key', key)
         .set('Content-Type', 'application/json')
-        .send('{"subject":"Hi","html":"<p>x</p>","to":["a@example.com"],"sender":"s@example.com","customPayload":{"a":"1","b":"2"}}');
+        .send(
+          '{"subject":"Hi","html":"<p>x</p>","to":["a@example.com"],"sender":"s@example.com","customPayload":{"a":"1","b":"2"}}',
+        );
       expectFirstAnswer(first);
 
       const reordered = await t.http
@@ -90,7 +92,9 @@ describe('Idempotency-Key on POST /sender/send', () => {
         .set(bearer(userId))
         .set('Idempotency-Key', key)
         .set('Content-Type', 'application/json')
-        .send('{ "customPayload": {"b":"2", "a":"1"}, "sender": "s@example.com", "to": ["a@example.com"], "html": "<p>x</p>", "subject": "Hi" }');
+        .send(
+          '{ "customPayload": {"b":"2", "a":"1"}, "sender": "s@example.com", "to": ["a@example.com"], "html": "<p>x</p>", "subject": "Hi" }',
+        );
 
       expectReplayOf(reordered, first);
       expect(await messagesOf(userId)).toBe(1);

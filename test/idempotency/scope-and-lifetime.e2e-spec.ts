@@ -6,17 +6,8 @@ import { bootTwoApiProcesses } from './two-api-processes';
 
 /** SPEC §4: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
 describe('Idempotency-Key on POST /sender/send', () => {
-  const {
-    t,
-    send,
-    newKey,
-    deliveryJobsOfUser,
-    messagesOf,
-    keysOf,
-    expectProblem,
-    expectFirstAnswer,
-    expectReplayOf,
-  } = bootTwoApiProcesses();
+  const { t, send, newKey, deliveryJobsOfUser, messagesOf, keysOf, expectProblem, expectFirstAnswer, expectReplayOf } =
+    bootTwoApiProcesses();
 
   describe('scope and lifetime', () => {
     it('keeps keys per user: another user may use the same key, with the same body or another', async () => {

@@ -57,7 +57,13 @@ export function bootTwoApiProcesses() {
   const expectProblem = (response: Response, status: number, title: string) => {
     expect(response.status).toBe(status);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ type: 'about:blank', title, status, detail: expect.any(String), requestId: expect.any(String) });
+    expect(response.body).toMatchObject({
+      type: 'about:blank',
+      title,
+      status,
+      detail: expect.any(String),
+      requestId: expect.any(String),
+    });
     expect(response.headers['idempotent-replayed']).toBeUndefined();
   };
 

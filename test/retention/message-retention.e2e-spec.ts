@@ -43,7 +43,9 @@ async function hangOffEveryMessage(t: TestApp, userId: string): Promise<void> {
      SELECT gen_random_uuid(), id, 0, 'a.txt', 'text/plain', 1, '\\x61' ${messages}`,
   );
   await t.db.query(`INSERT INTO message_mime (message_id, content) SELECT id, '\\x61' ${messages}`);
-  await t.db.query(`INSERT INTO applied_reports SELECT id, 'x@example.com', 'bounce', md5(id::text), sent_at ${messages}`);
+  await t.db.query(
+    `INSERT INTO applied_reports SELECT id, 'x@example.com', 'bounce', md5(id::text), sent_at ${messages}`,
+  );
   await t.db.query(
     `INSERT INTO webhook_events (id, user_id, message_id, sequence, status, url, state, created_at)
      SELECT gen_random_uuid(), user_id, id, 100, status, 'https://hooks.example.com/', 'delivered', sent_at ${messages}`,
@@ -53,9 +55,14 @@ async function hangOffEveryMessage(t: TestApp, userId: string): Promise<void> {
     [userId],
   );
   const ids: string[] = (await t.db.query(`SELECT id ${messages}`)).map((r: { id: string }) => r.id);
-  const eventIds: string[] = (await t.db.query(`SELECT id FROM webhook_events WHERE user_id = $1`, [userId])).map((r: { id: string }) => r.id);
+  const eventIds: string[] = (await t.db.query(`SELECT id FROM webhook_events WHERE user_id = $1`, [userId])).map(
+    (r: { id: string }) => r.id,
+  );
   await t.db.transaction(async (manager) => {
-    await t.app.get(DeliveryQueue).enqueue(manager, ids.map((messageId) => ({ job: { messageId, attempt: 1 }, priority: 'normal' })));
+    await t.app.get(DeliveryQueue).enqueue(
+      manager,
+      ids.map((messageId) => ({ job: { messageId, attempt: 1 }, priority: 'normal' })),
+    );
     await t.app.get(WebhookQueue).enqueue(manager, eventIds);
   });
   // As pg-boss archives done jobs.
@@ -72,7 +79,10 @@ describe('message retention (MESSAGE_RETENTION_DAYS)', () => {
   const userId = newUserId();
 
   beforeAll(async () => {
-    t = await bootTestApp({ MESSAGE_RETENTION_DAYS: '3', RATE_LIMIT_PER_MINUTE: '1000000' }, { isolatedDatabase: true });
+    t = await bootTestApp(
+      { MESSAGE_RETENTION_DAYS: '3', RATE_LIMIT_PER_MINUTE: '1000000' },
+      { isolatedDatabase: true },
+    );
     retention = t.app.get(MessageRetention);
   }, 60_000);
   afterAll(() => t.close());
@@ -95,7 +105,11 @@ describe('message retention (MESSAGE_RETENTION_DAYS)', () => {
       })),
     );
     // Sent at one moment: batches end among them.
-    await storeMessages(t.db, userId, Array.from({ length: 12 }, () => ({ sentAt: new Date(FIRST + 2 * DAY), status: 'sent' as const })));
+    await storeMessages(
+      t.db,
+      userId,
+      Array.from({ length: 12 }, () => ({ sentAt: new Date(FIRST + 2 * DAY), status: 'sent' as const })),
+    );
     await hangOffEveryMessage(t, userId);
     const all: { id: string; sent_at: Date; status: string }[] = await t.db.query(
       `SELECT id, sent_at, status FROM messages WHERE user_id = $1 ORDER BY sent_at, id`,
@@ -124,10 +138,20 @@ describe('message retention (MESSAGE_RETENTION_DAYS)', () => {
     const doomed = all.filter((m) => m.sent_at.getTime() < CUTOFF && !UNFINISHED.includes(m.status) && m !== waiting);
     const kept = all.filter((m) => !doomed.includes(m));
     const eventsOf = async (ms: { id: string }[]) =>
-      (await t.db.query(`SELECT id FROM webhook_events WHERE message_id = ANY($1)`, [ms.map((m) => m.id)])).map((r: { id: string }) => r.id);
+      (await t.db.query(`SELECT id FROM webhook_events WHERE message_id = ANY($1)`, [ms.map((m) => m.id)])).map(
+        (r: { id: string }) => r.id,
+      );
     const [doomedEvents, keptEvents] = [await eventsOf(doomed), await eventsOf(kept)];
-    const keptBefore = await rowsOf(t.db, kept.map((m) => m.id), keptEvents);
-    const doomedBefore = await rowsOf(t.db, doomed.map((m) => m.id), doomedEvents);
+    const keptBefore = await rowsOf(
+      t.db,
+      kept.map((m) => m.id),
+      keptEvents,
+    );
+    const doomedBefore = await rowsOf(
+      t.db,
+      doomed.map((m) => m.id),
+      doomedEvents,
+    );
     expect(doomed.length).toBeGreaterThan(60);
     expect(Math.min(...Object.values(doomedBefore))).toBeGreaterThan(0);
 
@@ -143,7 +167,9 @@ describe('message retention (MESSAGE_RETENTION_DAYS)', () => {
 
     // A purge that stops after its first transaction (a crash): the oldest 25 are gone, counts exact.
     expect((await retention.purgeBatch(new Date(CUTOFF), undefined, 25)).deleted).toBe(25);
-    const left: { id: string }[] = await t.db.query(`SELECT id FROM messages WHERE id = ANY($1) ORDER BY sent_at, id`, [doomed.map((m) => m.id)]);
+    const left: { id: string }[] = await t.db.query(`SELECT id FROM messages WHERE id = ANY($1) ORDER BY sent_at, id`, [
+      doomed.map((m) => m.id),
+    ]);
     expect(left.map((m) => m.id)).toEqual(doomed.slice(25).map((m) => m.id));
     const midway = await keptAndPlainCounts(t.db, userId);
     expect(midway.kept).toEqual(midway.plain);
@@ -152,11 +178,23 @@ describe('message retention (MESSAGE_RETENTION_DAYS)', () => {
     expect(await retention.purge(NOW, 7)).toBe(doomed.length - 25);
     expect(await retention.purge(NOW)).toBe(0);
 
-    expect(await rowsOf(t.db, doomed.map((m) => m.id), doomedEvents)).toEqual(
-      Object.fromEntries(Object.keys(doomedBefore).map((table) => [table, 0])),
-    );
-    expect(await rowsOf(t.db, kept.map((m) => m.id), keptEvents)).toEqual(keptBefore);
-    const [{ uploads }] = await t.db.query(`SELECT count(*)::int AS uploads FROM attachments WHERE id = $1`, [uploadId]);
+    expect(
+      await rowsOf(
+        t.db,
+        doomed.map((m) => m.id),
+        doomedEvents,
+      ),
+    ).toEqual(Object.fromEntries(Object.keys(doomedBefore).map((table) => [table, 0])));
+    expect(
+      await rowsOf(
+        t.db,
+        kept.map((m) => m.id),
+        keptEvents,
+      ),
+    ).toEqual(keptBefore);
+    const [{ uploads }] = await t.db.query(`SELECT count(*)::int AS uploads FROM attachments WHERE id = $1`, [
+      uploadId,
+    ]);
     expect(uploads).toBe(1);
 
     const after = await keptAndPlainCounts(t.db, userId);
@@ -167,7 +205,8 @@ describe('message retention (MESSAGE_RETENTION_DAYS)', () => {
     const compacted = await keptAndPlainCounts(t.db, userId);
     expect(compacted.kept).toEqual(compacted.plain);
     // The counts of the purged days are zero rows now; deleting them changes no count.
-    const zeros = async () => (await t.db.query(`SELECT count(*)::int AS n FROM message_counts WHERE user_id = $1 AND n = 0`, [userId]))[0].n;
+    const zeros = async () =>
+      (await t.db.query(`SELECT count(*)::int AS n FROM message_counts WHERE user_id = $1 AND n = 0`, [userId]))[0].n;
     expect(await zeros()).toBeGreaterThan(0);
     await retention.deleteZeroCounts();
     expect(await zeros()).toBe(0);
@@ -186,18 +225,26 @@ describe('message retention (MESSAGE_RETENTION_DAYS)', () => {
 
   it('blocks neither sends nor lists while a purge transaction holds its rows', async () => {
     const owner = newUserId();
-    const old = await storeMessages(t.db, owner, Array.from({ length: 20 }, (_, i) => ({ sentAt: new Date(FIRST + i * 60_000), status: 'sent' as const })));
+    const old = await storeMessages(
+      t.db,
+      owner,
+      Array.from({ length: 20 }, (_, i) => ({ sentAt: new Date(FIRST + i * 60_000), status: 'sent' as const })),
+    );
     // The purge's transaction stops right after its DELETE, rows locked, until `held` lets it go.
     const held = new Client({ connectionString: t.config.databaseUrl });
     await held.connect();
     await held.query(`SELECT pg_advisory_lock(4242)`);
-    await t.db.query(`CREATE FUNCTION pause_purge() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(4242); RETURN NULL; END $$`);
-    await t.db.query(`CREATE TRIGGER messages_purge_paused AFTER DELETE ON messages FOR EACH STATEMENT EXECUTE FUNCTION pause_purge()`);
+    await t.db.query(
+      `CREATE FUNCTION pause_purge() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(4242); RETURN NULL; END $$`,
+    );
+    await t.db.query(
+      `CREATE TRIGGER messages_purge_paused AFTER DELETE ON messages FOR EACH STATEMENT EXECUTE FUNCTION pause_purge()`,
+    );
     try {
       const purging = retention.purge(NOW);
       // The signal: the purge's backend waits on that lock, inside its DELETE.
       const deadline = Date.now() + 10_000;
-      for (let waiting = 0; waiting === 0; ) {
+      for (let waiting = 0; waiting === 0;) {
         if (Date.now() > deadline) throw new Error('the purge never reached its DELETE');
         [{ waiting }] = await t.db.query(
           `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event = 'advisory' AND query LIKE '%DELETE FROM messages WHERE id IN%'`,
@@ -231,8 +278,13 @@ describe('the retention loop', () => {
         { sentAt: new Date(Date.now() - 10 * DAY), status: 'sent' },
         { sentAt: new Date(), status: 'sent' },
       ]);
-      const exists = async (id: string) => (await api.db.query(`SELECT count(*)::int AS n FROM messages WHERE id = $1`, [id]))[0].n === 1;
-      const worker = await bootTestApp({ ROLE: 'worker', DATABASE_URL: api.config.databaseUrl!, MESSAGE_RETENTION_DAYS: '1' });
+      const exists = async (id: string) =>
+        (await api.db.query(`SELECT count(*)::int AS n FROM messages WHERE id = $1`, [id]))[0].n === 1;
+      const worker = await bootTestApp({
+        ROLE: 'worker',
+        DATABASE_URL: api.config.databaseUrl!,
+        MESSAGE_RETENTION_DAYS: '1',
+      });
       try {
         const deadline = Date.now() + 10_000;
         while ((await exists(old.id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

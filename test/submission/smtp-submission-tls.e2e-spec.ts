@@ -1,13 +1,22 @@
 import { rmSync } from 'node:fs';
 import { deliveringApp } from '../support/delivering-app';
 import { bearer, newUserId } from '../support/tokens';
-import { apiKeyFor, selfSignedCertificate, submissionPort, submitWithNodemailer, submitWithSwaks } from './submission-clients';
+import {
+  apiKeyFor,
+  selfSignedCertificate,
+  submissionPort,
+  submitWithNodemailer,
+  submitWithSwaks,
+} from './submission-clients';
 import { itIfSwaks } from '../support/swaks';
 
 const itWithSwaks = itIfSwaks('Submission through swaks');
 
 const CRLF = '\r\n';
-const raw = (subject: string) => Buffer.from(['From: tls@sender.example', 'To: bob@rcpt.example', `Subject: ${subject}`, '', 'over TLS', ''].join(CRLF));
+const raw = (subject: string) =>
+  Buffer.from(
+    ['From: tls@sender.example', 'To: bob@rcpt.example', `Subject: ${subject}`, '', 'over TLS', ''].join(CRLF),
+  );
 
 describe('SMTP submission over STARTTLS (SPEC §10)', () => {
   // Filled in before the app boots: deliveringApp reads its variables in its own beforeAll, which runs after this one.
@@ -24,38 +33,78 @@ describe('SMTP submission over STARTTLS (SPEC §10)', () => {
     const userId = newUserId('cleartext');
     const { key } = await apiKeyFor(t, userId);
 
-    const { exitCode, transcript } = await submitWithSwaks(submissionPort(t), key, 'tls@sender.example', ['bob@rcpt.example'], raw('clear'));
+    const { exitCode, transcript } = await submitWithSwaks(
+      submissionPort(t),
+      key,
+      'tls@sender.example',
+      ['bob@rcpt.example'],
+      raw('clear'),
+    );
 
     expect(exitCode).not.toBe(0);
     expect(transcript).toContain('STARTTLS');
     expect(transcript).toMatch(/<\*\*\s+538 /);
-    expect(await submitWithNodemailer(submissionPort(t), key, { from: 'tls@sender.example', to: 'bob@rcpt.example', subject: 's', text: 't' })).toMatchObject({ accepted: false, code: 538 });
+    expect(
+      await submitWithNodemailer(submissionPort(t), key, {
+        from: 'tls@sender.example',
+        to: 'bob@rcpt.example',
+        subject: 's',
+        text: 't',
+      }),
+    ).toMatchObject({ accepted: false, code: 538 });
     const { body } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     expect(body.total).toBe(0);
   });
 
-  itWithSwaks('takes mail after STARTTLS from nodemailer and from swaks, each verifying the certificate, and delivers it', async () => {
-    const userId = newUserId('tls');
-    const { key } = await apiKeyFor(t, userId);
-    const port = submissionPort(t);
+  itWithSwaks(
+    'takes mail after STARTTLS from nodemailer and from swaks, each verifying the certificate, and delivers it',
+    async () => {
+      const userId = newUserId('tls');
+      const { key } = await apiKeyFor(t, userId);
+      const port = submissionPort(t);
 
-    const viaNodemailer = await submitWithNodemailer(port, key, { from: 'tls@sender.example', to: 'bob@rcpt.example', subject: 'nodemailer over TLS', text: 'secret' }, { ca: tls.cert });
-    const viaSwaks = await submitWithSwaks(port, key, 'tls@sender.example', ['bob@rcpt.example'], raw('swaks over TLS'), tls.certPath);
+      const viaNodemailer = await submitWithNodemailer(
+        port,
+        key,
+        { from: 'tls@sender.example', to: 'bob@rcpt.example', subject: 'nodemailer over TLS', text: 'secret' },
+        { ca: tls.cert },
+      );
+      const viaSwaks = await submitWithSwaks(
+        port,
+        key,
+        'tls@sender.example',
+        ['bob@rcpt.example'],
+        raw('swaks over TLS'),
+        tls.certPath,
+      );
 
-    expect(viaNodemailer).toMatchObject({ accepted: true });
-    expect(viaSwaks.exitCode).toBe(0);
-    expect(viaSwaks.transcript).toMatch(/TLS started/);
-    const ids = [viaNodemailer.accepted ? viaNodemailer.messageId : '', /Queued as (\S+)/.exec(viaSwaks.transcript)![1]];
-    // Waited for at the sink: polling the API would spend this user's small rate limit.
-    await sink.waitUntil(() => ids.every((id) => sink.acceptedFor(id).length === 1));
-    expect(ids.map((id) => sink.acceptedFor(id)[0].parsed.subject)).toEqual(['nodemailer over TLS', 'swaks over TLS']);
-  });
+      expect(viaNodemailer).toMatchObject({ accepted: true });
+      expect(viaSwaks.exitCode).toBe(0);
+      expect(viaSwaks.transcript).toMatch(/TLS started/);
+      const ids = [
+        viaNodemailer.accepted ? viaNodemailer.messageId : '',
+        /Queued as (\S+)/.exec(viaSwaks.transcript)![1],
+      ];
+      // Waited for at the sink: polling the API would spend this user's small rate limit.
+      await sink.waitUntil(() => ids.every((id) => sink.acceptedFor(id).length === 1));
+      expect(ids.map((id) => sink.acceptedFor(id)[0].parsed.subject)).toEqual([
+        'nodemailer over TLS',
+        'swaks over TLS',
+      ]);
+    },
+  );
 
-  it('spends the user\'s RATE_LIMIT_PER_MINUTE like REST sends, and says 451 past it', async () => {
+  it("spends the user's RATE_LIMIT_PER_MINUTE like REST sends, and says 451 past it", async () => {
     const userId = newUserId('rate');
     // One request of the four.
     const { key } = await apiKeyFor(t, userId);
-    const send = (subject: string) => submitWithNodemailer(submissionPort(t), key, { from: 'tls@sender.example', to: 'bob@rcpt.example', subject, text: 't' }, { ca: tls.cert });
+    const send = (subject: string) =>
+      submitWithNodemailer(
+        submissionPort(t),
+        key,
+        { from: 'tls@sender.example', to: 'bob@rcpt.example', subject, text: 't' },
+        { ca: tls.cert },
+      );
 
     const outcomes = [];
     for (const subject of ['1', '2', '3', '4']) outcomes.push(await send(subject));

@@ -14,7 +14,8 @@ import { SWAKS } from '../support/swaks';
 const run = promisify(execFile);
 
 /** The server's answer: accepted with its reply (`… Queued as <id>`), or refused with its code. */
-export type Outcome = { accepted: true; reply: string; messageId: string } | { accepted: false; code: number; reply: string };
+export type Outcome =
+  { accepted: true; reply: string; messageId: string } | { accepted: false; code: number; reply: string };
 
 export const submissionPort = (t: TestApp): number => t.app.get(SubmissionSmtpServer).port!;
 
@@ -24,7 +25,11 @@ export async function apiKeyFor(t: TestApp, userId: string, scopes = ['send']): 
   return { id: body.id, key: body.key };
 }
 
-const outcomeOf = (reply: string): Outcome => ({ accepted: true, reply, messageId: /Queued as (\S+)/.exec(reply)?.[1] ?? '' });
+const outcomeOf = (reply: string): Outcome => ({
+  accepted: true,
+  reply,
+  messageId: /Queued as (\S+)/.exec(reply)?.[1] ?? '',
+});
 
 /**
  * nodemailer's SMTP transport, composing `mail` itself (or sending `raw`), logged in with `password`
@@ -41,7 +46,9 @@ export async function submitWithNodemailer(
     port,
     secure: false,
     ...(connection.localAddress && { localAddress: connection.localAddress }),
-    ...(connection.ca ? { requireTLS: true, tls: { ca: connection.ca, servername: 'localhost' } } : { ignoreTLS: true }),
+    ...(connection.ca
+      ? { requireTLS: true, tls: { ca: connection.ca, servername: 'localhost' } }
+      : { ignoreTLS: true }),
     ...(password !== undefined && { auth: { user: 'anyone', pass: password } }),
   });
   try {
@@ -68,7 +75,24 @@ export async function submitWithSwaks(
   try {
     const file = join(dir, 'message.eml');
     writeFileSync(file, raw);
-    const args = ['--server', '127.0.0.1', '--port', String(port), '--from', from, '--to', to.join(','), '--auth', authMechanism, '--auth-user', 'anyone', '--auth-password', password, '--data', `@${file}`];
+    const args = [
+      '--server',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--from',
+      from,
+      '--to',
+      to.join(','),
+      '--auth',
+      authMechanism,
+      '--auth-user',
+      'anyone',
+      '--auth-password',
+      password,
+      '--data',
+      `@${file}`,
+    ];
     if (caPath) args.push('--tls', '--tls-verify', '--tls-ca-path', caPath);
     try {
       const { stdout, stderr } = await run(SWAKS, args, { timeout: 60_000 });
@@ -83,11 +107,32 @@ export async function submitWithSwaks(
 }
 
 /** A self-signed certificate for `localhost` made by openssl: the PEM file paths and the certificate itself. */
-export async function selfSignedCertificate(): Promise<{ dir: string; certPath: string; keyPath: string; cert: Buffer }> {
+export async function selfSignedCertificate(): Promise<{
+  dir: string;
+  certPath: string;
+  keyPath: string;
+  cert: Buffer;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'submission-tls-'));
   const certPath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1']);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    keyPath,
+    '-out',
+    certPath,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+  ]);
   return { dir, certPath, keyPath, cert: readFileSync(certPath) };
 }
 

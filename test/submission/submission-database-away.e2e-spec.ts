@@ -17,7 +17,11 @@ describe('SMTP submission while the database is away (SPEC §3, §10)', () => {
     const database = new URL(process.env.TEST_DATABASE_URL!);
     proxy = await TcpProxy.listen({ host: database.hostname, port: Number(database.port || 5432) });
     database.host = `127.0.0.1:${proxy.port}`;
-    t = await bootTestApp({ DATABASE_URL: database.toString(), SUBMISSION_SMTP_PORT: '0', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' });
+    t = await bootTestApp({
+      DATABASE_URL: database.toString(),
+      SUBMISSION_SMTP_PORT: '0',
+      SUBMISSION_ALLOW_INSECURE_AUTH: 'true',
+    });
   });
 
   afterAll(async () => {
@@ -57,7 +61,10 @@ describe('SMTP submission while the database is away (SPEC §3, §10)', () => {
     body.once('data', () => firstPartRead());
     body.pause();
     body.write(head);
-    const submitted = submitWithNodemailer(port, key, { envelope: { from: 'a@sender.example', to: ['b@rcpt.example'] }, raw: body });
+    const submitted = submitWithNodemailer(port, key, {
+      envelope: { from: 'a@sender.example', to: ['b@rcpt.example'] },
+      raw: body,
+    });
     await reading;
     proxy.swallowNewConnections();
     proxy.cutAll();
@@ -68,7 +75,10 @@ describe('SMTP submission while the database is away (SPEC §3, §10)', () => {
     expect(away).toMatchObject({ accepted: false, code: 451 });
     const { body: none } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     expect(none.total).toBe(0);
-    const back = await submitWithNodemailer(port, key, { envelope: { from: 'a@sender.example', to: ['b@rcpt.example'] }, raw: `${head}the rest of the body\r\n` });
+    const back = await submitWithNodemailer(port, key, {
+      envelope: { from: 'a@sender.example', to: ['b@rcpt.example'] },
+      raw: `${head}the rest of the body\r\n`,
+    });
     expect(back).toMatchObject({ accepted: true });
     const { body: listed } = await t.http.get('/user/messages').set(bearer(userId)).expect(200);
     expect(listed.messages.map((m: { subject: string }) => m.subject)).toEqual(['cut at DATA']);

@@ -17,7 +17,8 @@ import { apiKeyFor, submissionPort, submitWithNodemailer } from './submission-cl
 const ASCII = /^[\x00-\x7f]*$/;
 const mail = { from: 'a@sender.example', to: 'b@rcpt.example', subject: 'limits', text: 'hi' };
 /** The submission server's own TCP server, to see its connections counted out. */
-const listeningSocketOf = (t: TestApp): Server => (t.app.get(SubmissionSmtpServer) as unknown as { server: SMTPServer }).server.server;
+const listeningSocketOf = (t: TestApp): Server =>
+  (t.app.get(SubmissionSmtpServer) as unknown as { server: SMTPServer }).server.server;
 const plain = (password: string) => Buffer.from(`\0anyone\0${password}`).toString('base64');
 
 describe('limits of the submission server (SPEC §10)', () => {
@@ -43,7 +44,13 @@ describe('limits of the submission server (SPEC §10)', () => {
   };
 
   it('has the limits SPEC §10 gives by default', () => {
-    expect(new SubmissionLimits()).toMatchObject({ clients: 100, sessionMs: 5 * 60_000, failedLoginsPerSession: 3, failedLoginsPerAddress: 20, failedLoginWindowMs: 60_000 });
+    expect(new SubmissionLimits()).toMatchObject({
+      clients: 100,
+      sessionMs: 5 * 60_000,
+      failedLoginsPerSession: 3,
+      failedLoginsPerAddress: 20,
+      failedLoginWindowMs: 60_000,
+    });
     // The app's own, which the tests below shorten where they must.
     expect(limits()).toMatchObject({ clients: 100, sessionMs: 5 * 60_000 });
   });
@@ -55,12 +62,16 @@ describe('limits of the submission server (SPEC §10)', () => {
     await Promise.all(crowd.map((c) => c.greeted()));
     expect(crowd.map((c) => c.replies()[0]?.slice(0, 4))).toEqual(Array(100).fill('220 '));
 
-    expect(await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' })).toMatchObject({ accepted: false, code: 421 });
+    expect(await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' })).toMatchObject({
+      accepted: false,
+      code: 421,
+    });
 
     crowd[0].destroy();
     // The server counts it out as it goes (the signal: a greeting that is 220 again).
     let outcome = await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' });
-    for (let attempt = 0; attempt < 100 && !outcome.accepted; attempt++) outcome = await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' });
+    for (let attempt = 0; attempt < 100 && !outcome.accepted; attempt++)
+      outcome = await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' });
     expect(outcome).toMatchObject({ accepted: true });
 
     // The next test starts with none of them counted.
@@ -136,20 +147,36 @@ describe('limits of the submission server (SPEC §10)', () => {
       const { key } = await apiKeyFor(t, userId);
       const from = { localAddress: '127.0.0.6' };
       // 19 failures, each its own nodemailer session (nodemailer gives up at the first 535); the window starts at the first.
-      expect(await submitWithNodemailer(submissionPort(t), 'mr_wrong-0', mail, from)).toMatchObject({ accepted: false, code: 535 });
+      expect(await submitWithNodemailer(submissionPort(t), 'mr_wrong-0', mail, from)).toMatchObject({
+        accepted: false,
+        code: 535,
+      });
       const windowEndsBy = Date.now() + windowMs;
-      for (let i = 1; i < 19; i++) expect(await submitWithNodemailer(submissionPort(t), `mr_wrong-${i}`, mail, from)).toMatchObject({ accepted: false, code: 535 });
+      for (let i = 1; i < 19; i++)
+        expect(await submitWithNodemailer(submissionPort(t), `mr_wrong-${i}`, mail, from)).toMatchObject({
+          accepted: false,
+          code: 535,
+        });
       // At 19 the address is still served: this session logs in and sends.
       expect(await submitWithNodemailer(submissionPort(t), key, mail, from)).toMatchObject({ accepted: true });
-      expect(await submitWithNodemailer(submissionPort(t), 'mr_wrong-20', mail, from)).toMatchObject({ accepted: false, code: 535 });
+      expect(await submitWithNodemailer(submissionPort(t), 'mr_wrong-20', mail, from)).toMatchObject({
+        accepted: false,
+        code: 535,
+      });
 
       // The 21st connection, with the right key even, is turned away before it can log in.
-      expect(await submitWithNodemailer(submissionPort(t), key, mail, from)).toMatchObject({ accepted: false, code: 421, reply: expect.stringContaining('failed logins') });
+      expect(await submitWithNodemailer(submissionPort(t), key, mail, from)).toMatchObject({
+        accepted: false,
+        code: 421,
+        reply: expect.stringContaining('failed logins'),
+      });
       const refused = rawClient('127.0.0.6');
       await refused.waitFor((c) => c.closed, 'the refusal');
       expect(refused.replies()).toEqual([expect.stringMatching(/^421 .*failed logins/)]);
       // Another address is not held to this one's failures.
-      expect(await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.7' })).toMatchObject({ accepted: true });
+      expect(await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.7' })).toMatchObject({
+        accepted: true,
+      });
       // All of it within the window, or this test proved nothing.
       expect(Date.now()).toBeLessThan(windowEndsBy - windowMs / 3);
 

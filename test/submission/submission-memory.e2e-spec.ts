@@ -20,7 +20,8 @@ describe('20 concurrent submissions of 19 MiB', () => {
   let base: string;
   let smtpPort: number;
 
-  const statusKb = (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]);
+  const statusKb = (field: 'VmRSS' | 'VmHWM') =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]);
 
   beforeAll(async () => {
     const port = await freePort();
@@ -46,7 +47,11 @@ describe('20 concurrent submissions of 19 MiB', () => {
 
   it('takes every message while the API process stays under 300 MB of RSS', async () => {
     const userId = newUserId('smtp-memory');
-    const created = await fetch(`${base}/user/api-keys`, { method: 'POST', headers: { ...bearer(userId), 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'memory', scopes: ['send', 'read'] }) });
+    const created = await fetch(`${base}/user/api-keys`, {
+      method: 'POST',
+      headers: { ...bearer(userId), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'memory', scopes: ['send', 'read'] }),
+    });
     expect(created.status).toBe(201);
     const { key } = (await created.json()) as { key: string };
     const atStart = Math.round(statusKb('VmRSS') / 1024);
@@ -72,7 +77,9 @@ describe('20 concurrent submissions of 19 MiB', () => {
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const peakMb = Math.round(statusKb('VmHWM') / 1024);
-    console.log(`API process RSS: ${atStart} MB at start, peak ${peakMb} MB (VmHWM; sampled max ${Math.round(sampledMax / 1024)} MB) while ${CLIENTS} clients submitted 19 MiB each in ${seconds} s`);
+    console.log(
+      `API process RSS: ${atStart} MB at start, peak ${peakMb} MB (VmHWM; sampled max ${Math.round(sampledMax / 1024)} MB) while ${CLIENTS} clients submitted 19 MiB each in ${seconds} s`,
+    );
 
     expect(outcomes.filter((o) => !o.accepted)).toEqual([]);
     expect(peakMb).toBeLessThan(MAX_RSS_MB);

@@ -9,8 +9,13 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Without the networking switches Chromium keeps calling Google services, which this closed
 // network refuses over and over.
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 /** A browser start and the app's boot together can take several seconds on a slow machine. */
 export const BROWSER_TIMEOUT = 60_000;

@@ -50,7 +50,7 @@ export function descendantsOf(pid: number): RunningProcess[] {
     }
   }
   const below = new Set([pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [child, parent] of parentOf) {
       if (below.has(parent) && !below.has(child)) {
@@ -247,7 +247,14 @@ export function startServiceProcess(
 ): ServiceProcess {
   const child = spawn(command[0], command.slice(1), {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      JWT_SECRET: TEST_JWT_SECRET,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -258,7 +265,8 @@ export function startServiceProcess(
     dataDir,
     stdout: () => stdout,
     stderr: () => stderr,
-    tail: () => `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? 'none yet'}\nstderr:\n${stderr.slice(-3000)}\nstdout (end):\n${stdout.slice(-3000)}`,
+    tail: () =>
+      `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode ?? 'none yet'}\nstderr:\n${stderr.slice(-3000)}\nstdout (end):\n${stdout.slice(-3000)}`,
     stop: async () => {
       await killChild(child);
       await stopProcessesMentioning(dataDir);
@@ -279,7 +287,8 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
 
 /** A free loopback port, found synchronously by a child, so that startWorkerProcess stays synchronous. */
 function freePortSync(): number {
-  const probe = "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })";
+  const probe =
+    "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })";
   return Number(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }));
 }
 
@@ -287,7 +296,10 @@ function freePortSync(): number {
 export async function waitUntilAnswering(url: string, service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await fetch(url).then((response) => response.status, () => undefined);
+    const status = await fetch(url).then(
+      (response) => response.status,
+      () => undefined,
+    );
     if (status === 200) return;
     if (service.exitedAt !== undefined || Date.now() > deadline) {
       throw new Error(`${url} did not answer 200 (last: ${status ?? 'no connection'})\n${service.tail()}`);

@@ -19,14 +19,21 @@ export class TestDnsServer {
   /** The names of the TXT queries seen, in order. */
   readonly queries: string[] = [];
   private readonly records = new Map<string, string[][]>();
-  private readonly server = dns2.createServer({ udp: true, tcp: true, handle: (request, send) => this.handle(request, send) });
+  private readonly server = dns2.createServer({
+    udp: true,
+    tcp: true,
+    handle: (request, send) => this.handle(request, send),
+  });
   private port = 0;
   private stopped = false;
 
   /** Starts it; resolves to its address as DNS_SERVERS takes it. */
   async start(): Promise<string> {
     this.port = await freePort();
-    await this.server.listen({ udp: { port: this.port, address: '127.0.0.1' }, tcp: { port: this.port, address: '127.0.0.1' } });
+    await this.server.listen({
+      udp: { port: this.port, address: '127.0.0.1' },
+      tcp: { port: this.port, address: '127.0.0.1' },
+    });
     return this.address;
   }
 
@@ -58,7 +65,15 @@ export class TestDnsServer {
     const found = question.type === Packet.TYPE.TXT ? this.records.get(question.name.toLowerCase()) : undefined;
     if (this.mode === 'servfail') response.header.rcode = SERVFAIL;
     else if (!found) response.header.rcode = NXDOMAIN;
-    else for (const data of found) response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data } as never);
+    else
+      for (const data of found)
+        response.answers.push({
+          name: question.name,
+          type: Packet.TYPE.TXT,
+          class: Packet.CLASS.IN,
+          ttl: 60,
+          data,
+        } as never);
     void send(response);
   }
 }

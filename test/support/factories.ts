@@ -40,10 +40,14 @@ export async function storeMessages(
 ): Promise<NewMessage[]> {
   const messages = fieldsOfEach.map(({ status: _status, ...fields }) => newMessage(userId, fields));
   // The jobs of any webhook events are not queued: a test that needs them sends through the API.
-  await db.transaction((manager) => new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue).accept(manager, messages));
+  await db.transaction((manager) =>
+    new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue).accept(manager, messages),
+  );
   const changed = messages.flatMap((message, i) => {
     const status = fieldsOfEach[i].status;
-    return status && status !== 'queued' ? [{ id: message.id, status, at: new Date(message.sentAt.getTime() + 1000).toISOString() }] : [];
+    return status && status !== 'queued'
+      ? [{ id: message.id, status, at: new Date(message.sentAt.getTime() + 1000).toISOString() }]
+      : [];
   });
   if (changed.length > 0) {
     const rows = JSON.stringify(changed);
@@ -93,7 +97,15 @@ function newMessage(userId: string, fields: Partial<NewMessage>): NewMessage {
 }
 
 /** What rowsOwnedBy() finds for a user whose every request was refused. */
-export const NOTHING_OWNED = { senders: 0, messages: 0, recipients: 0, events: 0, attachments: 0, storedAttachments: 0, idempotencyKeys: 0 };
+export const NOTHING_OWNED = {
+  senders: 0,
+  messages: 0,
+  recipients: 0,
+  events: 0,
+  attachments: 0,
+  storedAttachments: 0,
+  idempotencyKeys: 0,
+};
 
 /** Row counts of everything a user owns, to prove that a refused request wrote nothing. */
 export async function rowsOwnedBy(db: DataSource, userId: string): Promise<Record<string, number>> {

@@ -36,7 +36,9 @@ export default async function globalSetup(): Promise<void> {
   await dataSource.destroy();
   process.env.TEST_DATABASE_URL = url;
   (globalThis as { testDatabase?: TestDatabaseState }).testDatabase = state;
-  process.stdout.write(`\ne2e database: ${state.embedded ? 'embedded PostgreSQL' : `${name(url)} on DATABASE_URL's server`}\n`);
+  process.stdout.write(
+    `\ne2e database: ${state.embedded ? 'embedded PostgreSQL' : `${name(url)} on DATABASE_URL's server`}\n`,
+  );
 }
 
 function name(url: string): string {

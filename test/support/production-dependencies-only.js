@@ -14,7 +14,8 @@ Module._load = function (request, parent, ...rest) {
   // (@nestjs/swagger needs js-yaml): only our code's loads count.
   // (The test's build sits in node_modules/.mailroom-image-build-…, a folder no package is named.)
   const fromOurCode = !/\/node_modules\/[^./]/.test(parent?.filename ?? '');
-  if (fromOurCode && Object.hasOwn(devDependencies, name)) throw new Error(`${request} is a devDependency, absent from the production image`);
+  if (fromOurCode && Object.hasOwn(devDependencies, name))
+    throw new Error(`${request} is a devDependency, absent from the production image`);
   return load.call(this, request, parent, ...rest);
 };
 
@@ -22,7 +23,9 @@ Module._load = function (request, parent, ...rest) {
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   if (REMOVED_IN_IMAGE.some((removed) => request === removed || request.startsWith(`${removed}/`))) {
-    throw Object.assign(new Error(`Cannot find module '${request}' (removed from the production image)`), { code: 'MODULE_NOT_FOUND' });
+    throw Object.assign(new Error(`Cannot find module '${request}' (removed from the production image)`), {
+      code: 'MODULE_NOT_FOUND',
+    });
   }
   return resolveFilename.call(this, request, ...rest);
 };

@@ -12,7 +12,8 @@ export async function waitForQueueSettled(db: DataSource, name: string, timeoutM
       [name],
     );
     if (unfinished.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`Queue ${name} never settled; unfinished jobs: ${JSON.stringify(unfinished)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Queue ${name} never settled; unfinished jobs: ${JSON.stringify(unfinished)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -37,7 +37,8 @@ export class RawSmtpClient {
   async waitFor(what: (client: RawSmtpClient) => boolean, label: string, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!what(this)) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${label}; got ${JSON.stringify(this.buffer.slice(-500))}`);
+      if (Date.now() > deadline)
+        throw new Error(`Timed out waiting for ${label}; got ${JSON.stringify(this.buffer.slice(-500))}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

@@ -90,7 +90,11 @@ export class SmtpSink {
     }
   }
 
-  private async onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) {
+  private async onData(
+    stream: SMTPServerDataStream,
+    session: SMTPServerSession,
+    callback: (error?: Error | null, message?: string) => void,
+  ) {
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of stream) chunks.push(chunk as Buffer);

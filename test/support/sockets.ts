@@ -12,7 +12,9 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 export async function noConnectionsWithin(server: Server, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const count = await new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+    const count = await new Promise<number>((resolve, reject) =>
+      server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+    );
     if (count === 0) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));

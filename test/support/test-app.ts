@@ -27,9 +27,13 @@ export interface TestApp {
  * It runs as ROLE=api unless told otherwise, so that no test's worker delivers another test's
  * messages; tests of delivery ask for a database of their own (`isolatedDatabase`).
  */
-export async function bootTestApp(env: Record<string, string> = {}, options: { isolatedDatabase?: boolean } = {}): Promise<TestApp> {
+export async function bootTestApp(
+  env: Record<string, string> = {},
+  options: { isolatedDatabase?: boolean } = {},
+): Promise<TestApp> {
   const sharedUrl = process.env.TEST_DATABASE_URL;
-  if (!sharedUrl) throw new Error('TEST_DATABASE_URL is set by test/support/global-setup.ts; run the e2e project with jest.');
+  if (!sharedUrl)
+    throw new Error('TEST_DATABASE_URL is set by test/support/global-setup.ts; run the e2e project with jest.');
   const databaseUrl = options.isolatedDatabase ? await createIsolatedDatabase(sharedUrl) : sharedUrl;
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-data-'));
   const config = AppConfig.fromEnvironment({

@@ -7,7 +7,8 @@ export async function waitForStatus(http: TestAgent, userId: string, id: string,
   for (;;) {
     const { body } = await http.get(`/user/messages/${id}`).set(bearer(userId)).expect(200);
     if (body.status === status) return body;
-    if (Date.now() > deadline) throw new Error(`Message ${id} is ${body.status}, not ${status}: ${JSON.stringify(body.statusHistory)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Message ${id} is ${body.status}, not ${status}: ${JSON.stringify(body.statusHistory)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -62,7 +62,9 @@ export class WebhookReceiver {
           if (!res.writableEnded) received.clientGone = true;
         });
         const id = received.headers['webhook-id'];
-        const attempt = this.requests.filter((r) => (id ? r.headers['webhook-id'] === id : r.path === received.path)).length;
+        const attempt = this.requests.filter((r) =>
+          id ? r.headers['webhook-id'] === id : r.path === received.path,
+        ).length;
         void (async () => {
           let reply: ReceiverReply;
           try {
@@ -123,8 +125,13 @@ export class WebhookReceiver {
     const deadline = Date.now() + timeoutMs;
     while (!predicate()) {
       if (Date.now() > deadline) {
-        const seen = this.requests.map((r) => `${r.method} ${r.path} id=${r.headers['webhook-id']} -> ${r.answered ?? (r.clientGone ? 'client gone' : 'unanswered')}`);
-        throw new Error(`The webhook receiver did not see ${what} within ${timeoutMs} ms; it saw:\n${seen.join('\n') || '(nothing)'}`);
+        const seen = this.requests.map(
+          (r) =>
+            `${r.method} ${r.path} id=${r.headers['webhook-id']} -> ${r.answered ?? (r.clientGone ? 'client gone' : 'unanswered')}`,
+        );
+        throw new Error(
+          `The webhook receiver did not see ${what} within ${timeoutMs} ms; it saw:\n${seen.join('\n') || '(nothing)'}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -30,7 +30,8 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
     return copies[0];
   };
   /** The recipient a link's token names, read with the app's key. */
-  const named = (url: string) => unsubscribeTokens(t.config.deliverability.encryptionKey).decode(url.slice(url.lastIndexOf('/') + 1));
+  const named = (url: string) =>
+    unsubscribeTokens(t.config.deliverability.encryptionKey).decode(url.slice(url.lastIndexOf('/') + 1));
 
   it(
     'sends a bulk message as one copy per recipient, each with a link and an address naming that recipient, and one-click',
@@ -45,11 +46,15 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
         const mail = copyFor(id, recipient);
         const list = listOf(mail)!;
         const token = list.unsubscribe!.url!.slice(`${PUBLIC_URL}/unsubscribe/`.length);
-        expect(list.unsubscribe).toEqual({ url: `${PUBLIC_URL}/unsubscribe/${token}`, mail: `unsubscribe+${token}@${BOUNCE_DOMAIN}` });
+        expect(list.unsubscribe).toEqual({
+          url: `${PUBLIC_URL}/unsubscribe/${token}`,
+          mail: `unsubscribe+${token}@${BOUNCE_DOMAIN}`,
+        });
         expect(named(list.unsubscribe!.url!)).toEqual({ messageId: id, recipient: position });
         expect(list['unsubscribe-post']).toEqual({ name: 'List-Unsubscribe=One-Click' });
         // Every copy shows the message's To and Cc; none shows the Bcc.
-        const addresses = (field: 'to' | 'cc') => [mail.parsed[field]].flat().flatMap((header) => header!.value.map((a) => a.address));
+        const addresses = (field: 'to' | 'cc') =>
+          [mail.parsed[field]].flat().flatMap((header) => header!.value.map((a) => a.address));
         expect(addresses('to')).toEqual([to1, to2]);
         expect(addresses('cc')).toEqual([cc]);
         expect(mail.raw.toString()).not.toContain(bcc);
@@ -86,21 +91,29 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
       await waitForStatus(t.http, userId, id, 'sent');
       const url = listOf(copyFor(id, leaving))!.unsubscribe!.url!;
 
-      await t.http.post(url.slice(PUBLIC_URL.length)).type('application/x-www-form-urlencoded').send('List-Unsubscribe=One-Click').expect(200);
+      await t.http
+        .post(url.slice(PUBLIC_URL.length))
+        .type('application/x-www-form-urlencoded')
+        .send('List-Unsubscribe=One-Click')
+        .expect(200);
 
-      expect(await suppressionsOf(t.http, userId)).toEqual([{ email: leaving, reason: 'unsubscribe', messageId: id, createdAt: expect.any(String) }]);
+      expect(await suppressionsOf(t.http, userId)).toEqual([
+        { email: leaving, reason: 'unsubscribe', messageId: id, createdAt: expect.any(String) },
+      ]);
       const alone = await send(userId, { to: [leaving], bulkSendingId: 'spring' });
       await waitForStatus(t.http, userId, alone.id, 'suppressed');
       const both = await send(userId, { to: [kept, leaving], bulkSendingId: 'spring' });
       const sent = await waitForStatus(t.http, userId, both.id, 'sent');
       expect(sink.acceptedFor(both.id).map((mail) => mail.to)).toEqual([[kept]]);
-      expect(sent.statusHistory.map((e: { detail: string | null }) => e.detail)).toContain(`skipped suppressed recipients: ${leaving}`);
+      expect(sent.statusHistory.map((e: { detail: string | null }) => e.detail)).toContain(
+        `skipped suppressed recipients: ${leaving}`,
+      );
     },
     TIMEOUT,
   );
 
   it(
-    'keeps each recipient\'s position in its token when suppressed recipients before it are skipped',
+    "keeps each recipient's position in its token when suppressed recipients before it are skipped",
     async () => {
       const userId = newUserId('positions');
       const [skipped, delivered] = [address('skipped'), address('delivered')];
@@ -124,7 +137,9 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
       const { id } = await send(userId, { to: [accepted, refused], bulkSendingId: 'spring' });
       const message = await waitForStatus(t.http, userId, id, 'sent');
 
-      expect(message.statusHistory.at(-1).detail).toMatch(new RegExp(`^1 of 2 copies accepted, one per recipient: 250 .* \\(refused: ${refused} \\(.*550.*\\)\\)$`));
+      expect(message.statusHistory.at(-1).detail).toMatch(
+        new RegExp(`^1 of 2 copies accepted, one per recipient: 250 .* \\(refused: ${refused} \\(.*550.*\\)\\)$`),
+      );
       expect(sink.acceptedFor(id).map((mail) => mail.to)).toEqual([[accepted]]);
     },
     TIMEOUT,
@@ -137,12 +152,24 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
       const [first, second] = [address('first'), address('second')];
       const subject = `Deferred ${first}`;
       // The first attempt's two copies are refused for now; the retry's two accepted.
-      sink.reply = (mail, attempt) => (mail.subject === subject && attempt <= 2 ? { code: 451, message: '4.3.0 Try again later' } : 'accept');
+      sink.reply = (mail, attempt) =>
+        mail.subject === subject && attempt <= 2 ? { code: 451, message: '4.3.0 Try again later' } : 'accept';
       const { id } = await send(userId, { to: [first, second], bulkSendingId: 'spring', subject });
       const message = await waitForStatus(t.http, userId, id, 'sent');
 
-      expect(message.statusHistory.map((e: { status: string }) => e.status)).toEqual(['queued', 'sending', 'deferred', 'sending', 'sent']);
-      expect(sink.acceptedFor(id).map((mail) => mail.to).sort()).toEqual([[first], [second]].sort());
+      expect(message.statusHistory.map((e: { status: string }) => e.status)).toEqual([
+        'queued',
+        'sending',
+        'deferred',
+        'sending',
+        'sent',
+      ]);
+      expect(
+        sink
+          .acceptedFor(id)
+          .map((mail) => mail.to)
+          .sort(),
+      ).toEqual([[first], [second]].sort());
     },
     TIMEOUT,
   );

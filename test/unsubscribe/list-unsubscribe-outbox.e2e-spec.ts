@@ -22,19 +22,32 @@ describe('bulk mail in the outbox (no SMTP_URL)', () => {
     const { body } = await t.http
       .post('/sender/send')
       .set(bearer(userId))
-      .send(sendBody({ to: ['ada@example.com'], cc: ['grace@example.com'], bcc: ['linus@example.com'], bulkSendingId: 'spring' }))
+      .send(
+        sendBody({
+          to: ['ada@example.com'],
+          cc: ['grace@example.com'],
+          bcc: ['linus@example.com'],
+          bulkSendingId: 'spring',
+        }),
+      )
       .expect(201);
     const sent = await waitForStatus(t.http, userId, body.id, 'sent');
 
-    expect(sent.statusHistory.at(-1).detail).toBe(`3 of 3 copies accepted, one per recipient: written to the outbox as ${body.id}.0.eml`);
-    const files = readdirSync(join(t.config.dataDir, 'outbox')).filter((name) => name.startsWith(body.id)).sort();
+    expect(sent.statusHistory.at(-1).detail).toBe(
+      `3 of 3 copies accepted, one per recipient: written to the outbox as ${body.id}.0.eml`,
+    );
+    const files = readdirSync(join(t.config.dataDir, 'outbox'))
+      .filter((name) => name.startsWith(body.id))
+      .sort();
     expect(files).toEqual([0, 1, 2].map((position) => `${body.id}.${position}.eml`));
     const tokens = unsubscribeTokens(t.config.deliverability.encryptionKey);
     for (const [position, file] of files.entries()) {
       const parsed = await simpleParser(readFileSync(join(t.config.dataDir, 'outbox', file)));
       const { unsubscribe } = parsed.headers.get('list') as unknown as { unsubscribe: { url: string; mail?: string } };
       // No BOUNCE_DOMAIN: the link alone, no mailto: address.
-      expect(unsubscribe).toEqual({ url: expect.stringMatching(/^https:\/\/mail\.example\.test\/unsubscribe\/[0-9a-f]{54}$/) });
+      expect(unsubscribe).toEqual({
+        url: expect.stringMatching(/^https:\/\/mail\.example\.test\/unsubscribe\/[0-9a-f]{54}$/),
+      });
       expect(tokens.decode(unsubscribe.url.split('/').pop()!)).toEqual({ messageId: body.id, recipient: position });
       expect(parsed.headers.has('bcc')).toBe(false);
     }

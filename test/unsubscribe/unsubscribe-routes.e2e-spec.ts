@@ -32,13 +32,18 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const [to, cc, bcc] = [address('to'), address('cc'), address('bcc')];
       const message = await bulkMessage(t.db, userId, { to: [address('other'), `Ada <${to}>`], cc: [cc], bcc: [bcc] });
 
-      const answer = await post(tokens.encode({ messageId: message.id, recipient: 1 })).type(FORM).send(ONE_CLICK).expect(200);
+      const answer = await post(tokens.encode({ messageId: message.id, recipient: 1 }))
+        .type(FORM)
+        .send(ONE_CLICK)
+        .expect(200);
 
       expect(answer.body).toEqual({ unsubscribed: true });
       expect(answer.headers['cache-control']).toBe('no-store');
       // Public and not counted: the per-user rate limit has no caller to charge.
       expect(answer.headers['ratelimit-limit']).toBeUndefined();
-      expect(await suppressionsOf(t.http, userId)).toEqual([{ email: to, reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) }]);
+      expect(await suppressionsOf(t.http, userId)).toEqual([
+        { email: to, reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) },
+      ]);
       // Positions count to, then cc, then bcc.
       await post(tokens.encode({ messageId: message.id, recipient: 3 })).expect(200);
       await post(tokens.encode({ messageId: message.id, recipient: 2 })).expect(200);
@@ -61,8 +66,14 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const userId = newUserId('unsub-bounced');
       const [bounced, manual] = [address('bounced'), address('manual')];
       const message = await bulkMessage(t.db, userId, { to: [bounced, manual] });
-      await t.db.query(`INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, 'hard_bounce', $3, now())`, [userId, bounced, message.id]);
-      await t.db.query(`INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, 'manual', NULL, now())`, [userId, manual]);
+      await t.db.query(
+        `INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, 'hard_bounce', $3, now())`,
+        [userId, bounced, message.id],
+      );
+      await t.db.query(
+        `INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, 'manual', NULL, now())`,
+        [userId, manual],
+      );
       const before = await suppressionsOf(t.http, userId);
 
       await post(tokens.encode({ messageId: message.id, recipient: 0 })).expect(200);
@@ -76,9 +87,15 @@ describe('POST and GET /unsubscribe/{token}', () => {
       ['no body', (r: ReturnType<typeof post>) => r],
       ['an empty form', (r: ReturnType<typeof post>) => r.type(FORM).send('')],
       ['JSON', (r: ReturnType<typeof post>) => r.send({ anything: ['at', 'all'] })],
-      ['text in an unknown charset', (r: ReturnType<typeof post>) => r.set('Content-Type', 'text/plain; charset=x-unknown').send('\u00ff')],
+      [
+        'text in an unknown charset',
+        (r: ReturnType<typeof post>) => r.set('Content-Type', 'text/plain; charset=x-unknown').send('\u00ff'),
+      ],
       ['multipart, as RFC 8058 also allows', (r: ReturnType<typeof post>) => r.field('List-Unsubscribe', 'One-Click')],
-      ['a body of exactly 1024 bytes', (r: ReturnType<typeof post>) => r.type(FORM).send(`${ONE_CLICK}&x=${'a'.repeat(1024 - ONE_CLICK.length - 3)}`)],
+      [
+        'a body of exactly 1024 bytes',
+        (r: ReturnType<typeof post>) => r.type(FORM).send(`${ONE_CLICK}&x=${'a'.repeat(1024 - ONE_CLICK.length - 3)}`),
+      ],
     ])('takes any body: %s', async (_, withBody) => {
       const userId = newUserId('unsub-body');
       const message = await bulkMessage(t.db, userId, { to: [address('to')] });
@@ -89,8 +106,19 @@ describe('POST and GET /unsubscribe/{token}', () => {
     });
 
     it.each([
-      ['declared', (path: string) => t.http.post(path).type(FORM).send(`${ONE_CLICK}&x=${'a'.repeat(1025 - ONE_CLICK.length - 3)}`).then(({ status, headers, body }) => ({ status, headers, body }))],
-      ['chunked, with no length declared', (path: string) => postChunked(t.app.getHttpServer().address() as AddressInfo, path, 64)],
+      [
+        'declared',
+        (path: string) =>
+          t.http
+            .post(path)
+            .type(FORM)
+            .send(`${ONE_CLICK}&x=${'a'.repeat(1025 - ONE_CLICK.length - 3)}`)
+            .then(({ status, headers, body }) => ({ status, headers, body })),
+      ],
+      [
+        'chunked, with no length declared',
+        (path: string) => postChunked(t.app.getHttpServer().address() as AddressInfo, path, 64),
+      ],
     ])('refuses a body of more than 1024 bytes (%s) with a 413 problem, changing nothing', async (_, send) => {
       const userId = newUserId('unsub-large');
       const message = await bulkMessage(t.db, userId, { to: [address('to')] });
@@ -103,7 +131,7 @@ describe('POST and GET /unsubscribe/{token}', () => {
       expect(await suppressionsOf(t.http, userId)).toEqual([]);
     });
 
-    it('never lets a token of one user\'s message touch another user\'s list, though both mailed the address', async () => {
+    it("never lets a token of one user's message touch another user's list, though both mailed the address", async () => {
       const [userA, userB] = [newUserId('unsub-a'), newUserId('unsub-b')];
       const shared = address('shared');
       const ofA = await bulkMessage(t.db, userA, { to: [shared] });
@@ -120,7 +148,10 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const message = await bulkMessage(t.db, userId, { to: ['grace@example.org'] });
 
       const answer = await post(tokens.encode({ messageId: message.id, recipient: 0 }))
-        .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').type(FORM).send(ONE_CLICK).expect(200);
+        .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+        .type(FORM)
+        .send(ONE_CLICK)
+        .expect(200);
 
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(answer.text).toContain('<h1>You are unsubscribed</h1>');
@@ -139,15 +170,22 @@ describe('POST and GET /unsubscribe/{token}', () => {
       valid = tokens.encode({ messageId, recipient: 0 });
     });
 
-    const flipped = (token: string, at: number) => token.slice(0, at) + (token[at] === '0' ? '1' : '0') + token.slice(at + 1);
+    const flipped = (token: string, at: number) =>
+      token.slice(0, at) + (token[at] === '0' ? '1' : '0') + token.slice(at + 1);
     const cases: [string, () => string][] = [
       ['its MAC altered', () => flipped(valid, valid.length - 1)],
       ['its message altered', () => flipped(valid, 0)],
       ['its position altered', () => flipped(valid, 35)],
-      ['a VERP token of the same recipient', () => new RecipientTokens(t.config.deliverability.encryptionKey, 'verp').encode({ messageId, recipient: 0 })],
+      [
+        'a VERP token of the same recipient',
+        () => new RecipientTokens(t.config.deliverability.encryptionKey, 'verp').encode({ messageId, recipient: 0 }),
+      ],
       ['another key', () => unsubscribeTokens('not-the-key-of-this-app').encode({ messageId, recipient: 0 })],
       ['a position past the last recipient', () => tokens.encode({ messageId, recipient: 1 })],
-      ['a message that does not exist', () => tokens.encode({ messageId: '0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e', recipient: 0 })],
+      [
+        'a message that does not exist',
+        () => tokens.encode({ messageId: '0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e', recipient: 0 }),
+      ],
       ['one character past the format (55)', () => `${valid}0`],
       ['one character short (53)', () => valid.slice(0, -1)],
       ['not hexadecimal', () => `${valid.slice(0, -1)}g`],
@@ -179,7 +217,11 @@ describe('POST and GET /unsubscribe/{token}', () => {
       await t.http.get(`/unsubscribe/${valid.toUpperCase()}`).expect(200);
     });
 
-    it.each([['no Accept', undefined], ['JSON', 'application/json'], ['anything', '*/*']])(
+    it.each([
+      ['no Accept', undefined],
+      ['JSON', 'application/json'],
+      ['anything', '*/*'],
+    ])(
       'answers a client asking for no page (%s) with a 404 problem to GET, as every API route does',
       async (_, accept) => {
         const request = t.http.get(`/unsubscribe/${flipped(valid, 53)}`);
@@ -195,13 +237,17 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const userId = newUserId('unsub-page');
       const message = await bulkMessage(t.db, userId, { to: ['ada@example.com'] });
 
-      const answer = await t.http.get(`/unsubscribe/${tokens.encode({ messageId: message.id, recipient: 0 })}`).expect(200);
+      const answer = await t.http
+        .get(`/unsubscribe/${tokens.encode({ messageId: message.id, recipient: 0 })}`)
+        .expect(200);
 
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(answer.headers['cache-control']).toBe('no-store');
       expect(answer.headers['x-frame-options']).toBe('DENY');
       expect(answer.headers['referrer-policy']).toBe('no-referrer');
-      expect(answer.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/);
+      expect(answer.headers['content-security-policy']).toMatch(
+        /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+      );
       expect(answer.text).toContain('<html lang="en">');
       expect(answer.text).toContain('<strong>a…@example.com</strong>');
       expect(answer.text).not.toContain('ada@');
@@ -214,7 +260,9 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const userId = newUserId('unsub-escape');
       const message = await bulkMessage(t.db, userId, { to: ["&o'brien@example.com"] });
 
-      const answer = await t.http.get(`/unsubscribe/${tokens.encode({ messageId: message.id, recipient: 0 })}`).expect(200);
+      const answer = await t.http
+        .get(`/unsubscribe/${tokens.encode({ messageId: message.id, recipient: 0 })}`)
+        .expect(200);
 
       expect(answer.text).toContain('<strong>&#38;…@example.com</strong>');
     });
@@ -226,14 +274,22 @@ describe('POST and GET /unsubscribe/{token}', () => {
 
     it("names the address of the message's sender on the confirmation and the answer, escaped", async () => {
       const userId = newUserId('unsub-sender');
-      const message = await storeMessage(t.db, userId, { sender: "News & Co <n&ws@example.com>", recipients: ['ada@example.com'], bulkSendingId: 'spring' });
+      const message = await storeMessage(t.db, userId, {
+        sender: 'News & Co <n&ws@example.com>',
+        recipients: ['ada@example.com'],
+        bulkSendingId: 'spring',
+      });
       const token = tokens.encode({ messageId: message.id, recipient: 0 });
 
       const confirmation = await t.http.get(`/unsubscribe/${token}`).set('Accept', HTML).expect(200);
       const answer = await post(token).set('Accept', HTML).type(FORM).send(ONE_CLICK).expect(200);
 
-      expect(confirmation.text).toContain('<p>Stop email from <strong>n&#38;ws@example.com</strong> to <strong>a…@example.com</strong>?</p>');
-      expect(answer.text).toContain('<p><strong>n&#38;ws@example.com</strong> no longer sends email to <strong>a…@example.com</strong>.</p>');
+      expect(confirmation.text).toContain(
+        '<p>Stop email from <strong>n&#38;ws@example.com</strong> to <strong>a…@example.com</strong>?</p>',
+      );
+      expect(answer.text).toContain(
+        '<p><strong>n&#38;ws@example.com</strong> no longer sends email to <strong>a…@example.com</strong>.</p>',
+      );
       // The display name is not the sender's address, and the page shows what it is sure of.
       expect(confirmation.text).not.toContain('News');
     });
@@ -246,8 +302,12 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const answer = await post(token).set('Accept', HTML).type(FORM).send(ONE_CLICK).expect(200);
 
       // Relative to /unsubscribe/<token>: /unsubscribe/<token>/resubscribe.
-      expect(answer.text).toContain(`<form method="post" action="${token}/resubscribe"><button type="submit">Undo</button></form>`);
-      expect(new URL(`${token}/resubscribe`, `http://mailroom.test/prefix/unsubscribe/${token}`).pathname).toBe(`/prefix/unsubscribe/${token}/resubscribe`);
+      expect(answer.text).toContain(
+        `<form method="post" action="${token}/resubscribe"><button type="submit">Undo</button></form>`,
+      );
+      expect(new URL(`${token}/resubscribe`, `http://mailroom.test/prefix/unsubscribe/${token}`).pathname).toBe(
+        `/prefix/unsubscribe/${token}/resubscribe`,
+      );
     });
 
     it("takes only the address's unsubscribe entry off the owner's list, and says so", async () => {
@@ -273,7 +333,10 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const userId = newUserId('unsub-undo-kept');
       const to = address('kept');
       const message = await bulkMessage(t.db, userId, { to: [to] });
-      await t.db.query(`INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, $3, $4, now())`, [userId, to, reason, message.id]);
+      await t.db.query(
+        `INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, $3, $4, now())`,
+        [userId, to, reason, message.id],
+      );
       const token = tokens.encode({ messageId: message.id, recipient: 0 });
       await post(token).expect(200);
       const before = await suppressionsOf(t.http, userId);
@@ -296,15 +359,24 @@ describe('POST and GET /unsubscribe/{token}', () => {
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(answer.headers['content-security-policy']).toContain("form-action 'self'");
       expect(answer.text).toContain('<h1>You are subscribed again</h1>');
-      expect(answer.text).toContain('<p><strong>billing@example.com</strong> may send email to <strong>g…@example.org</strong> again.</p>');
+      expect(answer.text).toContain(
+        '<p><strong>billing@example.com</strong> may send email to <strong>g…@example.org</strong> again.</p>',
+      );
       expect(answer.text).toContain(`<form method="post" action="../${token}">`);
       expect(await suppressionsOf(t.http, userId)).toEqual([]);
     });
 
     it.each([
       ['its MAC altered', (valid: string) => valid.slice(0, -1) + (valid.endsWith('0') ? '1' : '0')],
-      ['a VERP token of the same recipient', (_valid: string, messageId: string) => new RecipientTokens(t.config.deliverability.encryptionKey, 'verp').encode({ messageId, recipient: 0 })],
-      ['a position past the last recipient', (_valid: string, messageId: string) => tokens.encode({ messageId, recipient: 1 })],
+      [
+        'a VERP token of the same recipient',
+        (_valid: string, messageId: string) =>
+          new RecipientTokens(t.config.deliverability.encryptionKey, 'verp').encode({ messageId, recipient: 0 }),
+      ],
+      [
+        'a position past the last recipient',
+        (_valid: string, messageId: string) => tokens.encode({ messageId, recipient: 1 }),
+      ],
       ['one character past the format (55)', (valid: string) => `${valid}0`],
     ])('answers a token with %s with a 404 (problem, or page for a browser), changing nothing', async (_, forge) => {
       const userId = newUserId('unsub-undo-forged');
@@ -350,7 +422,10 @@ describe('POST and GET /unsubscribe/{token}', () => {
       expect((await suppressionsOf(t.http, userId)).map((s) => s.email)).toEqual([to]);
 
       const undone = await fetch(`${url}/resubscribe`, { method: 'POST' });
-      expect({ status: undone.status, body: await undone.json() }).toEqual({ status: 200, body: { resubscribed: true } });
+      expect({ status: undone.status, body: await undone.json() }).toEqual({
+        status: 200,
+        body: { resubscribed: true },
+      });
       expect(await suppressionsOf(t.http, userId)).toEqual([]);
     });
   });
@@ -366,8 +441,13 @@ describe('POST and GET /unsubscribe/{token}', () => {
       expect(Object.keys(operation.responses['200'].content)).toContain('text/html');
       expect(Object.keys(operation.responses['404'].content)).toEqual(['application/problem+json']);
     }
-    expect(postOperation.requestBody).toMatchObject({ required: false, content: { 'application/x-www-form-urlencoded': expect.any(Object) } });
-    expect(postOperation.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UnsubscribeResponse' });
+    expect(postOperation.requestBody).toMatchObject({
+      required: false,
+      content: { 'application/x-www-form-urlencoded': expect.any(Object) },
+    });
+    expect(postOperation.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/UnsubscribeResponse',
+    });
     expect(Object.keys(postOperation.responses)).toEqual(expect.arrayContaining(['200', '404', '413']));
   });
 
@@ -377,7 +457,9 @@ describe('POST and GET /unsubscribe/{token}', () => {
 
     expect(operation.security).toBeUndefined();
     expect(operation.tags).toEqual(['unsubscribe']);
-    expect(operation.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ResubscribeResponse' });
+    expect(operation.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ResubscribeResponse',
+    });
     expect(Object.keys(operation.responses['200'].content)).toContain('text/html');
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '404', '413']));
   });
@@ -391,7 +473,14 @@ describe('POST and GET /unsubscribe/{token}', () => {
 
     expect(await service.suppress(`${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`)).toBeUndefined();
     expect(await suppressionsOf(t.http, userId)).toEqual([]);
-    expect(await service.suppress(token)).toEqual({ userId, messageId: message.id, address: to, sender: 'billing@example.com' });
-    expect(await suppressionsOf(t.http, userId)).toEqual([{ email: to, reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) }]);
+    expect(await service.suppress(token)).toEqual({
+      userId,
+      messageId: message.id,
+      address: to,
+      sender: 'billing@example.com',
+    });
+    expect(await suppressionsOf(t.http, userId)).toEqual([
+      { email: to, reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) },
+    ]);
   });
 });

@@ -14,12 +14,24 @@ export const unsubscribeTokens = (encryptionKey: string) => new RecipientTokens(
 export const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 
 /** A stored bulk message of `userId`, with the recipients given. */
-export async function bulkMessage(db: DataSource, userId: string, recipients: { to: string[]; cc?: string[]; bcc?: string[] }) {
-  return storeMessage(db, userId, { recipients: recipients.to, cc: recipients.cc ?? null, bcc: recipients.bcc ?? null, bulkSendingId: 'spring' });
+export async function bulkMessage(
+  db: DataSource,
+  userId: string,
+  recipients: { to: string[]; cc?: string[]; bcc?: string[] },
+) {
+  return storeMessage(db, userId, {
+    recipients: recipients.to,
+    cc: recipients.cc ?? null,
+    bcc: recipients.bcc ?? null,
+    bulkSendingId: 'spring',
+  });
 }
 
 /** The owner's suppression list as GET /user/suppressions answers it. */
-export async function suppressionsOf(http: TestAgent, userId: string): Promise<{ email: string; reason: string; messageId: string | null; createdAt: string }[]> {
+export async function suppressionsOf(
+  http: TestAgent,
+  userId: string,
+): Promise<{ email: string; reason: string; messageId: string | null; createdAt: string }[]> {
   const { body } = await http.get('/user/suppressions').set(bearer(userId)).expect(200);
   return body.suppressions;
 }
@@ -28,13 +40,32 @@ export async function suppressionsOf(http: TestAgent, userId: string): Promise<{
  * A POST whose body goes in `kibibytes` chunks of 1 KiB with no Content-Length (Node's client
  * chunks a body of unknown length), which supertest cannot send; the answer as it came.
  */
-export function postChunked(server: AddressInfo, path: string, kibibytes: number): Promise<{ status: number; headers: IncomingHttpHeaders; body: { detail?: string } }> {
+export function postChunked(
+  server: AddressInfo,
+  path: string,
+  kibibytes: number,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: { detail?: string } }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: server.address, port: server.port, path, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-    });
+    const request = httpRequest(
+      {
+        host: server.address,
+        port: server.port,
+        path,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString()),
+          }),
+        );
+      },
+    );
     // The server answers before the body ends and then stops reading: a write after that may fail, the answer stands.
     request.on('error', reject);
     for (let i = 0; i < kibibytes; i++) request.write('a'.repeat(1024));

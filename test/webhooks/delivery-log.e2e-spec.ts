@@ -20,14 +20,26 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         const [delivery] = await waitForLog(t.http, userId, accepted.id, allIn('delivered', 1), 'a delivered event');
         expect(receiver.on(path)).toHaveLength(1);
 
-        const response = await t.http.post(`/user/webhook-deliveries/${delivery.id}/replay`).set(bearer(userId)).expect(202);
+        const response = await t.http
+          .post(`/user/webhook-deliveries/${delivery.id}/replay`)
+          .set(bearer(userId))
+          .expect(202);
         expect(response.body).toEqual({ id: delivery.id, state: 'pending' });
-        await receiver.waitFor(() => receiver.on(path).filter((r) => r.answered === 200).length >= 2, 'the replayed event');
+        await receiver.waitFor(
+          () => receiver.on(path).filter((r) => r.answered === 200).length >= 2,
+          'the replayed event',
+        );
         const [first, again] = receiver.on(path);
         expect(header(again, 'webhook-id')).toBe(delivery.id);
         expect(again.rawBody).toBe(first.rawBody);
         expect(verifiesRequest(await secretOf(t.http, userId), again)).toBe(true);
-        const [after] = await waitForLog(t.http, userId, accepted.id, (d) => d[0]?.attempts.length === 2 && d[0].state === 'delivered', 'two attempts');
+        const [after] = await waitForLog(
+          t.http,
+          userId,
+          accepted.id,
+          (d) => d[0]?.attempts.length === 2 && d[0].state === 'delivered',
+          'two attempts',
+        );
         expect(after.attempts.map((a: any) => a.statusCode)).toEqual([200, 200]);
       },
       TIMEOUT,
@@ -40,11 +52,20 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         const path = newPath('replay-pending');
         scriptFor(path, (attempt) => ({ status: attempt === 1 ? 500 : 200 }));
         const accepted = await send(userId, { webhook: { url: receiver.url(path), status: ['sent'] } });
-        const [pending] = await waitForLog(t.http, userId, accepted.id, (d) => d.length === 1 && d[0].attempts.length === 1, 'the first attempt');
+        const [pending] = await waitForLog(
+          t.http,
+          userId,
+          accepted.id,
+          (d) => d.length === 1 && d[0].attempts.length === 1,
+          'the first attempt',
+        );
         expect(pending.state).toBe('pending');
 
         for (let i = 0; i < 2; i++) {
-          const response = await t.http.post(`/user/webhook-deliveries/${pending.id}/replay`).set(bearer(userId)).expect(202);
+          const response = await t.http
+            .post(`/user/webhook-deliveries/${pending.id}/replay`)
+            .set(bearer(userId))
+            .expect(202);
           expect(response.body).toEqual({ id: pending.id, state: 'pending' });
         }
         const [delivered] = await waitForLog(t.http, userId, accepted.id, allIn('delivered', 1), 'a delivered event');
@@ -64,14 +85,30 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         const accepted = await send(owner, { webhook: { url: receiver.url(path), status: ['sent'] } });
         const [delivery] = await waitForLog(t.http, owner, accepted.id, allIn('delivered', 1), 'a delivered event');
 
-        const foreign = await t.http.post(`/user/webhook-deliveries/${delivery.id}/replay`).set(bearer(intruder)).expect(404);
-        const unknown = await t.http.post(`/user/webhook-deliveries/${randomUUID()}/replay`).set(bearer(intruder)).expect(404);
-        const malformed = await t.http.post('/user/webhook-deliveries/not-a-uuid/replay').set(bearer(intruder)).expect(404);
-        const ownersUnknown = await t.http.post(`/user/webhook-deliveries/${randomUUID()}/replay`).set(bearer(owner)).expect(404);
+        const foreign = await t.http
+          .post(`/user/webhook-deliveries/${delivery.id}/replay`)
+          .set(bearer(intruder))
+          .expect(404);
+        const unknown = await t.http
+          .post(`/user/webhook-deliveries/${randomUUID()}/replay`)
+          .set(bearer(intruder))
+          .expect(404);
+        const malformed = await t.http
+          .post('/user/webhook-deliveries/not-a-uuid/replay')
+          .set(bearer(intruder))
+          .expect(404);
+        const ownersUnknown = await t.http
+          .post(`/user/webhook-deliveries/${randomUUID()}/replay`)
+          .set(bearer(owner))
+          .expect(404);
         for (const response of [foreign, unknown, malformed, ownersUnknown]) {
           expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
           expect(Object.keys(response.body).sort()).toEqual(['detail', 'requestId', 'status', 'title', 'type']);
-          expect({ ...response.body, requestId: '', detail: '' }).toEqual({ ...unknown.body, requestId: '', detail: '' });
+          expect({ ...response.body, requestId: '', detail: '' }).toEqual({
+            ...unknown.body,
+            requestId: '',
+            detail: '',
+          });
           expect(response.body.status).toBe(404);
           expect(response.body.detail).not.toContain(owner);
         }
@@ -103,7 +140,16 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         expect(bobsAll.total).toBe(1);
         expect(bobsAll.deliveries.map((d: any) => [d.messageId, d.type])).toEqual([[bobs.id, 'message.queued']]);
         const bobsViewOfAlice = await deliveriesOf(t.http, bob, { messageId: alices.id });
-        expect(bobsViewOfAlice).toEqual({ deliveries: [], take: 10, page: 1, skip: 0, total: 0, totalPages: 0, hasNext: false, messageId: alices.id });
+        expect(bobsViewOfAlice).toEqual({
+          deliveries: [],
+          take: 10,
+          page: 1,
+          skip: 0,
+          total: 0,
+          totalPages: 0,
+          hasNext: false,
+          messageId: alices.id,
+        });
 
         const alicesAll = await deliveriesOf(t.http, alice);
         expect(alicesAll.total).toBe(3);
@@ -124,7 +170,15 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         expect(first).toMatchObject({ take: 2, page: 1, skip: 0, total: 3, totalPages: 2, hasNext: true });
         expect(first.deliveries.map((d: any) => d.sequence)).toEqual([3, 2]);
         const second = await deliveriesOf(t.http, userId, { take: 2, page: 2, messageId: accepted.id });
-        expect(second).toMatchObject({ take: 2, page: 2, skip: 2, total: 3, totalPages: 2, hasNext: false, messageId: accepted.id });
+        expect(second).toMatchObject({
+          take: 2,
+          page: 2,
+          skip: 2,
+          total: 3,
+          totalPages: 2,
+          hasNext: false,
+          messageId: accepted.id,
+        });
         expect(second.deliveries.map((d: any) => d.sequence)).toEqual([1]);
         const past = await deliveriesOf(t.http, userId, { take: 2, page: 3 });
         expect(past).toMatchObject({ deliveries: [], page: 3, skip: 4, total: 3, hasNext: false });
@@ -133,11 +187,22 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
     );
 
     it.each([
-      ['messageId', 'not-a-uuid'], ['messageId', '123'],
-      ['take', '0'], ['take', '101'], ['take', '1.5'], ['take', 'ten'], ['take', '-1'], ['take', ''],
-      ['page', '0'], ['page', 'x'], ['page', '1e3'],
+      ['messageId', 'not-a-uuid'],
+      ['messageId', '123'],
+      ['take', '0'],
+      ['take', '101'],
+      ['take', '1.5'],
+      ['take', 'ten'],
+      ['take', '-1'],
+      ['take', ''],
+      ['page', '0'],
+      ['page', 'x'],
+      ['page', '1e3'],
     ])('refuses %s=%s with 400 naming it', async (name, value) => {
-      const response = await t.http.get(`/user/webhook-deliveries?${name}=${encodeURIComponent(value)}`).set(bearer(newUserId())).expect(400);
+      const response = await t.http
+        .get(`/user/webhook-deliveries?${name}=${encodeURIComponent(value)}`)
+        .set(bearer(newUserId()))
+        .expect(400);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([name]);
     });

@@ -64,9 +64,12 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
   }
 
   const webhookJobs = async (eventId: string): Promise<string[]> =>
-    (await api.db.query(`SELECT state FROM pgboss.job WHERE name = $2 AND data->>'eventId' = $1 ORDER BY created_on`, [eventId, WEBHOOK_QUEUE])).map(
-      (r: { state: string }) => r.state,
-    );
+    (
+      await api.db.query(`SELECT state FROM pgboss.job WHERE name = $2 AND data->>'eventId' = $1 ORDER BY created_on`, [
+        eventId,
+        WEBHOOK_QUEUE,
+      ])
+    ).map((r: { state: string }) => r.state);
 
   /** The events this worker process logged as delivered (its JSON log lines on stdout). */
   const deliveredBy = (worker: WorkerProcess): string[] =>
@@ -85,14 +88,30 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       const paths = [newPath('outbox'), newPath('outbox')];
       const ids: string[] = [];
       for (const path of paths) {
-        ids.push((await api.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url: receiver.url(path) } })).expect(201)).body.id);
+        ids.push(
+          (
+            await api.http
+              .post('/sender/send')
+              .set(bearer(userId))
+              .send(sendBody({ webhook: { url: receiver.url(path) } }))
+              .expect(201)
+          ).body.id,
+        );
       }
       // Recorded and queued with the send; no job fetched (no process has taken them). That the API
       // process posted none is held below, once the worker has: three posts per path, each logged by the worker.
       const queuedEvents: string[] = [];
       for (const id of ids) {
         const { deliveries } = await deliveriesOf(api.http, userId, { messageId: id });
-        expect(deliveries).toEqual([expect.objectContaining({ messageId: id, type: 'message.queued', sequence: 1, state: 'pending', attempts: [] })]);
+        expect(deliveries).toEqual([
+          expect.objectContaining({
+            messageId: id,
+            type: 'message.queued',
+            sequence: 1,
+            state: 'pending',
+            attempts: [],
+          }),
+        ]);
         expect(await webhookJobs(deliveries[0].id)).toEqual(['created']);
         queuedEvents.push(deliveries[0].id);
       }
@@ -100,7 +119,11 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       const worker = spawnWorker();
       try {
         for (const path of paths) {
-          await receiver.waitFor(() => receiver.on(path).filter((r) => r.answered === 200).length >= 3, `three events at ${path}`, 60_000);
+          await receiver.waitFor(
+            () => receiver.on(path).filter((r) => r.answered === 200).length >= 3,
+            `three events at ${path}`,
+            60_000,
+          );
         }
       } catch (error) {
         throw new Error(`${(error as Error).message}\n${worker.tail()}`);
@@ -123,8 +146,14 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       }
       // The API process posted none of them, the queued ones included: the worker process logged
       // the delivery of each (and each was posted once, above).
-      await waitFor(() => eventIds.every((id) => deliveredBy(worker).includes(id)), 'the worker to log every delivery', 10_000).catch(() => {
-        throw new Error(`The worker logged as delivered ${JSON.stringify(deliveredBy(worker))}, not all of ${JSON.stringify(eventIds)}\n${worker.tail()}`);
+      await waitFor(
+        () => eventIds.every((id) => deliveredBy(worker).includes(id)),
+        'the worker to log every delivery',
+        10_000,
+      ).catch(() => {
+        throw new Error(
+          `The worker logged as delivered ${JSON.stringify(deliveredBy(worker))}, not all of ${JSON.stringify(eventIds)}\n${worker.tail()}`,
+        );
       });
       expect(queuedEvents.every((id) => deliveredBy(worker).includes(id))).toBe(true);
     },
@@ -137,9 +166,17 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       const userId = newUserId('killed');
       const path = newPath('killed');
       receiver.reply = (request, attempt) =>
-        request.path === path && attempt === 1 ? new Promise<ReceiverReply>((resolve) => held.push(() => resolve({ status: 200 }))) : { status: 200 };
+        request.path === path && attempt === 1
+          ? new Promise<ReceiverReply>((resolve) => held.push(() => resolve({ status: 200 })))
+          : { status: 200 };
       const a = spawnWorker();
-      const accepted = (await api.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url: receiver.url(path), status: ['queued'] } })).expect(201)).body;
+      const accepted = (
+        await api.http
+          .post('/sender/send')
+          .set(bearer(userId))
+          .send(sendBody({ webhook: { url: receiver.url(path), status: ['queued'] } }))
+          .expect(201)
+      ).body;
       try {
         await receiver.waitFor(() => receiver.on(path).length === 1, 'the held request', 60_000);
       } catch (error) {
@@ -164,7 +201,11 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
         [eventId, WEBHOOK_QUEUE],
       );
       try {
-        await receiver.waitFor(() => receiver.withId(eventId).some((r) => r.answered === 200), 'the event again', 60_000);
+        await receiver.waitFor(
+          () => receiver.withId(eventId).some((r) => r.answered === 200),
+          'the event again',
+          60_000,
+        );
       } catch (error) {
         throw new Error(`${(error as Error).message}\n${b.tail()}`);
       }

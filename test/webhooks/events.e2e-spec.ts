@@ -9,7 +9,22 @@ import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from './webhook-app';
 import { allIn, deliveriesOf, ISO_UTC, waitForLog } from './webhook-endpoints';
 
 const MESSAGE_FIELDS = [
-  'id', 'to', 'subject', 'senderId', 'status', 'userId', 'sentAt', 'sender', 'bulkSendingId', 'contactId', 'priority', 'customPayload', 'cc', 'bcc', 'replyTo', 'scheduledAt',
+  'id',
+  'to',
+  'subject',
+  'senderId',
+  'status',
+  'userId',
+  'sentAt',
+  'sender',
+  'bulkSendingId',
+  'contactId',
+  'priority',
+  'customPayload',
+  'cc',
+  'bcc',
+  'replyTo',
+  'scheduledAt',
   'statusHistory',
 ].sort();
 
@@ -41,7 +56,12 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         ]);
         expect(final.statusHistory.map((e: { status: string }) => e.status)).toEqual(['queued', 'sending', 'sent']);
         const { statusHistory, ...message } = final;
-        expect(message).toMatchObject({ bulkSendingId: 'spring-campaign', contactId: 'contact-42', priority: 'high', customPayload: { orderId: 'A-1001', tenant: 'acme' } });
+        expect(message).toMatchObject({
+          bulkSendingId: 'spring-campaign',
+          contactId: 'contact-42',
+          priority: 'high',
+          customPayload: { orderId: 'A-1001', tenant: 'acme' },
+        });
         for (const { event } of events) {
           expect(Object.keys(event).sort()).toEqual(['data', 'timestamp', 'type']);
           expect(Object.keys(event.data).sort()).toEqual(['message', 'sequence']);
@@ -69,7 +89,14 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
             state: 'delivered',
             createdAt: event.timestamp,
             nextAttemptAt: null,
-            attempts: [{ attemptedAt: expect.stringMatching(ISO_UTC), statusCode: 200, durationMs: expect.any(Number), error: null }],
+            attempts: [
+              {
+                attemptedAt: expect.stringMatching(ISO_UTC),
+                statusCode: 200,
+                durationMs: expect.any(Number),
+                error: null,
+              },
+            ],
           });
         }
       },
@@ -89,7 +116,9 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         // Every webhook job has run: no other event can still arrive.
         await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
         const events = distinctEvents(receiver.on(path));
-        expect(events.map(({ event }) => [event.type, event.data.sequence, event.data.message.status])).toEqual([['message.sent', 3, 'sent']]);
+        expect(events.map(({ event }) => [event.type, event.data.sequence, event.data.message.status])).toEqual([
+          ['message.sent', 3, 'sent'],
+        ]);
         expect(receiver.on(path)).toHaveLength(1);
         const log = await deliveriesOf(t.http, userId, { messageId: accepted.id });
         expect(log.total).toBe(1);
@@ -108,8 +137,14 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         const absent = await send(userId, { webhook: { url: receiver.url(absentPath) } });
         await waitForStatus(t.http, userId, empty.id, 'sent');
         await waitForStatus(t.http, userId, absent.id, 'sent');
-        for (const [path, id] of [[emptyPath, empty.id], [absentPath, absent.id]]) {
-          await receiver.waitFor(() => receiver.on(path).filter((r) => r.answered === 200).length >= 3, `three events at ${path}`);
+        for (const [path, id] of [
+          [emptyPath, empty.id],
+          [absentPath, absent.id],
+        ]) {
+          await receiver.waitFor(
+            () => receiver.on(path).filter((r) => r.answered === 200).length >= 3,
+            `three events at ${path}`,
+          );
           const events = distinctEvents(receiver.on(path));
           expect(events.map(({ event }) => [event.type, event.data.message.id])).toEqual([
             ['message.queued', id],
@@ -129,8 +164,18 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         await waitForStatus(t.http, userId, accepted.id, 'sent');
         await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
         expect(receiver.requests.filter((r) => r.rawBody.includes(accepted.id))).toEqual([]);
-        expect(await deliveriesOf(t.http, userId, { messageId: accepted.id })).toMatchObject({ deliveries: [], total: 0, messageId: accepted.id });
-        expect(await deliveriesOf(t.http, userId)).toMatchObject({ deliveries: [], total: 0, totalPages: 0, hasNext: false, messageId: null });
+        expect(await deliveriesOf(t.http, userId, { messageId: accepted.id })).toMatchObject({
+          deliveries: [],
+          total: 0,
+          messageId: accepted.id,
+        });
+        expect(await deliveriesOf(t.http, userId)).toMatchObject({
+          deliveries: [],
+          total: 0,
+          totalPages: 0,
+          hasNext: false,
+          messageId: null,
+        });
       },
       TIMEOUT,
     );
@@ -141,7 +186,8 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         const userId = newUserId('deferred');
         const path = newPath('deferred');
         const subject = `Deferred ${randomUUID()}`;
-        sink.reply = (mail, attempt) => (mail.subject === subject && attempt === 1 ? { code: 451, message: '4.3.0 Try again later' } : 'accept');
+        sink.reply = (mail, attempt) =>
+          mail.subject === subject && attempt === 1 ? { code: 451, message: '4.3.0 Try again later' } : 'accept';
         const accepted = await send(userId, { subject, webhook: { url: receiver.url(path) } });
         const final = await waitForStatus(t.http, userId, accepted.id, 'sent');
         await receiver.waitFor(() => receiver.on(path).filter((r) => r.answered === 200).length >= 5, 'five events');

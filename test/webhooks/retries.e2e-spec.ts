@@ -21,7 +21,13 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         const accepted = await send(userId, { webhook: { url: receiver.url(path), status: ['sent'] } });
 
         // Between the attempts the log says when the next one is due.
-        const between = await waitForLog(t.http, userId, accepted.id, (d) => d.length === 1 && d[0].attempts.length === 1, 'the first attempt');
+        const between = await waitForLog(
+          t.http,
+          userId,
+          accepted.id,
+          (d) => d.length === 1 && d[0].attempts.length === 1,
+          'the first attempt',
+        );
         expect(between[0]).toMatchObject({ state: 'pending', attempts: [{ statusCode: 500, error: null }] });
         expect(between[0].nextAttemptAt).toMatch(ISO_UTC);
         const due = Date.parse(between[0].nextAttemptAt) - Date.parse(between[0].attempts[0].attemptedAt);
@@ -35,8 +41,13 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         expect(requests[1].rawBody).toBe(requests[0].rawBody);
         const secret = await secretOf(t.http, userId);
         expect(requests.map((r) => verifiesRequest(secret, r))).toEqual([true, true]);
-        expect(delivery.attempts.map((a: any) => [a.statusCode, a.error])).toEqual([[500, null], [200, null]]);
-        expect(Date.parse(delivery.attempts[1].attemptedAt) - Date.parse(delivery.attempts[0].attemptedAt)).toBeGreaterThanOrEqual(900);
+        expect(delivery.attempts.map((a: any) => [a.statusCode, a.error])).toEqual([
+          [500, null],
+          [200, null],
+        ]);
+        expect(
+          Date.parse(delivery.attempts[1].attemptedAt) - Date.parse(delivery.attempts[0].attemptedAt),
+        ).toBeGreaterThanOrEqual(900);
         expect(delivery.nextAttemptAt).toBeNull();
       },
       TIMEOUT,
@@ -98,11 +109,25 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         expect(after.attempts.map((a: any) => a.statusCode)).toEqual([503, 503, 503]);
 
         scriptFor(path, () => ({ status: 204 }));
-        const replay = await t.http.post(`/user/webhook-deliveries/${failed.id}/replay`).set(bearer(userId)).expect(202);
+        const replay = await t.http
+          .post(`/user/webhook-deliveries/${failed.id}/replay`)
+          .set(bearer(userId))
+          .expect(202);
         expect(replay.body).toEqual({ id: failed.id, state: 'pending' });
-        const [delivered] = await waitForLog(t.http, userId, accepted.id, allIn('delivered', 1), 'the replay delivered');
+        const [delivered] = await waitForLog(
+          t.http,
+          userId,
+          accepted.id,
+          allIn('delivered', 1),
+          'the replay delivered',
+        );
         expect(delivered.attempts.map((a: any) => a.statusCode)).toEqual([503, 503, 503, 204]);
-        expect(receiver.on(path).map((r) => header(r, 'webhook-id'))).toEqual([failed.id, failed.id, failed.id, failed.id]);
+        expect(receiver.on(path).map((r) => header(r, 'webhook-id'))).toEqual([
+          failed.id,
+          failed.id,
+          failed.id,
+          failed.id,
+        ]);
       },
       TIMEOUT,
     );
@@ -127,7 +152,11 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
 });
 
 describe('retry delays of 0 seconds', () => {
-  const { receiver, sink, t } = bootWebhookApp({ DELIVERY_RETRY_DELAYS: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS: '0' });
+  const { receiver, sink, t } = bootWebhookApp({
+    DELIVERY_RETRY_DELAYS: '0',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_RETRY_DELAYS: '0',
+  });
 
   it(
     'still retry: a deferred message is sent and a failed webhook attempt is delivered at once',
@@ -135,10 +164,21 @@ describe('retry delays of 0 seconds', () => {
       const userId = newUserId('zero');
       const path = newPath('zero');
       sink.reply = (_mail, attempt) => (attempt === 1 ? { code: 451, message: '4.3.0 Later' } : 'accept');
-      receiver.reply = (request, attempt) => (request.path === path && attempt === 1 ? { status: 500 } : { status: 200 });
-      const { body } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url: receiver.url(path), status: ['sent'] } })).expect(201);
+      receiver.reply = (request, attempt) =>
+        request.path === path && attempt === 1 ? { status: 500 } : { status: 200 };
+      const { body } = await t.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(sendBody({ webhook: { url: receiver.url(path), status: ['sent'] } }))
+        .expect(201);
       const sent = await waitForStatus(t.http, userId, body.id, 'sent');
-      expect(sent.statusHistory.map((e: { status: string }) => e.status)).toEqual(['queued', 'sending', 'deferred', 'sending', 'sent']);
+      expect(sent.statusHistory.map((e: { status: string }) => e.status)).toEqual([
+        'queued',
+        'sending',
+        'deferred',
+        'sending',
+        'sent',
+      ]);
       const [delivery] = await waitForLog(t.http, userId, body.id, allIn('delivered', 1), 'a delivered event');
       expect(delivery.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
     },

@@ -7,7 +7,13 @@ import { ReceivedRequest } from '../support/webhook-receiver';
  * the base64 after `whsec_`, the MAC is HMAC-SHA256 over `id.timestamp.body`, and the header holds
  * space-separated `v1,<base64>` signatures of which one must match.
  */
-export function verifies(secret: string, id: string, timestamp: string, rawBody: string, signatureHeader: string): boolean {
+export function verifies(
+  secret: string,
+  id: string,
+  timestamp: string,
+  rawBody: string,
+  signatureHeader: string,
+): boolean {
   if (!secret.startsWith('whsec_')) return false;
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${rawBody}`).digest();
@@ -21,17 +27,30 @@ export function verifies(secret: string, id: string, timestamp: string, rawBody:
 
 export function header(request: ReceivedRequest, name: string): string {
   const value = request.headers[name];
-  if (typeof value !== 'string') throw new Error(`The request to ${request.path} has no single ${name} header: ${JSON.stringify(request.headers)}`);
+  if (typeof value !== 'string')
+    throw new Error(`The request to ${request.path} has no single ${name} header: ${JSON.stringify(request.headers)}`);
   return value;
 }
 
 export const verifiesRequest = (secret: string, request: ReceivedRequest) =>
-  verifies(secret, header(request, 'webhook-id'), header(request, 'webhook-timestamp'), request.rawBody, header(request, 'webhook-signature'));
+  verifies(
+    secret,
+    header(request, 'webhook-id'),
+    header(request, 'webhook-timestamp'),
+    request.rawBody,
+    header(request, 'webhook-signature'),
+  );
 
 export interface WebhookEvent {
   type: string;
   timestamp: string;
-  data: { message: Record<string, any> & { status: string; statusHistory: { status: string; at: string; detail: string | null }[] }; sequence: number };
+  data: {
+    message: Record<string, any> & {
+      status: string;
+      statusHistory: { status: string; at: string; detail: string | null }[];
+    };
+    sequence: number;
+  };
 }
 
 const eventOf = (request: ReceivedRequest): WebhookEvent => JSON.parse(request.rawBody);

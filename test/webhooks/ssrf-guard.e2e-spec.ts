@@ -32,19 +32,32 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
     'http://224.0.0.1/hook',
   ])('refuses %s with 400 naming webhook.url, and stores nothing', async (url) => {
     const userId = newUserId('ssrf');
-    const response = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url } })).expect(400);
+    const response = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ webhook: { url } }))
+      .expect(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body.errors).toEqual([{ field: 'webhook.url', message: expect.stringMatching(/private, loopback or link-local/) }]);
+    expect(response.body.errors).toEqual([
+      { field: 'webhook.url', message: expect.stringMatching(/private, loopback or link-local/) },
+    ]);
     expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
-    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM webhook_events WHERE user_id = $1`, [userId]);
+    const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM webhook_events WHERE user_id = $1`, [
+      userId,
+    ]);
     expect(count).toBe(0);
   });
 
   it('names the setting that allows private networks, in a single send and in a batch', async () => {
     const userId = newUserId('ssrf-hint');
-    const message = 'must not name a private, loopback or link-local address (127.0.0.1); an operator can allow private networks with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true';
+    const message =
+      'must not name a private, loopback or link-local address (127.0.0.1); an operator can allow private networks with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true';
 
-    const single = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url: 'http://127.0.0.1:3000/hook' } })).expect(400);
+    const single = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ webhook: { url: 'http://127.0.0.1:3000/hook' } }))
+      .expect(400);
     const batch = await t.http
       .post('/sender/send/batch')
       .set(bearer(userId))
@@ -63,7 +76,9 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
       .set(bearer(userId))
       .send(sendBody({ webhook: { url: 'https://user:secret@hooks.example.com/mailroom' } }))
       .expect(400);
-    expect(response.body.errors).toEqual([{ field: 'webhook.url', message: 'must not contain a user name or password' }]);
+    expect(response.body.errors).toEqual([
+      { field: 'webhook.url', message: 'must not contain a user name or password' },
+    ]);
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
   });
 
@@ -84,7 +99,13 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
     async () => {
       const userId = newUserId('localhost');
       const url = `http://localhost:${receiver.listeningPort}/hook`;
-      const accepted = (await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ webhook: { url } })).expect(201)).body;
+      const accepted = (
+        await t.http
+          .post('/sender/send')
+          .set(bearer(userId))
+          .send(sendBody({ webhook: { url } }))
+          .expect(201)
+      ).body;
       await waitForStatus(t.http, userId, accepted.id, 'sent');
       const log = await waitForLog(t.http, userId, accepted.id, allIn('failed', 3), 'three failed events');
       expect(log.map((d) => d.type)).toEqual(['message.sent', 'message.sending', 'message.queued']);
@@ -92,7 +113,12 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
         expect(delivery.url).toBe(url);
         expect(delivery.attempts).toHaveLength(3);
         for (const attempt of delivery.attempts) {
-          expect(attempt).toMatchObject({ statusCode: null, error: expect.stringMatching(/^localhost resolves to .*may not reach .*WEBHOOK_ALLOW_PRIVATE_NETWORKS=true/) });
+          expect(attempt).toMatchObject({
+            statusCode: null,
+            error: expect.stringMatching(
+              /^localhost resolves to .*may not reach .*WEBHOOK_ALLOW_PRIVATE_NETWORKS=true/,
+            ),
+          });
         }
       }
       expect(receiver.requests).toEqual([]);

@@ -10,9 +10,12 @@ describe('a webhook job for an event already delivered', () => {
   const { receiver, t, send } = bootWebhookApp(TO_LOOPBACK);
 
   const jobStates = async (eventId: string): Promise<string[]> =>
-    (await t.db.query(`SELECT state FROM pgboss.job WHERE name = $1 AND data->>'eventId' = $2 ORDER BY created_on`, [WEBHOOK_QUEUE, eventId])).map(
-      (row: { state: string }) => row.state,
-    );
+    (
+      await t.db.query(`SELECT state FROM pgboss.job WHERE name = $1 AND data->>'eventId' = $2 ORDER BY created_on`, [
+        WEBHOOK_QUEUE,
+        eventId,
+      ])
+    ).map((row: { state: string }) => row.state);
 
   it(
     'posts nothing and is completed',

@@ -45,7 +45,10 @@ export function bootWebhookApp(env: Record<string, string>): WebhookApp {
   beforeAll(async () => {
     await receiver.start();
     const smtpPort = await sink.start();
-    Object.assign(t, await bootTestApp({ ROLE: 'all', SMTP_URL: sink.url(smtpPort), ...env }, { isolatedDatabase: true }));
+    Object.assign(
+      t,
+      await bootTestApp({ ROLE: 'all', SMTP_URL: sink.url(smtpPort), ...env }, { isolatedDatabase: true }),
+    );
   }, TIMEOUT);
 
   afterEach(() => {
@@ -63,7 +66,8 @@ export function bootWebhookApp(env: Record<string, string>): WebhookApp {
     receiver,
     sink,
     t,
-    send: async (userId, overrides = {}) => (await t.http.post('/sender/send').set(bearer(userId)).send(sendBody(overrides)).expect(201)).body,
+    send: async (userId, overrides = {}) =>
+      (await t.http.post('/sender/send').set(bearer(userId)).send(sendBody(overrides)).expect(201)).body,
     scriptFor: (path, script) => {
       receiver.reply = (request, attempt) => (request.path === path ? script(attempt) : { status: 200 });
     },

@@ -17,14 +17,23 @@ export async function deliveriesOf(http: TestAgent, userId: string, query: Recor
 }
 
 /** Polls the delivery log of one message until `done` holds for its deliveries. */
-export async function waitForLog(http: TestAgent, userId: string, messageId: string, done: (deliveries: any[]) => boolean, what: string, timeoutMs = 30_000) {
+export async function waitForLog(
+  http: TestAgent,
+  userId: string,
+  messageId: string,
+  done: (deliveries: any[]) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { deliveries } = await deliveriesOf(http, userId, { messageId, take: 100 });
     if (done(deliveries)) return deliveries as any[];
-    if (Date.now() > deadline) throw new Error(`The delivery log of ${messageId} never showed ${what}: ${JSON.stringify(deliveries, null, 1)}`);
+    if (Date.now() > deadline)
+      throw new Error(`The delivery log of ${messageId} never showed ${what}: ${JSON.stringify(deliveries, null, 1)}`);
     await sleep(100);
   }
 }
 
-export const allIn = (state: string, count: number) => (deliveries: any[]) => deliveries.length === count && deliveries.every((d) => d.state === state);
+export const allIn = (state: string, count: number) => (deliveries: any[]) =>
+  deliveries.length === count && deliveries.every((d) => d.state === state);

@@ -52,7 +52,10 @@ export class ApiKeysRepository {
    */
   remove(userId: string, id: string, allowed?: readonly ApiKeyScope[]): Promise<RemoveResult> {
     return this.database.transaction(async (manager) => {
-      const [key]: { scopes: ApiKeyScope[] }[] = await manager.query('SELECT scopes FROM api_keys WHERE user_id = $1 AND id = $2 FOR UPDATE', [userId, id]);
+      const [key]: { scopes: ApiKeyScope[] }[] = await manager.query(
+        'SELECT scopes FROM api_keys WHERE user_id = $1 AND id = $2 FOR UPDATE',
+        [userId, id],
+      );
       if (!key) return 'not found';
       const wider = key.scopes.filter((scope) => allowed && !allowed.includes(scope));
       if (wider.length > 0) return { wider };
@@ -72,7 +75,9 @@ export class ApiKeysRepository {
 
   /** The revocation generation: it changes whenever a key is deleted. */
   async revocationGeneration(): Promise<string> {
-    const rows: { generation: string }[] = await this.database.query('SELECT generation FROM api_key_revocations WHERE id = 1');
+    const rows: { generation: string }[] = await this.database.query(
+      'SELECT generation FROM api_key_revocations WHERE id = 1',
+    );
     return rows[0].generation;
   }
 

@@ -33,17 +33,31 @@ export class ApiKeysService {
     const own = user.apiKey?.scopes ?? API_KEY_SCOPES;
     const wider = (body.scopes ?? []).filter((scope) => !own.includes(scope));
     if (wider.length > 0) {
-      throw new MissingScopeError(`This API key cannot make a key with the scope ${wider.join(', ')}, which it lacks; its scopes: ${own.join(', ')}.`);
+      throw new MissingScopeError(
+        `This API key cannot make a key with the scope ${wider.join(', ')}, which it lacks; its scopes: ${own.join(', ')}.`,
+      );
     }
     const { key, hash } = this.hasher.newKey();
     // Stored in the one order every list shows, however they were asked for.
     const scopes = API_KEY_SCOPES.filter((scope) => (body.scopes ?? own).includes(scope));
     const prefix = key.slice(0, PREFIX_LENGTH);
-    const stored = await this.keys.add({ id: uuidv7(), userId: user.id, name: body.name, scopes, prefix, hash }, MAX_API_KEYS_PER_USER);
+    const stored = await this.keys.add(
+      { id: uuidv7(), userId: user.id, name: body.name, scopes, prefix, hash },
+      MAX_API_KEYS_PER_USER,
+    );
     if (stored === 'limit reached') {
-      throw new StateConflictError(`You have ${MAX_API_KEYS_PER_USER} API keys, the most one user may have; delete one to add another.`);
+      throw new StateConflictError(
+        `You have ${MAX_API_KEYS_PER_USER} API keys, the most one user may have; delete one to add another.`,
+      );
     }
-    return { id: stored.id, name: stored.name, scopes: stored.scopes, prefix, key, createdAt: stored.createdAt.toISOString() };
+    return {
+      id: stored.id,
+      name: stored.name,
+      scopes: stored.scopes,
+      prefix,
+      key,
+      createdAt: stored.createdAt.toISOString(),
+    };
   }
 
   async list(userId: string): Promise<ApiKeyListResponse> {
@@ -55,12 +69,21 @@ export class ApiKeysService {
     const result = isUuid(id) ? await this.keys.remove(user.id, id, user.apiKey?.scopes) : 'not found';
     if (result === 'not found') throw new NotFoundError(isUuid(id) ? `API key ${id}` : 'That API key');
     if (result !== 'deleted') {
-      throw new MissingScopeError(`This API key cannot delete a key with the scope ${result.wider.join(', ')}, which it lacks; its scopes: ${user.apiKey!.scopes.join(', ')}.`);
+      throw new MissingScopeError(
+        `This API key cannot delete a key with the scope ${result.wider.join(', ')}, which it lacks; its scopes: ${user.apiKey!.scopes.join(', ')}.`,
+      );
     }
     this.apiKeys.forgetAll();
   }
 }
 
 function map(key: ApiKeyEntity): ApiKeyResponse {
-  return { id: key.id, name: key.name, scopes: key.scopes, prefix: key.prefix, createdAt: key.createdAt.toISOString(), lastUsedAt: key.lastUsedAt?.toISOString() ?? null };
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes,
+    prefix: key.prefix,
+    createdAt: key.createdAt.toISOString(),
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+  };
 }

@@ -101,7 +101,10 @@ export class ApiKeys implements OnModuleDestroy {
       this.failing = false;
     } catch (error) {
       // Once per outage, not four times a second.
-      if (!this.failing) this.logger.warn(`Cannot check for deleted API keys; every key is looked up until this works again: ${(error as Error).message}`);
+      if (!this.failing)
+        this.logger.warn(
+          `Cannot check for deleted API keys; every key is looked up until this works again: ${(error as Error).message}`,
+        );
       this.failing = true;
     } finally {
       this.polling = false;
@@ -114,6 +117,8 @@ export class ApiKeys implements OnModuleDestroy {
     if (now - (this.touchedAt.get(keyId) ?? Number.NEGATIVE_INFINITY) < TOUCH_INTERVAL_MS) return;
     if (this.touchedAt.size >= MAX_REMEMBERED) this.touchedAt.clear();
     this.touchedAt.set(keyId, now);
-    this.repository.touch(keyId).catch((error: Error) => this.logger.warn(`Cannot record the use of API key ${keyId}: ${error.message}`));
+    this.repository
+      .touch(keyId)
+      .catch((error: Error) => this.logger.warn(`Cannot record the use of API key ${keyId}: ${error.message}`));
   }
 }

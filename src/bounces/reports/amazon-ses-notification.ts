@@ -37,11 +37,21 @@ export function readAmazonSesNotification(text: string): DeliveryReport[] {
   if (type === 'bounce') {
     const permanent = notification.bounce?.bounceType === 'Permanent';
     return listOf(notification.bounce?.bouncedRecipients).map((recipient) => {
-      const diagnostic = String(recipient.diagnosticCode ?? '').replace(/^smtp;\s*/i, '') || `Amazon SES ${notification.bounce?.bounceType} bounce (${notification.bounce?.bounceSubType})`;
+      const diagnostic =
+        String(recipient.diagnosticCode ?? '').replace(/^smtp;\s*/i, '') ||
+        `Amazon SES ${notification.bounce?.bounceType} bounce (${notification.bounce?.bounceSubType})`;
       // Transient: SES itself gave up retrying; Undetermined: SES could not tell. Both bounce the message only.
-      const kind = permanent ? (classify({ action: 'failed', status: String(recipient.status ?? ''), diagnostic }) ?? 'soft') : 'soft';
+      const kind = permanent
+        ? (classify({ action: 'failed', status: String(recipient.status ?? ''), diagnostic }) ?? 'soft')
+        : 'soft';
       const status = parseStatus(String(recipient.status ?? diagnostic))?.text;
-      return { kind, ...withRecipient(recipient.emailAddress), ...(status !== undefined && { status }), diagnostic, ...common };
+      return {
+        kind,
+        ...withRecipient(recipient.emailAddress),
+        ...(status !== undefined && { status }),
+        diagnostic,
+        ...common,
+      };
     });
   }
   if (type === 'complaint') {
@@ -56,7 +66,12 @@ export function readAmazonSesNotification(text: string): DeliveryReport[] {
     }));
   }
   if (type === 'delivery') {
-    return listOf(notification.delivery?.recipients).map((recipient) => ({ kind: 'other', ...withRecipient(recipient), diagnostic: 'Amazon SES delivery', ...common }));
+    return listOf(notification.delivery?.recipients).map((recipient) => ({
+      kind: 'other',
+      ...withRecipient(recipient),
+      diagnostic: 'Amazon SES delivery',
+      ...common,
+    }));
   }
   return [];
 }

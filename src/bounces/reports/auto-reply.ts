@@ -29,7 +29,8 @@ const DELIVERY_SYSTEM_NAMES = new Set(['mailer-daemon', 'postmaster', 'mail-daem
 /** An auto-reply (vacation notice and the like, RFC 3834) from the recipient: no bounce, one `other` report. */
 export function readAutoReply(mail: ReportMail): DeliveryReport[] {
   const isAutoReply =
-    AUTO_REPLY_HEADERS.some(([name, value]) => value.test(mail.header(name) ?? '')) || AUTO_REPLY_SUBJECT.test(mail.header('subject') ?? '');
+    AUTO_REPLY_HEADERS.some(([name, value]) => value.test(mail.header(name) ?? '')) ||
+    AUTO_REPLY_SUBJECT.test(mail.header('subject') ?? '');
   const fromDeliverySystem = DELIVERY_SYSTEM_NAMES.has((mail.from ?? '').split('@')[0]);
   if (!isAutoReply || fromDeliverySystem) return [];
   const subject = mail.header('subject');

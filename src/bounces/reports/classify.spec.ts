@@ -3,31 +3,134 @@ import { classify, Failure } from './classify';
 describe('classify', () => {
   it.each<[string, Failure, ReturnType<typeof classify>]>([
     // About the address itself: suppressed.
-    ['5.1.1 user unknown', { action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 <a@example.org>: User unknown' }, 'bounce'],
+    [
+      '5.1.1 user unknown',
+      { action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 <a@example.org>: User unknown' },
+      'bounce',
+    ],
     ['5.1.2 bad domain', { action: 'failed', status: '5.1.2', diagnostic: 'Host or domain name not found' }, 'bounce'],
-    ['5.1.3 bad syntax', { action: 'failed', status: '5.1.3', diagnostic: '501 5.1.3 Bad recipient address syntax' }, 'bounce'],
-    ['5.1.6 moved', { action: 'failed', status: '5.1.6', diagnostic: '551 5.1.6 User has moved; please try <b@example.org>' }, 'bounce'],
-    ['5.1.10 null MX (RFC 7505)', { action: 'failed', status: '5.1.10', diagnostic: '556 5.1.10 Recipient address has null MX' }, 'bounce'],
-    ['5.4.4 with a domain that does not exist', { action: 'failed', status: '5.4.4', diagnostic: 'Host or domain name not found. Name service error' }, 'bounce'],
-    ['a vague 5.1.0 the words settle', { action: 'failed', status: '5.1.0', diagnostic: '550 5.1.0 No such user here' }, 'bounce'],
-    ['5.0.0 and words answering RCPT TO (Postfix says when)', { action: 'failed', status: '5.0.0', diagnostic: '550 No such user here', context: 'said: 550 No such user here (in reply to RCPT TO command)' }, 'bounce'],
-    ['words answering RCPT TO in a Sendmail transcript', { diagnostic: '550 <a@example.org>... User unknown', permanence: 'permanent', context: '>>> RCPT To:<a@example.org>\n<<< 550 <a@example.org>... User unknown' }, 'bounce'],
+    [
+      '5.1.3 bad syntax',
+      { action: 'failed', status: '5.1.3', diagnostic: '501 5.1.3 Bad recipient address syntax' },
+      'bounce',
+    ],
+    [
+      '5.1.6 moved',
+      { action: 'failed', status: '5.1.6', diagnostic: '551 5.1.6 User has moved; please try <b@example.org>' },
+      'bounce',
+    ],
+    [
+      '5.1.10 null MX (RFC 7505)',
+      { action: 'failed', status: '5.1.10', diagnostic: '556 5.1.10 Recipient address has null MX' },
+      'bounce',
+    ],
+    [
+      '5.4.4 with a domain that does not exist',
+      { action: 'failed', status: '5.4.4', diagnostic: 'Host or domain name not found. Name service error' },
+      'bounce',
+    ],
+    [
+      'a vague 5.1.0 the words settle',
+      { action: 'failed', status: '5.1.0', diagnostic: '550 5.1.0 No such user here' },
+      'bounce',
+    ],
+    [
+      '5.0.0 and words answering RCPT TO (Postfix says when)',
+      {
+        action: 'failed',
+        status: '5.0.0',
+        diagnostic: '550 No such user here',
+        context: 'said: 550 No such user here (in reply to RCPT TO command)',
+      },
+      'bounce',
+    ],
+    [
+      'words answering RCPT TO in a Sendmail transcript',
+      {
+        diagnostic: '550 <a@example.org>... User unknown',
+        permanence: 'permanent',
+        context: '>>> RCPT To:<a@example.org>\n<<< 550 <a@example.org>... User unknown',
+      },
+      'bounce',
+    ],
     // Permanent, but not about the address: bounced, kept.
     ['5.2.2 mailbox full', { action: 'failed', status: '5.2.2', diagnostic: '552 5.2.2 Mailbox full' }, 'soft'],
-    ['5.7.1 spam block', { action: 'failed', status: '5.7.1', diagnostic: '550 5.7.1 Message rejected as spam' }, 'soft'],
-    ['5.3.4 too large', { action: 'failed', status: '5.3.4', diagnostic: '552 5.3.4 Message size exceeds fixed limit' }, 'soft'],
+    [
+      '5.7.1 spam block',
+      { action: 'failed', status: '5.7.1', diagnostic: '550 5.7.1 Message rejected as spam' },
+      'soft',
+    ],
+    [
+      '5.3.4 too large',
+      { action: 'failed', status: '5.3.4', diagnostic: '552 5.3.4 Message size exceeds fixed limit' },
+      'soft',
+    ],
     ['5.4.7 expired', { action: 'failed', status: '5.4.7', diagnostic: 'delivery time expired' }, 'soft'],
-    ['5.1.8 our sender refused', { action: 'failed', status: '5.1.8', diagnostic: '553 5.1.8 Sender address rejected: Domain not found' }, 'soft'],
-    ['5.1.1 whose words say the mailbox is full', { action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 mailbox is full' }, 'soft'],
-    ['5.1.1 beside a 5.7.1 in the diagnostic', { action: 'failed', status: '5.1.1', diagnostic: '550 5.7.1 Delivery not authorized' }, 'soft'],
-    ['5.2.1 "user unknown" (X.2: the mailbox exists)', { action: 'failed', status: '5.2.1', diagnostic: '550 5.2.1 User Unknown' }, 'soft'],
-    ['5.0.0 with no code from the remote server, and no word of when', { action: 'failed', status: '5.0.0', diagnostic: '550 User unknown' }, 'soft'],
-    ['words answering RCPT TO that say something else', { action: 'failed', status: '5.0.0', diagnostic: '554 Relay access denied', context: '(in reply to RCPT TO command)' }, 'soft'],
-    ['words alone, without a status code', { diagnostic: 'Sorry, no mailbox here by that name.', permanence: 'permanent' }, 'soft'],
-    ['a failure without any code or words about the address', { action: 'failed', diagnostic: 'Connection refused' }, 'soft'],
-    ['a relay giving up on a 4.x.x', { action: 'failed', status: '4.4.7', diagnostic: 'retry timeout exceeded' }, 'soft'],
-    ['5.1.1 refused at DATA (the report text says so)', { action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 Unknown user', context: 'said: 550 Unknown user (in reply to end of DATA command)' }, 'soft'],
-    ['5.1.1 beside report text saying the disk is full', { action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 User Unknown', context: 'Not enough disk space' }, 'soft'],
+    [
+      '5.1.8 our sender refused',
+      { action: 'failed', status: '5.1.8', diagnostic: '553 5.1.8 Sender address rejected: Domain not found' },
+      'soft',
+    ],
+    [
+      '5.1.1 whose words say the mailbox is full',
+      { action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 mailbox is full' },
+      'soft',
+    ],
+    [
+      '5.1.1 beside a 5.7.1 in the diagnostic',
+      { action: 'failed', status: '5.1.1', diagnostic: '550 5.7.1 Delivery not authorized' },
+      'soft',
+    ],
+    [
+      '5.2.1 "user unknown" (X.2: the mailbox exists)',
+      { action: 'failed', status: '5.2.1', diagnostic: '550 5.2.1 User Unknown' },
+      'soft',
+    ],
+    [
+      '5.0.0 with no code from the remote server, and no word of when',
+      { action: 'failed', status: '5.0.0', diagnostic: '550 User unknown' },
+      'soft',
+    ],
+    [
+      'words answering RCPT TO that say something else',
+      {
+        action: 'failed',
+        status: '5.0.0',
+        diagnostic: '554 Relay access denied',
+        context: '(in reply to RCPT TO command)',
+      },
+      'soft',
+    ],
+    [
+      'words alone, without a status code',
+      { diagnostic: 'Sorry, no mailbox here by that name.', permanence: 'permanent' },
+      'soft',
+    ],
+    [
+      'a failure without any code or words about the address',
+      { action: 'failed', diagnostic: 'Connection refused' },
+      'soft',
+    ],
+    [
+      'a relay giving up on a 4.x.x',
+      { action: 'failed', status: '4.4.7', diagnostic: 'retry timeout exceeded' },
+      'soft',
+    ],
+    [
+      '5.1.1 refused at DATA (the report text says so)',
+      {
+        action: 'failed',
+        status: '5.1.1',
+        diagnostic: '550 5.1.1 Unknown user',
+        context: 'said: 550 Unknown user (in reply to end of DATA command)',
+      },
+      'soft',
+    ],
+    [
+      '5.1.1 beside report text saying the disk is full',
+      { action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 User Unknown', context: 'Not enough disk space' },
+      'soft',
+    ],
     // Not failures.
     ['delayed', { action: 'delayed', status: '4.4.1', diagnostic: 'Connection timed out' }, 'delay'],
     ['a 4.x.x without an Action', { status: '4.2.2', diagnostic: '452 4.2.2 Mailbox full' }, 'delay'],

@@ -23,10 +23,12 @@ export interface Failure {
  */
 // Full mailbox: Postfix/Dovecot "mailbox full", "Disk quota exceeded", Exchange "mailbox is full",
 // Gmail "The email account that you tried to reach is over quota", Sendmail "Not enough disk space".
-const MAILBOX_FULL = /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:the )?(?:storage|quota)|insufficient (?:system )?storage|out of storage|disk (?:full|space)/i;
+const MAILBOX_FULL =
+  /mailbox (?:is )?full|over ?quota|quota exceeded|exceeded (?:the )?(?:storage|quota)|insufficient (?:system )?storage|out of storage|disk (?:full|space)/i;
 // The receiving system's own trouble: Postfix "Command output:" of a local delivery program
 // (procmail "Couldn't create …"), loops, configuration and I/O errors.
-const SYSTEM_TROUBLE = /command output|couldn'?t create|cannot create|permission denied|i\/o error|mail loop|loops back|config(?:uration)? error|system error|internal error/i;
+const SYSTEM_TROUBLE =
+  /command output|couldn'?t create|cannot create|permission denied|i\/o error|mail loop|loops back|config(?:uration)? error|system error|internal error/i;
 const NOT_ABOUT_THE_ADDRESS: RegExp[] = [
   MAILBOX_FULL,
   SYSTEM_TROUBLE,
@@ -69,7 +71,12 @@ const REFUSED_AFTER_DATA: RegExp[] = [/in reply to (?:end of )?data command/i, /
  * (RFC 5321 §3.3): Postfix "(in reply to RCPT TO command)", Exim "after RCPT TO:<…>", Yahoo's
  * "[RCPT_TO]" tag, Sendmail's transcript ">>> RCPT To:<…>" answered by "<<< 5xx".
  */
-const REFUSED_AT_RCPT: RegExp[] = [/in reply to rcpt to command/i, /after rcpt to\b/i, /\[rcpt_to\]/i, /^>>> rcpt to:.*\r?\n<<< 5/im];
+const REFUSED_AT_RCPT: RegExp[] = [
+  /in reply to rcpt to command/i,
+  /after rcpt to\b/i,
+  /\[rcpt_to\]/i,
+  /^>>> rcpt to:.*\r?\n<<< 5/im,
+];
 
 /*
  * Phrases saying the address itself does not exist, or its domain does not or takes no mail.
@@ -100,7 +107,8 @@ const isAddressStatus = (code: StatusCode): boolean => code.subject === 1 && [1,
  * that does not exist ("Host or domain name not found"). Other subjects say the cause lies
  * elsewhere (X.2 "the mailbox exists, but…", X.7 policy…).
  */
-const isVagueStatus = (code: StatusCode): boolean => (code.subject === 1 && (code.detail === 0 || code.detail > 10)) || (code.subject === 4 && code.detail === 4);
+const isVagueStatus = (code: StatusCode): boolean =>
+  (code.subject === 1 && (code.detail === 0 || code.detail > 10)) || (code.subject === 4 && code.detail === 4);
 /** X.0.0 "other undefined status": the reporting server could not tell; a more specific code beside it settles the matter. */
 const isUndefinedStatus = (code: StatusCode): boolean => code.subject === 0;
 
@@ -138,7 +146,8 @@ function isAboutTheAddress(codes: StatusCode[], diagnostic: string, context: str
   if (said(NOT_ABOUT_THE_ADDRESS, diagnostic) || said(NOT_ABOUT_THE_ADDRESS_IN_TEXT, context)) return false;
   if (said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`)) return false;
   const defined = codes.filter((code) => !isUndefinedStatus(code));
-  if (defined.length === 0) return said(REFUSED_AT_RCPT, `${diagnostic}\n${context}`) && said(ADDRESS_DOES_NOT_EXIST, diagnostic);
+  if (defined.length === 0)
+    return said(REFUSED_AT_RCPT, `${diagnostic}\n${context}`) && said(ADDRESS_DOES_NOT_EXIST, diagnostic);
   if (!defined.every((code) => isAddressStatus(code) || isVagueStatus(code))) return false;
   return defined.some(isAddressStatus) || said(ADDRESS_DOES_NOT_EXIST, diagnostic);
 }

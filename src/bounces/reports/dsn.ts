@@ -42,7 +42,8 @@ function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
  * what happened to it, read as a delivery-status part.
  */
 export function readDeliveryStatusInText(text: string): DeliveryReport[] {
-  const named = (group: Fields) => group.first('final-recipient') !== undefined && (group.first('action') ?? group.first('status')) !== undefined;
+  const named = (group: Fields) =>
+    group.first('final-recipient') !== undefined && (group.first('action') ?? group.first('status')) !== undefined;
   const groups = fieldGroups(text).flatMap(recipientGroups).filter(named);
   return groups.length === 0 ? [] : readGroups(groups, text);
 }

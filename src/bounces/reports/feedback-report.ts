@@ -19,7 +19,11 @@ export const COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['abuse', '
  */
 export function readFeedbackReport(body: string, original: Fields | undefined): DeliveryReport[] {
   const fields = fieldsOf(body);
-  const feedbackType = fields.first('feedback-type')?.split(/[\s;(]/, 1)[0].toLowerCase() ?? 'unknown';
+  const feedbackType =
+    fields
+      .first('feedback-type')
+      ?.split(/[\s;(]/, 1)[0]
+      .toLowerCase() ?? 'unknown';
   const kind = COMPLAINT_FEEDBACK_TYPES.has(feedbackType) ? 'complaint' : 'other';
   const reported = fields.first('user-agent') ? ` (${fields.first('user-agent')})` : '';
   const envelopeSender = addressIn(fields.first('original-mail-from')?.trim() ?? '');

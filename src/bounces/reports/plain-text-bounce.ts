@@ -24,14 +24,16 @@ const ORIGINAL_MESSAGE_MARKERS =
  * "I'm not going to try again", Exim "This is a permanent error", Sendmail "permanent fatal
  * errors", Gmail "failed permanently", MailFoundry "No further delivery attempts will be made".
  */
-const GAVE_UP = /permanent(?:ly)? (?:error|failure|fatal)|failed permanently|i'?ve given up|giving up|not going to try again|no further delivery attempts/i;
+const GAVE_UP =
+  /permanent(?:ly)? (?:error|failure|fatal)|failed permanently|i'?ve given up|giving up|not going to try again|no further delivery attempts/i;
 /*
  * …or that delivery is still being tried: Exim "has not yet been delivered … Delivery attempts
  * will continue" and its subject "Warning: message … delayed", Postfix "Delayed Mail (still being
  * retried)" and "It will be retried until…", Sendmail "Will keep trying until message is 5 days
  * old", Gmail "Delivery Status Notification (Delay)".
  */
-const STILL_TRYING = /not yet been delivered|delivery attempts will continue|still being retried|will (?:keep|continue) trying|will be retried|still trying|notification \(delay\)|delayed mail|message \S+ delayed|message delayed/i;
+const STILL_TRYING =
+  /not yet been delivered|delivery attempts will continue|still being retried|will (?:keep|continue) trying|will be retried|still trying|notification \(delay\)|delayed mail|message \S+ delayed|message delayed/i;
 /*
  * …or, in the usual opening lines and subjects, that it failed: Postfix "Undelivered Mail
  * Returned to Sender", qmail "failure notice", Exim "Mail delivery failed", Exchange
@@ -39,7 +41,8 @@ const STILL_TRYING = /not yet been delivered|delivery attempts will continue|sti
  * occurred while attempting to deliver", SendGrid "was not able to be delivered". A delay warning
  * may say "could not be delivered" too, so these count only where nothing says it is still tried.
  */
-const FAILED = /did not reach the following|error has occurred while attempting to deliver|(?:could ?not|couldn'?t|can ?not|unable to|not able to) (?:be )?deliver|mail failed|was not delivered|delivery (?:has )?failed|undeliver(?:able|ed)|failure notice|returned mail|mail delivery failed|delivery status notification \(failure\)|non-?delivery/i;
+const FAILED =
+  /did not reach the following|error has occurred while attempting to deliver|(?:could ?not|couldn'?t|can ?not|unable to|not able to) (?:be )?deliver|mail failed|was not delivered|delivery (?:has )?failed|undeliver(?:able|ed)|failure notice|returned mail|mail delivery failed|delivery status notification \(failure\)|non-?delivery/i;
 
 // The words of a text, split where no address can go on: a candidate is a word holding an @
 // (isEmailAddress decides). Matching whole words keeps the scan linear on any input.
@@ -51,7 +54,8 @@ const LINE_START = /^[ \t]*(?:<|(?:recipient|address)[^@\n]{0,20}[:\s]\s*<?)?$/i
 const LINE_START_REACH = 40;
 // Addresses after MAIL FROM are the sender's (Exim "SMTP error … after MAIL FROM:<…>"), and
 // those in header lines left in the text name the sender or the message, never the recipient.
-const NOT_A_RECIPIENT_BEFORE = /mail from:?\s*$|^\s*(?:message-id|in-reply-to|references|from|sender|return-path|reply-to|envelope-from)\s*:/i;
+const NOT_A_RECIPIENT_BEFORE =
+  /mail from:?\s*$|^\s*(?:message-id|in-reply-to|references|from|sender|return-path|reply-to|envelope-from)\s*:/i;
 // Names that deliver reports rather than receive mail.
 const SYSTEM_LOCAL_PARTS = new Set(['mailer-daemon', 'postmaster', 'mail-daemon', 'mailerdaemon', 'abuse']);
 /** The most recipients read from one bounce text, and the most addresses looked at to find them. */
@@ -81,7 +85,8 @@ export function readPlainTextBounce(mail: ReportMail): DeliveryReport[] {
   // Addresses only met inside sentences are less sure: the first ("delivery to a@b failed") is
   // taken, never the others a text may name (a helpdesk, a forwarding address).
   const recipients = listed.length > 0 ? firstOfEach(listed).slice(0, MAX_RECIPIENTS) : mentions.slice(0, 1);
-  if (recipients.length <= 1) return reportOn(recipients[0]?.address, text, text.slice(recipients[0]?.index ?? 0), permanence, text);
+  if (recipients.length <= 1)
+    return reportOn(recipients[0]?.address, text, text.slice(recipients[0]?.index ?? 0), permanence, text);
   // Several recipients: each is judged by the words between its line and the next one's, and
   // the opening words that concern them all.
   const opening = text.slice(0, recipients[0].index);
@@ -92,12 +97,25 @@ export function readPlainTextBounce(mail: ReportMail): DeliveryReport[] {
 }
 
 /** One report: classified from `words`, showing what follows the recipient's name (`shown`). */
-function reportOn(recipient: string | undefined, words: string, shown: string, permanence: Failure['permanence'], context: string): DeliveryReport[] {
+function reportOn(
+  recipient: string | undefined,
+  words: string,
+  shown: string,
+  permanence: Failure['permanence'],
+  context: string,
+): DeliveryReport[] {
   const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
   const kind = classify({ diagnostic: flat(words), permanence, context });
   if (kind === undefined) return [];
   const status = failureStatusIn(shown)?.text ?? failureStatusIn(words)?.text;
-  return [{ kind, ...(recipient !== undefined && { recipient }), ...(status !== undefined && { status }), diagnostic: flat(shown) || flat(words) }];
+  return [
+    {
+      kind,
+      ...(recipient !== undefined && { recipient }),
+      ...(status !== undefined && { status }),
+      diagnostic: flat(shown) || flat(words),
+    },
+  ];
 }
 
 function permanenceOf(words: string): Failure['permanence'] {
@@ -142,7 +160,10 @@ function ownAddresses(mail: ReportMail, quoted: string): Set<string> {
   const quotedHeaders = quoted === '' ? undefined : headerFieldsOf(quoted);
   const lists = [
     ...['to', 'cc', 'from', 'return-path', 'reply-to'].map((name) => mail.header(name) ?? ''),
-    ...['from', 'sender', 'return-path'].flatMap((name) => [...(mail.original?.all(name) ?? []), ...(quotedHeaders?.all(name) ?? [])]),
+    ...['from', 'sender', 'return-path'].flatMap((name) => [
+      ...(mail.original?.all(name) ?? []),
+      ...(quotedHeaders?.all(name) ?? []),
+    ]),
   ];
   return new Set(lists.flatMap(addressesIn));
 }

@@ -1,7 +1,10 @@
 import { parseMailbox } from '../../common/validation/mailbox';
 
 // nodemailer's RFC 5322 address list parser (no typings ship with it).
-const addressparser = require('nodemailer/lib/addressparser') as (value: string, options?: { flatten: boolean }) => { address?: string }[];
+const addressparser = require('nodemailer/lib/addressparser') as (
+  value: string,
+  options?: { flatten: boolean },
+) => { address?: string }[];
 
 // An address as written in a report: `<a@b>` or `a@b`; anything longer is not one address.
 const MAX_ADDRESS_LENGTH = 320;

@@ -43,7 +43,10 @@ export async function parseReportMail(raw: Buffer): Promise<ReportMail> {
     skipTextLinks: true,
     skipTextToHtml: true,
   } as Parameters<typeof simpleParser>[1]);
-  const attachments = mail.attachments.map((part) => ({ contentType: part.contentType.toLowerCase(), body: part.content.toString('utf8') }));
+  const attachments = mail.attachments.map((part) => ({
+    contentType: part.contentType.toLowerCase(),
+    body: part.content.toString('utf8'),
+  }));
   const parts = (...contentTypes: string[]): string[] =>
     attachments.filter((part) => contentTypes.includes(part.contentType)).map((part) => part.body);
   const original = parts(...ORIGINAL_MESSAGE_TYPES)[0];

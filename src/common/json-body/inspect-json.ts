@@ -44,7 +44,11 @@ export function inspectJson(body: unknown): void {
     if (values > MAX_VALUES) throw new BadRequestException(`The body holds more than ${MAX_VALUES} values.`);
     for (const [key, child] of Object.entries(value)) {
       const childPath = Array.isArray(value) ? `${path}[${key}]` : depth > 0 ? `${path}.${key}` : key;
-      if (RESERVED_KEYS.has(key)) errors.push({ field: childPath, message: 'is a reserved name (__proto__, constructor and prototype cannot be keys)' });
+      if (RESERVED_KEYS.has(key))
+        errors.push({
+          field: childPath,
+          message: 'is a reserved name (__proto__, constructor and prototype cannot be keys)',
+        });
       else if (unstorable(key)) errors.push({ field: printable(childPath), message: unstorable(key)! });
       else pending.push({ value: child, path: childPath, depth: depth + 1 });
     }

@@ -19,19 +19,27 @@ const parse = json({ limit: MAX_BODY_BYTES, type: () => true, strict: true });
 export class JsonBodyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<Request>();
-    const [mediaType, ...parameters] = (request.headers['content-type'] ?? '').toLowerCase().split(';').map((p) => p.trim());
+    const [mediaType, ...parameters] = (request.headers['content-type'] ?? '')
+      .toLowerCase()
+      .split(';')
+      .map((p) => p.trim());
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       throw new UnsupportedMediaTypeError('The body must be JSON, sent with Content-Type: application/json.');
     }
     // RFC 8259: JSON between systems is UTF-8.
-    const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+    const charset = parameters
+      .find((p) => p.startsWith('charset='))
+      ?.slice('charset='.length)
+      .replace(/"/g, '');
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
       throw new UnsupportedMediaTypeError('The body must be UTF-8 JSON.');
     }
     await new BodyLimit(request, MAX_BODY_BYTES, TOO_LARGE).race(
       () =>
         new Promise<void>((resolve, reject) =>
-          parse(request, context.switchToHttp().getResponse<Response>(), (error?: unknown) => (error ? reject(readError(error)) : resolve())),
+          parse(request, context.switchToHttp().getResponse<Response>(), (error?: unknown) =>
+            error ? reject(readError(error)) : resolve(),
+          ),
         ),
     );
     inspectJson(request.body);

@@ -5,7 +5,10 @@ const INTEGER = { type: 'integer' } as const;
 
 /** Set on every answer by `assignRequestId`: the caller's own id when sane, else a new UUID. */
 const REQUEST_ID: Record<string, HeaderObject> = {
-  'X-Request-Id': { description: 'This request\'s id, also in a problem\'s `requestId` and the logs', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: "This request's id, also in a problem's `requestId` and the logs",
+    schema: { type: 'string' },
+  },
 };
 
 /** Set by the rate-limit guard on every answer to a caller it counted (SPEC §3). */
@@ -25,13 +28,18 @@ const UNCOUNTED = new Set(['401', '500', '503']);
  */
 export function applyDocumentConventions(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
-    for (const operation of [item.get, item.put, item.post, item.delete, item.patch].filter(Boolean) as OperationObject[]) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch].filter(
+      Boolean,
+    ) as OperationObject[]) {
       const counted = (operation.security ?? []).length > 0;
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!response || '$ref' in response) continue;
         response.headers = { ...response.headers, ...(counted && !UNCOUNTED.has(status) && RATE_LIMIT), ...REQUEST_ID };
       }
-      const body = operation.requestBody && !('$ref' in operation.requestBody) ? operation.requestBody.content['application/json'] : undefined;
+      const body =
+        operation.requestBody && !('$ref' in operation.requestBody)
+          ? operation.requestBody.content['application/json']
+          : undefined;
       if (body?.schema) closeObjects(document, body.schema, new Set());
     }
   }
@@ -42,7 +50,12 @@ function closeObjects(document: OpenAPIObject, schema: SchemaObject | ReferenceO
   const target = '$ref' in schema ? document.components!.schemas![schema.$ref.split('/').pop()!] : schema;
   if ('$ref' in target || seen.has(target)) return;
   seen.add(target);
-  if (target.type === 'object' && target.properties && target.additionalProperties === undefined) target.additionalProperties = false;
-  const nested = [...Object.values(target.properties ?? {}), ...(target.items ? [target.items] : []), ...(target.allOf ?? [])];
+  if (target.type === 'object' && target.properties && target.additionalProperties === undefined)
+    target.additionalProperties = false;
+  const nested = [
+    ...Object.values(target.properties ?? {}),
+    ...(target.items ? [target.items] : []),
+    ...(target.allOf ?? []),
+  ];
   for (const inner of nested) closeObjects(document, inner, seen);
 }

@@ -9,7 +9,10 @@ const RETRY_AFTER: Record<string, HeaderObject> = {
 };
 
 /** When each status happens, an example as the server writes it, and the headers that come with it. */
-const PROBLEMS: Record<number, { when: string; detail: string; errors?: ProblemDetails['errors']; headers?: Record<string, HeaderObject> }> = {
+const PROBLEMS: Record<
+  number,
+  { when: string; detail: string; errors?: ProblemDetails['errors']; headers?: Record<string, HeaderObject> }
+> = {
   400: {
     when: 'Invalid input: every failing field is listed in `errors`; nothing was stored',
     detail: 'The request has 1 invalid field.',
@@ -25,8 +28,14 @@ const PROBLEMS: Record<number, { when: string; detail: string; errors?: ProblemD
     when: 'A request with this Idempotency-Key is still in flight',
     detail: 'A request with this Idempotency-Key is still being processed; retry when it has finished.',
   },
-  413: { when: 'Body or attachments too large', detail: 'The attachments come to 10485761 bytes; the limit per message is 10485760.' },
-  415: { when: 'The body is not of the media type the operation takes', detail: 'The body must be JSON, sent with Content-Type: application/json.' },
+  413: {
+    when: 'Body or attachments too large',
+    detail: 'The attachments come to 10485761 bytes; the limit per message is 10485760.',
+  },
+  415: {
+    when: 'The body is not of the media type the operation takes',
+    detail: 'The body must be JSON, sent with Content-Type: application/json.',
+  },
   422: {
     when: 'This Idempotency-Key was used with a different body',
     detail: 'This Idempotency-Key was used with a different body in the last 24 hours; use a new key.',
@@ -36,9 +45,12 @@ const PROBLEMS: Record<number, { when: string; detail: string; errors?: ProblemD
     detail: 'More than 600 requests in a minute; retry after 42 s.',
     headers: RETRY_AFTER,
   },
-  500: { when: 'A fault of ours, logged under the requestId', detail: 'An unexpected error occurred; it has been logged with this request id.' },
+  500: {
+    when: 'A fault of ours, logged under the requestId',
+    detail: 'An unexpected error occurred; it has been logged with this request id.',
+  },
   503: {
-    when: 'The database (or the identity provider\'s keys) cannot be reached right now: retry after Retry-After',
+    when: "The database (or the identity provider's keys) cannot be reached right now: retry after Retry-After",
     detail: 'The database is not answering; try again shortly.',
     headers: RETRY_AFTER,
   },
@@ -57,7 +69,8 @@ export function ApiProblemResponses(...statuses: (number | OwnProblem)[]) {
     ApiExtraModels(ProblemDetails),
     ...[...statuses, 500, 503].map((given) => {
       const status = typeof given === 'number' ? given : given.status;
-      const { when, detail, errors, headers } = typeof given === 'number' ? PROBLEMS[status] : { ...PROBLEMS[status], ...given };
+      const { when, detail, errors, headers } =
+        typeof given === 'number' ? PROBLEMS[status] : { ...PROBLEMS[status], ...given };
       const example: ProblemDetails = {
         type: 'about:blank',
         title: STATUS_CODES[status]!,

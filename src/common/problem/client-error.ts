@@ -14,7 +14,10 @@ export function answerParserErrorsAsProblems(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const detail = status === 431 ? 'The request headers are larger than the server accepts (16 KiB in all).' : 'The request could not be parsed as HTTP.';
+    const detail =
+      status === 431
+        ? 'The request headers are larger than the server accepts (16 KiB in all).'
+        : 'The request could not be parsed as HTTP.';
     const body = JSON.stringify(problemBody(status, detail, randomUUID()));
     const head =
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +

@@ -1,5 +1,14 @@
 // Node's socket errors when the server cannot be reached or drops the connection.
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 // SQLSTATEs of a server that is shutting down, starting, crashed or full (Appendix A of the
 // PostgreSQL manual); class 08 (connection exception) is matched as a whole but for 08P01, a
@@ -22,7 +31,10 @@ const CONNECTION_LOST_MESSAGES = new Set([
  * second from `manager.query`), without a cause. Our code never queries a runner after its
  * transaction, so they mean a lost connection.
  */
-const RELEASED_BY_LOST_CONNECTION = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+const RELEASED_BY_LOST_CONNECTION = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
 
 /**
  * Whether `error` says that PostgreSQL cannot be reached right now, rather than that a statement
@@ -31,11 +43,20 @@ const RELEASED_BY_LOST_CONNECTION = new Set(['QueryRunnerAlreadyReleasedError', 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
   const { name, code, message, driverError, cause, errors } = error as {
-    name?: unknown; code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown;
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+    errors?: unknown;
   };
   if (typeof name === 'string' && RELEASED_BY_LOST_CONNECTION.has(name)) return true;
   if (typeof message === 'string' && CONNECTION_LOST_MESSAGES.has(message)) return true;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || (code.startsWith('08') && code !== '08P01'))) return true;
+  if (
+    typeof code === 'string' &&
+    (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || (code.startsWith('08') && code !== '08P01'))
+  )
+    return true;
   // An AggregateError: Node tried each address of a host name.
   const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
   return nested.some((inner) => isDatabaseUnavailable(inner, depth + 1));

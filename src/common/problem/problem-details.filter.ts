@@ -14,7 +14,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    const problem = hasUndecodablePath(request) && exception instanceof BadRequestException ? UNKNOWN_PATH : toProblem(exception);
+    const problem =
+      hasUndecodablePath(request) && exception instanceof BadRequestException ? UNKNOWN_PATH : toProblem(exception);
     if (problem.status >= 500) this.logger.error({ err: summary(exception), requestId: request.id }, 'Request failed');
     if (response.headersSent) return;
     // Refused before its body came in full: closing is what stops Node reading the rest, of any size.
@@ -41,7 +42,11 @@ function hasUndecodablePath(request: Request): boolean {
 }
 
 const DATABASE_UNAVAILABLE = new ServiceUnavailableError('The database is not answering; try again shortly.').problem;
-const UNEXPECTED: Problem = { status: 500, type: 'about:blank', detail: 'An unexpected error occurred; it has been logged with this request id.' };
+const UNEXPECTED: Problem = {
+  status: 500,
+  type: 'about:blank',
+  detail: 'An unexpected error occurred; it has been logged with this request id.',
+};
 
 /**
  * Our errors carry their own answer; Nest's (unknown routes, its parsers and guards) carry a
@@ -49,7 +54,8 @@ const UNEXPECTED: Problem = { status: 500, type: 'about:blank', detail: 'An unex
  */
 export function toProblem(exception: unknown): Problem {
   if (exception instanceof ProblemError) return exception.problem;
-  if (exception instanceof HttpException) return { status: exception.getStatus(), type: 'about:blank', detail: httpExceptionDetail(exception) };
+  if (exception instanceof HttpException)
+    return { status: exception.getStatus(), type: 'about:blank', detail: httpExceptionDetail(exception) };
   if (isDatabaseUnavailable(exception)) return DATABASE_UNAVAILABLE;
   return UNEXPECTED;
 }
@@ -69,5 +75,12 @@ function httpExceptionDetail(exception: HttpException): string {
 function summary(exception: unknown): Record<string, unknown> {
   if (!(exception instanceof Error)) return { value: String(exception).slice(0, 200) };
   const { code, constraint, table } = exception as { code?: string; constraint?: string; table?: string };
-  return { type: exception.name, message: exception.message.slice(0, 500), code, constraint, table, stack: exception.stack };
+  return {
+    type: exception.name,
+    message: exception.message.slice(0, 500),
+    code,
+    constraint,
+    table,
+    stack: exception.stack,
+  };
 }

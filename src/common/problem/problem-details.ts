@@ -26,7 +26,10 @@ export class ProblemDetails {
   @ApiPropertyOptional({ type: [FieldError] })
   errors?: FieldError[];
 
-  @ApiProperty({ example: '0f8fad5b-d9cb-469f-a165-70867728950e', description: 'Also in the X-Request-Id header and the logs' })
+  @ApiProperty({
+    example: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    description: 'Also in the X-Request-Id header and the logs',
+  })
   requestId!: string;
 }
 
@@ -34,6 +37,12 @@ export class ProblemDetails {
 export const RETRY_AFTER_SECONDS = 5;
 
 /** The one way a problem body is built, by the filter and by the answers given outside Nest. */
-export function problemBody(status: number, detail: string, requestId: string, errors?: FieldError[], type = 'about:blank'): ProblemDetails {
+export function problemBody(
+  status: number,
+  detail: string,
+  requestId: string,
+  errors?: FieldError[],
+  type = 'about:blank',
+): ProblemDetails {
   return { type, title: STATUS_CODES[status] ?? 'Error', status, detail, ...(errors && { errors }), requestId };
 }

@@ -32,7 +32,9 @@ export class InvalidInputError extends ProblemError {
   readonly status = 400;
 
   constructor(override readonly errors: FieldError[]) {
-    super(errors.length === 1 ? 'The request has 1 invalid field.' : `The request has ${errors.length} invalid fields.`);
+    super(
+      errors.length === 1 ? 'The request has 1 invalid field.' : `The request has ${errors.length} invalid fields.`,
+    );
   }
 }
 
@@ -70,7 +72,11 @@ export class RateLimitedError extends ProblemError {
 
   override readonly headers: Record<string, string>;
 
-  constructor(limit: number, retryAfterSeconds: number, detail = `More than ${limit} requests in a minute; retry after ${retryAfterSeconds} s.`) {
+  constructor(
+    limit: number,
+    retryAfterSeconds: number,
+    detail = `More than ${limit} requests in a minute; retry after ${retryAfterSeconds} s.`,
+  ) {
     super(detail);
     // The throttler has set the same header already; carried here so that the error tells the whole answer.
     this.headers = { 'Retry-After': String(retryAfterSeconds) };

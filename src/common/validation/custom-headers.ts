@@ -1,7 +1,20 @@
 // SPEC §4: the headers the service writes itself, or a relay or signer adds; a caller's copy
 // would contradict them. Compared case-insensitively; the Content-* and List-Unsubscribe*
 // families as prefixes.
-const RESERVED_NAMES = new Set(['from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'date', 'message-id', 'mime-version', 'dkim-signature', 'return-path', 'received']);
+const RESERVED_NAMES = new Set([
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'reply-to',
+  'subject',
+  'date',
+  'message-id',
+  'mime-version',
+  'dkim-signature',
+  'return-path',
+  'received',
+]);
 const RESERVED_PREFIXES = ['content-', 'list-unsubscribe'];
 // RFC 5322 §2.2: a field name is printable US-ASCII (33–126) except the colon.
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
@@ -17,7 +30,8 @@ export function isReservedHeaderName(name: string): boolean {
 
 /** Why a custom header cannot be sent, or undefined when it can. */
 export function customHeaderProblem(name: string, value: unknown, maxValueLength: number): string | undefined {
-  if (name.length > MAX_HEADER_NAME_LENGTH || !FIELD_NAME.test(name)) return `must be named with 1-${MAX_HEADER_NAME_LENGTH} printable ASCII characters other than the colon`;
+  if (name.length > MAX_HEADER_NAME_LENGTH || !FIELD_NAME.test(name))
+    return `must be named with 1-${MAX_HEADER_NAME_LENGTH} printable ASCII characters other than the colon`;
   if (isReservedHeaderName(name)) return 'is a header the service writes itself';
   if (typeof value !== 'string') return 'must be a string';
   if (CONTROL.test(value)) return 'must not contain line breaks or control characters';
@@ -35,7 +49,8 @@ const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-
 // bytes given as one would go out unencoded, and a multipart boundary would enclose no parts.
 const COMPOSITE = /^(multipart|message)\//i;
 
-export const isMimeType = (value: unknown): value is string => typeof value === 'string' && MIME_TYPE.test(value) && !COMPOSITE.test(value);
+export const isMimeType = (value: unknown): value is string =>
+  typeof value === 'string' && MIME_TYPE.test(value) && !COMPOSITE.test(value);
 
 /** Code points, counted no further than `max`. */
 function atMostCharacters(value: string, max: number): boolean {

@@ -21,9 +21,19 @@ describe(isEmailAddress.name, () => {
   });
 
   it.each([
-    'ada@example.com', 'Ada.Lovelace+news@example.co.uk', "o'brien@example.ie", 'josé@example.com', 'ünïcödé@bücher.de', 'Ωμέγα@example.gr',
+    'ada@example.com',
+    'Ada.Lovelace+news@example.co.uk',
+    "o'brien@example.ie",
+    'josé@example.com',
+    'ünïcödé@bücher.de',
+    'Ωμέγα@example.gr',
     // Quoted, as some Japanese carriers' addresses must be (a dot at an edge or twice in a row), and with the specials servers take.
-    '".ada"@example.com', '"ada."@example.com', '"a..da"@example.com', '"a,b"@example.com', '"a(b)"@example.com', '"[a]:b;c"@example.com',
+    '".ada"@example.com',
+    '"ada."@example.com',
+    '"a..da"@example.com',
+    '"a,b"@example.com',
+    '"a(b)"@example.com',
+    '"[a]:b;c"@example.com',
   ])('accepts %s', (address) => {
     expect(isEmailAddress(address)).toBe(true);
   });

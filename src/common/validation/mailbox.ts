@@ -1,7 +1,9 @@
 import { isEmailAddress } from './email-address';
 
 // nodemailer's RFC 5322 address parser (the one it uses for its own headers); no typings ship with it.
-const addressparser = require('nodemailer/lib/addressparser') as (value: string) => { name: string; address?: string; group?: unknown[] }[];
+const addressparser = require('nodemailer/lib/addressparser') as (
+  value: string,
+) => { name: string; address?: string; group?: unknown[] }[];
 
 /**
  * Room for a display name beside the longest address (254), well inside a header line's 998

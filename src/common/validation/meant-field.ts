@@ -30,7 +30,13 @@ const squash = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
  */
 export function meantField(unknown: string, dto: Function | undefined): string | undefined {
   if (!dto) return undefined;
-  const known = [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName))];
+  const known = [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .map((m) => m.propertyName),
+    ),
+  ];
   const squashed = squash(unknown);
   const other = OTHER_SERVICES.get(squashed);
   return known.find((name) => squash(name) === squashed) ?? (other && known.includes(other) ? other : undefined);

@@ -76,9 +76,12 @@ describe(toInteger.name, () => {
     expect(toInteger({ value })).toBe(expected);
   });
 
-  it.each(['1.5', '1e3', '-1', ' 1', '1 ', '+1', '0x10', '', 'ten', '12345678901234567'])('leaves %j unchanged', (value) => {
-    expect(toInteger({ value })).toBe(value);
-  });
+  it.each(['1.5', '1e3', '-1', ' 1', '1 ', '+1', '0x10', '', 'ten', '12345678901234567'])(
+    'leaves %j unchanged',
+    (value) => {
+      expect(toInteger({ value })).toBe(value);
+    },
+  );
 
   it('leaves repeated parameters (arrays) and non-strings unchanged', () => {
     const array = ['1', '2'];
@@ -99,9 +102,12 @@ describe(toBoolean.name, () => {
     expect(toBoolean({ value })).toBe(expected);
   });
 
-  it.each(['TRUE', 'yes', 'on', '', ' true', '2', 'constructor', 'toString', '__proto__'])('leaves %j unchanged', (value) => {
-    expect(toBoolean({ value })).toBe(value);
-  });
+  it.each(['TRUE', 'yes', 'on', '', ' true', '2', 'constructor', 'toString', '__proto__'])(
+    'leaves %j unchanged',
+    (value) => {
+      expect(toBoolean({ value })).toBe(value);
+    },
+  );
 
   it('leaves arrays unchanged', () => {
     const array = ['true'];

@@ -19,7 +19,8 @@ export function toDistinctList({ value }: { value: unknown }): unknown {
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
 
 /**
  * An ISO 8601 date (a whole UTC day) or date-time with an offset, as the instant that bounds a
@@ -57,7 +58,8 @@ export function parseDateTime(text: string): Date | undefined {
 }
 
 export function toDateBound(bound: 'start' | 'end') {
-  return ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? (parseDateBound(value, bound) ?? value) : value);
+  return ({ value }: { value: unknown }): unknown =>
+    typeof value === 'string' ? (parseDateBound(value, bound) ?? value) : value;
 }
 
 function utcMillis(y: number, mo: number, d: number, h: number, mi: number, s: number): number | undefined {

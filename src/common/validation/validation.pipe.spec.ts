@@ -1,15 +1,29 @@
 import 'reflect-metadata';
 import { ValidationError } from '@nestjs/common';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsArray, IsEmail, IsInt, IsOptional, IsString, IsUrl, Length, Max, Min, ValidateNested, validateSync } from 'class-validator';
+import {
+  IsArray,
+  IsEmail,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Max,
+  Min,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { InvalidInputError } from '../problem/problem.errors';
 import { createValidationPipe, toFieldErrors } from './validation.pipe';
 
 class Attachment {
-  @IsString() @Length(1, 10)
+  @IsString()
+  @Length(1, 10)
   fileName!: string;
 
-  @IsString() @Length(4, 8)
+  @IsString()
+  @Length(4, 8)
   content!: string;
 }
 
@@ -19,19 +33,28 @@ class Webhook {
 }
 
 class Body {
-  @IsString() @Length(1, 5)
+  @IsString()
+  @Length(1, 5)
   subject!: string;
 
-  @IsInt() @Min(1) @Max(10)
+  @IsInt()
+  @Min(1)
+  @Max(10)
   count!: number;
 
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => Attachment)
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => Attachment)
   attachments?: Attachment[];
 
-  @IsOptional() @ValidateNested() @Type(() => Webhook)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Webhook)
   webhook?: Webhook;
 
-  @IsOptional() @IsEmail()
+  @IsOptional()
+  @IsEmail()
   replyTo?: string;
 }
 
@@ -116,7 +139,16 @@ describe(toFieldErrors.name, () => {
   });
 
   it('names the field an unknown one likely meant, among the fields of its own object', () => {
-    expect(toFieldErrors(errorsFor({ ...valid, Subject: 'Hi', webhook: { URL: 'https://example.com/', from: 'x' }, reply_to: 'a@example.com' }))).toEqual(
+    expect(
+      toFieldErrors(
+        errorsFor({
+          ...valid,
+          Subject: 'Hi',
+          webhook: { URL: 'https://example.com/', from: 'x' },
+          reply_to: 'a@example.com',
+        }),
+      ),
+    ).toEqual(
       expect.arrayContaining([
         { field: 'Subject', message: 'is not a field of this request; did you mean `subject`?' },
         { field: 'reply_to', message: 'is not a field of this request; did you mean `replyTo`?' },
@@ -128,7 +160,9 @@ describe(toFieldErrors.name, () => {
   });
 
   it('maps unknown properties, at any depth, to "is not a field of this request"', () => {
-    const sut = toFieldErrors(errorsFor({ ...valid, bcc: ['eve@example.com'], webhook: { url: 'https://example.com', secret: 'x' } }));
+    const sut = toFieldErrors(
+      errorsFor({ ...valid, bcc: ['eve@example.com'], webhook: { url: 'https://example.com', secret: 'x' } }),
+    );
 
     expect(sut).toEqual(
       expect.arrayContaining([
@@ -160,7 +194,14 @@ describe(toFieldErrors.name, () => {
           {
             property: '0',
             value: {},
-            children: [{ property: 'content', value: '***', constraints: { isStandardBase64: 'must be standard base64' }, children: [] }],
+            children: [
+              {
+                property: 'content',
+                value: '***',
+                constraints: { isStandardBase64: 'must be standard base64' },
+                children: [],
+              },
+            ],
           },
         ],
       },
@@ -186,7 +227,9 @@ describe(createValidationPipe.name, () => {
   });
 
   it('throws InvalidInputError listing every failing field', async () => {
-    const error = await sut.transform({ count: 0, extra: true }, { type: 'body', metatype: Body }).catch((e: unknown) => e);
+    const error = await sut
+      .transform({ count: 0, extra: true }, { type: 'body', metatype: Body })
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((error as InvalidInputError).message).toBe('The request has 3 invalid fields.');

@@ -6,7 +6,9 @@ import { meantField } from './meant-field';
 import { entryMessages } from './validators';
 
 // class-transformer's own record of @Type(): which properties hold nested DTOs (not in its public typings).
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: MetadataStorage;
+};
 
 /** The global pipe: DTOs are transformed, unknown fields refused, and every failing field reported. */
 export function createValidationPipe(): ValidationPipe {
@@ -33,7 +35,8 @@ class StrictValidationPipe extends ValidationPipe {
       if (hidden.length > 0) throw new InvalidInputError(hidden);
       return transformed;
     } catch (error) {
-      if (error instanceof InvalidInputError && hidden.length > 0 && error.errors !== hidden) throw new InvalidInputError([...error.errors, ...hidden]);
+      if (error instanceof InvalidInputError && hidden.length > 0 && error.errors !== hidden)
+        throw new InvalidInputError([...error.errors, ...hidden]);
       throw error;
     }
   }
@@ -50,7 +53,8 @@ function hiddenIn(value: unknown, dto: Function, path: string): FieldError[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => hiddenIn(item, dto, `${path}[${i}]`));
   return Object.entries(value).flatMap(([key, child]) => {
     const field = path ? `${path}.${key}` : key;
-    if (key in Object.prototype && key !== '__proto__' && key !== 'constructor') return [{ field, message: 'is not a field of this request' }];
+    if (key in Object.prototype && key !== '__proto__' && key !== 'constructor')
+      return [{ field, message: 'is not a field of this request' }];
     const nested = defaultMetadataStorage.findTypeMetadata(dto, key)?.typeFunction();
     return nested ? hiddenIn(child, nested, field) : [];
   });
@@ -71,8 +75,17 @@ const TYPE_RULES = ['isString', 'isArray', 'isObject', 'isInt', 'isBoolean', 'is
  */
 export function toFieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
-    const field = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
-    const own = ownMessages(error).flatMap((message) => entryMessages(message)?.map((entry) => ({ field: `${field}${entry.path}`, message: entry.message })) ?? [{ field, message }]);
+    const field = !parent
+      ? error.property
+      : /^\d+$/.test(error.property)
+        ? `${parent}[${error.property}]`
+        : `${parent}.${error.property}`;
+    const own = ownMessages(error).flatMap(
+      (message) =>
+        entryMessages(message)?.map((entry) => ({ field: `${field}${entry.path}`, message: entry.message })) ?? [
+          { field, message },
+        ],
+    );
     return [...own, ...toFieldErrors(error.children ?? [], field)];
   });
 }

@@ -34,7 +34,8 @@ describe('IsStandardBase64', () => {
     expect(timed(() => accepts(IsStandardBase64(), largest))).toBe(true);
     expect(timed(() => accepts(IsStandardBase64(), `${largest.slice(0, -4)}AA=A`))).toBe(false);
     expect(timed(() => accepts(IsStandardBase64(), `${largest.slice(0, -1)}!`))).toBe(false);
-    for (const bad of ['YQ', 'YQ=', 'Y===', '-_-_', 'YQ==YQ==', 'YWJj\n', ' YWJj']) expect(accepts(IsStandardBase64(), bad)).toBe(false);
+    for (const bad of ['YQ', 'YQ=', 'Y===', '-_-_', 'YQ==YQ==', 'YWJj\n', ' YWJj'])
+      expect(accepts(IsStandardBase64(), bad)).toBe(false);
   });
 });
 
@@ -71,16 +72,20 @@ describe('HasNoLineBreaks and MaxUtf8Bytes', () => {
 
 describe('IsNotBlank', () => {
   it('refuses a string of white space alone, of any kind and any length', () => {
-    for (const blank of [' ', '\t', '   ', '\u00a0', '\u3000\u2003', '\ufeff']) expect(accepts(IsNotBlank(), blank)).toBe(false);
+    for (const blank of [' ', '\t', '   ', '\u00a0', '\u3000\u2003', '\ufeff'])
+      expect(accepts(IsNotBlank(), blank)).toBe(false);
     expect(timed(() => accepts(IsNotBlank(), ' '.repeat(BODY_LIMIT)))).toBe(false);
-    for (const subject of ['a', ' a ', '\u200b', `${' '.repeat(997)}x`]) expect(accepts(IsNotBlank(), subject)).toBe(true);
+    for (const subject of ['a', ' a ', '\u200b', `${' '.repeat(997)}x`])
+      expect(accepts(IsNotBlank(), subject)).toBe(true);
   });
 });
 
 describe(isStringRecord.name, () => {
   const limits = { maxKeys: 50, maxKeyLength: 100, maxValueLength: 1000 };
   const record = (keys: number, keyLength: number, valueLength: number) =>
-    Object.fromEntries(Array.from({ length: keys }, (_, i) => [String(i).padStart(keyLength, 'k'), 'v'.repeat(valueLength)]));
+    Object.fromEntries(
+      Array.from({ length: keys }, (_, i) => [String(i).padStart(keyLength, 'k'), 'v'.repeat(valueLength)]),
+    );
 
   it('accepts 50 keys of 100 characters with values of 1,000, and refuses one more of each', () => {
     expect(isStringRecord(record(50, 100, 1000), limits)).toBe(true);

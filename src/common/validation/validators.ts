@@ -7,7 +7,12 @@ import { isMailbox } from './mailbox';
  * Small validation rules that class-validator lacks, each one a decorator. Messages are written
  * for the `message` of a problem's `errors[]`, where the field is already named.
  */
-function rule(name: string, test: (value: unknown, object: object) => boolean, message: string, options?: ValidationOptions) {
+function rule(
+  name: string,
+  test: (value: unknown, object: object) => boolean,
+  message: string,
+  options?: ValidationOptions,
+) {
   return (target: object, propertyName: string) =>
     registerDecorator({
       name,
@@ -26,17 +31,28 @@ export const IsEmailAddress = (options?: ValidationOptions) =>
  * Subject header). An empty string is the length rule's to refuse, not this one's too.
  */
 export const IsNotBlank = (options?: ValidationOptions) =>
-  rule('isNotBlank', (v) => typeof v === 'string' && (v === '' || /\S/.test(v)), 'must contain a character that is not white space', options);
+  rule(
+    'isNotBlank',
+    (v) => typeof v === 'string' && (v === '' || /\S/.test(v)),
+    'must contain a character that is not white space',
+    options,
+  );
 
 /** CR or LF in anything that becomes a mail header would let a caller write headers of its own. */
 export const HasNoLineBreaks = (options?: ValidationOptions) =>
   rule('hasNoLineBreaks', (v) => typeof v === 'string' && !/[\r\n]/.test(v), 'must not contain line breaks', options);
 
 export const MaxUtf8Bytes = (max: number, options?: ValidationOptions) =>
-  rule('maxUtf8Bytes', (v) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') <= max, `must be at most ${max} bytes`, options);
+  rule(
+    'maxUtf8Bytes',
+    (v) => typeof v === 'string' && Buffer.byteLength(v, 'utf8') <= max,
+    `must be at most ${max} bytes`,
+    options,
+  );
 
 const BASE64_ALPHABET = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_ALPHABET[c.charCodeAt(0)] = 1;
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
+  BASE64_ALPHABET[c.charCodeAt(0)] = 1;
 
 /**
  * Padded standard base64 (RFC 4648 §4), checked by a loop over the characters: V8's regex engine
@@ -53,7 +69,12 @@ export function isStandardBase64(value: string): boolean {
 }
 
 export const IsStandardBase64 = (options?: ValidationOptions) =>
-  rule('isStandardBase64', (v) => typeof v === 'string' && isStandardBase64(v), 'must be standard base64 (RFC 4648 §4, padded)', options);
+  rule(
+    'isStandardBase64',
+    (v) => typeof v === 'string' && isStandardBase64(v),
+    'must be standard base64 (RFC 4648 §4, padded)',
+    options,
+  );
 
 /**
  * 1 to `max` characters (code points), counted no further than `max`: a 20 MiB string costs no
@@ -113,7 +134,12 @@ export const IsNotBefore = (property: string, options?: ValidationOptions) =>
   );
 
 export const IsMailbox = (options?: ValidationOptions) =>
-  rule('isMailbox', isMailbox, 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)', options);
+  rule(
+    'isMailbox',
+    isMailbox,
+    'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)',
+    options,
+  );
 
 // Marks the entries a rule names in its message, for toFieldErrors to turn into fields of their
 // own (`cc[2]`, `headers.X-Foo`): class-validator names only the property.
@@ -127,13 +153,23 @@ export function entryMessages(message: string): { path: string; message: string 
 }
 
 /** A rule over a whole value that reports each failing entry under its own path ('' for the value itself). */
-function entriesRule(name: string, failures: (value: unknown) => [path: string, message: string][], options?: ValidationOptions) {
+function entriesRule(
+  name: string,
+  failures: (value: unknown) => [path: string, message: string][],
+  options?: ValidationOptions,
+) {
   return (target: object, propertyName: string) =>
     registerDecorator({
       name,
       target: target.constructor,
       propertyName,
-      options: { ...options, message: ({ value }) => failures(value).map(([path, m]) => `${ENTRY}${path}${ENTRY}${m}`).join('') },
+      options: {
+        ...options,
+        message: ({ value }) =>
+          failures(value)
+            .map(([path, m]) => `${ENTRY}${path}${ENTRY}${m}`)
+            .join(''),
+      },
       validator: { validate: (value) => failures(value).length === 0 },
     });
 }
@@ -142,7 +178,19 @@ function entriesRule(name: string, failures: (value: unknown) => [path: string, 
 export const EachMailbox = (options?: ValidationOptions) =>
   entriesRule(
     'eachMailbox',
-    (v) => (Array.isArray(v) ? v.flatMap((entry, i) => (isMailbox(entry) ? [] : [[`[${i}]`, 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)'] as [string, string]])) : []),
+    (v) =>
+      Array.isArray(v)
+        ? v.flatMap((entry, i) =>
+            isMailbox(entry)
+              ? []
+              : [
+                  [
+                    `[${i}]`,
+                    'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)',
+                  ] as [string, string],
+                ],
+          )
+        : [],
     options,
   );
 
@@ -156,7 +204,8 @@ export const IsCustomHeaders = (limits: HeaderLimits, options?: ValidationOption
   entriesRule(
     'isCustomHeaders',
     (v) => {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) return [['', 'must be an object of header names to string values']];
+      if (typeof v !== 'object' || v === null || Array.isArray(v))
+        return [['', 'must be an object of header names to string values']];
       const entries = Object.entries(v);
       if (entries.length > limits.maxHeaders) return [['', `must have at most ${limits.maxHeaders} headers`]];
       return entries.flatMap(([name, value]): [string, string][] => {
@@ -169,4 +218,9 @@ export const IsCustomHeaders = (limits: HeaderLimits, options?: ValidationOption
   );
 
 export const IsMimeType = (options?: ValidationOptions) =>
-  rule('isMimeType', isMimeType, 'must be the MIME type of a single part (type/subtype, such as application/pdf; not multipart/* or message/*)', options);
+  rule(
+    'isMimeType',
+    isMimeType,
+    'must be the MIME type of a single part (type/subtype, such as application/pdf; not multipart/* or message/*)',
+    options,
+  );

@@ -26,7 +26,9 @@ export class WebhookEvents1763913600000 implements MigrationInterface {
       )`);
     // Newest first (DESC), which the entity cannot say; it names them with their columns.
     await db.query(`CREATE INDEX ix_webhook_events_user_created ON webhook_events (user_id, created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX ix_webhook_events_user_message ON webhook_events (user_id, message_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX ix_webhook_events_user_message ON webhook_events (user_id, message_id, created_at DESC, id DESC)`,
+    );
     await db.query(`
       CREATE TABLE webhook_attempts (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

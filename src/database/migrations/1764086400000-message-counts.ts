@@ -37,7 +37,9 @@ export class MessageCounts1764086400000 implements MigrationInterface {
         status text NOT NULL,
         delta bigint NOT NULL
       )`);
-    await db.query(`CREATE INDEX ix_message_count_changes_key ON message_count_changes (user_id, dimension, value, status)`);
+    await db.query(
+      `CREATE INDEX ix_message_count_changes_key ON message_count_changes (user_id, dimension, value, status)`,
+    );
 
     // Statement-level triggers see every row of a statement at once (a COPY of a million rows
     // included) and append one change per group, not one per row.

@@ -18,6 +18,8 @@ export class MailboxFields1764172800000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`ALTER TABLE messages DROP COLUMN headers, DROP COLUMN text, DROP COLUMN reply_to, DROP COLUMN bcc, DROP COLUMN cc`);
+    await db.query(
+      `ALTER TABLE messages DROP COLUMN headers, DROP COLUMN text, DROP COLUMN reply_to, DROP COLUMN bcc, DROP COLUMN cc`,
+    );
   }
 }

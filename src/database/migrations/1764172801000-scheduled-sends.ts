@@ -19,7 +19,12 @@ export class ScheduledSends1764172801000 implements MigrationInterface {
 }
 
 async function replaceStatusChecks(db: QueryRunner, statuses: string): Promise<void> {
-  for (const [table, check] of [['messages', 'messages_status_check'], ['message_status_events', 'message_status_events_status_check']]) {
-    await db.query(`ALTER TABLE ${table} DROP CONSTRAINT ${check}, ADD CONSTRAINT ${check} CHECK (status IN (${statuses}))`);
+  for (const [table, check] of [
+    ['messages', 'messages_status_check'],
+    ['message_status_events', 'message_status_events_status_check'],
+  ]) {
+    await db.query(
+      `ALTER TABLE ${table} DROP CONSTRAINT ${check}, ADD CONSTRAINT ${check} CHECK (status IN (${statuses}))`,
+    );
   }
 }

@@ -15,7 +15,9 @@ export class BounceLoop1764345601000 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
     await replaceStatusChecks(db, STATUSES);
     // `note`: the entry is no status change, so it is not one of the `sequence` changes a webhook counts.
-    await db.query(`ALTER TABLE message_status_events ADD COLUMN recipient text, ADD COLUMN note boolean NOT NULL DEFAULT false`);
+    await db.query(
+      `ALTER TABLE message_status_events ADD COLUMN recipient text, ADD COLUMN note boolean NOT NULL DEFAULT false`,
+    );
     // One row per report applied: its message, the recipient it was about (address key), its kind
     // and the SHA-256 of what it says (status code, diagnostic), whatever mail carried it.
     await db.query(`
@@ -40,7 +42,12 @@ export class BounceLoop1764345601000 implements MigrationInterface {
 }
 
 async function replaceStatusChecks(db: QueryRunner, statuses: string): Promise<void> {
-  for (const [table, check] of [['messages', 'messages_status_check'], ['message_status_events', 'message_status_events_status_check']]) {
-    await db.query(`ALTER TABLE ${table} DROP CONSTRAINT ${check}, ADD CONSTRAINT ${check} CHECK (status IN (${statuses}))`);
+  for (const [table, check] of [
+    ['messages', 'messages_status_check'],
+    ['message_status_events', 'message_status_events_status_check'],
+  ]) {
+    await db.query(
+      `ALTER TABLE ${table} DROP CONSTRAINT ${check}, ADD CONSTRAINT ${check} CHECK (status IN (${statuses}))`,
+    );
   }
 }

@@ -13,7 +13,8 @@ describe('DKIM signature of a composed message', () => {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const record = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
   const resolver = async (name: string) => {
-    if (name !== 'mr202611abcdef01._domainkey.example.com') throw Object.assign(new Error('no such name'), { code: 'ENOTFOUND' });
+    if (name !== 'mr202611abcdef01._domainkey.example.com')
+      throw Object.assign(new Error('no such name'), { code: 'ENOTFOUND' });
     return [[record]];
   };
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-dkim-'));
@@ -30,7 +31,11 @@ describe('DKIM signature of a composed message', () => {
     subject: 'Spring offers',
     html: '<p>Hello</p>',
     text: null,
-    headers: { 'List-Unsubscribe': '<https://mail.example.com/unsubscribe/0123abcd>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'X-Campaign': 'spring' },
+    headers: {
+      'List-Unsubscribe': '<https://mail.example.com/unsubscribe/0123abcd>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'X-Campaign': 'spring',
+    },
     attachments: [{ fileName: 'a.txt', contentType: 'text/plain', content: Buffer.from('attached') }],
     dkim,
   });
@@ -41,16 +46,41 @@ describe('DKIM signature of a composed message', () => {
   const verify = async (raw: string) => (await dkimVerify(raw, { resolver })).results;
 
   it('covers the headers a reader trusts and the one-click unsubscribe pair, relaxed/relaxed, and passes', async () => {
-    const raw = await composed(mail('0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d01', { domainName: 'example.com', keySelector: 'mr202611abcdef01', privateKey }));
+    const raw = await composed(
+      mail('0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d01', {
+        domainName: 'example.com',
+        keySelector: 'mr202611abcdef01',
+        privateKey,
+      }),
+    );
 
     const [result, ...others] = await verify(raw);
 
     expect(others).toEqual([]);
-    expect(result).toMatchObject({ signingDomain: 'example.com', selector: 'mr202611abcdef01', status: { result: 'pass' } });
-    const signed = (result as unknown as { signingHeaders: { keys: string } }).signingHeaders.keys.toLowerCase().split(':').map((name) => name.trim());
-    expect(signed).toEqual(expect.arrayContaining([
-      'from', 'to', 'cc', 'reply-to', 'subject', 'date', 'message-id', 'mime-version', 'content-type', 'list-unsubscribe', 'list-unsubscribe-post',
-    ]));
+    expect(result).toMatchObject({
+      signingDomain: 'example.com',
+      selector: 'mr202611abcdef01',
+      status: { result: 'pass' },
+    });
+    const signed = (result as unknown as { signingHeaders: { keys: string } }).signingHeaders.keys
+      .toLowerCase()
+      .split(':')
+      .map((name) => name.trim());
+    expect(signed).toEqual(
+      expect.arrayContaining([
+        'from',
+        'to',
+        'cc',
+        'reply-to',
+        'subject',
+        'date',
+        'message-id',
+        'mime-version',
+        'content-type',
+        'list-unsubscribe',
+        'list-unsubscribe-post',
+      ]),
+    );
     expect(raw).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=example.com;/m);
   });
 
@@ -60,7 +90,13 @@ describe('DKIM signature of a composed message', () => {
     ['List-Unsubscribe-Post', /List-Unsubscribe=One-Click/, 'List-Unsubscribe=Two-Clicks', { result: 'fail' }],
     ['the body', /<p>Hello<\/p>/, '<p>Hullo</p>', { result: 'neutral', comment: 'body hash did not verify' }],
   ])('does not pass once %s is changed after signing', async (_, part, replacement, verdict) => {
-    const raw = await composed(mail('0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d02', { domainName: 'example.com', keySelector: 'mr202611abcdef01', privateKey }));
+    const raw = await composed(
+      mail('0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d02', {
+        domainName: 'example.com',
+        keySelector: 'mr202611abcdef01',
+        privateKey,
+      }),
+    );
     const changed = raw.replace(part, replacement);
     expect(changed).not.toBe(raw);
 
@@ -71,6 +107,8 @@ describe('DKIM signature of a composed message', () => {
     const raw = await composed(mail('0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d03'));
 
     expect(raw).not.toMatch(/^DKIM-Signature:/im);
-    expect(await verify(raw)).toEqual([expect.objectContaining({ status: expect.objectContaining({ result: 'none' }) })]);
+    expect(await verify(raw)).toEqual([
+      expect.objectContaining({ status: expect.objectContaining({ result: 'none' }) }),
+    ]);
   });
 });

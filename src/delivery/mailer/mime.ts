@@ -47,8 +47,22 @@ export interface SubmittedMessage {
  * trusts, the MIME structure, and the one-click unsubscribe pair (RFC 8058 §4 requires both signed).
  */
 export const SIGNED_HEADER_FIELDS = [
-  'From', 'Sender', 'Reply-To', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'In-Reply-To', 'References',
-  'MIME-Version', 'Content-Type', 'Content-Transfer-Encoding', 'List-Id', 'List-Unsubscribe', 'List-Unsubscribe-Post',
+  'From',
+  'Sender',
+  'Reply-To',
+  'To',
+  'Cc',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'In-Reply-To',
+  'References',
+  'MIME-Version',
+  'Content-Type',
+  'Content-Transfer-Encoding',
+  'List-Id',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
 ].join(':');
 
 /**
@@ -73,7 +87,11 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
     text: mail.text ?? textAlternative(mail.html),
     // A list, not an object: a header named like one of Object.prototype's keys stays a header.
     headers: Object.entries(mail.headers).map(([key, value]) => ({ key, value })),
-    attachments: mail.attachments.map((a) => ({ filename: a.fileName, contentType: withCharset(a.contentType, a.content), content: a.content })),
+    attachments: mail.attachments.map((a) => ({
+      filename: a.fileName,
+      contentType: withCharset(a.contentType, a.content),
+      content: a.content,
+    })),
     // Addresses and names were validated on acceptance; nodemailer must not re-read them as files or URLs.
     disableFileAccess: true,
     disableUrlAccess: true,
@@ -114,7 +132,9 @@ export function envelopeOf(mail: OutgoingMail): { from: string; to: string[] } {
  */
 function mimeAddress(entry: string): MimeAddress {
   const mailbox = parseMailbox(entry);
-  return mailbox && mailbox.name !== '' ? { name: mailbox.name, address: mailbox.address } : (mailbox?.address ?? entry);
+  return mailbox && mailbox.name !== ''
+    ? { name: mailbox.name, address: mailbox.address }
+    : (mailbox?.address ?? entry);
 }
 
 /**

@@ -26,8 +26,16 @@ export class SmtpMailer extends Mailer {
  * wrong password must not fail the whole backlog, so those are retried too.
  */
 export function classify(error: unknown): MailDeliveryError {
-  const { responseCode, response, message, code } = error as { responseCode?: number; response?: string; message?: string; code?: string };
+  const { responseCode, response, message, code } = error as {
+    responseCode?: number;
+    response?: string;
+    message?: string;
+    code?: string;
+  };
   const detail = response ?? [code, message].filter(Boolean).join(': ');
   const aboutUs = code === 'EAUTH' || responseCode === 530;
-  return new MailDeliveryError(detail || 'unknown SMTP error', typeof responseCode === 'number' && responseCode >= 500 && !aboutUs);
+  return new MailDeliveryError(
+    detail || 'unknown SMTP error',
+    typeof responseCode === 'number' && responseCode >= 500 && !aboutUs,
+  );
 }

@@ -43,6 +43,9 @@ export async function submittedMime(mime: Buffer, messageId: string, headers: Re
     },
   });
   const joiner = new Joiner();
-  const [joined] = await Promise.all([buffer(joiner), pipeline(Readable.from([mime]), new Splitter(), rewrite, joiner)]);
+  const [joined] = await Promise.all([
+    buffer(joiner),
+    pipeline(Readable.from([mime]), new Splitter(), rewrite, joiner),
+  ]);
   return joined;
 }

@@ -10,7 +10,8 @@ describe(textAlternative.name, () => {
   });
 
   it('keeps the text of markup nested deeper than html-to-text can walk, without script or style', () => {
-    const nested = '<div>'.repeat(5000) + 'deep &amp; down<script>x()</script>' + '</div>'.repeat(5000) + '<p>after</p>';
+    const nested =
+      '<div>'.repeat(5000) + 'deep &amp; down<script>x()</script>' + '</div>'.repeat(5000) + '<p>after</p>';
     expect(textAlternative(nested)).toBe('deep & down\nafter');
   });
 

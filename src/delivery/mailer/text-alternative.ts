@@ -9,11 +9,55 @@ const formatted = compile({ wordwrap: 78 });
 const MAX_FORMATTED_DEPTH = 256;
 
 const SKIPPED = new Set(['script', 'style', 'head', 'title', 'template']);
-const BREAKING = new Set(['br', 'p', 'div', 'li', 'tr', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'hr', 'section', 'article']);
+const BREAKING = new Set([
+  'br',
+  'p',
+  'div',
+  'li',
+  'tr',
+  'table',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'hr',
+  'section',
+  'article',
+]);
 // Elements that never hold others, or whose end tag may be left out: they add no depth.
 const NOT_NESTING = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr',
-  'p', 'li', 'td', 'th', 'tr', 'dt', 'dd', 'option', 'optgroup', 'thead', 'tbody', 'tfoot', 'colgroup', 'rt', 'rp',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+  'p',
+  'li',
+  'td',
+  'th',
+  'tr',
+  'dt',
+  'dd',
+  'option',
+  'optgroup',
+  'thead',
+  'tbody',
+  'tfoot',
+  'colgroup',
+  'rt',
+  'rp',
 ]);
 
 /**
@@ -70,8 +114,15 @@ function scan(html: string, { keepText = false } = {}): { maxDepth: number; text
       onclosetag: (start, end) => closed(html.slice(start, end).toLowerCase()),
       ontext: (start, end) => text(html.slice(start, end)),
       ontextentity: (codepoint) => text(String.fromCodePoint(codepoint)),
-      onattribdata: ignore, onattribentity: ignore, onattribend: ignore, onattribname: ignore, oncdata: ignore, oncomment: ignore,
-      ondeclaration: ignore, onend: ignore, onprocessinginstruction: ignore,
+      onattribdata: ignore,
+      onattribentity: ignore,
+      onattribend: ignore,
+      onattribname: ignore,
+      oncdata: ignore,
+      oncomment: ignore,
+      ondeclaration: ignore,
+      onend: ignore,
+      onprocessinginstruction: ignore,
     },
   );
   tokenizer.write(html);
@@ -79,6 +130,9 @@ function scan(html: string, { keepText = false } = {}): { maxDepth: number; text
   if (!keepText) return { maxDepth, text: '' };
   // Split on single white-space characters: a quantified regex over a 5 MiB run of spaces can
   // exhaust V8's regex stack.
-  const lines = parts.join('').split('\n').map((line) => line.split(/\s/).filter(Boolean).join(' '));
+  const lines = parts
+    .join('')
+    .split('\n')
+    .map((line) => line.split(/\s/).filter(Boolean).join(' '));
   return { maxDepth, text: lines.filter(Boolean).join('\n') };
 }

@@ -16,12 +16,25 @@ describe(ListMessagesQuery.name, () => {
 
   it('normalizes what it accepts', async () => {
     const query = await sut.transform(
-      { take: '100', page: String(MAX_PAGE), includeStatusHistory: '1', startDate: '2026-03-01', endDate: '2026-03-01T12:00:00+01:00', fromEmail: 'A@X.io', statuses: 'sent, failed,sent,bounced,complained' },
+      {
+        take: '100',
+        page: String(MAX_PAGE),
+        includeStatusHistory: '1',
+        startDate: '2026-03-01',
+        endDate: '2026-03-01T12:00:00+01:00',
+        fromEmail: 'A@X.io',
+        statuses: 'sent, failed,sent,bounced,complained',
+      },
       metadata,
     );
     expect(query).toMatchObject({
-      take: 100, page: MAX_PAGE, includeStatusHistory: true, fromEmail: 'a@x.io', statuses: ['sent', 'failed', 'bounced', 'complained'],
-      startDate: new Date('2026-03-01T00:00:00.000Z'), endDate: new Date('2026-03-01T11:00:00.000Z'),
+      take: 100,
+      page: MAX_PAGE,
+      includeStatusHistory: true,
+      fromEmail: 'a@x.io',
+      statuses: ['sent', 'failed', 'bounced', 'complained'],
+      startDate: new Date('2026-03-01T00:00:00.000Z'),
+      endDate: new Date('2026-03-01T11:00:00.000Z'),
     });
   });
 

@@ -9,10 +9,19 @@ export class StatusHistoryEntry {
   @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:00.000Z' })
   at!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'SMTP reply or error behind the change; for a report, its diagnostic', example: null })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'SMTP reply or error behind the change; for a report, its diagnostic',
+    example: null,
+  })
   detail!: string | null;
 
-  @ApiPropertyOptional({ description: 'The recipient a per-recipient event (a bounce, a complaint, a delay notice) is about; absent otherwise', example: 'ada@example.com' })
+  @ApiPropertyOptional({
+    description:
+      'The recipient a per-recipient event (a bounce, a complaint, a delay notice) is about; absent otherwise',
+    example: 'ada@example.com',
+  })
   recipient?: string;
 }
 
@@ -20,22 +29,35 @@ export class MessageResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty({ type: 'array', items: { type: 'string' }, example: ['ada@example.com'], description: 'As given: addresses or mailboxes with display names' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string' },
+    example: ['ada@example.com'],
+    description: 'As given: addresses or mailboxes with display names',
+  })
   to!: string[];
 
   @ApiProperty({ example: 'Your invoice' })
   subject!: string;
 
-  @ApiProperty({ format: 'uuid', description: 'Stable id of this user\'s From address' })
+  @ApiProperty({ format: 'uuid', description: "Stable id of this user's From address" })
   senderId!: string;
 
-  @ApiProperty({ enum: MESSAGE_STATUSES, example: 'queued', description: '`scheduled` until its scheduledAt, then `queued`' })
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    example: 'queued',
+    description: '`scheduled` until its scheduledAt, then `queued`',
+  })
   status!: MessageStatus;
 
   @ApiProperty({ example: 'user-42', description: 'The `sub` of the token that sent it' })
   userId!: string;
 
-  @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:00.000Z', description: 'When the message was accepted' })
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-03-01T12:00:00.000Z',
+    description: 'When the message was accepted',
+  })
   sentAt!: string;
 
   @ApiProperty({ example: 'billing@example.com', description: 'As given: an address or a mailbox with a display name' })
@@ -53,16 +75,40 @@ export class MessageResponse {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, nullable: true })
   customPayload!: Record<string, string> | null;
 
-  @ApiProperty({ type: 'array', items: { type: 'string' }, nullable: true, example: null, description: 'As given, repeats dropped; null where not given' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string' },
+    nullable: true,
+    example: null,
+    description: 'As given, repeats dropped; null where not given',
+  })
   cc!: string[] | null;
 
-  @ApiProperty({ type: 'array', items: { type: 'string' }, nullable: true, example: null, description: 'As given, repeats dropped; null where not given' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string' },
+    nullable: true,
+    example: null,
+    description: 'As given, repeats dropped; null where not given',
+  })
   bcc!: string[] | null;
 
-  @ApiProperty({ type: 'array', items: { type: 'string' }, nullable: true, example: null, description: 'As given; null where not given' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string' },
+    nullable: true,
+    example: null,
+    description: 'As given; null where not given',
+  })
   replyTo!: string[] | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null, description: 'The moment asked for, if any; `scheduled` until then' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: null,
+    description: 'The moment asked for, if any; `scheduled` until then',
+  })
   scheduledAt!: string | null;
 
   @ApiPropertyOptional({ type: [StatusHistoryEntry], description: 'Oldest first; present when asked for' })

@@ -3,14 +3,19 @@ import { SenderEntity } from './sender.entity';
 import type { MessagePriority, MessageStatus } from '../message-status';
 
 @Entity('messages')
-@Check('messages_status_check', `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained')`)
+@Check(
+  'messages_status_check',
+  `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained')`,
+)
 @Check('messages_priority_check', `priority IN ('low', 'normal', 'high')`)
 // The list indexes: `sent_at DESC, id DESC` in the migration (InitialSchema), which TypeORM cannot
 // express; it compares their names and columns, not their order.
 @Index('ix_messages_user_sent', ['userId', 'sentAt', 'id'])
 @Index('ix_messages_user_status_sent', ['userId', 'status', 'sentAt', 'id'])
 @Index('ix_messages_user_sender_sent', ['userId', 'senderId', 'sentAt', 'id'])
-@Index('ix_messages_user_bulk_sent', ['userId', 'bulkSendingId', 'sentAt', 'id'], { where: 'bulk_sending_id IS NOT NULL' })
+@Index('ix_messages_user_bulk_sent', ['userId', 'bulkSendingId', 'sentAt', 'id'], {
+  where: 'bulk_sending_id IS NOT NULL',
+})
 // The retention purge's walk by day, across users (MessageRetention1764518400000).
 @Index('ix_messages_sent', ['sentAt'])
 export class MessageEntity {

@@ -6,10 +6,29 @@ import { WebhookQueue } from '../../queue/webhook-queue';
 
 function newMessage(id: string, attachments: NewMessage['attachments'] = []): NewMessage {
   return {
-    id, userId: 'u', senderId: 's', sender: 'a@example.com', senderKey: 'a@example.com', recipients: ['b@example.com'],
-    recipientKeys: ['b@example.com'], subject: 'Hi', html: '<p>Hi</p>', priority: 'normal', bulkSendingId: null, contactId: null,
-    customPayload: null, webhookUrl: 'https://h.example.com', webhookStatuses: [], sentAt: new Date(), scheduledAt: null, attachments,
-    cc: null, bcc: null, replyTo: null, text: null, headers: null,
+    id,
+    userId: 'u',
+    senderId: 's',
+    sender: 'a@example.com',
+    senderKey: 'a@example.com',
+    recipients: ['b@example.com'],
+    recipientKeys: ['b@example.com'],
+    subject: 'Hi',
+    html: '<p>Hi</p>',
+    priority: 'normal',
+    bulkSendingId: null,
+    contactId: null,
+    customPayload: null,
+    webhookUrl: 'https://h.example.com',
+    webhookStatuses: [],
+    sentAt: new Date(),
+    scheduledAt: null,
+    attachments,
+    cc: null,
+    bcc: null,
+    replyTo: null,
+    text: null,
+    headers: null,
   };
 }
 
@@ -30,45 +49,93 @@ describe(MessageLifecycle.name, () => {
   });
 
   it('accepts messages in one statement, and queues their webhook events in the same transaction', async () => {
-    const [first, second] = [newMessage('m1', [{ id: 'a1', fileName: 'a.txt', contentType: 'text/plain', size: 2, content: Buffer.from('hi'), attachmentId: null }]), newMessage('m2')];
+    const [first, second] = [
+      newMessage('m1', [
+        {
+          id: 'a1',
+          fileName: 'a.txt',
+          contentType: 'text/plain',
+          size: 2,
+          content: Buffer.from('hi'),
+          attachmentId: null,
+        },
+      ]),
+      newMessage('m2'),
+    ];
     query.mockImplementation(async (sql: string) => {
       order.push(sql.trimStart().startsWith('WITH given') ? 'insert' : 'attachment');
       // Returned in an order of the database's choosing.
       return sql.trimStart().startsWith('WITH given')
-        ? [{ id: 'm2', status: 'queued', outbox_event_id: null }, { id: 'm1', status: 'queued', outbox_event_id: 'event-1' }]
+        ? [
+            { id: 'm2', status: 'queued', outbox_event_id: null },
+            { id: 'm1', status: 'queued', outbox_event_id: 'event-1' },
+          ]
         : [];
     });
 
     const accepted = await sut.accept(manager, [first, second]);
 
-    expect(accepted).toEqual({ messages: [{ id: 'm1', status: 'queued' }, { id: 'm2', status: 'queued' }], outboxEventIds: ['event-1'] });
+    expect(accepted).toEqual({
+      messages: [
+        { id: 'm1', status: 'queued' },
+        { id: 'm2', status: 'queued' },
+      ],
+      outboxEventIds: ['event-1'],
+    });
     expect(order).toEqual(['insert', 'attachment', 'outbox']);
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, ['event-1']);
     // queued, or scheduled while the moment asked for is still to come.
-    expect(query.mock.calls[0][0]).toMatch(/CASE WHEN scheduled_at > sent_at THEN 'scheduled' ELSE 'queued' END AS status FROM given/);
-    expect(query.mock.calls[0][0]).toMatch(/INSERT INTO message_status_events \(message_id, status, at\) SELECT id, status, sent_at FROM accepted/);
+    expect(query.mock.calls[0][0]).toMatch(
+      /CASE WHEN scheduled_at > sent_at THEN 'scheduled' ELSE 'queued' END AS status FROM given/,
+    );
+    expect(query.mock.calls[0][0]).toMatch(
+      /INSERT INTO message_status_events \(message_id, status, at\) SELECT id, status, sent_at FROM accepted/,
+    );
   });
 
   it('claims a batch in one statement, noting attempts after the first in the history', async () => {
-    query.mockResolvedValue([{ id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi', outbox_event_id: 'event-2' }]);
+    query.mockResolvedValue([
+      { id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi', outbox_event_id: 'event-2' },
+    ]);
 
-    const claimed = await sut.claim<{ subject: string }>(manager, [{ messageId: 'm1', attempt: 1 }, { messageId: 'm2', attempt: 2 }], { subject: 'm.subject' });
+    const claimed = await sut.claim<{ subject: string }>(
+      manager,
+      [
+        { messageId: 'm1', attempt: 1 },
+        { messageId: 'm2', attempt: 2 },
+      ],
+      { subject: 'm.subject' },
+    );
 
     expect(query).toHaveBeenCalledTimes(1);
     const [sql, params] = query.mock.calls[0];
     expect(sql).toContain(`m.subject AS "subject"`);
-    expect(params).toEqual([['m1', 'm2'], [1, 2], [null, null], [null, 'attempt 2'], [null, null]]);
-    expect(claimed).toEqual({ moved: [{ id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi' }], outboxEventIds: ['event-2'] });
+    expect(params).toEqual([
+      ['m1', 'm2'],
+      [1, 2],
+      [null, null],
+      [null, 'attempt 2'],
+      [null, null],
+    ]);
+    expect(claimed).toEqual({
+      moved: [{ id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi' }],
+      outboxEventIds: ['event-2'],
+    });
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, ['event-2']);
   });
 
   it('finishes attempts with the targets and details given, and queues no job when no webhook asked', async () => {
     query.mockResolvedValue([{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1, outbox_event_id: null }]);
 
-    const finished = await sut.finish(manager, [{ messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy' }]);
+    const finished = await sut.finish(manager, [
+      { messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy' },
+    ]);
 
     expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null]]);
-    expect(finished).toEqual({ moved: [{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1 }], outboxEventIds: [] });
+    expect(finished).toEqual({
+      moved: [{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1 }],
+      outboxEventIds: [],
+    });
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, []);
   });
 });

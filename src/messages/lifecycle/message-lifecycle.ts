@@ -51,7 +51,10 @@ export class MessageLifecycle {
    * Pass the manager of the caller's transaction so that whatever else the send writes commits
    * or rolls back with it.
    */
-  async accept(manager: EntityManager, messages: NewMessage[]): Promise<{ messages: MessageRow[]; outboxEventIds: string[] }> {
+  async accept(
+    manager: EntityManager,
+    messages: NewMessage[],
+  ): Promise<{ messages: MessageRow[]; outboxEventIds: string[] }> {
     const stored: (MessageRow & { outbox_event_id: string | null })[] = await manager.query(
       `WITH given AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(
@@ -90,12 +93,25 @@ export class MessageLifecycle {
         await manager.query(
           `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content, attachment_id)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [attachment.id, message.id, position, attachment.fileName, attachment.contentType, attachment.size, attachment.content, attachment.attachmentId],
+          [
+            attachment.id,
+            message.id,
+            position,
+            attachment.fileName,
+            attachment.contentType,
+            attachment.size,
+            attachment.content,
+            attachment.attachmentId,
+          ],
         );
       }
     }
     for (const message of messages) {
-      if (message.mime) await manager.query(`INSERT INTO message_mime (message_id, content) VALUES ($1, $2)`, [message.id, message.mime]);
+      if (message.mime)
+        await manager.query(`INSERT INTO message_mime (message_id, content) VALUES ($1, $2)`, [
+          message.id,
+          message.mime,
+        ]);
     }
     const outboxEventIds = await this.enqueueOutbox(manager, stored);
     const byId = new Map(stored.map(({ outbox_event_id: _, ...row }) => [row.id, row]));
@@ -126,7 +142,10 @@ export class MessageLifecycle {
    * recipient is on the owner's suppression list, so the attempt ends without SMTP. Returns the
    * messages it moved; the others are final or belong to another attempt.
    */
-  suppress(manager: EntityManager, changes: Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+  suppress(
+    manager: EntityManager,
+    changes: Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient'>>[],
+  ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'suppress', changes);
   }
 
@@ -135,16 +154,27 @@ export class MessageLifecycle {
    * caller claims them next, in the same transaction; a message canceled meanwhile stays canceled.
    */
   due(manager: EntityManager, messageIds: string[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
-    return this.apply(manager, 'due', messageIds.map((messageId) => ({ messageId })));
+    return this.apply(
+      manager,
+      'due',
+      messageIds.map((messageId) => ({ messageId })),
+    );
   }
 
   /** Its owner's cancel: scheduled, queued or deferred → canceled. Returns the messages it moved. */
   cancel(manager: EntityManager, messageIds: string[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
-    return this.apply(manager, 'cancel', messageIds.map((messageId) => ({ messageId })));
+    return this.apply(
+      manager,
+      'cancel',
+      messageIds.map((messageId) => ({ messageId })),
+    );
   }
 
   /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
-  finish(manager: EntityManager, outcomes: Required<Omit<StatusChange<'finish'>, 'recipient'>>[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+  finish(
+    manager: EntityManager,
+    outcomes: Required<Omit<StatusChange<'finish'>, 'recipient'>>[],
+  ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'finish', outcomes);
   }
 
@@ -158,13 +188,16 @@ export class MessageLifecycle {
     changes: StatusChange<N>[],
     returning?: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const rows: (MovedMessage & R & { outbox_event_id: string | null })[] = await manager.query(transitionSql(name, returning), [
-      changes.map((c) => c.messageId),
-      changes.map((c) => c.attempt ?? null),
-      changes.map((c) => c.status ?? null),
-      changes.map((c) => c.detail ?? null),
-      changes.map((c) => c.recipient ?? null),
-    ]);
+    const rows: (MovedMessage & R & { outbox_event_id: string | null })[] = await manager.query(
+      transitionSql(name, returning),
+      [
+        changes.map((c) => c.messageId),
+        changes.map((c) => c.attempt ?? null),
+        changes.map((c) => c.status ?? null),
+        changes.map((c) => c.detail ?? null),
+        changes.map((c) => c.recipient ?? null),
+      ],
+    );
     const outboxEventIds = await this.enqueueOutbox(manager, rows);
     return { moved: rows.map(({ outbox_event_id: _, ...moved }) => moved as MovedMessage & R), outboxEventIds };
   }

@@ -1,12 +1,22 @@
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
-import { ACCEPTED_STATUS, countsAttempt, SCHEDULED_STATUS, Edge, fixedTarget, guardSql, permits, TRANSITIONS, TransitionName } from './transitions';
+import {
+  ACCEPTED_STATUS,
+  countsAttempt,
+  SCHEDULED_STATUS,
+  Edge,
+  fixedTarget,
+  guardSql,
+  permits,
+  TRANSITIONS,
+  TransitionName,
+} from './transitions';
 
 const edges = Object.values(TRANSITIONS).flat() as readonly Edge[];
 
 describe('the transition table (SPEC §5)', () => {
   it('starts every message in queued or scheduled, and reaches every status from there', () => {
     const reached = new Set<MessageStatus>([ACCEPTED_STATUS, SCHEDULED_STATUS]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       const size = reached.size;
       for (const edge of edges) if (reached.has(edge.from)) reached.add(edge.to);
       grew = reached.size > size;
@@ -16,7 +26,12 @@ describe('the transition table (SPEC §5)', () => {
 
   it('lets nothing leave failed, and sent only on a report (bounced, complained)', () => {
     expect(edges.filter((edge) => edge.from === 'failed')).toEqual([]);
-    expect(edges.filter((edge) => edge.from === 'sent').map((edge) => edge.to).sort()).toEqual(['bounced', 'complained']);
+    expect(
+      edges
+        .filter((edge) => edge.from === 'sent')
+        .map((edge) => edge.to)
+        .sort(),
+    ).toEqual(['bounced', 'complained']);
   });
 
   it('lets nothing leave complained, and bounced only to complained (SPEC §5: later reports)', () => {
@@ -25,7 +40,9 @@ describe('the transition table (SPEC §5)', () => {
   });
 
   it('never moves a message back to queued: only a scheduled one goes there, at its moment', () => {
-    expect(edges.filter((edge) => edge.to === ACCEPTED_STATUS)).toEqual([{ from: SCHEDULED_STATUS, to: ACCEPTED_STATUS }]);
+    expect(edges.filter((edge) => edge.to === ACCEPTED_STATUS)).toEqual([
+      { from: SCHEDULED_STATUS, to: ACCEPTED_STATUS },
+    ]);
     expect(edges.filter((edge) => edge.to === SCHEDULED_STATUS)).toEqual([]);
   });
 
@@ -44,7 +61,8 @@ describe('the transition table (SPEC §5)', () => {
 
   describe('due', () => {
     it('moves a scheduled message to queued, and nothing else', () => {
-      for (const status of MESSAGE_STATUSES) expect(permits('due', { status, attempts: 0 }, 'queued')).toBe(status === 'scheduled');
+      for (const status of MESSAGE_STATUSES)
+        expect(permits('due', { status, attempts: 0 }, 'queued')).toBe(status === 'scheduled');
     });
 
     it('leaves the attempt count to the claim that follows it', () => {
@@ -116,7 +134,7 @@ describe('the transition table (SPEC §5)', () => {
       expect(permits('suppress', { status, attempts }, 'suppressed', attempt)).toBe(allowed);
     });
 
-    it('takes the claim\'s place: counts the attempt, with the claim\'s guard', () => {
+    it("takes the claim's place: counts the attempt, with the claim's guard", () => {
       expect(countsAttempt('suppress')).toBe(true);
       expect(fixedTarget('suppress')).toBe('suppressed');
       expect(guardSql('suppress')).toBe(guardSql('claim'));
@@ -136,7 +154,8 @@ describe('the transition table (SPEC §5)', () => {
       ['failed', 2, 2],
       ['queued', 0, 0],
     ])('leaves a message in %s after %i attempts alone for attempt %i', (status, attempts, attempt) => {
-      for (const to of ['sent', 'deferred', 'failed'] as const) expect(permits('finish', { status, attempts }, to, attempt)).toBe(false);
+      for (const to of ['sent', 'deferred', 'failed'] as const)
+        expect(permits('finish', { status, attempts }, to, attempt)).toBe(false);
     });
 
     it('refuses a target outside the table', () => {
@@ -180,7 +199,9 @@ describe('the transition table (SPEC §5)', () => {
     });
 
     it('writes the finish as the current attempt still sending, to a target of the table', () => {
-      expect(guardSql('finish')).toBe(`m.status = 'sending' AND c.status IN ('sent', 'deferred', 'failed') AND m.delivery_attempts = c.attempt`);
+      expect(guardSql('finish')).toBe(
+        `m.status = 'sending' AND c.status IN ('sent', 'deferred', 'failed') AND m.delivery_attempts = c.attempt`,
+      );
     });
 
     it('names only statuses the schema knows', () => {

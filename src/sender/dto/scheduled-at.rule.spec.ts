@@ -21,9 +21,13 @@ describe(scheduledAtFault.name, () => {
     expect(scheduledAtFault(max.toISOString(), NOW)).toBeUndefined();
     // The same moment written in another offset.
     expect(scheduledAtFault('2026-03-31T14:00:00.000+02:00', NOW)).toBeUndefined();
-    expect(scheduledAtFault('2026-03-31T12:00:00.001Z', NOW)).toBe('must be at most 30 days ahead (2026-03-31T12:00:00.000Z)');
+    expect(scheduledAtFault('2026-03-31T12:00:00.001Z', NOW)).toBe(
+      'must be at most 30 days ahead (2026-03-31T12:00:00.000Z)',
+    );
     // A fraction finer than a millisecond rounds up, never earlier than given.
-    expect(scheduledAtFault('2026-03-31T12:00:00.0001Z', NOW)).toBe('must be at most 30 days ahead (2026-03-31T12:00:00.000Z)');
+    expect(scheduledAtFault('2026-03-31T12:00:00.0001Z', NOW)).toBe(
+      'must be at most 30 days ahead (2026-03-31T12:00:00.000Z)',
+    );
   });
 
   it.each<[string, unknown]>([

@@ -8,7 +8,8 @@ export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
 export function scheduledAtFault(value: unknown, now: number): string | undefined {
   const moment = typeof value === 'string' ? parseDateTime(value) : undefined;
   if (!moment) return 'must be an ISO 8601 date-time with an offset or Z (2026-03-01T09:00:00Z)';
-  if (moment.getTime() > now + MAX_SCHEDULE_AHEAD_MS) return `must be at most 30 days ahead (${new Date(now + MAX_SCHEDULE_AHEAD_MS).toISOString()})`;
+  if (moment.getTime() > now + MAX_SCHEDULE_AHEAD_MS)
+    return `must be at most 30 days ahead (${new Date(now + MAX_SCHEDULE_AHEAD_MS).toISOString()})`;
   return undefined;
 }
 

@@ -8,9 +8,18 @@ export const MAX_BATCH_MESSAGES = 100;
 
 /** `POST /sender/send/batch` body (SPEC §4): each element is what POST /sender/send takes. */
 export class SendBatchDto {
-  @ApiProperty({ type: [SendMessageDto], minItems: 1, maxItems: MAX_BATCH_MESSAGES, description: '1–100 send bodies, stored together or not at all' })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BATCH_MESSAGES) @IsObject({ each: true, message: 'must contain only send bodies (objects)' })
-  @ValidateNested({ each: true }) @Type(() => SendMessageDto)
+  @ApiProperty({
+    type: [SendMessageDto],
+    minItems: 1,
+    maxItems: MAX_BATCH_MESSAGES,
+    description: '1–100 send bodies, stored together or not at all',
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BATCH_MESSAGES)
+  @IsObject({ each: true, message: 'must contain only send bodies (objects)' })
+  @ValidateNested({ each: true })
+  @Type(() => SendMessageDto)
   messages!: SendMessageDto[];
 }
 

@@ -6,8 +6,19 @@ export const SEND_BATCH_EXAMPLES: ExamplesObject = {
     summary: 'Two messages, stored together or not at all',
     value: {
       messages: [
-        { subject: 'Welcome', html: '<p>Hello Ada, welcome aboard.</p>', to: ['ada@example.com'], sender: 'billing@example.com' },
-        { subject: 'Welcome', html: '<p>Hello Grace, welcome aboard.</p>', to: ['grace@example.com'], sender: 'billing@example.com', priority: 'high' },
+        {
+          subject: 'Welcome',
+          html: '<p>Hello Ada, welcome aboard.</p>',
+          to: ['ada@example.com'],
+          sender: 'billing@example.com',
+        },
+        {
+          subject: 'Welcome',
+          html: '<p>Hello Grace, welcome aboard.</p>',
+          to: ['grace@example.com'],
+          sender: 'billing@example.com',
+          priority: 'high',
+        },
       ],
     },
   },

@@ -14,7 +14,9 @@ describe(SendMessageDto.name, () => {
   const sut = createValidationPipe();
   const rule = new MaxRecipientsRule({ limits: { maxRecipients: 2, maxAttachmentBytes: 10 } } as AppConfig);
 
-  beforeAll(() => useContainer({ get: (c: unknown) => (c === MaxRecipientsRule ? rule : undefined) }, { fallback: true }));
+  beforeAll(() =>
+    useContainer({ get: (c: unknown) => (c === MaxRecipientsRule ? rule : undefined) }, { fallback: true }),
+  );
   afterAll(() => useContainer({ get: () => undefined }, { fallback: true }));
 
   const fieldsRefused = async (body: object) => {
@@ -38,7 +40,10 @@ describe(SendMessageDto.name, () => {
   });
 
   it('drops repeats across to, cc and bcc by address part, and counts them together', async () => {
-    const dto = await sut.transform({ ...valid, to: ['Ada <a@x.io>'], cc: ['A@X.io', 'B <b@x.io>'], bcc: ['b@X.io'] }, metadata);
+    const dto = await sut.transform(
+      { ...valid, to: ['Ada <a@x.io>'], cc: ['A@X.io', 'B <b@x.io>'], bcc: ['b@X.io'] },
+      metadata,
+    );
     expect([dto.to, dto.cc, dto.bcc]).toEqual([['Ada <a@x.io>'], ['B <b@x.io>'], []]);
     expect(await fieldsRefused({ to: ['a@x.io'], cc: ['b@x.io'], bcc: ['c@x.io'] })).toEqual([
       { field: 'to', message: 'must have at most 2 distinct recipients across to, cc and bcc' },
@@ -46,9 +51,21 @@ describe(SendMessageDto.name, () => {
   });
 
   it('names each failing entry of cc, bcc, replyTo and headers', async () => {
-    expect(await fieldsRefused({ cc: ['Lovelace, Ada <ada@x.io>'], replyTo: ['x'], headers: { 'X-Ok': 'v', From: 'me', 'X-A': 'a\nb' } })).toEqual([
-      { field: 'cc[0]', message: 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)' },
-      { field: 'replyTo[0]', message: 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)' },
+    expect(
+      await fieldsRefused({
+        cc: ['Lovelace, Ada <ada@x.io>'],
+        replyTo: ['x'],
+        headers: { 'X-Ok': 'v', From: 'me', 'X-A': 'a\nb' },
+      }),
+    ).toEqual([
+      {
+        field: 'cc[0]',
+        message: 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)',
+      },
+      {
+        field: 'replyTo[0]',
+        message: 'must be an email address (name@example.com) or a mailbox (Ada Lovelace <ada@example.com>)',
+      },
       { field: 'headers.From', message: 'is a header the service writes itself' },
       { field: 'headers.X-A', message: 'must not contain line breaks or control characters' },
     ]);
@@ -65,7 +82,10 @@ describe(SendMessageDto.name, () => {
     [{ replyTo: Array.from({ length: 11 }, (_, i) => `r${i}@x.io`) }, 'replyTo'],
     [{ text: '' }, 'text'],
     [{ headers: ['X-A'] }, 'headers'],
-    [{ attachments: [{ fileName: 'a', content: 'YQ==', contentType: 'text/plain; charset=x' }] }, 'attachments[0].contentType'],
+    [
+      { attachments: [{ fileName: 'a', content: 'YQ==', contentType: 'text/plain; charset=x' }] },
+      'attachments[0].contentType',
+    ],
     [{ attachments: [{ fileName: 'a\\b', content: '' }] }, 'attachments[0].fileName'],
     [{ attachments: [{ fileName: 'a', content: 'YQ' }] }, 'attachments[0].content'],
     [{ attachmentIds: Array.from({ length: 21 }, () => '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a') }, 'attachmentIds'],
@@ -83,6 +103,8 @@ describe(SendMessageDto.name, () => {
     expect(await fieldsRefused({ scheduledAt: '2026-03-02' })).toEqual([
       { field: 'scheduledAt', message: 'must be an ISO 8601 date-time with an offset or Z (2026-03-01T09:00:00Z)' },
     ]);
-    expect((await fieldsRefused({ scheduledAt: new Date(Date.now() + 31 * 86_400_000).toISOString() })).map((e) => e.field)).toEqual(['scheduledAt']);
+    expect(
+      (await fieldsRefused({ scheduledAt: new Date(Date.now() + 31 * 86_400_000).toISOString() })).map((e) => e.field),
+    ).toEqual(['scheduledAt']);
   });
 });

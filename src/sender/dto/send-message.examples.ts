@@ -9,12 +9,19 @@ import type { ExamplesObject } from '@nestjs/swagger';
  * 09:00 UTC on the day after the documentation was built: a fixed date would leave the 30 days
  * ahead that scheduledAt allows, or fall into the past, where it means now.
  */
-export const SCHEDULED_AT_EXAMPLE = new Date(Math.floor(Date.now() / 86_400_000 + 1) * 86_400_000 + 9 * 3_600_000).toISOString().replace('.000Z', 'Z');
+export const SCHEDULED_AT_EXAMPLE = new Date(Math.floor(Date.now() / 86_400_000 + 1) * 86_400_000 + 9 * 3_600_000)
+  .toISOString()
+  .replace('.000Z', 'Z');
 
 export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
   minimal: {
     summary: 'The four required fields',
-    value: { subject: 'Welcome', html: '<p>Hello Ada, welcome aboard.</p>', to: ['ada@example.com'], sender: 'billing@example.com' },
+    value: {
+      subject: 'Welcome',
+      html: '<p>Hello Ada, welcome aboard.</p>',
+      to: ['ada@example.com'],
+      sender: 'billing@example.com',
+    },
   },
   everything: {
     summary: 'With an inline attachment, a campaign id, your own data and a priority',
@@ -42,11 +49,19 @@ export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
       replyTo: ['Billing Support <support@example.com>'],
       sender: 'Example Billing <billing@example.com>',
       headers: { 'X-Campaign': 'march-invoices' },
-      attachments: [{ fileName: 'invoice.txt', content: 'SW52b2ljZSAxMjM0LCB0b3RhbCA0Mi4wMCBFVVIK', contentType: 'text/plain' }],
+      attachments: [
+        { fileName: 'invoice.txt', content: 'SW52b2ljZSAxMjM0LCB0b3RhbCA0Mi4wMCBFVVIK', contentType: 'text/plain' },
+      ],
     },
   },
   scheduled: {
     summary: 'Sent tomorrow at 09:00 UTC; `scheduled` until then, and can be canceled',
-    value: { subject: 'Your trial ends tomorrow', html: '<p>Hello Ada, your trial ends tomorrow.</p>', to: ['ada@example.com'], sender: 'billing@example.com', scheduledAt: SCHEDULED_AT_EXAMPLE },
+    value: {
+      subject: 'Your trial ends tomorrow',
+      html: '<p>Hello Ada, your trial ends tomorrow.</p>',
+      to: ['ada@example.com'],
+      sender: 'billing@example.com',
+      scheduledAt: SCHEDULED_AT_EXAMPLE,
+    },
   },
 };

@@ -10,7 +10,8 @@ const ADDRESS = { format: 'email', maxLength: 254, example: 'ada@example.com' } 
 
 export class ListSuppressionsQuery extends PageQuery {
   @ApiPropertyOptional({ ...ADDRESS, description: 'Only the entry for this address, case-insensitive' })
-  @IsOptional() @IsEmailAddress()
+  @IsOptional()
+  @IsEmailAddress()
   email?: string;
 }
 
@@ -24,7 +25,8 @@ export class CreateSuppressionDto {
     default: 'manual',
     description: 'Only `manual`: the other reasons are recorded by bounces, complaints and unsubscribes',
   })
-  @IsOptional() @IsIn(API_SUPPRESSION_REASONS, { message: `must be one of: ${API_SUPPRESSION_REASONS.join(', ')}` })
+  @IsOptional()
+  @IsIn(API_SUPPRESSION_REASONS, { message: `must be one of: ${API_SUPPRESSION_REASONS.join(', ')}` })
   reason?: 'manual';
 }
 
@@ -43,7 +45,12 @@ export class SuppressionResponse {
   @ApiProperty({ enum: SUPPRESSION_REASONS, example: 'manual' })
   reason!: SuppressionReason;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The message whose bounce, complaint or unsubscribe caused it' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The message whose bounce, complaint or unsubscribe caused it',
+  })
   messageId!: string | null;
 
   @ApiProperty({ format: 'date-time' })

@@ -4,7 +4,8 @@ import { PageQuery } from '../../common/paging';
 
 export class ListWebhookEventsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only the events of this message' })
-  @IsOptional() @IsUUID('all', { message: 'must be a message id (UUID)' })
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a message id (UUID)' })
   messageId?: string;
 }
 
@@ -12,7 +13,7 @@ export class WebhookAttemptResponse {
   @ApiProperty({ format: 'date-time' })
   attemptedAt!: string;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'The receiver\'s HTTP status; null when none came' })
+  @ApiProperty({ type: Number, nullable: true, description: "The receiver's HTTP status; null when none came" })
   statusCode!: number | null;
 
   @ApiProperty()
@@ -34,7 +35,7 @@ export class WebhookEventResponse {
   @ApiProperty({ example: 'message.sent' })
   type!: string;
 
-  @ApiProperty({ example: 3, description: 'The message\'s status change this event reports, from 1' })
+  @ApiProperty({ example: 3, description: "The message's status change this event reports, from 1" })
   sequence!: number;
 
   @ApiProperty({ example: 'https://example.com/hooks/mailroom' })
@@ -70,6 +71,9 @@ export class WebhookEventPageResponse {
 }
 
 export class WebhookSecretResponse {
-  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Verifies the webhook-signature of your events' })
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Verifies the webhook-signature of your events',
+  })
   secret!: string;
 }

@@ -7,8 +7,15 @@ import type { ApiKeyScope } from '../api-key-scope';
 export const MAX_API_KEY_NAME_LENGTH = 100;
 
 export class CreateApiKeyDto {
-  @ApiProperty({ minLength: 1, maxLength: MAX_API_KEY_NAME_LENGTH, example: 'CRM newsletters', description: 'Yours to tell keys apart' })
-  @IsString() @TextLength(1, MAX_API_KEY_NAME_LENGTH) @IsNotBlank()
+  @ApiProperty({
+    minLength: 1,
+    maxLength: MAX_API_KEY_NAME_LENGTH,
+    example: 'CRM newsletters',
+    description: 'Yours to tell keys apart',
+  })
+  @IsString()
+  @TextLength(1, MAX_API_KEY_NAME_LENGTH)
+  @IsNotBlank()
   // PostgreSQL text cannot hold NUL, and no label needs a control character.
   @Matches(/^[^\x00-\x1f\x7f]*$/, { message: 'must not contain control characters' })
   name!: string;
@@ -19,9 +26,13 @@ export class CreateApiKeyDto {
     default: API_KEY_SCOPES,
     uniqueItems: true,
     minItems: 1,
-    description: '`send`: send mail and change what is delivered; `read`: read messages, suppressions, domains and webhook deliveries; `keys`: manage API keys and read the webhook secret. Default: all three.',
+    description:
+      '`send`: send mail and change what is delivered; `read`: read messages, suppressions, domains and webhook deliveries; `keys`: manage API keys and read the webhook secret. Default: all three.',
   })
-  @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayUnique()
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayUnique()
   @IsIn(API_KEY_SCOPES, { each: true, message: `each must be one of: ${API_KEY_SCOPES.join(', ')}` })
   scopes?: ApiKeyScope[];
 }
@@ -40,14 +51,20 @@ export class ApiKeyResponse {
     type: String,
     nullable: true,
     example: 'mr_3q2-7',
-    description: "The key's first 8 characters (`mr_` and 5 more), to tell keys apart; null for keys made before prefixes were kept (only their hash was)",
+    description:
+      "The key's first 8 characters (`mr_` and 5 more), to tell keys apart; null for keys made before prefixes were kept (only their hash was)",
   })
   prefix!: string | null;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Recorded at most once a minute; null until first used' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Recorded at most once a minute; null until first used',
+  })
   lastUsedAt!: string | null;
 }
 
