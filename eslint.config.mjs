@@ -27,7 +27,9 @@ export default tseslint.config(
     // Outside the TypeScript project: no type information to check against.
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: nodeGlobals },
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: nodeGlobals },
+    // The .js files are CommonJS scripts run by node itself: require is how they import.
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
   prettier,
 );
