@@ -4,8 +4,7 @@ import { preProcessFile } from 'typescript';
 
 /**
  * The rooms of src/, low to high: a module may import from its own room and from rooms below it,
- * never from one above (the README's layout). The one exception is the schema: the database
- * room registers every entity, wherever it lives.
+ * never from one above (the README's layout).
  */
 const LAYERS: string[][] = [
   ['common', 'config'],
@@ -47,8 +46,6 @@ function importsOf(file: string): string[] {
     .map((name) => resolve(dirname(file), name));
 }
 
-const isEntity = (path: string) => /\/entities\/[^/]+\.entity$/.test(path);
-
 describe('layers', () => {
   it('places every room of src/ in a layer', () => {
     const rooms = readdirSync(SRC, { withFileTypes: true })
@@ -61,7 +58,6 @@ describe('layers', () => {
     const upward = sourceFiles(SRC).flatMap((file) =>
       importsOf(file)
         .filter((target) => target.startsWith(SRC + '/'))
-        .filter((target) => !(roomOf(file) === 'database' && isEntity(target)))
         .filter((target) => roomOf(target) !== roomOf(file) && rankOf(roomOf(target)) >= rankOf(roomOf(file)))
         .map((target) => `${relative(SRC, file)} → ${relative(SRC, target)}`),
     );
