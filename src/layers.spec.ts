@@ -103,4 +103,12 @@ describe('layers', () => {
     const cycles = importCycles(sourceFiles(SRC)).map((cycle) => cycle.map((file) => relative(SRC, file)).join(' ↔ '));
     expect(cycles).toEqual([]);
   });
+
+  // pg-boss's schema changes with its major versions: one room knows it (JobQueue).
+  it("names pg-boss's tables only in the queue room", () => {
+    const outside = sourceFiles(SRC)
+      .filter((file) => roomOf(file) !== 'queue' && /\bpgboss\./.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file));
+    expect(outside).toEqual([]);
+  });
 });
