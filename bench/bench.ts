@@ -26,6 +26,7 @@ import { sign } from 'jsonwebtoken';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
+import { ENTITIES } from '../src/entities';
 import { Database } from '../src/database/database';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { ListMessagesQuery } from '../src/messages/dto/list-messages.query';
@@ -173,7 +174,7 @@ function timeEndpoint(port: number, authorization: string, query: Record<string,
 /** EXPLAIN ANALYZE of the naive pair and of the statements the endpoint runs, one file per case. */
 async function savePlans(url: string, client: Client): Promise<void> {
   mkdirSync(PLANS, { recursive: true });
-  const dataSource = new DataSource(dataSourceOptions(url));
+  const dataSource = new DataSource(dataSourceOptions(url, ENTITIES));
   await dataSource.initialize();
   let recorded: { sql: string; params: unknown[] }[] = [];
   const statements = new PreparedStatements(new Database(dataSource));

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrationsExclusively } from '../src/database/data-source-options';
+import { ENTITIES } from '../src/entities';
 import { senderIdFor } from '../src/messages/addresses';
 import { BENCH_USER, benchListDatabase, otherBenchUser } from './list-database';
 import { runBench } from './support';
@@ -63,7 +64,7 @@ async function seedUser(db: DataSource, userId: string, count: number): Promise<
 export async function seedListDatabase(sizes = { big: 1_000_000, others: 10, each: 100_000 }): Promise<void> {
   const started = performance.now();
   const { url, close } = await benchListDatabase({ fresh: true });
-  const db = new DataSource(dataSourceOptions(url));
+  const db = new DataSource(dataSourceOptions(url, ENTITIES));
   await db.initialize();
   await runMigrationsExclusively(db);
   await seedUser(db, BENCH_USER, sizes.big);

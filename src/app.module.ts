@@ -11,6 +11,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
+import { ENTITIES } from './entities';
 import { QueueModule } from './queue/queue.module';
 import { loggedRequest } from './request-log';
 import { HealthModule } from './health/health.module';
@@ -45,7 +46,7 @@ export class AppModule {
             autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
           },
         }),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         QueueModule,
         DeliveryModule.forRoot(config),
         AuthModule,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, MIGRATIONS, runMigrationsExclusively } from '../src/database/data-source-options';
+import { ENTITIES } from '../src/entities';
 import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
 import {
   EmbeddedPostgresInChild,
@@ -146,7 +147,7 @@ describe('runMigrationsExclusively', () => {
     const databaseUrl = new URL(serverUrl);
     databaseUrl.pathname = '/concurrent_migrations';
     const sources = await Promise.all(
-      [1, 2].map(() => new DataSource(dataSourceOptions(databaseUrl.toString())).initialize()),
+      [1, 2].map(() => new DataSource(dataSourceOptions(databaseUrl.toString(), ENTITIES)).initialize()),
     );
     try {
       const results = await Promise.allSettled(sources.map((source) => runMigrationsExclusively(source)));

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Database } from '../src/database/database';
 import { GroupCommit, GroupCommitOptions } from '../src/database/group-commit';
 import { dataSourceOptions } from '../src/database/data-source-options';
+import { ENTITIES } from '../src/entities';
 
 const TABLE = `group_commit_${process.pid}`;
 
@@ -13,7 +14,7 @@ describe('GroupCommit', () => {
   let database: Database;
 
   beforeAll(async () => {
-    dataSource = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!)).initialize();
+    dataSource = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!, ENTITIES)).initialize();
     database = new Database(dataSource);
     await dataSource.query(`CREATE TABLE ${TABLE} (item text PRIMARY KEY, tx bigint NOT NULL)`);
   });

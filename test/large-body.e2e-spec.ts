@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
 import { freePort } from '../src/common/free-port';
 import { dataSourceOptions } from '../src/database/data-source-options';
+import { ENTITIES } from '../src/entities';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from './support/child-processes';
 import { rowsOwnedBy } from './support/factories';
 import { bearer, newUserId } from './support/tokens';
@@ -100,7 +101,7 @@ describe('a 200 MiB body', () => {
       LOG_LEVEL: 'warn',
     });
     await waitUntilAnswering(`${base}/health`, service);
-    db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!)).initialize();
+    db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!, ENTITIES)).initialize();
     rss.push(`at start ${rssMb()} MB`);
   }, 90_000);
   afterAll(async () => {

@@ -6,13 +6,14 @@
 // compared here.
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
+import { ENTITIES } from '../src/entities';
 
 describe('entities and migrations', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
     // The e2e run's database, migrated once by the global setup; the diff below only reads it.
-    dataSource = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!)).initialize();
+    dataSource = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!, ENTITIES)).initialize();
   });
   afterAll(() => dataSource?.destroy());
 

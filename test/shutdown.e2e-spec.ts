@@ -5,6 +5,7 @@ import { Agent, request } from 'node:http';
 import { DataSource } from 'typeorm';
 import { freePort } from '../src/common/free-port';
 import { dataSourceOptions } from '../src/database/data-source-options';
+import { ENTITIES } from '../src/entities';
 import {
   exitOf,
   ServiceProcess,
@@ -79,7 +80,7 @@ let service: ServiceProcess | undefined;
 let db: DataSource;
 
 beforeAll(async () => {
-  db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!)).initialize();
+  db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!, ENTITIES)).initialize();
 });
 
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { SMTPServer, SMTPServerAddress, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import { AppConfig } from '../config/app-config';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { ApplyReportsUseCase, ReportBeforeAcceptanceError } from './apply-reports.use-case';
@@ -7,7 +7,7 @@ import type { DeliveryReport } from './delivery-report';
 import { InboundLimits } from './inbound-limits';
 import { InboundRoute, InboundRoutes } from './inbound-routes';
 import { readReports } from './report-reader';
-import { listenSmtp, sessionDeadline, smtpPortOf } from '../common/smtp-listening';
+import { SmtpListening } from '../common/smtp-listening';
 
 type Callback = (error?: Error | null) => void;
 
@@ -20,7 +20,6 @@ interface SessionState {
   routes: Map<string, InboundRoute>;
   refused: number;
   transactions: number;
-  timer: NodeJS.Timeout;
 }
 
 const reply = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
@@ -35,8 +34,7 @@ const reply = (code: number, message: string) => Object.assign(new Error(message
 @Injectable()
 export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('InboundSmtp');
-  private readonly sessions = new Map<string, SessionState>();
-  private server?: SMTPServer;
+  private readonly listening: SmtpListening<SessionState>;
 
   constructor(
     private readonly config: AppConfig,
@@ -44,11 +42,13 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
     private readonly reports: ApplyReportsUseCase,
     private readonly unsubscribe: UnsubscribeService,
     private readonly limits: InboundLimits,
-  ) {}
+  ) {
+    this.listening = new SmtpListening(limits);
+  }
 
   /** The port it listens on (the one chosen when INBOUND_SMTP_PORT is 0); undefined when off. */
   get port(): number | undefined {
-    return smtpPortOf(this.server);
+    return this.listening.port;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -60,57 +60,37 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       );
       return;
     }
-    this.server = this.createServer();
-    await listenSmtp(this.server, inboundSmtpPort, this.config.host, (err) =>
-      this.logger.warn({ err }, 'Inbound SMTP connection error'),
-    );
+    await this.listening.listen(this.options(), () => ({ routes: new Map(), refused: 0, transactions: 0 }), {
+      port: inboundSmtpPort,
+      host: this.config.host,
+      onClientError: (err) => this.logger.warn({ err }, 'Inbound SMTP connection error'),
+    });
     this.logger.log(`Inbound SMTP listener for ${bounceDomain} on port ${this.port}`);
   }
 
   /** Stops accepting, gives sessions in flight InboundLimits.closeMs to finish, then closes them. */
   async onModuleDestroy(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const state of this.sessions.values()) clearTimeout(state.timer);
-    this.sessions.clear();
+    await this.listening.close();
   }
 
-  private createServer(): SMTPServer {
+  private options(): SMTPServerOptions {
     const limits = this.limits;
-    return new SMTPServer({
+    return {
       size: limits.messageBytes,
       rejectOversized: true,
-      maxClients: limits.clients,
       socketTimeout: limits.idleMs,
       closeTimeout: limits.closeMs,
       maxRecipients: limits.recipientsPerMessage,
       disabledCommands: ['AUTH', 'STARTTLS'],
       authOptional: true,
-      disableReverseLookup: true,
-      logger: false,
-      onConnect: (session, callback) => this.onConnect(session, callback),
-      onClose: (session) => this.forget(session),
       onMailFrom: (_address, session, callback) => this.onMailFrom(session, callback),
       onRcptTo: (address, session, callback) => void this.onRcptTo(address, session, callback),
       onData: (stream, session, callback) => void this.onData(stream, session, callback),
-    });
-  }
-
-  private onConnect(session: SMTPServerSession, callback: Callback): void {
-    const timer = sessionDeadline(() => this.server, session.id, this.limits.sessionMs);
-    this.sessions.set(session.id, { routes: new Map(), refused: 0, transactions: 0, timer });
-    callback();
-  }
-
-  private forget(session: SMTPServerSession): void {
-    clearTimeout(this.sessions.get(session.id)?.timer);
-    this.sessions.delete(session.id);
+    };
   }
 
   private onMailFrom(session: SMTPServerSession, callback: Callback): void {
-    const state = this.sessions.get(session.id)!;
+    const state = this.listening.session(session.id)!;
     state.routes = new Map();
     if (++state.transactions > this.limits.transactions)
       return callback(reply(421, 'Error: too many transactions, closing connection'));
@@ -118,7 +98,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback: Callback): Promise<void> {
-    const state = this.sessions.get(session.id)!;
+    const state = this.listening.session(session.id)!;
     let route: InboundRoute | undefined;
     try {
       route = await this.routes.route(address.address);
@@ -145,7 +125,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
     // Past SIZE, smtp-server answers 552 itself (rejectOversized) whatever is said here.
     if (stream.sizeExceeded) return callback();
     const raw = Buffer.concat(chunks);
-    const routes = [...(this.sessions.get(session.id)?.routes.values() ?? [])];
+    const routes = [...(this.listening.session(session.id)?.routes.values() ?? [])];
     try {
       // Read once, whatever the number of VERP addresses it went to.
       const reports = routes.some((route) => route.kind !== 'unsubscribe') ? await readReports(raw) : [];

@@ -10,7 +10,7 @@ describe(claimDataDir.name, () => {
   beforeEach(() => (dataDir = mkdtempSync(join(tmpdir(), 'mailroom-claim-'))));
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const claimFile = () => JSON.parse(readFileSync(join(dataDir, 'mailroom.pid'), 'utf8'));
+  const claimFile = () => JSON.parse(readFileSync(join(dataDir, 'mailroom.pid'), 'utf8')) as unknown;
 
   it('claims a free DATA_DIR for this process, with its port', () => {
     claimDataDir(dataDir, 3000);

@@ -46,8 +46,8 @@ function releaseClaim(path: string): void {
 
 function readClaim(path: string): { pid: number; port: number } | undefined {
   try {
-    const { pid, port } = JSON.parse(readFileSync(path, 'utf8'));
-    return Number.isInteger(pid) ? { pid, port } : undefined;
+    const { pid, port } = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; port?: unknown };
+    return Number.isInteger(pid) ? { pid: pid as number, port: port as number } : undefined;
   } catch {
     return undefined; // gone, or half written by a process that died: not a live claim
   }

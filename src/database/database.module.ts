@@ -1,8 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { dataSourceOptions, runMigrationsExclusively } from './data-source-options';
+import { dataSourceOptions, Entities, runMigrationsExclusively } from './data-source-options';
 import { Database } from './database';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { PreparedStatements } from './prepared-statements';
@@ -15,23 +15,31 @@ import { PreparedStatements } from './prepared-statements';
 })
 class EmbeddedPostgresModule {}
 
-/** The one PostgreSQL connection pool: `DATABASE_URL`, or the embedded server started on demand. */
+/**
+ * The one PostgreSQL connection pool: `DATABASE_URL`, or the embedded server started on demand.
+ * `entities` is the schema, which the app's composition root lists (src/entities.ts).
+ */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      imports: [EmbeddedPostgresModule],
-      inject: [AppConfig, EmbeddedPostgres],
-      useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) =>
-        dataSourceOptions(config.databaseUrl ?? (await embedded.start())),
-      dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
-        await runMigrationsExclusively(dataSource);
-        return dataSource;
-      },
-    }),
-  ],
-  providers: [Database, PreparedStatements],
-  exports: [Database, PreparedStatements],
-})
-export class DatabaseModule {}
+@Module({})
+export class DatabaseModule {
+  static forRoot(entities: Entities): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          imports: [EmbeddedPostgresModule],
+          inject: [AppConfig, EmbeddedPostgres],
+          useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) =>
+            dataSourceOptions(config.databaseUrl ?? (await embedded.start()), entities),
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            await runMigrationsExclusively(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+      providers: [Database, PreparedStatements],
+      exports: [Database, PreparedStatements],
+    };
+  }
+}

@@ -20,9 +20,9 @@ describe(GroupCommit.name, () => {
         return result;
       },
     } as Database;
-    const write = async (manager: EntityManager, items: string[]) => {
+    const write = (manager: EntityManager, items: string[]) => {
       (manager as unknown as { size(n: number): void }).size(items.length);
-      return items.map((item) => `stored ${item}`);
+      return Promise.resolve(items.map((item) => `stored ${item}`));
     };
     sut = new GroupCommit(database, write, INTAKE);
   });

@@ -1,16 +1,14 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
-import { DELIVERY_QUEUE } from '../queue/delivery-queue';
-import { WEBHOOK_QUEUE } from '../queue/webhook-queue';
+import { DeliveryQueue } from '../queue/delivery-queue';
+import { WebhookQueue } from '../queue/webhook-queue';
 import { MESSAGE_STATUSES, MessageStatus } from './message-status';
 
 const DAY_MS = 86_400_000;
 const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
 export const PURGE_BATCH = 1_000;
-/** Queue rows per transaction. */
-const JOB_BATCH = 5_000;
 // One purger at a time across all processes; the namespace the count compactor's lock uses.
 export const PURGE_LOCK = [0x636e7473, 2];
 // A message whose delivery is still to come is kept past the window until its delivery ends.
@@ -30,11 +28,13 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger(MessageRetention.name);
   private timer?: NodeJS.Timeout;
   private purging?: Promise<unknown>;
-  private stopping = false;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly database: Database,
     private readonly config: AppConfig,
+    private readonly deliveries: DeliveryQueue,
+    private readonly webhooks: WebhookQueue,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -44,7 +44,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
         .then(
           (purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} messages past the retention window`),
         )
-        .catch((err) => this.logger.warn({ err }, 'Could not purge messages past the retention window'))
+        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge messages past the retention window'))
         .finally(() => (this.purging = undefined));
     };
     setImmediate(run);
@@ -53,7 +53,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
+    this.stopping.abort();
     clearInterval(this.timer);
     await this.purging;
   }
@@ -77,7 +77,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
     // read again by every batch (with the bench seed's 10% unfinished, 300,000 messages into a
     // purge, that re-reading was 55 ms of a 163 ms batch and growing).
     let from: Date | undefined;
-    for (let n = batch; n === batch && !this.stopping; purged += n)
+    for (let n = batch; n === batch && !this.stopping.signal.aborted; purged += n)
       ({ deleted: n, last: from } = await this.purgeBatch(before, from, batch));
     if (purged > 0) {
       await this.deleteOrphanJobs();
@@ -93,7 +93,10 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
    */
   async purgeBatch(before: Date, from?: Date, limit = PURGE_BATCH): Promise<{ deleted: number; last?: Date }> {
     return this.database.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, PURGE_LOCK);
+      const [{ locked }]: { locked: boolean }[] = await manager.query(
+        `SELECT pg_try_advisory_xact_lock($1, $2) AS locked`,
+        PURGE_LOCK,
+      );
       if (!locked) return { deleted: 0 };
       // Raw: one statement picks (oldest first, through ix_messages_sent) and deletes. SKIP LOCKED:
       // a message a worker or a report is changing right now is left for the next run. A message
@@ -128,29 +131,15 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /**
-   * The pg-boss jobs (waiting, done or archived) whose message or webhook event is gone. A purged
-   * message's jobs are all done, so none is running; pg-boss would drop them itself, but only a
-   * week after archiving them. Deleted after the messages, so a purge interrupted in between
-   * leaves them for the next one, never a message without its jobs.
+   * The queue's jobs (waiting, done or archived) whose message or webhook event is gone (the
+   * JobQueue deletes them: pg-boss's tables are its own). Deleted after the messages, so a purge
+   * interrupted in between leaves them for the next one, never a message without its jobs.
    */
   async deleteOrphanJobs(): Promise<number> {
-    let deleted = 0;
-    for (const table of ['pgboss.job', 'pgboss.archive']) {
-      for (const [queue, orphan] of [
-        [DELIVERY_QUEUE, `NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = (j.data->>'messageId')::uuid)`],
-        [WEBHOOK_QUEUE, `NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.id = (j.data->>'eventId')::uuid)`],
-      ]) {
-        for (let n = JOB_BATCH; n === JOB_BATCH && !this.stopping; deleted += n) {
-          // Raw: pg-boss's tables, and a batched DELETE (by ctid, with LIMIT) is beyond TypeORM's delete().
-          [, n] = await this.database.query(
-            // The name again outside: a ctid names a row within one partition of pgboss.job only.
-            `DELETE FROM ${table} WHERE name = $1 AND ctid = ANY (ARRAY(
-               SELECT ctid FROM ${table} j WHERE j.name = $1 AND ${orphan} LIMIT ${JOB_BATCH}))`,
-            [queue],
-          );
-        }
-      }
-    }
-    return deleted;
+    const { signal } = this.stopping;
+    return (
+      (await this.deliveries.deleteJobsOfDeletedMessages(signal)) +
+      (await this.webhooks.deleteJobsOfDeletedEvents(signal))
+    );
   }
 }

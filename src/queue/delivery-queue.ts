@@ -80,4 +80,12 @@ export class DeliveryQueue extends NamedQueue<DeliveryJob> {
       })),
     );
   }
+
+  /**
+   * The jobs of messages deleted since (retention): a deleted message's jobs are all done, so none
+   * is running. Stops between statements once `signal` is aborted; returns how many it deleted.
+   */
+  deleteJobsOfDeletedMessages(signal?: AbortSignal): Promise<number> {
+    return this.deleteJobsWithoutSubject({ table: 'messages', key: 'messageId' }, signal);
+  }
 }

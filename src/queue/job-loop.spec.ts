@@ -13,9 +13,9 @@ function queueOf(count: number) {
   const fetches: number[] = [];
   Object.defineProperty(queue, 'name', { value: 'test-queue' });
   queue.onWork.mockReturnValue(() => true);
-  queue.fetch.mockImplementation(async (n) => {
+  queue.fetch.mockImplementation((n) => {
     fetches.push(n);
-    return waiting.splice(0, n);
+    return Promise.resolve(waiting.splice(0, n));
   });
   queue.fail.mockResolvedValue();
   return { queue, fetches };
@@ -34,6 +34,9 @@ function heldJobs() {
   return { running, run, endAll };
 }
 
+/** Each fetched job as the work to run. */
+const asWork = (jobs: Job[]) => Promise.resolve(jobs.map((job) => ({ job })));
+
 const until = async (condition: () => boolean, withinMs = 1000) => {
   const deadline = Date.now() + withinMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -41,9 +44,10 @@ const until = async (condition: () => boolean, withinMs = 1000) => {
 };
 
 describe(JobLoop.name, () => {
+  let warn: jest.SpyInstance;
   beforeEach(() => {
     jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -53,7 +57,7 @@ describe(JobLoop.name, () => {
     const sut = new JobLoop(
       queue,
       { name: 'test', concurrency: 3, drainDeadlineMs: 1000 },
-      { prepare: async (js) => js.map((job) => ({ job })), run: jobs.run },
+      { prepare: asWork, run: jobs.run },
     );
 
     sut.start();
@@ -76,9 +80,9 @@ describe(JobLoop.name, () => {
       queue,
       { name: 'test', concurrency: 2, drainDeadlineMs: 1000, stock: 4 },
       {
-        prepare: async (js) => {
+        prepare: (js) => {
           batches.push(js.length);
-          return js.map((job) => ({ job }));
+          return asWork(js);
         },
         run: jobs.run,
       },
@@ -111,7 +115,9 @@ describe(JobLoop.name, () => {
   it('starts the lease of a job that waited in stock past its age limit again, runs it if it still held it, and keeps no stock while jobs run that slowly', async () => {
     const { queue, fetches } = queueOf(6);
     // job-2 outlived its lease meanwhile: the queue has taken it back.
-    queue.renewLeases.mockImplementation(async (held) => held.map((job) => job.id).filter((id) => id !== 'job-2'));
+    queue.renewLeases.mockImplementation((held) =>
+      Promise.resolve(held.map((job) => job.id).filter((id) => id !== 'job-2')),
+    );
     const jobs = heldJobs();
     const started: string[] = [];
     let now = 0;
@@ -120,7 +126,7 @@ describe(JobLoop.name, () => {
     const sut = new JobLoop(
       queue,
       { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2, stockMaxAgeMs: 500 },
-      { prepare: async (js) => js.map((job) => ({ job })), run },
+      { prepare: asWork, run },
     );
 
     sut.start();
@@ -132,14 +138,14 @@ describe(JobLoop.name, () => {
     // job-1 is renewed and runs; job-2 is not, so it is left to the queue.
     await until(() => started.length === 2);
     expect(started).toEqual(['job-0', 'job-1']);
-    expect(queue.renewLeases).toHaveBeenCalledWith([expect.objectContaining({ id: 'job-1' })]);
+    expect(queue.renewLeases.mock.calls).toContainEqual([[expect.objectContaining({ id: 'job-1' })]]);
     now = 1002;
     jobs.running.get('job-1')!();
     jobs.running.delete('job-1');
     await until(() => started.length === 3);
-    expect(queue.renewLeases).toHaveBeenCalledWith([expect.objectContaining({ id: 'job-2' })]);
+    expect(queue.renewLeases.mock.calls).toContainEqual([[expect.objectContaining({ id: 'job-2' })]]);
     expect(started).toEqual(['job-0', 'job-1', 'job-3']);
-    expect(Logger.prototype.warn).toHaveBeenCalledWith(
+    expect(warn).toHaveBeenCalledWith(
       expect.objectContaining({ jobId: 'job-2' }),
       expect.stringContaining('left to the queue'),
     );
@@ -161,10 +167,10 @@ describe(JobLoop.name, () => {
       queue,
       { name: 'test', concurrency: 1, drainDeadlineMs: 1000 },
       {
-        prepare: async (js) => js.map((job) => ({ job })),
-        run: async ({ job }) => {
+        prepare: asWork,
+        run: ({ job }) => {
           ran.push(job.id);
-          if (job.id === 'job-0') throw failure;
+          return job.id === 'job-0' ? Promise.reject(failure) : Promise.resolve();
         },
       },
     );
@@ -183,7 +189,7 @@ describe(JobLoop.name, () => {
     const sut = new JobLoop(
       queue,
       { name: 'test', concurrency: 2, drainDeadlineMs: 5000, stock: 4 },
-      { prepare: async (js) => js.map((job) => ({ job })), run: (work) => (ran.push(work.job.id), jobs.run(work)) },
+      { prepare: asWork, run: (work) => (ran.push(work.job.id), jobs.run(work)) },
     );
     sut.start();
     await until(() => fetches.length === 2);
@@ -205,16 +211,14 @@ describe(JobLoop.name, () => {
     const sut = new JobLoop(
       queue,
       { name: 'test', concurrency: 3, drainDeadlineMs: 50 },
-      { prepare: async (js) => js.map((job) => ({ job })), run: jobs.run },
+      { prepare: asWork, run: jobs.run },
     );
     sut.start();
     await until(() => jobs.running.size === 3);
 
     await sut.stop();
 
-    expect(Logger.prototype.warn).toHaveBeenCalledWith(
-      '3 test-queue jobs unfinished at shutdown; they return after their lease',
-    );
+    expect(warn).toHaveBeenCalledWith('3 test-queue jobs unfinished at shutdown; they return after their lease');
     jobs.endAll();
   });
 
@@ -228,7 +232,7 @@ describe(JobLoop.name, () => {
     const sut = new JobLoop(
       queue,
       { name: 'test', concurrency: 1, drainDeadlineMs: 1000 },
-      { prepare: async (js) => js.map((job) => ({ job })), run: async () => {} },
+      { prepare: asWork, run: () => Promise.resolve() },
     );
     sut.start();
     await until(() => fetches.length === 1);

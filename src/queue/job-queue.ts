@@ -17,6 +17,15 @@ export interface QueueJob<T> {
   retryCount?: number;
 }
 
+/** Queue rows per statement when deleting jobs whose subject is gone. */
+const JOB_BATCH = 5_000;
+
+/** What a queue's jobs are about: the row of `table` whose id their data holds under `key`. */
+export interface JobSubject {
+  table: string;
+  key: string;
+}
+
 /**
  * The durable job queue: pg-boss in the application's own PostgreSQL, sharing its connection
  * pool. Jobs are written through the caller's transaction, so a job exists exactly when the
@@ -152,6 +161,29 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an SMTP outcome). */
   async fail(name: string, id: string, error: Error): Promise<void> {
     await this.boss.fail(name, id, { message: error.message });
+  }
+
+  /**
+   * Deletes the jobs of queue `name`, waiting, done or archived, whose subject is gone: the row of
+   * `subject.table` whose id the job's data holds under `subject.key`. pg-boss would drop done jobs
+   * itself, but only a week after archiving them. JOB_BATCH rows per statement; it stops between
+   * statements once `signal` is aborted. Returns how many it deleted.
+   */
+  async deleteJobsWithoutSubject(name: string, subject: JobSubject, signal?: AbortSignal): Promise<number> {
+    const orphan = `NOT EXISTS (SELECT 1 FROM ${subject.table} s WHERE s.id = (j.data->>'${subject.key}')::uuid)`;
+    let deleted = 0;
+    for (const table of ['pgboss.job', 'pgboss.archive']) {
+      for (let n = JOB_BATCH; n === JOB_BATCH && !signal?.aborted; deleted += n) {
+        // A batched DELETE (by ctid, with LIMIT) is beyond pg-boss's API and TypeORM's delete().
+        [, n] = await this.database.query<[unknown, number]>(
+          // The name again outside: a ctid names a row within one partition of pgboss.job only.
+          `DELETE FROM ${table} WHERE name = $1 AND ctid = ANY (ARRAY(
+             SELECT ctid FROM ${table} j WHERE j.name = $1 AND ${orphan} LIMIT ${JOB_BATCH}))`,
+          [name],
+        );
+      }
+    }
+    return deleted;
   }
 
   /** Jobs waiting to be fetched (created or waiting for a retry). */

@@ -1,7 +1,7 @@
 import { OnApplicationBootstrap } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
-import { JobQueue, QueueJob } from './job-queue';
+import { JobQueue, JobSubject, QueueJob } from './job-queue';
 import { Wakeable, wakeAfterCommit } from './wake-after-commit';
 
 export type QueueOptions = Omit<PgBoss.Queue, 'name'>;
@@ -56,6 +56,11 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
   onWork(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** This queue's jobs, waiting, done or archived, whose subject is gone; returns how many. */
+  protected deleteJobsWithoutSubject(subject: JobSubject, signal?: AbortSignal): Promise<number> {
+    return this.jobs.deleteJobsWithoutSubject(this.name, subject, signal);
   }
 
   /** Jobs in one statement, in the caller's transaction; this process's loops wake when it commits. */

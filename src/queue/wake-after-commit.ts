@@ -7,7 +7,7 @@ export interface Wakeable {
 
 // Where a transaction keeps the queues it put jobs on, until it ends.
 const KEY = 'queuesToWake';
-const queuesOf = (runner: QueryRunner): Set<Wakeable> | undefined => runner.data[KEY];
+const queuesOf = (runner: QueryRunner) => runner.data[KEY] as Set<Wakeable> | undefined;
 
 /**
  * Wakes `queue`'s loops in this process once the jobs just inserted through `manager` are

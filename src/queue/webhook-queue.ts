@@ -37,4 +37,13 @@ export class WebhookQueue extends NamedQueue<WebhookJob> {
       eventIds.map((eventId) => ({ data: { eventId }, startAfterSeconds })),
     );
   }
+
+  /**
+   * The jobs of webhook events deleted since (retention deletes an event once it is posted or
+   * given up, so none is running). Stops between statements once `signal` is aborted; returns
+   * how many it deleted.
+   */
+  deleteJobsOfDeletedEvents(signal?: AbortSignal): Promise<number> {
+    return this.deleteJobsWithoutSubject({ table: 'webhook_events', key: 'eventId' }, signal);
+  }
 }

@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { SMTPServer, SMTPServerAuthentication, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import { ApiKeys } from '../auth/api-keys/api-keys';
 import { AppConfig } from '../config/app-config';
 import { MAX_BODY_BYTES } from '../common/json-body/json-body.interceptor';
-import { listenSmtp, sessionDeadline, smtpPortOf } from '../common/smtp-listening';
+import { SmtpListening } from '../common/smtp-listening';
 import { FailureBudget } from '../common/failure-budget';
 import { Slots } from '../common/slots';
 import { asciiReplyText, replyToRefusal, SmtpReply, smtpReply } from './smtp-replies';
@@ -22,7 +22,6 @@ interface Submitter {
 /** What a session has spent of its limits. */
 interface SessionState {
   failedLogins: number;
-  deadline: NodeJS.Timeout;
 }
 
 /**
@@ -42,10 +41,9 @@ const MAX_ENVELOPE_RECIPIENTS = 2000;
 @Injectable()
 export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('SubmissionSmtp');
-  private readonly sessions = new Map<string, SessionState>();
+  private readonly listening: SmtpListening<SessionState>;
   private readonly failedLogins: FailureBudget;
   private readonly inMemory: Slots;
-  private server?: SMTPServer;
 
   constructor(
     private readonly config: AppConfig,
@@ -62,35 +60,33 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
       },
     });
     this.inMemory = new Slots(limits.messagesAtOnce);
+    this.listening = new SmtpListening(limits);
   }
 
   /** The port it listens on (the one chosen when SUBMISSION_SMTP_PORT is 0); undefined when off. */
   get port(): number | undefined {
-    return smtpPortOf(this.server);
+    return this.listening.port;
   }
 
   async onApplicationBootstrap(): Promise<void> {
     const { smtpPort } = this.config.submission;
     if (this.config.role === 'worker' || smtpPort === undefined) return;
-    this.server = this.createServer();
-    // A client's broken connection or failed TLS handshake is its own business.
-    await listenSmtp(this.server, smtpPort, this.config.host, (err) =>
-      this.logger.warn({ err }, 'SMTP submission connection error'),
-    );
+    await this.listening.listen(this.options(), (session) => this.open(session), {
+      port: smtpPort,
+      host: this.config.host,
+      // A client's broken connection or failed TLS handshake is its own business.
+      onClientError: (err) => this.logger.warn({ err }, 'SMTP submission connection error'),
+    });
     this.logger.log(`SMTP submission on port ${this.port}${this.config.submission.tls ? ' (STARTTLS)' : ' (no TLS)'}`);
   }
 
   async onModuleDestroy(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const state of this.sessions.values()) clearTimeout(state.deadline);
-    this.sessions.clear();
+    await this.listening.close();
   }
 
-  private createServer(): SMTPServer {
+  private options(): SMTPServerOptions {
     const { tls, allowInsecureAuth } = this.config.submission;
-    return new SMTPServer({
+    return {
       ...(tls ? { key: tls.key, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
       allowInsecureAuth,
       authMethods: ['PLAIN', 'LOGIN'],
@@ -98,31 +94,17 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
       size: MAX_BODY_BYTES,
       rejectOversized: true,
       maxRecipients: MAX_ENVELOPE_RECIPIENTS,
-      maxClients: this.limits.clients,
-      disableReverseLookup: true,
-      logger: false,
-      onConnect: (session, callback) => this.onConnect(session, callback),
-      onClose: (session) => this.forget(session),
       onAuth: (auth, session, callback) => void this.onAuth(auth, session, callback),
       onMailFrom: (_address, session, callback) => void this.onMailFrom(session, callback),
       onData: (stream, session, callback) => void this.onData(stream, session, callback),
-    });
+    };
   }
 
   /** An address that failed too many logins lately is turned away before it can try another. */
-  private onConnect(session: SMTPServerSession, callback: Callback): void {
+  private open(session: SMTPServerSession): SessionState | SmtpReply {
     if (this.failedLogins.refusal(session.remoteAddress))
-      return callback(smtpReply(421, 'Too many failed logins from your address, try again later'));
-    this.sessions.set(session.id, {
-      failedLogins: 0,
-      deadline: sessionDeadline(() => this.server, session.id, this.limits.sessionMs),
-    });
-    callback();
-  }
-
-  private forget(session: SMTPServerSession): void {
-    clearTimeout(this.sessions.get(session.id)?.deadline);
-    this.sessions.delete(session.id);
+      return smtpReply(421, 'Too many failed logins from your address, try again later');
+    return { failedLogins: 0 };
   }
 
   private async onAuth(
@@ -146,7 +128,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
   /** 535, counted against the session and the client's address; the session's last allowed failure is 421 and the end of it. */
   private loginFailed(session: SMTPServerSession, why: string): SmtpReply {
     this.failedLogins.fail(session.remoteAddress);
-    const state = this.sessions.get(session.id);
+    const state = this.listening.session(session.id);
     if (state && ++state.failedLogins >= this.limits.failedLoginsPerSession)
       return smtpReply(421, `Authentication failed: ${why}; too many failed logins, closing connection`);
     return smtpReply(535, `Authentication failed: ${why}`);
@@ -192,7 +174,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
       const release = await this.inMemory.take();
       try {
         // Cut off while it waited (the session limit, a client gone): nobody is told it was taken, so it is not.
-        if (!this.sessions.has(session.id))
+        if (!this.listening.session(session.id))
           return callback(smtpReply(451, 'The session ended before the message was taken'));
         const queued = await this.takeIn(spooled, session);
         if (typeof queued === 'string') callback(null, asciiReplyText(queued));

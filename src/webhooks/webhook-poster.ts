@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AppConfig } from '../config/app-config';
-import { isPublicAddress, literalAddress, PRIVATE_NETWORKS_HINT, publicOnlyLookup } from './webhook-target';
+import { isPublicAddress, literalAddress } from '../common/public-address';
+import { PRIVATE_NETWORKS_HINT, publicOnlyLookup } from './webhook-target';
 
 export interface WebhookResponse {
   /** Absent when no response came (refused target, timeout, connection error). */

@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
 import { freePort } from '../../src/common/free-port';
 import { dataSourceOptions } from '../../src/database/data-source-options';
+import { ENTITIES } from '../../src/entities';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
 import { rowsOwnedBy, sendBody } from '../support/factories';
 import { bearer, newUserId } from '../support/tokens';
@@ -72,7 +73,7 @@ describe('16 clients sending 19 MiB batches at once to an API process', () => {
   beforeAll(async () => {
     expect(body.length).toBeGreaterThan(18.9 * MiB);
     expect(body.length).toBeLessThan(19.1 * MiB);
-    db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!)).initialize();
+    db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL!, ENTITIES)).initialize();
   });
   afterAll(async () => {
     console.log(`Peak RSS (VmHWM) of the API process: ${measured.join('; ')}`);

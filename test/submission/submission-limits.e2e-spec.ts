@@ -18,7 +18,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 const mail = { from: 'a@sender.example', to: 'b@rcpt.example', subject: 'limits', text: 'hi' };
 /** The submission server's own TCP server, to see its connections counted out. */
 const listeningSocketOf = (t: TestApp): Server =>
-  (t.app.get(SubmissionSmtpServer) as unknown as { server: SMTPServer }).server.server;
+  (t.app.get(SubmissionSmtpServer) as unknown as { listening: { server: SMTPServer } }).listening.server.server;
 const plain = (password: string) => Buffer.from(`\0anyone\0${password}`).toString('base64');
 
 describe('limits of the submission server (SPEC §10)', () => {

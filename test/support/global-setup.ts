@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrationsExclusively } from '../../src/database/data-source-options';
+import { ENTITIES } from '../../src/entities';
 import { createDatabaseIfMissing, EmbeddedPostgres } from '../../src/database/embedded-postgres';
 
 export interface TestDatabaseState {
@@ -31,7 +32,7 @@ export default async function globalSetup(): Promise<void> {
     state.embedded = { server: new EmbeddedPostgres(dataDir), dataDir };
     url = await state.embedded.server.start();
   }
-  const dataSource = await new DataSource(dataSourceOptions(url)).initialize();
+  const dataSource = await new DataSource(dataSourceOptions(url, ENTITIES)).initialize();
   await runMigrationsExclusively(dataSource);
   await dataSource.destroy();
   process.env.TEST_DATABASE_URL = url;
