@@ -89,12 +89,11 @@ export class ApplyReportsUseCase {
    * A report can only follow the relay's acceptance, but it may arrive before this service has
    * recorded it (the relay bounces at once while the worker is still writing `sent`). Applied now,
    * it would find nothing to bounce and count as applied; refused for now, the sender retries.
+   * The lock holds the status read until the report's change commits.
    */
   private async refuseBeforeAcceptance(manager: EntityManager, messageId: string): Promise<void> {
-    const [message]: { status: MessageStatus }[] = await manager.query(`SELECT status FROM messages WHERE id = $1`, [
-      messageId,
-    ]);
-    if (message && NOT_YET_SENT.has(message.status)) throw new ReportBeforeAcceptanceError(messageId, message.status);
+    const state = await this.lifecycle.lockState(manager, messageId);
+    if (state && NOT_YET_SENT.has(state.status)) throw new ReportBeforeAcceptanceError(messageId, state.status);
   }
 
   private async firstTime(
@@ -123,9 +122,12 @@ export class ApplyReportsUseCase {
     // transaction, and the listener would answer 451 to that report for ever.
     const change = { messageId, detail: detail.replace(/\u0000/g, '\ufffd'), recipient };
     if (kind === 'bounce' || kind === 'soft' || kind === 'complaint') {
-      const { moved } = await this.lifecycle.apply(manager, kind === 'complaint' ? 'complain' : 'bounce', [change]);
+      const moved =
+        kind === 'complaint'
+          ? await this.lifecycle.complain(manager, change)
+          : await this.lifecycle.bounce(manager, change);
       // Already bounced for another recipient, or complained (final): the report still goes in the history.
-      if (moved.length === 0) await this.lifecycle.note(manager, change);
+      if (!moved) await this.lifecycle.note(manager, change);
     } else {
       await this.lifecycle.note(manager, change);
     }
