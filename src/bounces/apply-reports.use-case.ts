@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { domainToASCII } from 'node:url';
 import { EntityManager } from 'typeorm';
+import { asciiAddressKey } from '../common/addresses';
 import { Database } from '../database/database';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessageStatus } from '../messages/message-status';
@@ -120,7 +120,7 @@ export class ApplyReportsUseCase {
     const { messageId, userId } = target;
     // PostgreSQL text cannot hold U+0000, which a report's words may carry: it would fail the
     // transaction, and the listener would answer 451 to that report for ever.
-    const change = { messageId, detail: detail.replace(/\u0000/g, '\ufffd'), recipient };
+    const change = { messageId, detail: detail.replaceAll('\u0000', '\ufffd'), recipient };
     if (kind === 'bounce' || kind === 'soft' || kind === 'complaint') {
       const moved =
         kind === 'complaint'
@@ -156,9 +156,11 @@ export class ApplyReportsUseCase {
  * Anything else is recorded as unrecognized. Undefined: the report changes nothing (an auto-reply).
  */
 function findingOf(reports: DeliveryReport[], target: ReportTarget, recipient: string): Finding | undefined {
-  const ours = asciiKey(recipient);
-  const isOurs = (report: DeliveryReport) => report.recipient !== undefined && asciiKey(report.recipient) === ours;
-  const ofMessage = (address: string) => target.recipients.some((key) => asciiKey(key) === asciiKey(address));
+  const ours = asciiAddressKey(recipient);
+  const isOurs = (report: DeliveryReport) =>
+    report.recipient !== undefined && asciiAddressKey(report.recipient) === ours;
+  const ofMessage = (address: string) =>
+    target.recipients.some((key) => asciiAddressKey(key) === asciiAddressKey(address));
   const lone =
     reports.length === 1 && !isOurs(reports[0]) && !(reports[0].recipient && ofMessage(reports[0].recipient))
       ? reports[0]
@@ -193,14 +195,4 @@ function fingerprintOf(messageId: string, { recipient, kind, status, detail }: F
   return createHash('sha256')
     .update(JSON.stringify([messageId, recipient, kind, status ?? null, detail]))
     .digest('hex');
-}
-
-/**
- * An address key with its domain in A-labels: SMTP carries an internationalized domain that way
- * (nodemailer converts it), so a relay's report names `ada@xn--bcher-kva.example` for the stored
- * `ada@bücher.example`. A domain domainToASCII refuses is kept as written.
- */
-function asciiKey(key: string): string {
-  const at = key.lastIndexOf('@');
-  return `${key.slice(0, at + 1)}${domainToASCII(key.slice(at + 1)) || key.slice(at + 1)}`;
 }
