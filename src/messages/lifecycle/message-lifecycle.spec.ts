@@ -42,7 +42,7 @@ describe(MessageLifecycle.name, () => {
   beforeEach(() => {
     order = [];
     outbox = automock<WebhookQueue>('WebhookQueue');
-    outbox.enqueue.mockImplementation(async () => void order.push('outbox'));
+    outbox.enqueue.mockImplementation(() => Promise.resolve(void order.push('outbox')));
     query = jest.fn();
     manager = { query } as unknown as EntityManager;
     sut = new MessageLifecycle(outbox);
@@ -62,15 +62,17 @@ describe(MessageLifecycle.name, () => {
       ]),
       newMessage('m2'),
     ];
-    query.mockImplementation(async (sql: string) => {
+    query.mockImplementation((sql: string) => {
       order.push(sql.trimStart().startsWith('WITH given') ? 'insert' : 'attachment');
       // Returned in an order of the database's choosing.
-      return sql.trimStart().startsWith('WITH given')
-        ? [
-            { id: 'm2', status: 'queued', outbox_event_id: null },
-            { id: 'm1', status: 'queued', outbox_event_id: 'event-1' },
-          ]
-        : [];
+      return Promise.resolve(
+        sql.trimStart().startsWith('WITH given')
+          ? [
+              { id: 'm2', status: 'queued', outbox_event_id: null },
+              { id: 'm1', status: 'queued', outbox_event_id: 'event-1' },
+            ]
+          : [],
+      );
     });
 
     const accepted = await sut.accept(manager, [first, second]);
