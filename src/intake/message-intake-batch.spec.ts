@@ -51,29 +51,30 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
   });
 
   it('stores every message with one lifecycle call and one enqueue in one transaction, answers them in order, and counts them', async () => {
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) =>
-      work(manager)) as never);
-    lifecycle.accept.mockImplementation(async (_manager, messages) => ({
-      messages: messages.map((m) => ({
-        id: m.id,
-        user_id: m.userId,
-        sender_id: m.senderId,
-        sender: m.sender,
-        recipients: m.recipients,
-        subject: m.subject,
-        status: 'queued' as const,
-        priority: m.priority,
-        bulk_sending_id: null,
-        contact_id: null,
-        custom_payload: null,
-        sent_at: m.sentAt,
-        cc: null,
-        bcc: null,
-        reply_to: null,
-        scheduled_at: null,
-      })),
-      outboxEventIds: [],
-    }));
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => work(manager));
+    lifecycle.accept.mockImplementation((_manager, messages) =>
+      Promise.resolve({
+        messages: messages.map((m) => ({
+          id: m.id,
+          user_id: m.userId,
+          sender_id: m.senderId,
+          sender: m.sender,
+          recipients: m.recipients,
+          subject: m.subject,
+          status: 'queued' as const,
+          priority: m.priority,
+          bulk_sending_id: null,
+          contact_id: null,
+          custom_payload: null,
+          sent_at: m.sentAt,
+          cc: null,
+          bcc: null,
+          reply_to: null,
+          scheduled_at: null,
+        })),
+        outboxEventIds: [],
+      }),
+    );
     deliveries.enqueue.mockResolvedValue();
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
@@ -127,8 +128,7 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
   });
 
   it('answers a repeated Idempotency-Key with the stored batch, storing nothing', async () => {
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) =>
-      work(manager)) as never);
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => work(manager));
     const earlier = { messages: [{ id: 'm-1' }] };
     idempotencyKeys.claim.mockResolvedValue(earlier);
     const requests = [body()];

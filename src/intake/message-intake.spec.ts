@@ -44,13 +44,13 @@ describe(MessageIntake.name, () => {
 
   it('stores the message and queues its delivery in one transaction (whose commit wakes the workers: test/queue-wake-up.e2e-spec.ts)', async () => {
     const order: string[] = [];
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) => {
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => {
       const result = await work(manager);
       order.push('commit');
       return result;
-    }) as never);
+    });
     // The lifecycle queues the webhook events' jobs itself, in the same transaction (message-lifecycle.spec.ts).
-    lifecycle.accept.mockImplementation(async (_manager, [message]) => {
+    lifecycle.accept.mockImplementation((_manager, [message]) => {
       order.push('accept');
       const row = {
         id: message.id,
@@ -70,9 +70,9 @@ describe(MessageIntake.name, () => {
         reply_to: null,
         scheduled_at: null,
       };
-      return { messages: [row], outboxEventIds: ['event-1'] };
+      return Promise.resolve({ messages: [row], outboxEventIds: ['event-1'] });
     });
-    deliveries.enqueue.mockImplementation(async () => void order.push('enqueue'));
+    deliveries.enqueue.mockImplementation(() => Promise.resolve(void order.push('enqueue')));
     const accepted = { inc: jest.fn() };
     Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
     attachments.findOwned.mockResolvedValue([]);
@@ -122,8 +122,7 @@ describe(MessageIntake.name, () => {
   });
 
   it('names every attachment id the user has not stored, and stores nothing', async () => {
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) =>
-      work(manager)) as never);
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => work(manager));
     const ids = [
       '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a',
       '7F1F2F0D-7A21-4D3E-9C55-8C4F5F1E3B0A',
@@ -152,8 +151,7 @@ describe(MessageIntake.name, () => {
   });
 
   it('counts stored attachments toward the byte limit with inline ones', async () => {
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) =>
-      work(manager)) as never);
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => work(manager));
     const id = '6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a';
     attachments.findOwned.mockResolvedValue([
       { id, fileName: 'a.pdf', contentType: 'application/pdf', size: 8, createdAt: new Date() },
@@ -184,11 +182,8 @@ describe(MessageIntake.name, () => {
   });
 
   it("stores to, cc and bcc with repeats dropped, every recipient's address key once, and the sender's id by its address", async () => {
-    database.transaction.mockImplementation((async (work: (m: EntityManager) => Promise<unknown>) =>
-      work(manager)) as never);
-    lifecycle.accept.mockImplementation(async () => {
-      throw new Error('stop after the lifecycle was called');
-    });
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => work(manager));
+    lifecycle.accept.mockImplementation(() => Promise.reject(new Error('stop after the lifecycle was called')));
 
     await sut
       .accept(

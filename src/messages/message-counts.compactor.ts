@@ -28,7 +28,7 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
     if (this.config.role === 'api') return;
     this.timer = setInterval(() => {
       this.compacting ??= this.compact()
-        .catch((err) => this.logger.warn({ err }, 'Could not compact message count changes'))
+        .catch((err: unknown) => this.logger.warn({ err }, 'Could not compact message count changes'))
         .finally(() => (this.compacting = undefined));
     }, EVERY_MS);
     this.timer.unref();
@@ -42,10 +42,13 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
   /** Compacts up to one batch; returns how many changes it added up (0 when another process holds the lock). */
   async compact(): Promise<number> {
     return this.database.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, LOCK);
+      const [{ locked }]: { locked: boolean }[] = await manager.query(
+        `SELECT pg_try_advisory_xact_lock($1, $2) AS locked`,
+        LOCK,
+      );
       if (!locked) return 0;
       // Raw: one statement moves the batch (delete, sum, upsert), which TypeORM cannot say.
-      const [{ compacted }] = await manager.query(
+      const [{ compacted }]: { compacted: number }[] = await manager.query(
         `WITH moved AS (
            DELETE FROM message_count_changes
            WHERE id IN (SELECT id FROM message_count_changes ORDER BY id LIMIT ${BATCH})

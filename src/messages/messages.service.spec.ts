@@ -67,7 +67,7 @@ describe(MessagesService.name, () => {
         countDone = true;
         return 5;
       });
-      repository.list.mockImplementation(async () => (expect(countDone).toBe(false), []));
+      repository.list.mockImplementation(() => Promise.resolve((expect(countDone).toBe(false), [])));
       const page = await sut.list(USER, query({ take: 10, page: 2 }));
       expect(repository.list).toHaveBeenCalledWith(USER, expect.any(Object), 10, 10);
       expect(page).toMatchObject({ messages: [], skip: 10, total: 5, totalPages: 1, hasNext: false });

@@ -150,7 +150,7 @@ export class SendMessageDto {
   })
   // The parsed JSON as sent, as for customPayload.
   @IsOptional()
-  @Transform(({ obj }) => obj.headers)
+  @Transform(({ obj }: { obj: SendMessageDto }) => obj.headers)
   @IsCustomHeaders({ maxHeaders: 20, maxValueLength: 998 })
   headers?: Record<string, string>;
 
@@ -194,7 +194,7 @@ export class SendMessageDto {
   })
   // The parsed JSON as sent: class-transformer would otherwise rebuild it and could lose keys.
   @IsOptional()
-  @Transform(({ obj }) => obj.customPayload)
+  @Transform(({ obj }: { obj: SendMessageDto }) => obj.customPayload)
   @IsStringRecord({ maxKeys: 50, maxKeyLength: 100, maxValueLength: 1000 })
   customPayload?: Record<string, string>;
 
