@@ -6,41 +6,35 @@ type Class<T = object> = abstract new (...args: any[]) => T;
 // Read of any object by jest (printing, matching) or by await: answered as a plain object would.
 const ASKED_OF_ANY_OBJECT = new Set<PropertyKey>(['then', 'asymmetricMatch', '$$typeof', 'nodeType', 'toJSON']);
 
-/** The methods a class's instances have, from its prototype chain. */
-function methodsOf(type: Class): Set<PropertyKey> {
-  const methods = new Set<PropertyKey>();
-  for (let proto: object | null = type.prototype as object; proto && proto !== Object.prototype;) {
-    for (const key of Reflect.ownKeys(proto)) {
-      const descriptor = Object.getOwnPropertyDescriptor(proto, key);
-      if (key !== 'constructor' && typeof descriptor?.value === 'function') methods.add(key);
-    }
-    proto = Object.getPrototypeOf(proto) as object | null;
-  }
-  return methods;
-}
-
 /**
  * A typed mock whose every method fails loudly until a test sets it up, so that a call nobody
- * expected is an error rather than a silent `undefined`. Given the class it stands for, it also
- * fails on a read of any field the test did not set (a config section, a metric, `domain`).
+ * expected is an error rather than a silent `undefined`; so does a field read as an object (a
+ * config section, a metric) that the test did not set.
  */
-export function automock<T extends object>(name = 'mock', type?: Class<T>): jest.Mocked<T> {
-  const methods = new Map<PropertyKey, jest.Mock>();
-  const known = type && methodsOf(type);
+export function automock<T extends object>(name = 'mock'): jest.Mocked<T> {
+  const members = new Map<PropertyKey, jest.Mock>();
   return new Proxy({} as jest.Mocked<T>, {
     get(target, property) {
       if (property in target) return target[property as keyof typeof target]; // set by the test
       if (typeof property === 'symbol' || ASKED_OF_ANY_OBJECT.has(property)) return undefined;
-      if (known && !known.has(property)) throw new Error(`${name}.${property} was read but no test set it`);
-      if (!methods.has(property)) {
-        methods.set(
-          property,
-          jest.fn(() => {
-            throw new Error(`${name}.${property}() was called but no test set it up`);
-          }),
-        );
-      }
-      return methods.get(property);
+      if (!members.has(property)) members.set(property, unset(`${name}.${property}`));
+      return members.get(property);
+    },
+  });
+}
+
+/**
+ * A member nobody set: a jest.fn (so that a test can set it up as a method, abstract ones
+ * included) that throws when called, or when read as an object.
+ */
+function unset(name: string): jest.Mock {
+  const method = jest.fn(() => {
+    throw new Error(`${name}() was called but no test set it up`);
+  });
+  return new Proxy(method, {
+    get(target, key) {
+      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key) as unknown;
+      throw new Error(`${name}.${key} was read but no test set ${name}`);
     },
   });
 }
@@ -65,9 +59,9 @@ export function automockProvider<S>(provider: Class<S> & (new (...args: never[])
   const mocks = new Map<Class, object>();
   for (const [index, type] of types.entries()) {
     // An interface, a primitive or a type alias leaves Object (or a cycle, undefined): nothing to mock.
-    if (typeof type !== 'function' || [Object, String, Number, Boolean, Array, Function].includes(type))
+    if (typeof type !== 'function' || ([Object, String, Number, Boolean, Array, Function] as unknown[]).includes(type))
       throw new Error(`${provider.name}'s parameter ${index} has no class type to mock`);
-    if (!mocks.has(type)) mocks.set(type, automock(type.name, type));
+    if (!mocks.has(type)) mocks.set(type, automock(type.name));
   }
   const sut = new (provider as new (...args: unknown[]) => S)(...types.map((type) => mocks.get(type!)));
   return {
