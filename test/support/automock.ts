@@ -3,8 +3,16 @@ import 'reflect-metadata';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a provider's constructor takes anything
 type Class<T = object> = abstract new (...args: any[]) => T;
 
-// Read of any object by jest (printing, matching) or by await: answered as a plain object would.
-const ASKED_OF_ANY_OBJECT = new Set<PropertyKey>(['then', 'asymmetricMatch', '$$typeof', 'nodeType', 'toJSON']);
+// Read of any object by jest (printing, matching, telling a jasmine spy) or by await: answered as
+// a plain object or a jest.fn would.
+const ASKED_OF_ANY_OBJECT = new Set<PropertyKey>([
+  'then',
+  'asymmetricMatch',
+  '$$typeof',
+  'nodeType',
+  'toJSON',
+  'calls',
+]);
 
 /**
  * A typed mock whose every method fails loudly until a test sets it up, so that a call nobody
@@ -33,7 +41,8 @@ function unset(name: string): jest.Mock {
   });
   return new Proxy(method, {
     get(target, key) {
-      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key) as unknown;
+      if (typeof key === 'symbol' || key in target || ASKED_OF_ANY_OBJECT.has(key))
+        return Reflect.get(target, key) as unknown;
       throw new Error(`${name}.${key} was read but no test set ${name}`);
     },
   });
