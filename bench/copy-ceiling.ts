@@ -3,7 +3,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { v7 as uuidv7 } from 'uuid';
-import { addressKey, senderIdFor } from '../src/messages/addresses';
+import { addressKey } from '../src/common/addresses';
+import { senderIdFor } from '../src/messages/addresses';
 import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { SEND_BODY } from './raw-send';
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { domainToASCII } from 'node:url';
 import { EntityManager } from 'typeorm';
+import { asciiAddressKey } from '../common/addresses';
 import { Database } from '../database/database';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessageStatus } from '../messages/message-status';
@@ -89,12 +89,11 @@ export class ApplyReportsUseCase {
    * A report can only follow the relay's acceptance, but it may arrive before this service has
    * recorded it (the relay bounces at once while the worker is still writing `sent`). Applied now,
    * it would find nothing to bounce and count as applied; refused for now, the sender retries.
+   * The lock holds the status read until the report's change commits.
    */
   private async refuseBeforeAcceptance(manager: EntityManager, messageId: string): Promise<void> {
-    const [message]: { status: MessageStatus }[] = await manager.query(`SELECT status FROM messages WHERE id = $1`, [
-      messageId,
-    ]);
-    if (message && NOT_YET_SENT.has(message.status)) throw new ReportBeforeAcceptanceError(messageId, message.status);
+    const state = await this.lifecycle.lockState(manager, messageId);
+    if (state && NOT_YET_SENT.has(state.status)) throw new ReportBeforeAcceptanceError(messageId, state.status);
   }
 
   private async firstTime(
@@ -121,11 +120,14 @@ export class ApplyReportsUseCase {
     const { messageId, userId } = target;
     // PostgreSQL text cannot hold U+0000, which a report's words may carry: it would fail the
     // transaction, and the listener would answer 451 to that report for ever.
-    const change = { messageId, detail: detail.replace(/\u0000/g, '\ufffd'), recipient };
+    const change = { messageId, detail: detail.replaceAll('\u0000', '\ufffd'), recipient };
     if (kind === 'bounce' || kind === 'soft' || kind === 'complaint') {
-      const { moved } = await this.lifecycle.apply(manager, kind === 'complaint' ? 'complain' : 'bounce', [change]);
+      const moved =
+        kind === 'complaint'
+          ? await this.lifecycle.complain(manager, change)
+          : await this.lifecycle.bounce(manager, change);
       // Already bounced for another recipient, or complained (final): the report still goes in the history.
-      if (moved.length === 0) await this.lifecycle.note(manager, change);
+      if (!moved) await this.lifecycle.note(manager, change);
     } else {
       await this.lifecycle.note(manager, change);
     }
@@ -154,9 +156,11 @@ export class ApplyReportsUseCase {
  * Anything else is recorded as unrecognized. Undefined: the report changes nothing (an auto-reply).
  */
 function findingOf(reports: DeliveryReport[], target: ReportTarget, recipient: string): Finding | undefined {
-  const ours = asciiKey(recipient);
-  const isOurs = (report: DeliveryReport) => report.recipient !== undefined && asciiKey(report.recipient) === ours;
-  const ofMessage = (address: string) => target.recipients.some((key) => asciiKey(key) === asciiKey(address));
+  const ours = asciiAddressKey(recipient);
+  const isOurs = (report: DeliveryReport) =>
+    report.recipient !== undefined && asciiAddressKey(report.recipient) === ours;
+  const ofMessage = (address: string) =>
+    target.recipients.some((key) => asciiAddressKey(key) === asciiAddressKey(address));
   const lone =
     reports.length === 1 && !isOurs(reports[0]) && !(reports[0].recipient && ofMessage(reports[0].recipient))
       ? reports[0]
@@ -191,14 +195,4 @@ function fingerprintOf(messageId: string, { recipient, kind, status, detail }: F
   return createHash('sha256')
     .update(JSON.stringify([messageId, recipient, kind, status ?? null, detail]))
     .digest('hex');
-}
-
-/**
- * An address key with its domain in A-labels: SMTP carries an internationalized domain that way
- * (nodemailer converts it), so a relay's report names `ada@xn--bcher-kva.example` for the stored
- * `ada@bücher.example`. A domain domainToASCII refuses is kept as written.
- */
-function asciiKey(key: string): string {
-  const at = key.lastIndexOf('@');
-  return `${key.slice(0, at + 1)}${domainToASCII(key.slice(at + 1)) || key.slice(at + 1)}`;
 }

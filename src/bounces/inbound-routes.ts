@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { domainToASCII } from 'node:url';
+import { addressKey, asciiDomain } from '../common/addresses';
 import { AppConfig } from '../config/app-config';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { recipientKey } from '../messages/recipients';
@@ -31,17 +31,17 @@ export class InboundRoutes {
     private readonly recipients: TokenRecipients,
     private readonly unsubscribe: UnsubscribeService,
   ) {
-    this.domain = config.deliverability.bounceDomain && domainToASCII(config.deliverability.bounceDomain);
+    this.domain = config.deliverability.bounceDomain && asciiDomain(config.deliverability.bounceDomain);
   }
 
   /** The route for an envelope recipient, or undefined: the address is none of ours (550). */
   async route(address: string): Promise<InboundRoute | undefined> {
     // RFC 5321 §4.1.1.3: RCPT TO:<Postmaster>, without a domain, MUST be accepted.
-    if (this.domain && address.toLowerCase() === 'postmaster') return { kind: 'role', mailbox: 'postmaster' };
+    if (this.domain && addressKey(address) === 'postmaster') return { kind: 'role', mailbox: 'postmaster' };
     // The envelope address as smtp-server parsed it (an A-label domain turned into U-labels); the
-    // domain is whatever follows the last @, compared in A-labels (domainToASCII also folds case).
+    // domain is whatever follows the last @, compared in A-labels (asciiDomain also folds case).
     const at = address.lastIndexOf('@');
-    if (!this.domain || at < 1 || domainToASCII(address.slice(at + 1)) !== this.domain) return undefined;
+    if (!this.domain || at < 1 || asciiDomain(address.slice(at + 1)) !== this.domain) return undefined;
     const localPart = address.slice(0, at);
     const mailbox = ROLE_MAILBOXES.find((role) => role === localPart.toLowerCase());
     if (mailbox) return { kind: 'role', mailbox };

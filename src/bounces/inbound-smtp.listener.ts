@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SMTPServer, SMTPServerAddress, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import { addressKey } from '../common/addresses';
 import { AppConfig } from '../config/app-config';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { ApplyReportsUseCase, ReportBeforeAcceptanceError } from './apply-reports.use-case';
@@ -131,7 +132,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
         return callback(reply(421, 'Error: too many unknown recipients, closing connection'));
       return callback(reply(550, `5.1.1 <${address.address}>: no such mailbox here`));
     }
-    state.routes.set(address.address.toLowerCase(), route);
+    state.routes.set(addressKey(address.address), route);
     callback();
   }
 

@@ -2,27 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { MovedMessage } from '../messages/lifecycle/message-lifecycle';
 import type { TargetOf } from '../messages/lifecycle/transitions';
-import type { MessagePriority } from '../messages/message-status';
+import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages/message-fields';
 import { recipientPositions } from './recipient-positions';
 import type { SealedSigningKey } from '../domains/signing-keys';
 
-/** What a delivery needs of a stored message. */
-export interface DeliverableMessage {
+/** What a delivery needs of a stored message: the fields the claim reads (MESSAGE_FIELDS), and more. */
+export interface DeliverableMessage extends ClaimedFields {
   id: string;
   userId: string;
   attempt: number;
-  sender: string;
-  recipients: string[];
-  cc: string[] | null;
-  bcc: string[] | null;
-  replyTo: string[] | null;
-  subject: string;
-  html: string;
-  text: string | null;
-  headers: Record<string, string> | null;
-  priority: MessagePriority;
-  bulkSendingId: string | null;
-  sentAt: Date;
   /** Each recipient's position (by address key) among the stored to, cc and bcc, kept when suppressed ones are skipped. */
   positions: ReadonlyMap<string, number>;
   attachments: { fileName: string; contentType: string; content: Buffer }[];
@@ -33,35 +21,9 @@ export interface DeliverableMessage {
 }
 
 /** What the claim reads of each message it moves, in its own statement (MessageLifecycle.claim). */
-export type ClaimedColumns = Pick<
-  DeliverableMessage,
-  | 'sender'
-  | 'recipients'
-  | 'cc'
-  | 'bcc'
-  | 'replyTo'
-  | 'subject'
-  | 'html'
-  | 'text'
-  | 'headers'
-  | 'priority'
-  | 'bulkSendingId'
-  | 'sentAt'
-  | 'mime'
-> & { hasAttachments: boolean };
+export type ClaimedColumns = ClaimedFields & Pick<DeliverableMessage, 'mime'> & { hasAttachments: boolean };
 export const CLAIMED_COLUMNS: Record<keyof ClaimedColumns, string> = {
-  sender: 'm.sender',
-  recipients: 'm.recipients',
-  cc: 'm.cc',
-  bcc: 'm.bcc',
-  replyTo: 'm.reply_to',
-  subject: 'm.subject',
-  html: 'm.html',
-  text: 'm.text',
-  headers: 'm.headers',
-  priority: 'm.priority',
-  bulkSendingId: 'm.bulk_sending_id',
-  sentAt: 'm.sent_at',
+  ...CLAIMED_FIELD_COLUMNS,
   mime: '(SELECT mm.content FROM message_mime mm WHERE mm.message_id = m.id)',
   hasAttachments: 'EXISTS (SELECT 1 FROM message_attachments a WHERE a.message_id = m.id)',
 };

@@ -1,5 +1,5 @@
 import { isFQDN, ValidateBy, ValidationOptions } from 'class-validator';
-import { domainToASCII } from 'node:url';
+import { asciiDomain, domainOf } from '../common/addresses';
 
 /** RFC 1035 §2.3.4: 255 octets on the wire, so 253 characters written out without the final dot. */
 export const MAX_DOMAIN_NAME_LENGTH = 253;
@@ -22,9 +22,9 @@ const HOST_NAME = {
  */
 export function toDomainName(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_INPUT_LENGTH || !isFQDN(value, HOST_NAME)) return undefined;
-  // domainToASCII also decodes %xx and maps other dots (。) to dots: a name written so is refused.
+  // asciiDomain also decodes %xx and maps other dots (。) to dots: a name written so is refused.
   if (value.includes('%')) return undefined;
-  const ascii = domainToASCII(value);
+  const ascii = asciiDomain(value);
   if (!ascii || ascii.length > MAX_DOMAIN_NAME_LENGTH || !isFQDN(ascii, HOST_NAME)) return undefined;
   return ascii.split('.').length === value.split('.').length ? ascii : undefined;
 }
@@ -43,7 +43,7 @@ export const IsDomainName = (options?: ValidationOptions) =>
  * (`mail.example.com`, `example.com`, `com`), in the form names are stored in.
  */
 export function domainsAbove(address: string): string[] {
-  const domain = domainToASCII(address.slice(address.lastIndexOf('@') + 1));
+  const domain = asciiDomain(domainOf(address));
   if (!domain) return [];
   const labels = domain.split('.');
   return labels.map((_, i) => labels.slice(i).join('.'));

@@ -1,15 +1,8 @@
 import { v5 as uuidv5 } from 'uuid';
+import { addressKey } from '../common/addresses';
 
 // Fixed forever: changing it would give every existing sender a new id.
 const SENDER_NAMESPACE = '8c4f5f1e-3b0a-4d3e-9c55-6f1f2f0d7a21';
-
-/**
- * How addresses are compared: case-insensitively, lower-cased here and only here (PostgreSQL's
- * lower() disagrees with JavaScript's on letters such as İ, so SQL never lower-cases).
- */
-export function addressKey(email: string): string {
-  return email.toLowerCase();
-}
 
 /**
  * The `senderId` of a user's From address: a name-based UUID, so the same user and address

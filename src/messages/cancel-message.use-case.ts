@@ -4,7 +4,7 @@ import { isUuid } from '../common/uuid';
 import { Database } from '../database/database';
 import { MessageResponse } from './dto/message.response';
 import { MessageLifecycle } from './lifecycle/message-lifecycle';
-import { MessageState, permits, TRANSITIONS } from './lifecycle/transitions';
+import { permits, TRANSITIONS } from './lifecycle/transitions';
 import { MessagesService } from './messages.service';
 
 const CANCELABLE = TRANSITIONS.cancel
@@ -31,10 +31,7 @@ export class CancelMessageUseCase {
     await this.database.transaction(async (manager) => {
       // Locked, so that the status that explains a refusal is the one the change would have met:
       // a claim under way either committed before (sending: 409) or waits and then finds it canceled.
-      const [state]: MessageState[] = await manager.query(
-        `SELECT status, delivery_attempts AS attempts FROM messages WHERE user_id = $1 AND id = $2 FOR UPDATE`,
-        [userId, id],
-      );
+      const state = await this.lifecycle.lockState(manager, id, userId);
       if (!state) throw new NotFoundError(`Message ${id}`);
       if (!permits('cancel', state, 'canceled')) {
         throw new StateConflictError(

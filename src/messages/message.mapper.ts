@@ -1,25 +1,11 @@
 import type { MessageResponse } from './dto/message.response';
+import { rowAsApi } from './message-fields';
 import type { MessageRow, StatusEventRow } from './messages.repository';
 
 /** The one place where a stored message becomes the API's Message. */
 export function mapMessage(row: MessageRow, history?: StatusEventRow[]): MessageResponse {
   return {
-    id: row.id,
-    to: row.recipients,
-    subject: row.subject,
-    senderId: row.sender_id,
-    status: row.status,
-    userId: row.user_id,
-    sentAt: row.sent_at.toISOString(),
-    sender: row.sender,
-    bulkSendingId: row.bulk_sending_id,
-    contactId: row.contact_id,
-    priority: row.priority,
-    customPayload: row.custom_payload,
-    cc: row.cc,
-    bcc: row.bcc,
-    replyTo: row.reply_to,
-    scheduledAt: row.scheduled_at?.toISOString() ?? null,
+    ...rowAsApi(row),
     ...(history && {
       statusHistory: history.map((e) => ({
         status: e.status,

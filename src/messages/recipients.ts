@@ -1,5 +1,5 @@
 import { addressOf } from '../common/validation/mailbox';
-import { addressKey } from './addresses';
+import { addressKey } from '../common/addresses';
 
 export interface RecipientFields {
   to: string[];

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { AddressObject, EmailAddress, HeaderLines } from 'mailparser';
 import { InvalidInputError } from '../common/problem/problem.errors';
-import { addressKey } from '../messages/addresses';
+import { addressKey } from '../common/addresses';
 import { parseSubmission } from './parsed-submission';
 
 /**

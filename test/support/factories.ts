@@ -5,7 +5,8 @@ import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle
 import { WebhookQueue } from '../../src/queue/webhook-queue';
 import { MessageStatus } from '../../src/messages/message-status';
 import { NewMessage } from '../../src/messages/messages.repository';
-import { addressKey, senderIdFor } from '../../src/messages/addresses';
+import { addressKey } from '../../src/common/addresses';
+import { senderIdFor } from '../../src/messages/addresses';
 import { recipientKey } from '../../src/messages/recipients';
 
 /** A body that POST /sender/send accepts; tests change one thing at a time. */

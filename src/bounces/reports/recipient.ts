@@ -1,3 +1,4 @@
+import { addressKey } from '../../common/addresses';
 import { parseMailbox } from '../../common/validation/mailbox';
 
 // nodemailer's RFC 5322 address list parser (no typings ship with it).
@@ -25,9 +26,9 @@ export function addressIn(value: string): string | undefined {
   if (value.length > MAX_ADDRESS_LENGTH || !value.includes('@')) return undefined;
   const bare = value.replace(/^<(.*)>$/, '$1');
   const mailbox = parseMailbox(value) ?? parseMailbox(bare);
-  if (mailbox) return mailbox.address.toLowerCase();
+  if (mailbox) return addressKey(mailbox.address);
   // An address our validator refuses (a domain without a dot, say) is still the one named.
-  return /^[^\s<>@]+@[^\s<>@]+$/.test(bare) ? bare.toLowerCase() : undefined;
+  return /^[^\s<>@]+@[^\s<>@]+$/.test(bare) ? addressKey(bare) : undefined;
 }
 
 /** The addresses of an address list header (To, Cc), lower-cased, groups flattened. */

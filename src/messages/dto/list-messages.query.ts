@@ -4,7 +4,7 @@ import { ArrayNotEmpty, IsBoolean, IsDate, IsIn, IsOptional, IsString, Length, M
 import { IsEmailAddress, IsNotBefore } from '../../common/validation/validators';
 import { PageQuery } from '../../common/paging';
 import { toBoolean, toDateBound, toDistinctList } from '../../common/validation/query-values';
-import { addressKey } from '../addresses';
+import { addressKey } from '../../common/addresses';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
 const toAddressKey = ({ value }: { value: unknown }) => (typeof value === 'string' ? addressKey(value) : value);

@@ -138,4 +138,32 @@ describe(MessageLifecycle.name, () => {
     });
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, []);
   });
+
+  it('locks a message state, the owner named or not', async () => {
+    query.mockResolvedValueOnce([{ status: 'sent', attempts: 1 }]).mockResolvedValueOnce([]);
+
+    expect(await sut.lockState(manager, 'm1')).toEqual({ status: 'sent', attempts: 1 });
+    expect(await sut.lockState(manager, 'm2', 'u')).toBeUndefined();
+
+    expect(query.mock.calls[0][0]).toMatch(/FROM messages\s+WHERE id = \$1 FOR UPDATE$/);
+    expect(query.mock.calls[0][1]).toEqual(['m1']);
+    expect(query.mock.calls[1][0]).toMatch(/WHERE id = \$1 AND user_id = \$2 FOR UPDATE$/);
+    expect(query.mock.calls[1][1]).toEqual(['m2', 'u']);
+  });
+
+  it('bounces and complains for one recipient, with the report in the history entry', async () => {
+    query
+      .mockResolvedValueOnce([{ id: 'm1', userId: 'u', status: 'bounced', attempt: null, outbox_event_id: 'event-3' }])
+      .mockResolvedValueOnce([]);
+    const report = { messageId: 'm1', detail: '550 5.1.1 no such user', recipient: 'ada@example.com' };
+
+    expect(await sut.bounce(manager, report)).toEqual({ id: 'm1', userId: 'u', status: 'bounced', attempt: null });
+    expect(await sut.complain(manager, report)).toBeUndefined();
+
+    expect(query.mock.calls[0][0]).toMatch(/SET status = 'bounced'/);
+    expect(query.mock.calls[1][0]).toMatch(/SET status = 'complained'/);
+    for (const [, params] of query.mock.calls)
+      expect(params).toEqual([['m1'], [null], [null], ['550 5.1.1 no such user'], ['ada@example.com']]);
+    expect(outbox.enqueue).toHaveBeenNthCalledWith(1, manager, ['event-3']);
+  });
 });

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { WebhookQueue } from '../../queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
-import { MESSAGE_COLUMNS, MessageRow, NewMessage } from '../messages.repository';
+import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
+import type { MessageRow, NewMessage } from '../messages.repository';
 import { OUTBOX_READS, outboxCte, transitionSql } from './status-change.sql';
-import { ACCEPTED_STATUS, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
+import { ACCEPTED_STATUS, MessageState, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
 
 /** One message's change in an event's batch. */
 export interface StatusChange<N extends TransitionName = TransitionName> {
@@ -24,6 +25,14 @@ export interface HistoryNote {
   messageId: string;
   detail: string;
   recipient: string | null;
+}
+
+/** What a report says about one recipient of a message (SPEC §9): a history entry's detail and recipient. */
+export interface RecipientReport {
+  messageId: string;
+  detail: string;
+  /** The recipient's address key. */
+  recipient: string;
 }
 
 /** A message that an event moved. */
@@ -57,11 +66,7 @@ export class MessageLifecycle {
   ): Promise<{ messages: MessageRow[]; outboxEventIds: string[] }> {
     const stored: (MessageRow & { outbox_event_id: string | null })[] = await manager.query(
       `WITH given AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(
-           id uuid, user_id text, sender_id uuid, sender text, sender_key text, recipients text[], recipient_keys text[],
-           subject text, html text, priority text, bulk_sending_id text, contact_id text, custom_payload jsonb,
-           webhook_url text, webhook_statuses text[], sent_at timestamptz,
-           cc text[], bcc text[], reply_to text[], text text, headers jsonb, scheduled_at timestamptz)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(${RECORDSET_COLUMNS.join(', ')}, sender_key text, recipient_keys text[])
        ), accepted AS (
          SELECT *, CASE WHEN scheduled_at > sent_at THEN '${SCHEDULED_STATUS}' ELSE '${ACCEPTED_STATUS}' END AS status FROM given
        ), sender AS (
@@ -70,23 +75,19 @@ export class MessageLifecycle {
          INSERT INTO senders (id, user_id, email)
          SELECT DISTINCT sender_id, user_id, sender_key FROM given ORDER BY sender_id ON CONFLICT DO NOTHING
        ), m AS (
-         INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority,
-           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, updated_at,
-           cc, bcc, reply_to, text, headers, scheduled_at)
-         SELECT id, user_id, sender_id, sender, recipients, subject, html, status, priority,
-           bulk_sending_id, contact_id, custom_payload, webhook_url, webhook_statuses, sent_at, sent_at,
-           cc, bcc, reply_to, text, headers, scheduled_at
+         INSERT INTO messages (${GIVEN_COLUMNS.join(', ')}, status, updated_at)
+         SELECT ${GIVEN_COLUMNS.join(', ')}, status, sent_at
          FROM accepted
-         RETURNING ${[...new Set([...MESSAGE_COLUMNS, ...OUTBOX_READS])].join(', ')}
+         RETURNING ${[...new Set([...ROW_COLUMNS, ...OUTBOX_READS])].join(', ')}
        ), recipients AS (
          INSERT INTO message_recipients (message_id, email, user_id, sent_at)
          SELECT given.id, key, given.user_id, given.sent_at FROM given, unnest(given.recipient_keys) AS key
        ), history AS (
          INSERT INTO message_status_events (message_id, status, at) SELECT id, status, sent_at FROM accepted
        ), ${outboxCte('m')}
-       SELECT ${MESSAGE_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.id AS outbox_event_id
+       SELECT ${ROW_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.id AS outbox_event_id
        FROM m LEFT JOIN outbox ON outbox.message_id = m.id`,
-      [JSON.stringify(messages.map(asRecord))],
+      [JSON.stringify(messages.map(recordOf))],
     );
     for (const message of messages) {
       for (const [position, attachment] of message.attachments.entries()) {
@@ -114,7 +115,7 @@ export class MessageLifecycle {
         ]);
     }
     const outboxEventIds = await this.enqueueOutbox(manager, stored);
-    const byId = new Map(stored.map(({ outbox_event_id: _, ...row }) => [row.id, row]));
+    const byId = new Map(stored.map((row) => [row.id, withoutOutboxEventId(row)]));
     return { messages: messages.map((message) => byId.get(message.id)!), outboxEventIds };
   }
 
@@ -161,6 +162,20 @@ export class MessageLifecycle {
     );
   }
 
+  /**
+   * The message's status and attempt count, its row locked until the caller's transaction ends, so
+   * that the change the caller decides on meets the status it read: a claim under way either
+   * committed before or waits. `userId`: only the owner's message. Undefined: no such message.
+   */
+  async lockState(manager: EntityManager, messageId: string, userId?: string): Promise<MessageState | undefined> {
+    const [state]: MessageState[] = await manager.query(
+      `SELECT status, delivery_attempts AS attempts FROM messages
+       WHERE id = $1${userId === undefined ? '' : ' AND user_id = $2'} FOR UPDATE`,
+      userId === undefined ? [messageId] : [messageId, userId],
+    );
+    return state;
+  }
+
   /** Its owner's cancel: scheduled, queued or deferred → canceled. Returns the messages it moved. */
   cancel(manager: EntityManager, messageIds: string[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(
@@ -168,6 +183,21 @@ export class MessageLifecycle {
       'cancel',
       messageIds.map((messageId) => ({ messageId })),
     );
+  }
+
+  /**
+   * A permanent failure reported for one recipient: sent → bounced. Returns the message if it
+   * moved; not when it was already bounced (for another recipient) or is final.
+   */
+  async bounce(manager: EntityManager, report: RecipientReport): Promise<MovedMessage | undefined> {
+    const { moved } = await this.apply(manager, 'bounce', [report]);
+    return moved[0];
+  }
+
+  /** A recipient's complaint: sent or bounced → complained (final). Returns the message if it moved. */
+  async complain(manager: EntityManager, report: RecipientReport): Promise<MovedMessage | undefined> {
+    const { moved } = await this.apply(manager, 'complain', [report]);
+    return moved[0];
   }
 
   /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
@@ -182,7 +212,7 @@ export class MessageLifecycle {
    * Applies one event to a batch of messages in one statement: the changes its guards
    * (TRANSITIONS) allow happen, the others are left out of `moved`.
    */
-  async apply<N extends TransitionName, R extends object = object>(
+  private async apply<N extends TransitionName, R extends object = object>(
     manager: EntityManager,
     name: N,
     changes: StatusChange<N>[],
@@ -199,7 +229,7 @@ export class MessageLifecycle {
       ],
     );
     const outboxEventIds = await this.enqueueOutbox(manager, rows);
-    return { moved: rows.map(({ outbox_event_id: _, ...moved }) => moved as MovedMessage & R), outboxEventIds };
+    return { moved: rows.map((row) => withoutOutboxEventId(row) as MovedMessage & R), outboxEventIds };
   }
 
   /**
@@ -222,30 +252,13 @@ export class MessageLifecycle {
 }
 
 /** A new message as one element of the JSON that accept() reads with jsonb_to_recordset. */
-function asRecord(message: NewMessage) {
-  return {
-    id: message.id,
-    user_id: message.userId,
-    sender_id: message.senderId,
-    sender: message.sender,
-    sender_key: message.senderKey,
-    recipients: message.recipients,
-    recipient_keys: message.recipientKeys,
-    subject: message.subject,
-    html: message.html,
-    priority: message.priority,
-    bulk_sending_id: message.bulkSendingId,
-    contact_id: message.contactId,
-    custom_payload: message.customPayload,
-    webhook_url: message.webhookUrl,
-    webhook_statuses: message.webhookStatuses,
-    // Milliseconds, as the column keeps them.
-    sent_at: message.sentAt.toISOString(),
-    cc: message.cc,
-    bcc: message.bcc,
-    reply_to: message.replyTo,
-    text: message.text,
-    headers: message.headers,
-    scheduled_at: message.scheduledAt?.toISOString() ?? null,
-  };
+function recordOf(message: NewMessage) {
+  return { ...asRecord(message), sender_key: message.senderKey, recipient_keys: message.recipientKeys };
+}
+
+/** A statement's row without the outbox event id it reports for enqueueOutbox. */
+function withoutOutboxEventId<T extends { outbox_event_id: string | null }>(row: T): Omit<T, 'outbox_event_id'> {
+  const rest: Partial<T> = { ...row };
+  delete rest.outbox_event_id;
+  return rest as Omit<T, 'outbox_event_id'>;
 }

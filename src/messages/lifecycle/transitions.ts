@@ -22,8 +22,8 @@ export interface Edge {
 
 /**
  * The status changes after acceptance (SPEC §5), by the event that causes them. A status to come
- * is a row here, plus the code that calls MessageLifecycle.apply() with its event; a guard of a new kind is a case of its own in
- * `guardSql` and `permits`. Neither due nor cancel needs one: the queue holds a scheduled
+ * is a row here, plus the MessageLifecycle operation that applies its event; a guard of a new kind
+ * is a case of its own in `guardSql` and `permits`. Neither due nor cancel needs one: the queue holds a scheduled
  * message's job until its moment, and the cancel checks the owner under the row's lock.
  * `deferred → failed` happens through a last attempt: the message is claimed (→ sending) and that
  * attempt fails.
