@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { JobResult } from './delivery-recorder';
+import type { FinishedAttempt } from './delivery.repository';
 
 const logger = new Logger('Delivery');
 
@@ -7,7 +7,11 @@ const logger = new Logger('Delivery');
  * One line per finished attempt, as a mail server logs its deliveries: the message, its owner,
  * the attempt and what the receiving server said, and when a deferred message is tried next.
  */
-export function logOutcome(finished: JobResult['finished'], recorded: boolean, recordedAfterMs: number): void {
+export function logOutcome(
+  finished: FinishedAttempt & { userId: string; retryAfterSeconds?: number },
+  recorded: boolean,
+  recordedAfterMs: number,
+): void {
   const { messageId, userId, attempt, status, detail, retryAfterSeconds } = finished;
   const nextAttemptAt =
     status === 'deferred' ? new Date(Date.now() + (retryAfterSeconds ?? 0) * 1000).toISOString() : undefined;

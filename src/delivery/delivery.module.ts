@@ -3,6 +3,8 @@ import { MailerModule } from '@nestjs-modules/mailer';
 import { AppConfig } from '../config/app-config';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
 import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
+import { DeliveryClaim } from './delivery-claim';
+import { DeliveryHandOver } from './delivery-hand-over';
 import { DeliveryRecorder } from './delivery-recorder';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryWorker } from './delivery.worker';
@@ -53,7 +55,15 @@ export class DeliveryModule {
             ]
           : []),
       ],
-      providers: [mailer, DeliveryRepository, DeliveryRecorder, DeliverMessageUseCase, DeliveryWorker],
+      providers: [
+        mailer,
+        DeliveryRepository,
+        DeliveryRecorder,
+        DeliveryClaim,
+        DeliveryHandOver,
+        DeliverMessageUseCase,
+        DeliveryWorker,
+      ],
     };
   }
 }

@@ -46,7 +46,8 @@ export class DeliveryRepository {
       manager,
       claimed.filter((c) => c.hasAttachments).map((c) => c.id),
     );
-    return claimed.map(({ status: _, hasAttachments: __, attempt, ...message }) => ({
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- named only to leave them out of the message
+    return claimed.map(({ status, hasAttachments, attempt, ...message }) => ({
       ...message,
       attempt: attempt!,
       positions: recipientPositions(message),

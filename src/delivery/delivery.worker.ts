@@ -1,10 +1,9 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
-import { QueueJob } from '../queue/job-queue';
 import { JobLoop } from '../queue/job-loop';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
-import { DeliverableMessage } from './delivery.repository';
+import { ClaimedJob } from './delivery-claim';
 
 // SPEC §8 gives shutdown 30 s: webhooks drain first (5 s at most), then deliveries (20 s at
 // most), and the rest is for closing.
@@ -18,7 +17,7 @@ const DRAIN_DEADLINE_MS = 20_000;
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly loop: JobLoop<DeliveryJob, { job: QueueJob<DeliveryJob>; message: DeliverableMessage }>;
+  private readonly loop: JobLoop<DeliveryJob, ClaimedJob>;
 
   constructor(
     private readonly config: AppConfig,
@@ -40,7 +39,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         // A claimed job still waiting after a sixth of its lease has its lease started again
         // before it runs (and is not run if another fetch has taken it), and the stock shrinks
         // while jobs run slowly; a message's copies start within another sixth
-        // (DeliverMessageUseCase), so what is left of the lease covers the send.
+        // (DeliveryHandOver), so what is left of the lease covers the send.
         stockMaxAgeMs: (leaseSeconds * 1000) / 6,
       },
       {

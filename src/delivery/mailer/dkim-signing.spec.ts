@@ -12,11 +12,10 @@ import { OutboxMailer } from './outbox.mailer';
 describe('DKIM signature of a composed message', () => {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const record = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
-  const resolver = async (name: string) => {
-    if (name !== 'mr202611abcdef01._domainkey.example.com')
-      throw Object.assign(new Error('no such name'), { code: 'ENOTFOUND' });
-    return [[record]];
-  };
+  const resolver = (name: string) =>
+    name === 'mr202611abcdef01._domainkey.example.com'
+      ? Promise.resolve([[record]])
+      : Promise.reject(Object.assign(new Error('no such name'), { code: 'ENOTFOUND' }));
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-dkim-'));
   const sut = new OutboxMailer({ dataDir } as AppConfig);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -107,8 +106,7 @@ describe('DKIM signature of a composed message', () => {
     const raw = await composed(mail('0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d03'));
 
     expect(raw).not.toMatch(/^DKIM-Signature:/im);
-    expect(await verify(raw)).toEqual([
-      expect.objectContaining({ status: expect.objectContaining({ result: 'none' }) }),
-    ]);
+    // Of arrays, toMatchObject asks the same length: one result, and it is none.
+    expect(await verify(raw)).toMatchObject([{ status: { result: 'none' } }]);
   });
 });

@@ -12,6 +12,7 @@ interface MailsplitChunk {
   root?: boolean;
   headers?: MailsplitHeaders;
 }
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- no typings to import it with
 const { Splitter, Joiner } = require('mailsplit') as { Splitter: new () => Transform; Joiner: new () => Transform };
 
 /**

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { addressOf } from '../common/validation/mailbox';
+import { Database } from '../database/database';
+import { SigningKeys } from '../domains/signing-keys';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { Metrics } from '../metrics/metrics';
+import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
+import { QueueJob } from '../queue/job-queue';
+import { SuppressionList } from '../suppressions/suppression-list';
+import { CLAIMED_COLUMNS, ClaimedColumns, DeliverableMessage, DeliveryRepository } from './delivery.repository';
+import { suppressedDetail, withoutSuppressed } from './suppressed-recipients';
+
+/** A job whose message the claim took, with what its attempt sends. */
+export interface ClaimedJob {
+  job: QueueJob<DeliveryJob>;
+  message: DeliverableMessage;
+}
+
+/**
+ * The claim of a batch of delivery jobs (SPEC §5): which messages they take (→ sending), without
+ * their suppressed recipients and with their sender's signing key, ready for the mailer.
+ */
+@Injectable()
+export class DeliveryClaim {
+  constructor(
+    private readonly database: Database,
+    private readonly lifecycle: MessageLifecycle,
+    private readonly deliveries: DeliveryRepository,
+    private readonly deliveryQueue: DeliveryQueue,
+    private readonly suppressionList: SuppressionList,
+    private readonly signingKeys: SigningKeys,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /**
+   * Claims the jobs' messages, making scheduled ones due first (scheduled → queued → sending, each
+   * with its history entry and webhook). A message whose every recipient is suppressed ends
+   * `suppressed` instead; the suppressed recipients of the others are skipped. The claim, the
+   * webhook jobs it causes and the completion of the jobs with nothing to deliver (final or
+   * canceled, or another attempt's) commit together.
+   */
+  async claim(jobs: QueueJob<DeliveryJob>[]): Promise<ClaimedJob[]> {
+    const { claimed, skipped, ended } = await this.database.transaction(async (manager) => {
+      const due = jobs.filter((j) => j.data.scheduled).map((j) => j.data.messageId);
+      if (due.length > 0) await this.lifecycle.due(manager, due);
+      // The list as it stands when the job takes its message (SPEC §5): after a scheduled one is due.
+      const suppressed = await this.suppressionList.among(
+        manager,
+        jobs.map((j) => j.data.messageId),
+      );
+      const allSuppressed = jobs.filter((j) => suppressed.get(j.data.messageId)?.all);
+      const { moved: ended } = await this.lifecycle.suppress(
+        manager,
+        allSuppressed.map(({ data: { messageId, attempt } }) => ({
+          messageId,
+          attempt,
+          detail: suppressedDetail(suppressed.get(messageId)!.keys, true),
+        })),
+      );
+      const toClaim = jobs
+        .filter((j) => !suppressed.get(j.data.messageId)?.all)
+        .map(({ data: { messageId, attempt } }) => {
+          const skippedKeys = suppressed.get(messageId)?.keys;
+          return { messageId, attempt, note: skippedKeys ? suppressedDetail(skippedKeys, false) : null };
+        });
+      const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, toClaim, CLAIMED_COLUMNS);
+      const deliverable = await this.deliveries.deliverable(manager, moved);
+      const signing = await this.signingKeys.lookUp(
+        manager,
+        deliverable.map((m) => ({ id: m.id, userId: m.userId, senderAddress: addressOf(m.sender) })),
+      );
+      const messages = deliverable.map((m) => ({
+        ...withoutSuppressed(m, suppressed.get(m.id)?.keys ?? []),
+        signingKey: signing.get(m.id),
+      }));
+      const pairs: ClaimedJob[] = [];
+      const others: string[] = [];
+      for (const job of jobs) {
+        const index = messages.findIndex((m) => m.id === job.data.messageId && m.attempt === job.data.attempt);
+        if (index >= 0) pairs.push({ job, message: messages.splice(index, 1)[0] });
+        else others.push(job.id);
+      }
+      if (others.length > 0) await this.deliveryQueue.complete(manager, others);
+      return { claimed: pairs, skipped: others.length - ended.length, ended: ended.length };
+    });
+    if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);
+    if (ended > 0) this.metrics.deliveries.inc({ outcome: 'suppressed' }, ended);
+    return claimed;
+  }
+}

@@ -1,0 +1,227 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { automockProvider } from '../../test/support/automock';
+import { VerpAddresses } from '../bounces/verp-addresses';
+import { AppConfig } from '../config/app-config';
+import { DkimSigningKey, SealedSigningKey, SigningKeys } from '../domains/signing-keys';
+import { DeliveryJob } from '../queue/delivery-queue';
+import { QueueJob } from '../queue/job-queue';
+import { UnsubscribeHeaders } from '../unsubscribe/unsubscribe-headers';
+import { DeliveryHandOver } from './delivery-hand-over';
+import { DeliveryRecorder, JobResult } from './delivery-recorder';
+import { DeliverableMessage } from './delivery.repository';
+import { MailDeliveryError, Mailer, OutgoingMail } from './mailer/mailer';
+import { recipientPositions } from './recipient-positions';
+
+const RETRY_DELAYS = [30, 120];
+const KEY: SealedSigningKey = {
+  domainId: 'd1',
+  domainName: 'example.com',
+  keySelector: 's1',
+  sealed: Buffer.from('k'),
+};
+const OPENED: DkimSigningKey = {
+  domainName: 'example.com',
+  keySelector: 's1',
+  privateKey: generateKeyPairSync('ed25519').privateKey,
+};
+
+function message(fields: Partial<DeliverableMessage> = {}): DeliverableMessage {
+  const stored = {
+    id: 'm1',
+    userId: 'user-1',
+    attempt: 1,
+    sender: 'Ada <ada@example.com>',
+    recipients: ['bob@example.org', 'carol@example.org'],
+    cc: null,
+    bcc: null,
+    replyTo: null,
+    subject: 'Hello',
+    html: '<p>Hi</p>',
+    text: null,
+    headers: null,
+    priority: 'normal' as const,
+    bulkSendingId: null,
+    sentAt: new Date('2026-11-26T12:00:00Z'),
+    attachments: [],
+    mime: null,
+    ...fields,
+  };
+  return { ...stored, positions: recipientPositions(stored) };
+}
+
+const job = (data: Partial<DeliveryJob> = {}): QueueJob<DeliveryJob> => ({
+  id: 'j1',
+  data: { messageId: 'm1', attempt: 1, ...data },
+});
+const accepted = (reply = '250 2.0.0 Ok') => ({ reply, rejected: [] });
+const greylisted = () => new MailDeliveryError('451 4.7.1 Greylisted', false);
+const noSuchUser = () => new MailDeliveryError('550 5.1.1 No such user', true);
+
+describe(DeliveryHandOver.name, () => {
+  let sut: DeliveryHandOver;
+  let mailer: jest.Mocked<Mailer>;
+  let signingKeys: jest.Mocked<SigningKeys>;
+  let verp: jest.Mocked<VerpAddresses>;
+  let recorded: JobResult[];
+
+  /** What the attempt was recorded as (the part the hand-over decides). */
+  const finished = () => recorded.map(({ jobId, finished: f }) => ({ jobId, ...f }));
+  const sentTo = () => mailer.send.mock.calls.map(([mail]) => mail.copyFor?.address ?? mail.to.join(', '));
+
+  beforeEach(() => {
+    const built = automockProvider(DeliveryHandOver);
+    sut = built.sut;
+    mailer = built.mock(Mailer);
+    signingKeys = built.mock(SigningKeys);
+    verp = built.mock(VerpAddresses);
+    Object.defineProperty(built.mock(AppConfig), 'delivery', {
+      value: { retryDelays: RETRY_DELAYS, concurrency: 2, leaseSeconds: 120 },
+    });
+    Object.defineProperty(verp, 'domain', { value: undefined, writable: true });
+    built.mock(UnsubscribeHeaders).for.mockReturnValue({});
+    recorded = [];
+    built.mock(DeliveryRecorder).record.mockImplementation((result) => {
+      recorded.push(result);
+      return Promise.resolve();
+    });
+  });
+
+  describe('a message sent whole (one SMTP transaction)', () => {
+    it('records it sent with the server’s reply', async () => {
+      mailer.send.mockResolvedValue(accepted('250 2.0.0 Ok: queued as 7'));
+
+      await sut.execute(job(), message());
+
+      expect(sentTo()).toEqual(['bob@example.org, carol@example.org']);
+      expect(finished()).toEqual([
+        {
+          jobId: 'j1',
+          messageId: 'm1',
+          userId: 'user-1',
+          attempt: 1,
+          priority: 'normal',
+          sentAt: new Date('2026-11-26T12:00:00Z'),
+          status: 'sent',
+          detail: '250 2.0.0 Ok: queued as 7',
+        },
+      ]);
+    });
+
+    it('defers it on a temporary failure while retries are left', async () => {
+      mailer.send.mockRejectedValue(greylisted());
+
+      await sut.execute(job({ attempt: 2 }), message({ attempt: 2 }));
+
+      expect(finished()).toMatchObject([
+        { status: 'deferred', detail: '451 4.7.1 Greylisted', retryAfterSeconds: RETRY_DELAYS[1] },
+      ]);
+    });
+
+    it('fails it on a temporary failure when no retry is left', async () => {
+      mailer.send.mockRejectedValue(greylisted());
+
+      await sut.execute(job({ attempt: 3 }), message({ attempt: 3 }));
+
+      expect(finished()).toEqual([
+        expect.objectContaining({ status: 'failed', detail: '451 4.7.1 Greylisted (gave up after 3 attempts)' }),
+      ]);
+      expect(finished()[0]).not.toHaveProperty('retryAfterSeconds');
+    });
+
+    it('fails it at once on a permanent failure', async () => {
+      mailer.send.mockRejectedValue(noSuchUser());
+
+      await sut.execute(job(), message());
+
+      expect(finished()).toEqual([expect.objectContaining({ status: 'failed', detail: '550 5.1.1 No such user' })]);
+    });
+
+    it('signs it with the sender’s key', async () => {
+      signingKeys.open.mockReturnValue(OPENED);
+      mailer.send.mockResolvedValue(accepted());
+
+      await sut.execute(job(), message({ signingKey: KEY }));
+
+      expect(signingKeys.open.mock.calls).toEqual([[KEY]]);
+      expect(mailer.send.mock.calls[0][0].dkim).toBe(OPENED);
+    });
+
+    it('defers it, unsent, when the key cannot be decrypted', async () => {
+      signingKeys.open.mockImplementation(() => {
+        throw new Error('the signing key cannot be decrypted');
+      });
+
+      await sut.execute(job(), message({ signingKey: KEY }));
+
+      expect(mailer.send.mock.calls).toEqual([]);
+      expect(finished()).toMatchObject([
+        { status: 'deferred', detail: 'the signing key cannot be decrypted', retryAfterSeconds: RETRY_DELAYS[0] },
+      ]);
+    });
+  });
+
+  describe('a message sent as one copy per recipient (bulk, or VERP)', () => {
+    const bulk = (fields: Partial<DeliverableMessage> = {}) =>
+      message({
+        bulkSendingId: 'b1',
+        recipients: ['bob@example.org', 'carol@example.org', 'dan@example.org'],
+        ...fields,
+      });
+    const replies: Record<string, () => Promise<ReturnType<typeof accepted>>> = {
+      'bob@example.org': () => Promise.resolve(accepted('250 bob')),
+      'carol@example.org': () => Promise.reject(greylisted()),
+      'dan@example.org': () => Promise.reject(noSuchUser()),
+    };
+    beforeEach(() => {
+      // Without BOUNCE_DOMAIN, no copy has an envelope sender of its own.
+      verp.envelopeSender.mockReturnValue(undefined);
+      mailer.send.mockImplementation((mail: OutgoingMail) => replies[mail.copyFor!.address]());
+    });
+
+    it('defers the copies refused for now, naming them in the next job, and retries none of the others', async () => {
+      await sut.execute(job(), bulk());
+
+      expect(sentTo()).toEqual(['bob@example.org', 'carol@example.org', 'dan@example.org']);
+      expect(finished()).toMatchObject([
+        {
+          status: 'deferred',
+          retryAfterSeconds: RETRY_DELAYS[0],
+          copies: { pending: [1], accepted: 1 },
+        },
+      ]);
+    });
+
+    it('sends only the copies its job names as pending, and is sent once none is left to retry', async () => {
+      await sut.execute(job({ attempt: 3, copies: { pending: [1, 2], accepted: 1 } }), bulk({ attempt: 3 }));
+
+      expect(sentTo()).toEqual(['carol@example.org', 'dan@example.org']);
+      expect(finished()).toEqual([expect.objectContaining({ status: 'sent' })]);
+      expect(finished()[0].detail).toContain('carol@example.org (451 4.7.1 Greylisted, gave up after 3 attempts)');
+    });
+
+    it('gives each copy its VERP envelope sender when BOUNCE_DOMAIN is set, bulk or not', async () => {
+      Object.defineProperty(verp, 'domain', { value: 'bounces.example.net' });
+      verp.envelopeSender.mockImplementation(({ recipient }) => `bounces+${recipient}@bounces.example.net`);
+      mailer.send.mockResolvedValue(accepted());
+
+      await sut.execute(job(), message());
+
+      expect(mailer.send.mock.calls.map(([mail]) => mail.copyFor)).toEqual([
+        { address: 'bob@example.org', position: 0, envelopeFrom: 'bounces+0@bounces.example.net' },
+        { address: 'carol@example.org', position: 1, envelopeFrom: 'bounces+1@bounces.example.net' },
+      ]);
+      expect(finished()).toEqual([expect.objectContaining({ status: 'sent' })]);
+    });
+
+    it('defers every copy, none sent unsigned, when the key cannot be decrypted', async () => {
+      signingKeys.open.mockImplementation(() => {
+        throw new Error('the signing key cannot be decrypted');
+      });
+
+      await sut.execute(job(), bulk({ signingKey: KEY }));
+
+      expect(mailer.send.mock.calls).toEqual([]);
+      expect(finished()).toMatchObject([{ status: 'deferred', copies: { pending: [0, 1, 2], accepted: 0 } }]);
+    });
+  });
+});

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { VerpAddresses } from '../bounces/verp-addresses';
+import { AppConfig } from '../config/app-config';
+import { SigningKeys } from '../domains/signing-keys';
+import { CopiesProgress, DeliveryJob } from '../queue/delivery-queue';
+import { QueueJob } from '../queue/job-queue';
+import { UnsubscribeHeaders } from '../unsubscribe/unsubscribe-headers';
+import { CopiesOutcome, copiesOutcome } from './copies-outcome';
+import { DeliveryRecorder } from './delivery-recorder';
+import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
+import { DeliverableMessage } from './delivery.repository';
+import { Mailer, OutgoingMail } from './mailer/mailer';
+import { recipientCopies, sendCopies } from './recipient-copies';
+
+/**
+ * One attempt at a claimed message: hand it to the mailer, decide what the reply comes to on
+ * DELIVERY_RETRY_DELAYS (SPEC §5), and record it with its job's completion and any next attempt.
+ */
+@Injectable()
+export class DeliveryHandOver {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly mailer: Mailer,
+    private readonly recorder: DeliveryRecorder,
+    private readonly unsubscribeHeaders: UnsubscribeHeaders,
+    private readonly verp: VerpAddresses,
+    private readonly signingKeys: SigningKeys,
+  ) {}
+
+  /** Resolves once the attempt's outcome is committed. */
+  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<void> {
+    const outcome = await this.handOver(message, job.data.copies);
+    await this.recorder.record({
+      jobId: job.id,
+      repliedAt: performance.now(),
+      finished: {
+        messageId: message.id,
+        userId: message.userId,
+        attempt: message.attempt,
+        priority: message.priority,
+        sentAt: message.sentAt,
+        ...outcome,
+      },
+    });
+  }
+
+  /**
+   * Bulk mail goes out as one SMTP transaction per recipient, since each copy carries the
+   * recipient's own List-Unsubscribe (SPEC §9), and so does all mail with BOUNCE_DOMAIN set, since
+   * each copy's envelope sender names its recipient (VERP); other mail as one transaction for all.
+   * A retry that names the copies still to go (`progress`) sends those alone, whatever the
+   * configuration has become since.
+   */
+  private async handOver(message: DeliverableMessage, progress: CopiesProgress | undefined): Promise<CopiesOutcome> {
+    const { retryDelays, concurrency, leaseSeconds } = this.config.delivery;
+    // With the stock's sixth (DeliveryWorker), copies start within a third of the lease; the
+    // last then has the rest for its send (at most 60 s with the default lease of 120 s).
+    const startBy = performance.now() + (leaseSeconds * 1000) / 6;
+    const mail = outgoingMail(message);
+    const perCopy = progress !== undefined || message.bulkSendingId !== null || this.verp.domain !== undefined;
+    if (!perCopy) return deliveryRetryPolicy(await this.sendWhole(mail, message), message.attempt, retryDelays);
+    const pending = progress && new Set(progress.pending);
+    const copies = recipientCopies(
+      mail,
+      message.positions,
+      (position) => this.unsubscribeHeaders.for(message, position),
+      (position) => this.verp.envelopeSender({ messageId: message.id, recipient: position }),
+    ).filter((copy) => !pending || pending.has(copy.copyFor!.position));
+    let dkim: OutgoingMail['dkim'];
+    try {
+      dkim = this.openSigningKey(message);
+    } catch (error) {
+      // A key this process cannot decrypt defers every copy, never sends one unsigned.
+      const failed = copies.map(({ copyFor }) => ({
+        address: copyFor!.address,
+        position: copyFor!.position,
+        result: { error },
+      }));
+      return copiesOutcome(failed, progress, message.attempt, retryDelays);
+    }
+    // As many at once as the SMTP pool has connections (WORKER_CONCURRENCY).
+    const results = await sendCopies(
+      this.mailer,
+      copies.map((copy) => ({ ...copy, dkim })),
+      concurrency,
+      startBy,
+    );
+    return copiesOutcome(results, progress, message.attempt, retryDelays);
+  }
+
+  private async sendWhole(mail: OutgoingMail, message: DeliverableMessage): Promise<HandOverResult> {
+    try {
+      // Opened inside the try: a key this process cannot decrypt defers the message, never sends it unsigned.
+      mail.dkim = this.openSigningKey(message);
+      return { receipt: await this.mailer.send(mail) };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  private openSigningKey(message: DeliverableMessage): OutgoingMail['dkim'] {
+    return message.signingKey && this.signingKeys.open(message.signingKey);
+  }
+}
+
+function outgoingMail(message: DeliverableMessage): OutgoingMail {
+  return {
+    id: message.id,
+    from: message.sender,
+    to: message.recipients,
+    cc: message.cc ?? [],
+    bcc: message.bcc ?? [],
+    replyTo: message.replyTo ?? [],
+    subject: message.subject,
+    html: message.html,
+    text: message.text,
+    headers: message.headers ?? {},
+    attachments: message.attachments,
+    ...(message.mime && { mime: message.mime }),
+  };
+}
