@@ -21,6 +21,13 @@ export default tseslint.config(
       // callback's result is ignored (an express handler, an event listener) fails the same way.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+      // A leading underscore names a binding the code must write but does not read: a loop that
+      // only counts (`for (const _ of text)`), a parameter a signature requires, a field left out
+      // of a rest spread.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { varsIgnorePattern: '^_', argsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
