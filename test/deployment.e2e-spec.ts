@@ -337,7 +337,7 @@ describe('the image as the Dockerfile builds it, and the token command the READM
 
   it('says the default --ttl in its usage and the README, and applies that default', async () => {
     const failure = await token([]).catch((error: { stderr: string }) => error);
-    const usageDefault = /--ttl [^\]]*default (\w+)/.exec((failure as { stderr: string }).stderr)?.[1];
+    const usageDefault = /--ttl [^\]]*default (\w+)/.exec(failure.stderr)?.[1];
     const readmeDefault = /npm run token -- --sub <userId> \[--ttl [^\]]+\]` \(the default TTL is (\w+)\)/.exec(
       readme,
     )?.[1];
