@@ -21,7 +21,7 @@ export const TO_LOOPBACK = {
 
 export const newPath = (label: string) => `/hooks/${label}/${randomUUID()}`;
 
-/** POST /sender/send's answer (SPEC §3): the message as accepted; the tests read its fields. */
+/** POST /sender/send's 201 answer (SPEC §4): the Message as accepted, whose other fields the tests read. */
 export type AcceptedMessage = { id: string; status: string } & Record<string, unknown>;
 
 export interface WebhookApp {
