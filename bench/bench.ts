@@ -156,7 +156,7 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function timeEndpoint(port: number, authorization: string, query: Record<string, string>): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const path = `/user/messages?${new URLSearchParams(query)}`;
+    const path = `/user/messages?${new URLSearchParams(query).toString()}`;
     http
       .get({ host: '127.0.0.1', port, path, agent: keepAlive, headers: { authorization } }, (response) => {
         response.resume();
@@ -236,7 +236,10 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
       for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
         const e = await timeEndpoint(mailroom.port, authorization, c.query);
         const n = await timeNaive(client, c.query);
-        if (i >= WARM_UP_RUNS) (endpoint.push(e), naive.push(n));
+        if (i >= WARM_UP_RUNS) {
+          endpoint.push(e);
+          naive.push(n);
+        }
       }
       const [e, n] = [median(endpoint), median(naive)];
       const limit = c.target === 'half' ? n * 0.5 : n + 5;
@@ -284,7 +287,10 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
     for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
       const k = await timeEndpoint(port, `Bearer ${key}`, {});
       const j = await timeEndpoint(port, jwt, {});
-      if (i >= WARM_UP_RUNS) (byKey.push(k), byJwt.push(j));
+      if (i >= WARM_UP_RUNS) {
+        byKey.push(k);
+        byJwt.push(j);
+      }
     }
     const [k, j] = [median(byKey), median(byJwt)];
     const ok = k <= j + 1;

@@ -18,7 +18,8 @@ function field(value: unknown): string {
     ? `{${value.map((v) => `"${String(v).replace(/["\\]/g, '\\$&')}"`).join(',')}}`
     : typeof value === 'object'
       ? JSON.stringify(value)
-      : String(value);
+      : // eslint-disable-next-line @typescript-eslint/no-base-to-string -- arrays and objects took the branches above: a primitive is left
+        String(value);
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 

@@ -95,7 +95,7 @@ function cpuNow(p: Processes): Cpu {
 /** One row of the CPU table: each process's CPU between two readings, divided by `per`. */
 function cpuRow(phase: string, before: Cpu, after: Cpu, per: number, unit: (value: number) => string): string[] {
   const cell = (key: keyof Cpu) =>
-    before[key] === undefined || after[key] === undefined ? '—' : unit((after[key]! - before[key]!) / per);
+    before[key] === undefined || after[key] === undefined ? '—' : unit((after[key] - before[key]) / per);
   return [phase, cell('api'), cell('postgres'), cell('worker'), cell('sink'), cell('client')];
 }
 const msEach = (value: number) => value.toFixed(2);

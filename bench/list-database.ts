@@ -14,9 +14,9 @@ const NAME = 'mailroom_bench_list';
  */
 export async function benchListDatabase(
   options: { fresh?: boolean } = {},
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<{ url: string; close: () => Promise<void> }> {
   let serverUrl: URL;
-  let stop = async (): Promise<void> => undefined;
+  let stop = (): Promise<void> => Promise.resolve();
   if (process.env.DATABASE_URL) {
     serverUrl = new URL(process.env.DATABASE_URL);
   } else {

@@ -35,7 +35,9 @@ function own(stop: () => Promise<void>): () => Promise<void> {
 
 async function stopEverything(): Promise<void> {
   while (owned.length > 0) {
-    await owned[owned.length - 1]().catch((error: unknown) => process.stderr.write(`while stopping: ${error}\n`));
+    await owned[owned.length - 1]().catch((error: unknown) =>
+      process.stderr.write(`while stopping: ${String(error)}\n`),
+    );
   }
 }
 
@@ -78,7 +80,7 @@ export function runBench(main: () => Promise<void>): void {
   const fail = (error: unknown) => {
     // Once ending, what breaks as things stop (a connection the stopped server closed) is expected.
     if (ending) return;
-    process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
     end(1);
   };
   process.on('uncaughtException', fail);
@@ -261,7 +263,7 @@ export interface BenchDatabase {
 export async function benchDatabase(): Promise<BenchDatabase> {
   let server: URL;
   let serverPid: number | undefined;
-  let close = async (): Promise<void> => undefined;
+  let close = (): Promise<void> => Promise.resolve();
   if (process.env.DATABASE_URL) {
     server = new URL(process.env.DATABASE_URL);
   } else {
@@ -287,7 +289,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
 export async function startEmbeddedServer(
   dataDir: string,
   removeData: () => void = () => {},
-): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const embedded = new EmbeddedPostgres(dataDir);
   // The pid is read at once: PostgreSQL removes postmaster.pid when it stops.
   const starting = embedded.start().then((url) => ({ url, pid: postmasterPid(dataDir) }));

@@ -222,7 +222,7 @@ describe('authentication (SPEC §2)', () => {
       });
 
       it('closes its end after the 431 even when the client keeps its own end open', async () => {
-        const server = t.app.getHttpServer() as Server;
+        const server = t.app.getHttpServer();
         await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
         const { port } = server.address() as AddressInfo;
         // allowHalfOpen: the client never closes its side, as a careless or hostile client may not.

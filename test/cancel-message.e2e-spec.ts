@@ -42,7 +42,8 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
   /** The job was taken and completed: its claim ran, and (for a canceled message) refused it. */
   async function waitForJobCompleted(messageId: string): Promise<void> {
     for (const deadline = Date.now() + 20_000; (await jobsOf(messageId)).join() !== 'completed';) {
-      if (Date.now() > deadline) throw new Error(`the job of ${messageId} never completed: ${await jobsOf(messageId)}`);
+      if (Date.now() > deadline)
+        throw new Error(`the job of ${messageId} never completed: ${(await jobsOf(messageId)).join(',')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

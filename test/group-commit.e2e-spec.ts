@@ -118,9 +118,9 @@ describe('GroupCommit', () => {
 
   it('fails every item of a batch at once when the database is out of reach, without writing them one by one', async () => {
     let writes = 0;
-    const unreachable = async () => {
+    const unreachable = () => {
       writes++;
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+      return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
     };
     const commit = new GroupCommit(database, unreachable, options({}));
     const outcomes = await Promise.allSettled(items('away', 10).map((item) => commit.submit(item)));

@@ -41,7 +41,7 @@ const workers: ServiceProcess[] = [];
 let databaseUrl: string;
 let database: Pool;
 /** Replies sink 0 holds open in the crash test, released there or in afterAll. */
-const held: { messageId: string; release(reply: SinkReply): void }[] = [];
+const held: { messageId: string; release: (reply: SinkReply) => void }[] = [];
 const processNames = new Map<ServiceProcess, string>();
 /** Most connections each process held to the database at once, sampled during the tests. */
 const peakConnections = new Map<string, number>();

@@ -32,16 +32,16 @@ describe('the message lifecycle on PostgreSQL', () => {
       (moved) => moved.id,
     );
   const history = async (id: string) =>
-    (await t.db.query(`SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`, [id])) as {
-      status: string;
-      detail: string | null;
-    }[];
+    await t.db.query<{ status: string; detail: string | null }[]>(
+      `SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`,
+      [id],
+    );
   const stateOf = async (id: string) =>
     (
-      (await t.db.query(`SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`, [id])) as {
-        status: string;
-        attempts: number;
-      }[]
+      await t.db.query<{ status: string; attempts: number }[]>(
+        `SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`,
+        [id],
+      )
     )[0];
 
   it('moves a message only along SPEC §5, for the right attempt, with one history entry per move', async () => {

@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
 import { sendBody } from './support/factories';
 import { bearer, newUserId } from './support/tokens';
@@ -59,7 +58,7 @@ describe('platform: requests Node cannot parse', () => {
   afterAll(() => t.close());
 
   it('answers them with a 400 problem and closes the connection', async () => {
-    const server = t.app.getHttpServer() as Server;
+    const server = t.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const socket = connect({ port, host: '127.0.0.1' });

@@ -70,8 +70,8 @@ interface Mailroom {
   base: string;
   /** The demo token from the start-up banner. */
   token: string;
-  stdout(): string;
-  stderr(): string;
+  stdout: () => string;
+  stderr: () => string;
 }
 
 function spawnMailroom(
@@ -79,8 +79,8 @@ function spawnMailroom(
   env: Record<string, string>,
 ): {
   child: ChildProcessWithoutNullStreams;
-  stdout(): string;
-  stderr(): string;
+  stdout: () => string;
+  stderr: () => string;
 } {
   const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: PROJECT_ROOT, env: userEnv(dataDir, env) });
   children.push(child);

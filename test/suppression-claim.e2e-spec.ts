@@ -26,16 +26,16 @@ describe('the suppression check of a delivery claim', () => {
     deliveries.claim([{ id: randomUUID(), data: { messageId, attempt } }]);
   const stateOf = async (id: string) =>
     (
-      (await t.db.query(`SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`, [id])) as {
-        status: string;
-        attempts: number;
-      }[]
+      await t.db.query<{ status: string; attempts: number }[]>(
+        `SELECT status, delivery_attempts AS attempts FROM messages WHERE id = $1`,
+        [id],
+      )
     )[0];
   const history = async (id: string) =>
-    (await t.db.query(`SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`, [id])) as {
-      status: string;
-      detail: string | null;
-    }[];
+    await t.db.query<{ status: string; detail: string | null }[]>(
+      `SELECT status, detail FROM message_status_events WHERE message_id = $1 ORDER BY id`,
+      [id],
+    );
 
   it('suppresses a job that came back (sending, same attempt) when an entry was added meanwhile', async () => {
     const userId = newUserId('claim-came-back');

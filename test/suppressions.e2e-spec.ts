@@ -21,10 +21,10 @@ describe('/user/suppressions', () => {
   const remove = (userId: string, email: string) =>
     t.http.delete(`/user/suppressions/${encodeURIComponent(email)}`).set(bearer(userId));
   const rowsOf = async (userId: string) =>
-    (await t.db.query(`SELECT email, reason FROM suppressions WHERE user_id = $1 ORDER BY email`, [userId])) as {
-      email: string;
-      reason: string;
-    }[];
+    await t.db.query<{ email: string; reason: string }[]>(
+      `SELECT email, reason FROM suppressions WHERE user_id = $1 ORDER BY email`,
+      [userId],
+    );
   const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 
   it('adds an address as manual, lower-cased, and lists it; a second add keeps the entry', async () => {

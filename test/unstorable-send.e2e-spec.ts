@@ -26,8 +26,12 @@ describe('a send PostgreSQL cannot store', () => {
   it("fails alone: the other users' sends that share its transaction are stored", async () => {
     const [alice, bob] = [newUserId('alice'), newUserId('bob')];
     // All in one turn: four writers take one send each, and the other 27 share one transaction.
-    const sends = Array.from({ length: 30 }, () => intake.accept(bob, request()));
-    sends.splice(12, 0, intake.accept(alice, request({ subject: 'Invoice\u0000 2' })));
+    const bobs = Array.from({ length: 30 }, () => intake.accept(bob, request()));
+    const sends = [
+      ...bobs.slice(0, 12),
+      intake.accept(alice, request({ subject: 'Invoice\u0000 2' })),
+      ...bobs.slice(12),
+    ];
 
     const outcomes = await Promise.allSettled(sends);
 

@@ -81,7 +81,9 @@ async function waitForSent(userId: string, id: string, ...watched: WorkerProcess
   try {
     return await waitForStatus(api.http, userId, id, 'sent', DELIVERY_MS);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n${watched.map((w) => w.tail()).join('\n---\n')}`);
+    throw new Error(`${(error as Error).message}\n${watched.map((w) => w.tail()).join('\n---\n')}`, {
+      cause: error,
+    });
   }
 }
 
@@ -91,6 +93,7 @@ async function waitForDataOf(id: string, attempts: number, ...watched: WorkerPro
   } catch (error) {
     throw new Error(
       `${(error as Error).message} (DATA #${attempts} of ${id})\n${watched.map((w) => w.tail()).join('\n---\n')}`,
+      { cause: error },
     );
   }
 }

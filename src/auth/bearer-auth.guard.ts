@@ -48,11 +48,11 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(REQUIRED_SCOPE, targets);
     if (!scope)
       throw new MissingScopeError(
-        `${request.method} ${request.route?.path ?? request.path} is not open to API keys; use a JWT.`,
+        `${request.method} ${routePattern(request) ?? request.path} is not open to API keys; use a JWT.`,
       );
     if (!holder.scopes.includes(scope)) {
       throw new MissingScopeError(
-        `This API key lacks the scope ${scope}, which ${request.method} ${request.route?.path ?? request.path} needs; its scopes: ${holder.scopes.join(', ')}.`,
+        `This API key lacks the scope ${scope}, which ${request.method} ${routePattern(request) ?? request.path} needs; its scopes: ${holder.scopes.join(', ')}.`,
       );
     }
     return true;
@@ -112,4 +112,9 @@ function failure(cause: unknown): Error {
   return new ServiceUnavailableError(
     'Tokens cannot be verified right now (the signing keys are unavailable); try again shortly.',
   );
+}
+
+/** The pattern of the route that matched (`/messages/:id`); express types `request.route` as any. */
+function routePattern(request: Request): string | undefined {
+  return (request.route as { path?: string } | undefined)?.path;
 }

@@ -9,5 +9,5 @@ export interface AuthUser {
 }
 
 export const CurrentUser = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): AuthUser => context.switchToHttp().getRequest().user,
+  (_data: unknown, context: ExecutionContext): AuthUser => context.switchToHttp().getRequest<{ user: AuthUser }>().user,
 );

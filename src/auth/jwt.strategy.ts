@@ -50,6 +50,7 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
       );
     if (typeof payload.exp !== 'number') throw new InvalidTokenError('The token has no exp claim.');
     const { sub } = payload;
+    // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to find
     if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH || /[\x00-\x1f\x7f]/.test(sub)) {
       throw new InvalidTokenError(
         `The token's sub claim must be a string of 1-${MAX_SUBJECT_LENGTH} characters without control characters.`,

@@ -13,7 +13,7 @@ const USAGE =
 try {
   const { values } = parseArgs({ options: { sub: { type: 'string' }, ttl: { type: 'string', default: DEFAULT_TTL } } });
   if (!values.sub) throw new Error(USAGE);
-  process.stdout.write(`${signToken(AppConfig.load(), values.sub, parseTtl(values.ttl!))}\n`);
+  process.stdout.write(`${signToken(AppConfig.load(), values.sub, parseTtl(values.ttl))}\n`);
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exitCode = 1;

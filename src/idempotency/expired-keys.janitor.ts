@@ -23,7 +23,10 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
     this.timer = setInterval(
-      () => void this.sweep().catch((err) => this.logger.warn({ err }, 'Could not delete expired idempotency keys')),
+      () =>
+        void this.sweep().catch((err: unknown) =>
+          this.logger.warn({ err }, 'Could not delete expired idempotency keys'),
+        ),
       EVERY_MS,
     );
     this.timer.unref();

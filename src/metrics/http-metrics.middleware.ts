@@ -10,7 +10,9 @@ export class HttpMetricsMiddleware implements NestMiddleware {
   use(request: Request, response: Response, next: NextFunction): void {
     const end = this.metrics.httpRequestDuration.startTimer();
     response.once('finish', () => {
-      const route = request.route?.path ? `${request.baseUrl}${request.route.path}` : 'unmatched';
+      // express types request.route as any: the pattern of the route that matched, if one did.
+      const pattern = (request.route as { path?: string } | undefined)?.path;
+      const route = pattern ? `${request.baseUrl}${pattern}` : 'unmatched';
       end({ method: request.method, route, status: String(response.statusCode) });
     });
     next();

@@ -13,12 +13,12 @@ import { RateLimitedError } from '../common/problem/problem.errors';
 export class UserThrottlerGuard extends ThrottlerGuard {
   protected override headerPrefix = 'RateLimit';
 
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return !this.callerOf(context);
+  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return Promise.resolve(!this.callerOf(context));
   }
 
-  protected override async getTracker(request: { user?: AuthUser }): Promise<string> {
-    return request.user!.id;
+  protected override getTracker(request: { user?: AuthUser }): Promise<string> {
+    return Promise.resolve(request.user!.id);
   }
 
   /** One budget per user, whichever endpoint is called (the default would count per route). */
@@ -26,15 +26,12 @@ export class UserThrottlerGuard extends ThrottlerGuard {
     return userId;
   }
 
-  protected override async throwThrottlingException(
-    context: ExecutionContext,
-    limit: ThrottlerLimitDetail,
-  ): Promise<void> {
+  protected override throwThrottlingException(context: ExecutionContext, limit: ThrottlerLimitDetail): Promise<void> {
     const { res } = this.getRequestResponse(context);
     this.setResponseHeader(res, 'RateLimit-Limit', limit.limit);
     this.setResponseHeader(res, 'RateLimit-Remaining', 0);
     this.setResponseHeader(res, 'RateLimit-Reset', limit.timeToBlockExpire);
-    throw new RateLimitedError(limit.limit, limit.timeToBlockExpire);
+    return Promise.reject(new RateLimitedError(limit.limit, limit.timeToBlockExpire));
   }
 
   private callerOf(context: ExecutionContext): AuthUser | undefined {

@@ -10,14 +10,17 @@ export type SmtpReply = Error & { responseCode: number };
  * (no client can split a reply in two), and anything else left is a question mark.
  */
 export function asciiReplyText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/\p{Pd}/gu, '-')
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\x00-\x1f\x7f\s]/g, ' ')
-    .replace(/[^\x20-\x7e]/gu, '?');
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/\p{Pd}/gu, '-')
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/[\u201c\u201d]/g, '"')
+      // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to find
+      .replace(/[\x00-\x1f\x7f\s]/g, ' ')
+      .replace(/[^\x20-\x7e]/gu, '?')
+  );
 }
 
 export const smtpReply = (code: number, text: string): SmtpReply =>

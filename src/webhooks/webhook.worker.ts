@@ -27,7 +27,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       queue,
       { name: WebhookWorker.name, concurrency: CONCURRENCY, drainDeadlineMs: DRAIN_DEADLINE_MS },
       {
-        prepare: async (jobs) => jobs.map((job) => ({ job })),
+        prepare: (jobs) => Promise.resolve(jobs.map((job) => ({ job }))),
         run: ({ job }) => deliverEvent.execute(job),
       },
     );

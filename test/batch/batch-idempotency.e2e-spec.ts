@@ -86,7 +86,7 @@ describe('Idempotency-Key on POST /sender/send/batch', () => {
       await blocker.release();
     }
 
-    const firstAnswer = await first!;
+    const firstAnswer = await first;
     expect(firstAnswer.status).toBe(201);
     const again = await sendBatch(t.http, userId, messages, key).expect(201);
     expect(again.text).toBe(firstAnswer.text);

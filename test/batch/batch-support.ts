@@ -12,7 +12,7 @@ export const batchOf = (n: number, overrides: Record<string, unknown> = {}) =>
 export function sendBatch(http: TestAgent, userId: string, messages: unknown, key?: string) {
   const request = http.post('/sender/send/batch').set(bearer(userId));
   if (key !== undefined) request.set('Idempotency-Key', key);
-  return request.send({ messages } as object);
+  return request.send({ messages });
 }
 
 /** The user's delivery jobs: a batch queues one per message, in the same transaction. */

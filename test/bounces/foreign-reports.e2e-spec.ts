@@ -31,10 +31,10 @@ describe('reports that name what their token does not', () => {
   const app = bootBounceApp();
   const { receiver, t } = app;
   const suppressedEverywhere = async (email: string) =>
-    (await t.db.query(`SELECT user_id, reason FROM suppressions WHERE lower(email) = lower($1)`, [email])) as {
-      user_id: string;
-      reason: string;
-    }[];
+    await t.db.query<{ user_id: string; reason: string }[]>(
+      `SELECT user_id, reason FROM suppressions WHERE lower(email) = lower($1)`,
+      [email],
+    );
 
   itWithPython(
     "never touches user B when A's token carries a report about B's recipient, or B's own address",

@@ -57,10 +57,10 @@ describe('hostile mail to the inbound listener (property-based)', () => {
   afterAll(() => console.log(`inbound listener fuzz: ${JSON.stringify(tally)}`));
 
   const snapshot = async () => ({
-    messages: (await t.db.query(`SELECT id, status FROM messages ORDER BY id`)) as Row[],
-    suppressions: (await t.db.query(
+    messages: await t.db.query<Row[]>(`SELECT id, status FROM messages ORDER BY id`),
+    suppressions: await t.db.query<Suppression[]>(
       `SELECT user_id, email, reason FROM suppressions ORDER BY user_id, email`,
-    )) as Suppression[],
+    ),
   });
 
   itWithPython(

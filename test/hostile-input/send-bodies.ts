@@ -95,6 +95,7 @@ const inlineAttachment = fc.record(
 const headerName = fc.stringMatching(/^X-[A-Za-z0-9!#$%&'*+.^_`|~-]{1,30}$/);
 /** Values with a visible character, and no control character but tab. */
 const headerValue = printableText(60, 998).filter(
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to find
   (value) => /\S/.test(value) && !/[\x00-\x08\x0a-\x1f\x7f]/.test(value),
 );
 const mailboxes = (minLength: number, maxLength: number) => fc.array(validMailbox, { minLength, maxLength });

@@ -53,7 +53,7 @@ describe('Idempotency-Key on POST /sender/send', () => {
         await blocker.release();
       }
 
-      const firstAnswer = await first!;
+      const firstAnswer = await first;
       expectFirstAnswer(firstAnswer);
       expectReplayOf(await send(userId, body, key, other), firstAnswer);
       expect(await messagesOf(userId)).toBe(1);
@@ -88,9 +88,9 @@ describe('Idempotency-Key on POST /sender/send', () => {
         await blocker.release();
       }
 
-      expectReplayOf(await heldRepeat!, first);
+      expectReplayOf(await heldRepeat, first);
       // The first request finished long ago: nothing is in flight that could justify a 409.
-      expectReplayOf(await secondRepeat!, first);
+      expectReplayOf(await secondRepeat, first);
       expect(await messagesOf(userId)).toBe(1);
     });
 

@@ -66,32 +66,35 @@ describe('Idempotency-Key on POST /sender/send', () => {
       return body.id;
     };
 
-    const refusals: [string, number, (userId: string) => Promise<Record<string, unknown>>][] = [
-      ['400 for an invalid body', 400, async () => sendBody({ to: ['not-an-address'] })],
+    const refusals: [string, number, (userId: string) => Record<string, unknown> | Promise<Record<string, unknown>>][] =
       [
-        '400 for an unknown stored attachment',
-        400,
-        async () => sendBody({ attachmentIds: ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'] }),
-      ],
-      [
-        '400 for a webhook URL with credentials',
-        400,
-        async () => sendBody({ webhook: { url: 'https://user:pass@hooks.example.com/h' } }),
-      ],
-      [
-        '413 for inline attachments over MAX_ATTACHMENT_BYTES',
-        413,
-        async () =>
-          sendBody({
-            attachments: [{ fileName: 'big.bin', content: Buffer.alloc(MAX_ATTACHMENT_BYTES + 1).toString('base64') }],
-          }),
-      ],
-      [
-        '413 for stored attachments over MAX_ATTACHMENT_BYTES together',
-        413,
-        async (userId) => sendBody({ attachmentIds: [await upload(userId, 600), await upload(userId, 600)] }),
-      ],
-    ];
+        ['400 for an invalid body', 400, () => sendBody({ to: ['not-an-address'] })],
+        [
+          '400 for an unknown stored attachment',
+          400,
+          () => sendBody({ attachmentIds: ['6f1f2f0d-7a21-4d3e-9c55-8c4f5f1e3b0a'] }),
+        ],
+        [
+          '400 for a webhook URL with credentials',
+          400,
+          () => sendBody({ webhook: { url: 'https://user:pass@hooks.example.com/h' } }),
+        ],
+        [
+          '413 for inline attachments over MAX_ATTACHMENT_BYTES',
+          413,
+          () =>
+            sendBody({
+              attachments: [
+                { fileName: 'big.bin', content: Buffer.alloc(MAX_ATTACHMENT_BYTES + 1).toString('base64') },
+              ],
+            }),
+        ],
+        [
+          '413 for stored attachments over MAX_ATTACHMENT_BYTES together',
+          413,
+          async (userId) => sendBody({ attachmentIds: [await upload(userId, 600), await upload(userId, 600)] }),
+        ],
+      ];
 
     it.each(refusals)(
       '(%s) stores no key: the corrected retry with the same key is accepted',

@@ -14,11 +14,12 @@ import { bootTestApp, TestApp } from '../support/test-app';
 import { newUserId } from '../support/tokens';
 import { apiKeyFor, submissionPort, submitWithNodemailer } from './submission-clients';
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, controls included: nothing above it
 const ASCII = /^[\x00-\x7f]*$/;
 const mail = { from: 'a@sender.example', to: 'b@rcpt.example', subject: 'limits', text: 'hi' };
 /** The submission server's own TCP server, to see its connections counted out. */
 const listeningSocketOf = (t: TestApp): Server =>
-  (t.app.get(SubmissionSmtpServer) as unknown as { listening: { server: SMTPServer } }).listening.server.server;
+  t.app.get<SubmissionSmtpServer, { listening: { server: SMTPServer } }>(SubmissionSmtpServer).listening.server.server;
 const plain = (password: string) => Buffer.from(`\0anyone\0${password}`).toString('base64');
 
 describe('limits of the submission server (SPEC §10)', () => {

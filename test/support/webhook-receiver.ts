@@ -127,7 +127,7 @@ export class WebhookReceiver {
       if (Date.now() > deadline) {
         const seen = this.requests.map(
           (r) =>
-            `${r.method} ${r.path} id=${r.headers['webhook-id']} -> ${r.answered ?? (r.clientGone ? 'client gone' : 'unanswered')}`,
+            `${r.method} ${r.path} id=${String(r.headers['webhook-id'])} -> ${r.answered ?? (r.clientGone ? 'client gone' : 'unanswered')}`,
         );
         throw new Error(
           `The webhook receiver did not see ${what} within ${timeoutMs} ms; it saw:\n${seen.join('\n') || '(nothing)'}`,

@@ -126,7 +126,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
           );
         }
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n${worker.tail()}`);
+        throw new Error(`${(error as Error).message}\n${worker.tail()}`, { cause: error });
       }
       const secret = await secretOf(api.http, userId);
       const eventIds: string[] = [];
@@ -180,7 +180,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       try {
         await receiver.waitFor(() => receiver.on(path).length === 1, 'the held request', 60_000);
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n${a.tail()}`);
+        throw new Error(`${(error as Error).message}\n${a.tail()}`, { cause: error });
       }
       const eventId = header(receiver.on(path)[0], 'webhook-id');
       a.child.kill('SIGKILL');
@@ -207,7 +207,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
           60_000,
         );
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n${b.tail()}`);
+        throw new Error(`${(error as Error).message}\n${b.tail()}`, { cause: error });
       }
       const copies = receiver.withId(eventId);
       // At least once: the held copy (never answered) and the one that worker B delivered.

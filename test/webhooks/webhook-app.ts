@@ -21,15 +21,18 @@ export const TO_LOOPBACK = {
 
 export const newPath = (label: string) => `/hooks/${label}/${randomUUID()}`;
 
+/** POST /sender/send's 201 answer (SPEC §4): the Message as accepted, whose other fields the tests read. */
+export type AcceptedMessage = { id: string; status: string } & Record<string, unknown>;
+
 export interface WebhookApp {
   receiver: WebhookReceiver;
   sink: SmtpSink;
   /** The app; usable once the describe's beforeAll has run. */
   t: TestApp;
   /** POST /sender/send as `userId`, expecting 201; the accepted message. */
-  send(userId: string, overrides?: Record<string, unknown>): Promise<any>;
+  send: (userId: string, overrides?: Record<string, unknown>) => Promise<AcceptedMessage>;
   /** Answers requests to `path` with `script`, and every other request with 200. */
-  scriptFor(path: string, script: (attempt: number) => ReceiverReply): void;
+  scriptFor: (path: string, script: (attempt: number) => ReceiverReply) => void;
 }
 
 /**

@@ -83,7 +83,7 @@ function parse(text: string): SesNotification | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const envelope = value as { Type?: unknown; Message?: unknown };
   if (envelope.Type === 'Notification' && typeof envelope.Message === 'string') return parse(envelope.Message.trim());
-  return value as SesNotification;
+  return value;
 }
 
 function parseJson(text: string): unknown {

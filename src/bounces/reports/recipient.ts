@@ -2,6 +2,7 @@ import { addressKey } from '../../common/addresses';
 import { parseMailbox } from '../../common/validation/mailbox';
 
 // nodemailer's RFC 5322 address list parser (no typings ship with it).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- nodemailer 10's own typings of this internal path declare no call signature; the cast below gives it one
 const addressparser = require('nodemailer/lib/addressparser') as (
   value: string,
   options?: { flatten: boolean },

@@ -58,6 +58,6 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   )
     return true;
   // An AggregateError: Node tried each address of a host name.
-  const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
+  const nested = [driverError, cause, ...(Array.isArray(errors) ? (errors as unknown[]) : [])];
   return nested.some((inner) => isDatabaseUnavailable(inner, depth + 1));
 }

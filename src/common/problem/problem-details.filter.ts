@@ -21,7 +21,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // Refused before its body came in full: closing is what stops Node reading the rest, of any size.
     if (!request.complete) closeAfterAnswer(request, response);
     for (const [name, value] of Object.entries(problem.headers ?? {})) response.setHeader(name, value);
-    const body = problemBody(problem.status, problem.detail, String(request.id ?? ''), problem.errors, problem.type);
+    const body = problemBody(
+      problem.status,
+      problem.detail,
+      typeof request.id === 'string' ? request.id : '',
+      problem.errors,
+      problem.type,
+    );
     response.status(problem.status).type('application/problem+json').send(JSON.stringify(body));
   }
 }

@@ -9,6 +9,6 @@ export function sendProblem(
   detail: string,
   headers: Record<string, string> = {},
 ): void {
-  const body = problemBody(status, detail, String(request.id ?? ''));
+  const body = problemBody(status, detail, typeof request.id === 'string' ? request.id : '');
   response.status(status).set(headers).type('application/problem+json').send(JSON.stringify(body));
 }

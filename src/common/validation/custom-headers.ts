@@ -21,6 +21,7 @@ const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
 // A name cannot be folded: short enough that name and colon leave most of a 998-character line.
 export const MAX_HEADER_NAME_LENGTH = 100;
 // CR and LF would write headers of their own; the other controls (but tab) have no place in one.
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to find
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 export function isReservedHeaderName(name: string): boolean {

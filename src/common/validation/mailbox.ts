@@ -1,6 +1,7 @@
 import { isEmailAddress } from './email-address';
 
 // nodemailer's RFC 5322 address parser (the one it uses for its own headers); no typings ship with it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- nodemailer 10's own typings of this internal path declare no call signature; the cast below gives it one
 const addressparser = require('nodemailer/lib/addressparser') as (
   value: string,
 ) => { name: string; address?: string; group?: unknown[] }[];

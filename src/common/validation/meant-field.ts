@@ -28,6 +28,7 @@ const squash = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
  * written in another case or with separators, or another service's name for one of them; a
  * suggestion is made only when `dto` has that field.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- class-validator and class-transformer key their metadata by the class as a Function, and hand it back as one
 export function meantField(unknown: string, dto: Function | undefined): string | undefined {
   if (!dto) return undefined;
   const known = [

@@ -6,6 +6,7 @@ import { meantField } from './meant-field';
 import { entryMessages } from './validators';
 
 // class-transformer's own record of @Type(): which properties hold nested DTOs (not in its public typings).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- this cjs path ships no typings for `import`; the cast below gives it its type
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: MetadataStorage;
 };
@@ -31,7 +32,7 @@ class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const hidden = hiddenUnknownFields(value, metadata);
     try {
-      const transformed = await super.transform(value, metadata);
+      const transformed: unknown = await super.transform(value, metadata);
       if (hidden.length > 0) throw new InvalidInputError(hidden);
       return transformed;
     } catch (error) {
@@ -48,6 +49,7 @@ function hiddenUnknownFields(value: unknown, { type, metatype }: ArgumentMetadat
 }
 
 /** Walks the input alongside its DTO and the nested DTOs it declares with @Type (webhook, attachments[]). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- class-validator and class-transformer key their metadata by the class as a Function, and hand it back as one
 function hiddenIn(value: unknown, dto: Function, path: string): FieldError[] {
   if (typeof value !== 'object' || value === null) return [];
   if (Array.isArray(value)) return value.flatMap((item, i) => hiddenIn(item, dto, `${path}[${i}]`));
@@ -61,6 +63,7 @@ function hiddenIn(value: unknown, dto: Function, path: string): FieldError[] {
 }
 
 /** "is not a field of this request", and the field that was likely meant (`from`: `sender`), if any. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- class-validator and class-transformer key their metadata by the class as a Function, and hand it back as one
 function unknownFieldMessage(property: string, dto: Function | undefined): string {
   const meant = meantField(property, dto);
   return meant ? `is not a field of this request; did you mean \`${meant}\`?` : 'is not a field of this request';

@@ -17,6 +17,7 @@ export class CreateApiKeyDto {
   @TextLength(1, MAX_API_KEY_NAME_LENGTH)
   @IsNotBlank()
   // PostgreSQL text cannot hold NUL, and no label needs a control character.
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to find
   @Matches(/^[^\x00-\x1f\x7f]*$/, { message: 'must not contain control characters' })
   name!: string;
 
