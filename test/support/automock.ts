@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a provider's constructor takes anything
 type Class<T = object> = abstract new (...args: any[]) => T;
 
 // Read of any object by jest (printing, matching, telling a jasmine spy) or by await: answered as
