@@ -5,7 +5,7 @@ import { AttachmentsModule } from './attachments/attachments.module';
 import { AuthModule } from './auth/auth.module';
 import { BouncesModule } from './bounces/bounces.module';
 import { HttpDrain } from './common/http-drain';
-import type { AuthUser } from './auth/current-user.decorator';
+import type { AuthUser } from './auth/auth-user';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';

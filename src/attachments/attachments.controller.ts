@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, 
 import type { Request } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
-import type { AuthUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { UnsupportedMediaTypeError } from '../common/problem/problem.errors';
 import { AttachmentUploadInterceptor } from './attachment-upload.interceptor';

@@ -8,7 +8,7 @@ import { InvalidTokenError, RateLimitedError, ServiceUnavailableError } from '..
 import { isApiKeyToken } from './api-keys/api-key-hasher';
 import type { ApiKeyScope } from './api-keys/api-key-scope';
 import { ApiKeyHolder, ApiKeys } from './api-keys/api-keys';
-import type { AuthUser } from './current-user.decorator';
+import type { AuthUser } from './auth-user';
 import { MissingScopeError } from './missing-scope.error';
 import { IS_PUBLIC } from './public.decorator';
 import { REQUIRED_SCOPE } from './requires-scope.decorator';

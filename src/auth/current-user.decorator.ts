@@ -1,12 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { ApiKeyScope } from './api-keys/api-key-scope';
-
-/** The caller, as the bearer guard established it: the JWT's `sub`, or the owner of the API key. */
-export interface AuthUser {
-  id: string;
-  /** Set when the caller came with an API key, which allows only its scopes; a JWT allows every one. */
-  apiKey?: { id: string; scopes: ApiKeyScope[] };
-}
+import type { AuthUser } from './auth-user';
 
 export const CurrentUser = createParamDecorator(
   (_data: unknown, context: ExecutionContext): AuthUser => context.switchToHttp().getRequest<{ user: AuthUser }>().user,

@@ -6,7 +6,7 @@ import type { JwtHeader, JwtPayload } from 'jsonwebtoken';
 import { ExtractJwt, Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
 import { InvalidTokenError } from '../common/problem/problem.errors';
-import type { AuthUser } from './current-user.decorator';
+import type { AuthUser } from './auth-user';
 
 const MAX_SUBJECT_LENGTH = 255;
 

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
-import type { AuthUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/auth-user';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { DomainsService, MAX_DOMAINS_PER_USER } from './domains.service';

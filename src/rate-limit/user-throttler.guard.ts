@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { ThrottlerLimitDetail } from '@nestjs/throttler';
-import type { AuthUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/auth-user';
 import { RateLimitedError } from '../common/problem/problem.errors';
 
 /**

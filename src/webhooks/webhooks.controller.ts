@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
-import type { AuthUser } from '../auth/current-user.decorator';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookSecretResponse } from './dto/webhook-event.dto';
 import { WebhookEventsService } from './webhook-events.service';

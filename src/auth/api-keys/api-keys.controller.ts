@@ -10,7 +10,7 @@ import {
 import { JsonBodyInterceptor } from '../../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../../common/problem/api-problem-responses.decorator';
 import { CurrentUser } from '../current-user.decorator';
-import type { AuthUser } from '../current-user.decorator';
+import type { AuthUser } from '../auth-user';
 import { RequiresScope } from '../requires-scope.decorator';
 import { ApiKeysService, MAX_API_KEYS_PER_USER } from './api-keys.service';
 import { ApiKeyListResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { NotFoundError, StateConflictError } from '../../common/problem/problem.errors';
 import { isUuid } from '../../common/uuid';
 import { ApiKeyHasher } from './api-key-hasher';
-import type { AuthUser } from '../current-user.decorator';
+import type { AuthUser } from '../auth-user';
 import { MissingScopeError } from '../missing-scope.error';
 import { API_KEY_SCOPES } from './api-key-scope';
 import { ApiKeys } from './api-keys';
