@@ -72,6 +72,7 @@ describe('large bodies, one at a time', () => {
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   });
   afterAll(() => t?.close());
+  afterEach(() => jest.restoreAllMocks());
 
   it('keeps a waiting body unread and uncounted, and refuses it unread once the minute ran out meanwhile', async () => {
     // Watches the turns being asked for, calling through: the only signal that a request waits.
@@ -128,5 +129,25 @@ describe('large bodies, one at a time', () => {
     // Answered with 17 of its 19 MiB never sent: the body was not read.
     expect(refused.sentWhenAnswered).toBe(2 * MiB);
     expect(refused.headers.connection).toBe('close');
+  });
+
+  it('lets no public route hold the turn: a trickled unsubscribe body leaves large sends going', async () => {
+    // A chunked body (no declared length) counts as large; this one sends one byte and waits.
+    const trickle = httpRequest(`${base}/unsubscribe/${'0'.repeat(54)}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+    });
+    trickle.on('error', () => undefined);
+    trickle.write('L');
+    try {
+      // Two large batches, one after the other: each needs the turn, which the trickle must not hold.
+      for (let i = 0; i < 2; i++) {
+        const large = pausedPost(`${base}/sender/send/batch`, bearer(newUserId()), batchBody(1.5 * MiB), 0);
+        large.finish();
+        expect((await large.answer).status).toBe(201);
+      }
+    } finally {
+      trickle.destroy();
+    }
   });
 });
