@@ -56,3 +56,71 @@ describe(GroupCommit.name, () => {
     expect(await Promise.all(others)).toEqual(['stored b', 'stored c']);
   });
 });
+
+describe(`${GroupCommit.name}, when one item holds a value PostgreSQL refuses`, () => {
+  const refused = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+  let transactions: string[][];
+
+  /** A database whose transactions commit at once, and fail whole when `failWith` says so. */
+  function groupCommit(failWith: (items: string[]) => Error | undefined, retryDelaysMs?: number[]) {
+    transactions = [];
+    const database = {
+      transaction: <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => work({} as EntityManager),
+    } as Database;
+    const write = (_manager: EntityManager, items: string[]) => {
+      transactions.push(items);
+      const error = failWith(items);
+      return error ? Promise.reject(error) : Promise.resolve(items.map((item) => `stored ${item}`));
+    };
+    // One writer that gathers a turn: the eight items below share one batch.
+    return new GroupCommit(database, write, { maxBatch: 100, maxWriters: 1, gatherOneTurn: true, retryDelaysMs });
+  }
+
+  it('writes the batch again in halves, so that only that item fails and the others keep their order', async () => {
+    const sut = groupCommit((items) => (items.includes('bad') ? refused : undefined));
+    const items = ['a', 'b', 'c', 'bad', 'e', 'f', 'g', 'h'];
+    const answers = await Promise.allSettled(items.map((item) => sut.submit(item)));
+
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error).message))).toEqual([
+      'stored a',
+      'stored b',
+      'stored c',
+      refused.message,
+      'stored e',
+      'stored f',
+      'stored g',
+      'stored h',
+    ]);
+    // The whole, its half with the bad item (then that half's halves), the good half.
+    expect(transactions).toEqual([
+      items,
+      ['a', 'b', 'c', 'bad'],
+      ['a', 'b'],
+      ['c', 'bad'],
+      ['c'],
+      ['bad'],
+      ['e', 'f', 'g', 'h'],
+    ]);
+  });
+
+  it('fails the whole batch, unsplit, on any other error, after the retries it is given', async () => {
+    const full = Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' });
+    const sut = groupCommit(() => full, [1, 1]);
+    const answers = await Promise.allSettled(['a', 'b', 'c'].map((item) => sut.submit(item)));
+
+    expect(answers.map((a) => a.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(transactions).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+    ]);
+  });
+
+  it('splits a refused batch at once and fails the refused item at once, without the retries meant for outages', async () => {
+    const sut = groupCommit((items) => (items.includes('bad') ? refused : undefined), [60_000]);
+    const answers = await Promise.allSettled(['a', 'bad'].map((item) => sut.submit(item)));
+
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected']);
+    expect(transactions).toEqual([['a', 'bad'], ['a'], ['bad']]);
+  });
+});

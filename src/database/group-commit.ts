@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import { isDatabaseUnavailable } from '../common/problem/database-unavailable';
 import type { Database } from './database';
 
 export interface GroupCommitOptions {
@@ -34,10 +33,10 @@ interface Waiting<Item, Result> {
  * submitter learns its result once the transaction has committed, or the error that undid it.
  *
  * One item's bad value (a NUL PostgreSQL text refuses) must not undo the others sharing its
- * transaction: a shared batch whose write fails, with the database still in reach, is written again
- * in halves, down to the item that fails alone. That costs about 2·log2(batch) transactions per bad
- * item, and none when every write succeeds; an outage fails the whole batch at once, as it would
- * fail every half too.
+ * transaction: a shared batch that PostgreSQL refuses for a value it holds (isDataException) is
+ * written again in halves, down to the item that fails alone. That costs about 2·log2(batch)
+ * transactions per bad item, and none when every write succeeds; any other failure (an outage, a
+ * full disk) fails the whole batch at once, after its retries, as it would fail every half too.
  */
 export class GroupCommit<Item, Result> {
   private readonly waiting: Waiting<Item, Result>[] = [];
@@ -72,7 +71,9 @@ export class GroupCommit<Item, Result> {
       const results = await this.writeWithRetries(batch.map((w) => w.item));
       batch.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
-      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+      // Only a value PostgreSQL refused is one item's fault; anything else (an outage, a full disk,
+      // a read-only failover) would fail every half too, and splitting would only multiply retries.
+      if (batch.length === 1 || !isDataException(error)) {
         for (const w of batch) w.reject(error);
         return;
       }
@@ -88,10 +89,20 @@ export class GroupCommit<Item, Result> {
         return await this.database.transaction((manager) => this.write(manager, items));
       } catch (error) {
         const delay = this.options.retryDelaysMs?.[failures];
-        // A shared batch refused for what it holds is split at once (commit), not written again whole.
-        if (delay === undefined || (items.length > 1 && !isDatabaseUnavailable(error))) throw error;
+        // A value PostgreSQL refused is refused again: a shared batch is split at once (commit), a
+        // lone item fails at once. The delays are for what may pass (an outage).
+        if (delay === undefined || isDataException(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }
+}
+
+/**
+ * PostgreSQL refused a value the statement carried (SQLSTATE class 22, "data exception": a NUL in
+ * text or JSON, an invalid byte sequence): the fault of what was written, not of the database.
+ */
+export function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('22');
 }

@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../common/problem/problem.errors';
+import { isDataException } from '../database/group-commit';
 import type { SendRequest } from './send-request';
 
 /**
@@ -11,8 +12,7 @@ export function unstorableValueError(
   requests: SendRequest[],
   { batch }: { batch: boolean },
 ): InvalidInputError | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('22')) return undefined;
+  if (!isDataException(error)) return undefined;
   for (const [i, request] of requests.entries()) {
     const field = pathHoldingNul(request, '');
     if (field !== undefined)
