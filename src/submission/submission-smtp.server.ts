@@ -102,9 +102,17 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
 
   /** An address that failed too many logins lately is turned away before it can try another. */
   private open(session: SMTPServerSession): SessionState | SmtpReply {
+    return this.addressRefusal(session) ?? { failedLogins: 0 };
+  }
+
+  /**
+   * 421 for an address out of failed logins: at connect, and at every AUTH, since sessions opened
+   * while it was still in budget (up to the connection limit) would otherwise try three times each.
+   */
+  private addressRefusal(session: SMTPServerSession): SmtpReply | undefined {
     if (this.failedLogins.refusal(session.remoteAddress))
       return smtpReply(421, 'Too many failed logins from your address, try again later');
-    return { failedLogins: 0 };
+    return undefined;
   }
 
   private async onAuth(
@@ -112,6 +120,8 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     session: SMTPServerSession,
     callback: (error: Error | null | undefined, response?: { user: Submitter }) => void,
   ): Promise<void> {
+    const refusal = this.addressRefusal(session);
+    if (refusal) return callback(refusal);
     try {
       const key = auth.password ?? '';
       const holder = await this.apiKeys.authenticate(key);

@@ -188,4 +188,29 @@ describe('limits of the submission server (SPEC §10)', () => {
       limits().failedLoginWindowMs = savedWindow;
     }
   }, 60_000);
+
+  it('refuses AUTH (421) in a session opened before its address ran out of failed logins, even with the right key', async () => {
+    const { key } = await apiKeyFor(t, newUserId('early-opener'));
+    const login = async (client: RawSmtpClient, password: string) => {
+      const before = client.replies().length;
+      client.write(`AUTH PLAIN ${plain(password)}\r\n`);
+      await client.waitFor((c) => c.replies().length > before || c.closed, 'the AUTH reply');
+      return client.replies().at(-1);
+    };
+    // Eleven sessions from one address, all open before any login fails.
+    const sessions = Array.from({ length: 11 }, () => rawClient('127.0.0.8'));
+    for (const session of sessions) {
+      await session.greeted();
+      session.write('EHLO early.example\r\n');
+      await session.waitFor((c) => c.replies().length === 2, 'EHLO');
+    }
+    // Ten of them fail twice each (no session reaches its own limit of 3): 20 for the address.
+    for (const session of sessions.slice(0, 10)) {
+      expect(await login(session, 'mr_wrong-a')).toMatch(/^535 /);
+      expect(await login(session, 'mr_wrong-b')).toMatch(/^535 /);
+    }
+    // The eleventh, greeted while the address was still in budget, may not try any more.
+    expect(await login(sessions[10], key)).toMatch(/^421 .*failed logins/);
+    await sessions[10].waitFor((c) => c.closed, 'the session to close');
+  });
 });
