@@ -39,7 +39,8 @@ describe('hostile submitted messages (SPEC §10)', () => {
     const withNul = Array.from({ length: 4 }, () => shapes).flat();
 
     // REST sends of another user, 8 at a time, for as long as the refused submissions are in
-    // flight: each shares its group commit with whatever else is being stored at that moment.
+    // flight: none may fail because of them. (Refused at DATA, they never reach a group commit;
+    // test/group-commit and test/unstorable-send put an unstorable send in a shared one.)
     let submitting = true;
     const restStatuses: number[] = [];
     const restLoop = async () => {
