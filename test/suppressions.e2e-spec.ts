@@ -36,6 +36,7 @@ describe('/user/suppressions', () => {
     expect(body).toEqual({
       email: email.toLowerCase(),
       reason: 'manual',
+      scope: 'all',
       messageId: null,
       createdAt: expect.any(String),
     });

@@ -40,7 +40,10 @@ export class SuppressionsController {
   @RequiresScope('send')
   // Bodies are read per route, after authentication.
   @UseInterceptors(JsonBodyInterceptor)
-  @ApiOperation({ summary: 'Stop delivering to an address (reason manual); an address already listed keeps its entry' })
+  @ApiOperation({
+    summary: 'Stop delivering to an address (reason manual), all mail or only bulk mail',
+    description: 'An address already listed keeps its entry, unless this one stops more mail (`all` over `bulk`).',
+  })
   @ApiCreatedResponse({ type: SuppressionResponse })
   @ApiProblemResponses(400, 401, 415, 429)
   add(@CurrentUser() user: AuthUser, @Body() body: CreateSuppressionDto): Promise<SuppressionResponse> {
