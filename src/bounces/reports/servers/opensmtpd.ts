@@ -1,0 +1,13 @@
+import { headOf, MailServer } from './mail-server';
+
+/*
+ * OpenSMTPD, identified by its notice's fixed opening ("This is the MAILER-DAEMON, please DO NOT
+ * REPLY to this e-mail." and "An error has occurred while attempting to deliver a message for the
+ * following list of recipients"). Each recipient line carries OpenSMTPD's own verdict without a
+ * code; "Domain does not exist" is its DNS lookup finding no such domain (NXDOMAIN).
+ */
+export const openSmtpd: MailServer = {
+  family: 'opensmtpd',
+  identifies: (mail) => /this is the mailer-daemon, please do not reply/i.test(headOf(mail)),
+  addressFailure: /:\s*domain does not exist\b/i,
+};
