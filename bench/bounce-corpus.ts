@@ -43,23 +43,12 @@ async function main(): Promise<void> {
       ' right for the corpus kinds `delay` (its "expired") and `soft`.',
   );
 
-  console.log('\nPer server family (bounce = hard bounces read as such; false hard must stay 0):\n');
-  console.log('| family | recipients | read right | bounce | gave up / delay | false hard |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  const families = [...new Set(recipients.map((recipient) => groupOf(recipient)))].sort();
-  for (const family of families) {
-    const group = recipients.filter((recipient) => groupOf(recipient) === family);
-    const count = (test: (recipient: ScoredRecipient) => boolean) => group.filter(test).length;
-    const of = (kind: string) => {
-      const expected = count((recipient) => recipient.expected === kind);
-      return expected === 0
-        ? '-'
-        : `${count((recipient) => recipient.expected === kind && recipient.right)}/${expected}`;
-    };
-    console.log(
-      `| ${family} | ${group.length} | ${count((recipient) => recipient.right)} | ${of('bounce')} | ${of('delay')} | ${count((recipient) => recipient.falseHard)} |`,
-    );
-  }
+  console.log('\nBy origin (lhost: the MTA that wrote the bounce; rhost: the provider that refused):\n');
+  familyTable(recipients, (recipient) => recipient.family.split('-')[0]);
+  console.log('\nPer server family:\n');
+  familyTable(recipients, groupOf);
+  const missed = [...new Set(recipients.filter((recipient) => !recipient.right).map(groupOf))];
+  console.log(`\nFamilies with a recipient read wrong: ${missed.join(', ') || 'none'}`);
 
   const falseHard = [
     ...recipients
@@ -78,6 +67,25 @@ async function main(): Promise<void> {
           `  ${recipient.file}: expected ${recipient.expected} (${recipient.reason} ${recipient.status}), read ${recipient.read}: ${recipient.report?.status ?? ''} ${diagnostic(recipient)}`,
         ),
       );
+  }
+}
+
+/** Read right per family: all recipients, the hard bounces, the delays and give-ups; false hard must stay 0. */
+function familyTable(recipients: ScoredRecipient[], familyOf: (recipient: ScoredRecipient) => string): void {
+  console.log('| family | recipients | read right | bounce | delay / gave up | false hard |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const family of [...new Set(recipients.map(familyOf))].sort()) {
+    const group = recipients.filter((recipient) => familyOf(recipient) === family);
+    const count = (test: (recipient: ScoredRecipient) => boolean) => group.filter(test).length;
+    const of = (kind: string) => {
+      const expected = count((recipient) => recipient.expected === kind);
+      return expected === 0
+        ? '-'
+        : `${count((recipient) => recipient.expected === kind && recipient.right)}/${expected}`;
+    };
+    const right = count((recipient) => recipient.right);
+    const falseHard = count((recipient) => recipient.falseHard);
+    console.log(`| ${family} | ${group.length} | ${right} | ${of('bounce')} | ${of('delay')} | ${falseHard} |`);
   }
 }
 
