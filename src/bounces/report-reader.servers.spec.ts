@@ -131,21 +131,25 @@ describe('readReports with the words of identified servers', () => {
   });
 
   describe('Exchange 2003 (X-Mailer: Internet Mail Service)', () => {
-    const exchange = (reason: string, mailer = 'Internet Mail Service (5.5.2653.19)') =>
+    const exchange = (reason: string, code: string, mailer = 'Internet Mail Service (5.5.2653.19)') =>
       notice(
         'System Administrator <postmaster@corp.example>',
         'Undeliverable: Quarterly figures',
         `Your message\n\n  To:      nobody@corp.example\n  Subject: Quarterly figures\n\ndid not reach the following recipient(s):\n\n` +
-          `nobody@corp.example on Mon, 2 Mar 2026 10:00:00 +0000\n    ${reason}\n    MSEXCH:IMS:CORP:SITE:MAIL01 0 (000C05A6)\n`,
+          `nobody@corp.example on Mon, 2 Mar 2026 10:00:00 +0000\n    ${reason}\n    MSEXCH:IMS:CORP:SITE:MAIL01 0 (${code})\n`,
         `X-Mailer: ${mailer}\n`,
       );
 
-    it('reads "The recipient name is not recognized" as hard', async () => {
-      expect(await exchange('The recipient name is not recognized')).toEqual(hard('nobody@corp.example'));
+    it('reads "The recipient name is not recognized", and its code 000C05A6 (Unknown Recipient), as hard', async () => {
+      expect(await exchange('The recipient name is not recognized', '000B09AA')).toEqual(hard('nobody@corp.example'));
+      expect(await exchange('Unable to deliver to this recipient', '000C05A6')).toEqual(hard('nobody@corp.example'));
     });
 
-    it('keeps the address when it says the mailbox is full', async () => {
-      expect(await exchange("The message reached the recipient's e-mail system, but the mailbox is full")).toEqual(
+    it('keeps the address on its full-mailbox and relay wordings, and on its phrase from another mailer', async () => {
+      expect(
+        await exchange("The message reached the recipient's e-mail system, but the mailbox is full", '000B09AA'),
+      ).toEqual(kept('nobody@corp.example'));
+      expect(await exchange('Unable to relay for nobody@corp.example', '000B09AA')).toEqual(
         kept('nobody@corp.example'),
       );
     });
@@ -162,15 +166,18 @@ describe('readReports with the words of identified servers', () => {
       ).toEqual(hard('jane@corp.example'));
     });
 
-    it('reads Notes "not listed in public Name & Address Book" as hard, a full mailbox as soft', async () => {
+    it('reads Notes "not listed in public Name & Address Book" (and in French) as hard, a full mailbox as soft', async () => {
       const notes = (reason: string) =>
         notice(
           'POSTMASTER@gw.corp.example',
           'Undeliverable message',
           `------- Failure Reasons  --------\n\n${reason}\njane@corp.example\n\n------- Returned Message --------\n`,
+          'MIME-Version: 1.0\nContent-Type: text/plain; charset=iso-8859-1\n',
         );
       expect(await notes('User not listed in public Name & Address Book')).toEqual(hard('jane@corp.example'));
       expect(await notes('Unable to deliver: the recipient mailbox is full')).toEqual(kept('jane@corp.example'));
+      expect(await notes("Utilisateur non répertorié dans l'annuaire Domino")).toEqual(hard('jane@corp.example'));
+      expect(await notes('Several matches found in Domino Directory')).toEqual(kept('jane@corp.example'));
     });
   });
 
@@ -186,10 +193,11 @@ describe('readReports with the words of identified servers', () => {
     it('reads "Unknown user:" and "Invalid final delivery userid:" as hard', async () => {
       expect(await imail('Unknown user: ghost@isp.example')).toEqual(hard('ghost@isp.example'));
       expect(await imail('Invalid final delivery userid: ghost@isp.example')).toEqual(hard('ghost@isp.example'));
+      expect(await imail('Unknown host: isp.example')).toEqual(hard());
     });
 
     it('keeps the address on a full mailbox, and on "Unknown user:" from another mailer', async () => {
-      expect(await imail('Mailbox ghost@isp.example is full: quota exceeded')).toEqual(kept('ghost@isp.example'));
+      expect(await imail('User mailbox exceeds allowed size: ghost@isp.example')).toEqual(kept('ghost@isp.example'));
       expect(await imail('Unknown user: ghost@isp.example', 'SomeOtherMailer 1.0')).toEqual(kept('ghost@isp.example'));
     });
   });
@@ -206,6 +214,8 @@ describe('readReports with the words of identified servers', () => {
 
     it('reads its "Domain does not exist" as hard', async () => {
       expect(await smtpd('someone@no-such.example: Domain does not exist')).toEqual(hard('someone@no-such.example'));
+      expect(await smtpd('someone@no-such.example: Invalid domain name')).toEqual(hard('someone@no-such.example'));
+      expect(await smtpd('someone@no-such.example: No MX found for domain')).toEqual(hard('someone@no-such.example'));
     });
 
     it('reads its "Envelope expired" as a give-up and a quota as soft', async () => {
@@ -213,6 +223,9 @@ describe('readReports with the words of identified servers', () => {
         { kind: 'soft', recipient: 'someone@slow.example', gaveUp: true },
       ]);
       expect(await smtpd('someone@slow.example: 552 Mailbox quota exceeded')).toEqual(kept('someone@slow.example'));
+      expect(await smtpd('someone@slow.example: Destination seem to reject all mails')).toEqual(
+        kept('someone@slow.example'),
+      );
     });
   });
 
@@ -227,10 +240,13 @@ describe('readReports with the words of identified servers', () => {
 
     it('reads "an MX or SRV record indicated no SMTP service" (a null MX) as hard', async () => {
       expect(await exim('an MX or SRV record indicated no SMTP service')).toEqual(hard('someone@nullmx.example'));
+      expect(await exim('all relevant MX records point to non-existent hosts')).toEqual(hard('someone@nullmx.example'));
+      expect(await exim('all host address lookups failed permanently')).toEqual(hard('someone@nullmx.example'));
     });
 
-    it('keeps the address on its retry timeout', async () => {
+    it('keeps the address on its retry timeout and on "Unrouteable address" (a router can say it of a real domain)', async () => {
       expect(await exim('retry timeout exceeded')).toEqual(kept('someone@nullmx.example'));
+      expect(await exim('Unrouteable address')).toEqual(kept('someone@nullmx.example'));
     });
   });
 
