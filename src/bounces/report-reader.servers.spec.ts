@@ -84,6 +84,18 @@ describe('readReports with the words of identified servers', () => {
       ).toEqual(hard('nobody@yahoo.com'));
     });
 
+    it('reads "Requested mail action aborted, mailbox not found" from a yahoodns.net host after DATA as hard', async () => {
+      const postfix = (host: string) =>
+        notice(
+          'MAILER-DAEMON@relay.example.org (Mail Delivery System)',
+          'Undelivered Mail Returned to Sender',
+          `This is the mail system at host relay.example.org.\n\nYour message could not be delivered to one or more recipients.\n\n` +
+            `<nobody@yahoo.com>: host ${host}[192.0.2.7] said: 552 1 Requested mail action aborted, mailbox not found (in reply to end of DATA command)\n`,
+        );
+      expect(await postfix('mta6.am0.yahoodns.net')).toEqual(hard('nobody@yahoo.com'));
+      expect(await postfix('mx.example.net')).toEqual(kept('nobody@yahoo.com'));
+    });
+
     it('keeps the address on its full-mailbox reply', async () => {
       expect(
         await relayed(
@@ -105,6 +117,59 @@ describe('readReports with the words of identified servers', () => {
           body('No mx record found for domain=nomx.example'),
         ),
       ).toEqual(kept('someone@nomx.example'));
+    });
+  });
+
+  describe('KDDI au (a report about an ezweb.ne.jp or au.com address)', () => {
+    const relayed = (reply: string, domain = 'ezweb.ne.jp') =>
+      notice(
+        'MAILER-DAEMON@relay.example.jp (Mail Delivery System)',
+        'Undelivered Mail Returned to Sender',
+        `This is the mail system at host relay.example.jp.\n\nYour message could not be delivered to one or more recipients.\n\n` +
+          `<taro@${domain}>: ${reply.replace('ADDRESS', `taro@${domain}`)}\n`,
+      );
+
+    it('reads "550 <address>: User unknown" as hard', async () => {
+      expect(await relayed('550 <ADDRESS>: User unknown')).toEqual(hard('taro@ezweb.ne.jp'));
+      expect(await relayed('550: <ADDRESS>: User unknown', 'au.com')).toEqual(hard('taro@au.com'));
+    });
+
+    it('keeps the address on "550 : User unknown" (the user\'s filter), and on the same reply for another domain', async () => {
+      expect(await relayed('550 : User unknown')).toEqual(kept('taro@ezweb.ne.jp'));
+      expect(await relayed('550 <ADDRESS>: User unknown', 'example.jp')).toEqual(kept('taro@example.jp'));
+    });
+
+    it('reads its "not delivered within 0 days and 1 hours" notice as a give-up', async () => {
+      expect(
+        await notice(
+          'Postmaster@ezweb.ne.jp',
+          'Mail System Error - Returned Mail',
+          'Your message was not delivered within 0 days and 1 hours.\nRemote host is not responding.\n\n' +
+            'The following recipients did not receive this message:\n\n<taro@ezweb.ne.jp>\n',
+        ),
+      ).toEqual([{ kind: 'soft', recipient: 'taro@ezweb.ne.jp', gaveUp: true }]);
+    });
+  });
+
+  describe('MessageLabs (MAILER-DAEMON@messagelabs.com with X-Msg-Ref)', () => {
+    const messageLabs = (diagnostic: string, extra = 'X-Msg-Ref: server-1.tower-2.messagelabs.com!1!2!1\n') =>
+      read(
+        'From: Mail Delivery System <MAILER-DAEMON@messagelabs.com>\nTo: sender@mailroom.example\nSubject: Mail Delivery Failure\n' +
+          `${extra}MIME-Version: 1.0\nContent-Type: multipart/report; report-type=delivery-status; boundary="b"`,
+        `--b\nContent-Type: text/plain\n\nThis is the mail delivery agent at messagelabs.com.\n\n--b\nContent-Type: message/delivery-status\n\n` +
+          `Reporting-MTA: dns; server-1.tower-2.messagelabs.com\n\nFinal-Recipient: rfc822; nobody@customer.example\nAction: failed\n` +
+          `Status: 5.0.0\nDiagnostic-Code: smtp; ${diagnostic}\n--b--\n`,
+      );
+
+    it('reads its "542 <address> Rejected" as hard', async () => {
+      expect(await messageLabs('542 nobody@customer.example Rejected')).toEqual(hard('nobody@customer.example'));
+    });
+
+    it('keeps the address on its authentication refusal, and on a 542 without its X-Msg-Ref', async () => {
+      expect(await messageLabs('550-Please turn on SMTP Authentication in your mail client.')).toEqual(
+        kept('nobody@customer.example'),
+      );
+      expect(await messageLabs('542 nobody@customer.example Rejected', '')).toEqual(kept('nobody@customer.example'));
     });
   });
 

@@ -131,11 +131,12 @@ export function classify(failure: Failure): Outcome | undefined {
  * permanent report carrying a 4.x.x, the words say so: Amazon SES and Exchange "Message expired"
  * / "QUEUE.Expired", OpenSMTPD "Envelope expired", qmail "this message has been in the queue too
  * long", DragonFly's dma "Could not deliver for the last … seconds. Giving up.", Gmail "The
- * recipient server did not accept our requests to connect", and the connection failures a relay
+ * recipient server did not accept our requests to connect", KDDI "Your message was not delivered
+ * within 0 days and 1 hours. Remote host is not responding.", and the connection failures a relay
  * only reports once it stops retrying ("Connection timed out", Zoho "Host not reachable").
  */
 const GAVE_UP_AFTER_RETRIES =
-  /\bexpired\b|queue too long|could not deliver for the last|giving up|did not accept our requests to connect|timed out|host not reachable|connection refused/i;
+  /\bexpired\b|queue too long|could not deliver for the last|giving up|did not accept our requests to connect|timed out|host not reachable|connection refused|not delivered within \d+ days|host is not responding/i;
 
 /**
  * Whether a permanent failure that is not about the address is a relay giving up after retries

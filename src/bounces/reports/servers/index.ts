@@ -4,8 +4,10 @@ import { exim } from './exim';
 import { google } from './google';
 import { hotmail } from './hotmail';
 import { imail } from './imail';
+import { kddi } from './kddi';
 import { lotusNotes } from './lotus-notes';
 import { MailServer } from './mail-server';
+import { messageLabs } from './messagelabs';
 import { openSmtpd } from './opensmtpd';
 import { smail } from './smail';
 import { verizon } from './verizon';
@@ -25,6 +27,8 @@ const SERVERS: MailServer[] = [
   exim,
   smail,
   verizon,
+  kddi,
+  messageLabs,
 ];
 
 /** The servers a report shows it comes from (or quotes): usually one, two when a relay quotes another. */
