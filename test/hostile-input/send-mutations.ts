@@ -208,6 +208,8 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
 interface Mutation {
   kind: 'set' | 'drop' | 'duplicate' | 'header';
   key: string;
+  /** A second key dropped with `key`. */
+  alsoDrop?: string;
   value?: string;
   breaks?: string;
 }
@@ -221,9 +223,11 @@ const invalidValueMutation: fc.Arbitrary<Mutation> = fc.oneof(
     .constantFrom('cc', 'bcc')
     .map((key): Mutation => ({ kind: 'set', key, value: json(DISTINCT_ADDRESSES), breaks: 'to' })),
 );
-const missingFieldMutation: fc.Arbitrary<Mutation> = fc
-  .constantFrom(...REQUIRED_SEND_FIELDS)
-  .map((key) => ({ kind: 'drop', key, breaks: key }));
+const missingFieldMutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.constantFrom(...REQUIRED_SEND_FIELDS).map((key): Mutation => ({ kind: 'drop', key, breaks: key })),
+  // html or text (SPEC §4): with neither, the refusal names html.
+  fc.constant<Mutation>({ kind: 'drop', key: 'html', alsoDrop: 'text', breaks: 'html' }),
+);
 const unknownKey = fc
   .oneof(
     fc.string({ unit: hostileChar, maxLength: 16 }),
@@ -385,9 +389,9 @@ const mutation = fc.oneof(
   { weight: 1, arbitrary: idempotencyKeyMutation },
 );
 
-function applyMutation(entries: Entry[], { kind, key, value }: Mutation): Entry[] {
+function applyMutation(entries: Entry[], { kind, key, alsoDrop, value }: Mutation): Entry[] {
   if (kind === 'header') return entries;
-  if (kind === 'drop') return entries.filter(([k]) => k !== key);
+  if (kind === 'drop') return entries.filter(([k]) => k !== key && k !== alsoDrop);
   if (kind === 'duplicate') return [...entries, [key, value!]];
   return entries.some(([k]) => k === key)
     ? entries.map(([k, v]) => (k === key ? [k, value!] : [k, v]))
