@@ -130,7 +130,10 @@ describe(SendMessageDto.name, () => {
     it('takes 1 to 255 letters, digits and . - _ @', async () => {
       const longest = `${'a'.repeat(243)}@example.com`;
       expect(longest).toHaveLength(255);
-      const dto = await sut.transform({ ...valid, attachments: [image(longest), image('A.b-c_1')] }, metadata);
+      const dto: SendMessageDto = await sut.transform(
+        { ...valid, attachments: [image(longest), image('A.b-c_1')] },
+        metadata,
+      );
       expect(dto.attachments!.map((a) => a.contentId)).toEqual([longest, 'A.b-c_1']);
     });
 
