@@ -53,7 +53,8 @@ export const MESSAGE_FIELDS = {
   replyTo: field<string[] | null>()('reply_to', 'text[]', ['row', 'claimed']),
   /** The moment asked for; the message is `scheduled` while it is after sentAt. */
   scheduledAt: field<Date | null>()('scheduled_at', 'timestamptz', ['row']),
-  html: field<string>()('html', 'text', ['claimed']),
+  /** null: a text-only message. */
+  html: field<string | null>()('html', 'text', ['claimed']),
   text: field<string | null>()('text', 'text', ['claimed']),
   headers: field<Record<string, string> | null>()('headers', 'jsonb', ['claimed']),
   webhookUrl: field<string | null>()('webhook_url', 'text'),

@@ -57,6 +57,7 @@ describe(MessageLifecycle.name, () => {
           contentType: 'text/plain',
           size: 2,
           content: Buffer.from('hi'),
+          contentId: null,
           attachmentId: null,
         },
       ]),
