@@ -15,6 +15,12 @@ export interface Failure {
   permanence?: 'permanent' | 'temporary';
   /** The report's human-readable text, read for the SMTP command the refusal answered. */
   context?: string;
+  /**
+   * The report's words about this recipient alone, where an identified server's phrase is looked
+   * for beside the diagnostic: the whole text of a report naming only it, else none (a phrase
+   * about another recipient of the same report must not suppress this one).
+   */
+  ownText?: string;
   /** The servers the report was identified as written by or quoting (servers/): their own words count. */
   servers?: MailServer[];
 }
@@ -193,8 +199,9 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
   const defined = codes.filter((code) => !isUndefinedStatus(code));
   const pointsNowhereElse = (allowed: (code: StatusCode) => boolean) =>
     defined.every((code) => isAddressStatus(code) || isVagueStatus(code) || allowed(code));
+  const ownText = failure.ownText ?? '';
   const serverSays = (failure.servers ?? []).some(
-    (server) => server.addressFailure.test(diagnostic) || server.addressFailure.test(context),
+    (server) => server.addressFailure.test(diagnostic) || server.addressFailure.test(ownText),
   );
   if (serverSays && pointsNowhereElse(isCatchAllStatus)) return true;
   if (said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`)) return false;

@@ -90,10 +90,11 @@ export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []
     return reportOn(recipients[0]?.address, text, text.slice(recipients[0]?.index ?? 0), {
       permanence,
       context: text,
+      ownText: text,
       servers,
     });
   // Several recipients: each is judged by the words between its line and the next one's, and
-  // the opening words that concern them all.
+  // the opening words that concern them all (but a server's phrase counts only in its own words).
   const opening = text.slice(0, recipients[0].index);
   return recipients.flatMap((mention, index) => {
     const paragraph = text.slice(mention.index, recipients[index + 1]?.index ?? text.length);
@@ -110,7 +111,7 @@ function reportOn(
   recipient: string | undefined,
   words: string,
   shown: string,
-  about: Pick<Failure, 'permanence' | 'context' | 'servers'>,
+  about: Pick<Failure, 'permanence' | 'context' | 'ownText' | 'servers'>,
 ): DeliveryReport[] {
   const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
   const failure: Failure = { diagnostic: flat(words), ...about };
