@@ -405,16 +405,16 @@ describe("readReports with words given at RCPT TO in other servers' wordings", (
     ).toEqual(hard('ghost@example.com'));
   });
 
-  it('reads a relay that retried "450 4.1.1 User unknown" until it gave up as hard, a retried 4.4.1 timeout as a give-up', async () => {
+  it('reads a relay that retried "450 4.1.1 User unknown" or a 4.4.1 timeout until it gave up as a give-up (SPEC §9: never suppressed)', async () => {
     const gaveUp = (status: string, diagnostic: string) =>
       dsn(
         'MAILER-DAEMON@relay.example.org (Mail Delivery System)',
         "I'm sorry to have to inform you that your message could not be delivered to one or more recipients.",
         `Final-Recipient: rfc822; ghost@example.org\nAction: failed\nStatus: ${status}\nDiagnostic-Code: smtp; ${diagnostic}`,
       );
-    expect(await gaveUp('4.1.1', '450 4.1.1 <ghost@example.org>: Recipient address rejected: User unknown')).toEqual(
-      hard('ghost@example.org'),
-    );
+    expect(await gaveUp('4.1.1', '450 4.1.1 <ghost@example.org>: Recipient address rejected: User unknown')).toEqual([
+      { kind: 'soft', recipient: 'ghost@example.org', gaveUp: true },
+    ]);
     expect(await gaveUp('4.4.1', 'connect to mx.example.org[192.0.2.9]:25: Connection timed out')).toEqual([
       { kind: 'soft', recipient: 'ghost@example.org', gaveUp: true },
     ]);

@@ -84,13 +84,13 @@ describe('classify', () => {
     ],
     ['a live 452 quota reply', { diagnostic: '452 4.2.2 Mailbox full' }, 'delay'],
     [
-      'a 4.1.1 given up on, words agreeing (the relay retried an unknown user for days)',
+      'a 4.1.1 given up on, words agreeing (a relay giving up never suppresses: a 450 "user unknown" is often a server unsure)',
       {
         action: 'failed',
         status: '4.1.1',
         diagnostic: '450 4.1.1 <x@example.org>: User unknown in virtual alias table',
       },
-      'bounce',
+      'soft',
     ],
     [
       'a 4.1.1 given up on, words disagreeing',

@@ -126,9 +126,10 @@ export function classify(failure: Failure): Outcome | undefined {
   const permanent = action === 'failed' || klass === 5 || (action === undefined && failure.permanence === 'permanent');
   if (!permanent) return klass === 4 || failure.permanence === 'temporary' ? 'delay' : undefined;
   // A server that gave up after retrying a temporary failure (Action: failed or a bounce saying
-  // so, with a 4.x.x): bounced, address kept; unless it retried an address failure that the
-  // code and the words both name (Postfix "450 4.1.1 … User unknown in virtual alias table").
-  if (klass === 4) return isStillUnknownAfterRetries(codes, failure) ? 'bounce' : 'soft';
+  // so, with a 4.x.x): bounced, address kept (SPEC §9), even for a retried "450 4.1.1 User
+  // unknown": a server answers so when it is configured to be unsure (Postfix's
+  // unknown_local_recipient_reject_code, a directory it cannot reach).
+  if (klass === 4) return 'soft';
   return isAboutTheAddress(codes, failure) ? 'bounce' : 'soft';
 }
 
@@ -210,12 +211,4 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
     return pointsNowhereElse((code) => isCatchAllStatus(code) || isDisabledMailboxStatus(code));
   if (defined.length === 0 || !pointsNowhereElse(() => false)) return false;
   return defined.some(isAddressStatus) || wordsSay;
-}
-
-/** A retried address code (X.1.1…), every code given about the address and words that agree. */
-function isStillUnknownAfterRetries(codes: StatusCode[], failure: Failure): boolean {
-  const { diagnostic } = failure;
-  if (said(NOT_ABOUT_THE_ADDRESS, diagnostic) || said(NOT_ABOUT_THE_ADDRESS_IN_TEXT, failure.context ?? ''))
-    return false;
-  return codes.length > 0 && codes.every(isAddressStatus) && said(ADDRESS_DOES_NOT_EXIST, diagnostic);
 }
