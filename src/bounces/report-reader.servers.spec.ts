@@ -134,6 +134,12 @@ describe('readReports with the words of identified servers', () => {
       expect(await relayed('550: <ADDRESS>: User unknown', 'au.com')).toEqual(hard('taro@au.com'));
     });
 
+    it('keeps the address when its "550 <address>: User unknown" answered DATA (only Yahoo says so after DATA)', async () => {
+      expect(await relayed('550 <ADDRESS>: User unknown (in reply to end of DATA command)')).toEqual(
+        kept('taro@ezweb.ne.jp'),
+      );
+    });
+
     it('keeps the address on "550 : User unknown" (the user\'s filter), and on the same reply for another domain', async () => {
       expect(await relayed('550 : User unknown')).toEqual(kept('taro@ezweb.ne.jp'));
       expect(await relayed('550 <ADDRESS>: User unknown', 'example.jp')).toEqual(kept('taro@example.jp'));

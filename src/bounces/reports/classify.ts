@@ -191,7 +191,8 @@ const said = (phrases: RegExp[], text: string): boolean => phrases.some((phrase)
  * (or with only a catch-all one, the reporting server's "I cannot tell"), words suppress only
  * when the report shows they answered RCPT TO: servers that filter mail say "user unknown" at
  * DATA too, and a report that does not say when the words came cannot tell the two apart; or
- * when a server identified by its report says so in its own words (servers/).
+ * when a server identified by its report says so in its own words (servers/), and not after DATA
+ * unless that server is known to answer an unknown address there.
  */
 function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
   const { diagnostic } = failure;
@@ -201,11 +202,14 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
   const pointsNowhereElse = (allowed: (code: StatusCode) => boolean) =>
     defined.every((code) => isAddressStatus(code) || isVagueStatus(code) || allowed(code));
   const ownText = failure.ownText ?? '';
+  const afterData = said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`);
   const serverSays = (failure.servers ?? []).some(
-    (server) => server.addressFailure.test(diagnostic) || server.addressFailure.test(ownText),
+    (server) =>
+      (server.addressFailure.test(diagnostic) || server.addressFailure.test(ownText)) &&
+      (!afterData || server.refusesUnknownAddressAfterData === true),
   );
   if (serverSays && pointsNowhereElse(isCatchAllStatus)) return true;
-  if (said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`)) return false;
+  if (afterData) return false;
   const wordsSay = said(ADDRESS_DOES_NOT_EXIST, diagnostic);
   if (said(REFUSED_AT_RCPT, `${diagnostic}\n${context}`) && wordsSay)
     return pointsNowhereElse((code) => isCatchAllStatus(code) || isDisabledMailboxStatus(code));

@@ -14,6 +14,11 @@ export interface MailServer {
   identifies(mail: ReportMail): boolean;
   /** The server's own phrases for "this address (or its domain) does not exist". */
   addressFailure: RegExp;
+  /**
+   * Whether the server says so after DATA too: the reader otherwise takes a refusal after DATA
+   * for a content filter speaking (classify.ts), whatever the words.
+   */
+  refusesUnknownAddressAfterData?: true;
 }
 
 /** The human-readable text of a report, up to where a quoted copy may begin: where servers sign. */

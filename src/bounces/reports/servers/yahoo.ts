@@ -14,6 +14,7 @@ export const yahoo: MailServer = {
   identifies: (mail) =>
     /^mailer-daemon@yahoo\.[a-z.]+$/.test(mail.from ?? '') ||
     /\.mail\.[a-z0-9]+\.yahoo\.com\b|\.yahoodns\.net\b/i.test(mail.text),
+  refusesUnknownAddressAfterData: true,
   addressFailure:
     /this user doesn'?t have an? (?:yahoo|ymail|rocketmail|aol)\.[a-z.]+ account|requested mail action aborted, mailbox not found|no mx record found for domain/i,
 };
