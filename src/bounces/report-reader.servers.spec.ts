@@ -96,6 +96,19 @@ describe('readReports with the words of identified servers', () => {
       expect(await postfix('mx.example.net')).toEqual(kept('nobody@yahoo.com'));
     });
 
+    it('keeps the address when a yahoodns.net host appears only in the quoted original', async () => {
+      expect(
+        await notice(
+          'MAILER-DAEMON@relay.example.org (Mail Delivery System)',
+          'Undelivered Mail Returned to Sender',
+          'This is the mail system at host relay.example.org.\n\nYour message could not be delivered to one or more recipients.\n\n' +
+            '<nobody@example.com>: host mx.example.com[192.0.2.7] said: 552 1 Requested mail action aborted, mailbox not found ' +
+            '(in reply to end of DATA command)\n\n--- Below this line is a copy of the message.\n\n' +
+            'Received: from mta6.am0.yahoodns.net (mta6.am0.yahoodns.net [192.0.2.9])\nSubject: hello\n',
+        ),
+      ).toEqual(kept('nobody@example.com'));
+    });
+
     it('keeps the address on its full-mailbox reply', async () => {
       expect(
         await relayed(
@@ -143,6 +156,10 @@ describe('readReports with the words of identified servers', () => {
     it('keeps the address on "550 : User unknown" (the user\'s filter), and on the same reply for another domain', async () => {
       expect(await relayed('550 : User unknown')).toEqual(kept('taro@ezweb.ne.jp'));
       expect(await relayed('550 <ADDRESS>: User unknown', 'example.jp')).toEqual(kept('taro@example.jp'));
+    });
+
+    it('keeps a recipient at another domain whose reply names a KDDI address (a forward to it)', async () => {
+      expect(await relayed('550 <hanako@ezweb.ne.jp>: User unknown', 'example.org')).toEqual(kept('taro@example.org'));
     });
 
     it('reads its "not delivered within 0 days and 1 hours" notice as a give-up', async () => {

@@ -1,4 +1,4 @@
-import { MailServer } from './servers/mail-server';
+import { MailServer, serversReceivingFor } from './servers';
 import { failureStatusIn, parseStatus, replyClassOf, StatusCode } from './status-code';
 
 export type Outcome = 'bounce' | 'soft' | 'delay' | 'other';
@@ -23,6 +23,8 @@ export interface Failure {
   ownText?: string;
   /** The servers the report was identified as written by or quoting (servers/): their own words count. */
   servers?: MailServer[];
+  /** The failed recipient, when known: the server that alone receives for its domain is heard too (servers/). */
+  recipient?: string;
 }
 
 /*
@@ -203,7 +205,8 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
     defined.every((code) => isAddressStatus(code) || isVagueStatus(code) || allowed(code));
   const ownText = failure.ownText ?? '';
   const afterData = said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`);
-  const serverSays = (failure.servers ?? []).some(
+  const servers = [...(failure.servers ?? []), ...serversReceivingFor(failure.recipient)];
+  const serverSays = servers.some(
     (server) =>
       (server.addressFailure.test(diagnostic) || server.addressFailure.test(ownText)) &&
       (!afterData || server.refusesUnknownAddressAfterData === true),

@@ -28,9 +28,9 @@ function readGroups(groups: Fields[], humanText: string, servers: MailServer[]):
     const action = written === undefined ? undefined : (ACTION_ALIASES.get(written) ?? written);
     // The human-readable text is this recipient's own only when the report names no other.
     const ownText = groups.length === 1 ? humanText : undefined;
-    const failure: Failure = { action, status, diagnostic, context: humanText, ownText, servers };
-    const kind = classify(failure) ?? 'unrecognized';
     const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
+    const failure: Failure = { action, status, diagnostic, context: humanText, ownText, servers, recipient };
+    const kind = classify(failure) ?? 'unrecognized';
     return {
       kind,
       ...(recipient !== undefined && { recipient }),
