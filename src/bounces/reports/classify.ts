@@ -144,8 +144,9 @@ export function classify(failure: Failure): Outcome | undefined {
  * within 0 days and 1 hours. Remote host is not responding.", and the connection failures a relay
  * only reports once it stops retrying ("Connection timed out", Zoho "Host not reachable").
  */
+// Only what expires in a queue: not a certificate or a password that expired (a refusal).
 const GAVE_UP_AFTER_RETRIES =
-  /\bexpired\b|queue too long|could not deliver for the last|giving up|did not accept our requests to connect|timed out|host not reachable|connection refused|not delivered within \d+ days|host is not responding/i;
+  /\b(?:message|envelope|queue)[ .]expired\b|queue too long|could not deliver for the last|giving up|did not accept our requests to connect|timed out|host not reachable|connection refused|not delivered within \d+ days|host is not responding/i;
 
 /**
  * Whether a permanent failure that is not about the address is a relay giving up after retries
