@@ -267,6 +267,16 @@ describe('readReports with the words of identified servers', () => {
       expect(await notes("Utilisateur non répertorié dans l'annuaire Domino")).toEqual(hard('jane@corp.example'));
       expect(await notes('Several matches found in Domino Directory')).toEqual(kept('jane@corp.example'));
     });
+
+    it('keeps the address on "not listed in Domino Directory" from a notice that is not Domino\'s', async () => {
+      expect(
+        await notice(
+          'Postmaster@relay.example.net',
+          'Undelivered Mail Returned to Sender',
+          'Your message was not delivered to:\n\n  jane@corp.example\n\nbecause:\n\n  User Jane Doe (jane@corp.example) not listed in Domino Directory\n',
+        ),
+      ).toEqual(kept('jane@corp.example'));
+    });
   });
 
   describe('IMail (X-Mailer: <SMTP32 …>)', () => {
@@ -352,9 +362,19 @@ describe('readReports with the words of identified servers', () => {
       expect(await smail('someone@nohost.example ... unknown host')).toEqual(hard('someone@nohost.example'));
       expect(await smail('someone@nohost.example ... mailbox full')).toEqual(kept('someone@nohost.example'));
     });
+
+    it('keeps the address on "... unknown host" from a notice without its "Failed addresses follow:"', async () => {
+      expect(
+        await notice(
+          '<MAILER-DAEMON@mx.example.net>',
+          'mail failed, returning to sender',
+          'Delivery failed for the following address:\n someone@nohost.example ... unknown host\n',
+        ),
+      ).toEqual(kept('someone@nohost.example'));
+    });
   });
 
-  describe('Verizon MMS gateway (vzwpix.com)', () => {
+  describe('Verizon MMS and SMS gateways (vzwpix.com, vtext.com)', () => {
     const mms = (from: string) =>
       notice(
         `MMSC NDR Administrator <${from}>`,
@@ -366,6 +386,17 @@ describe('readReports with the words of identified servers', () => {
     it('reads "No valid recipients for this MM" as hard from the gateway, soft from anyone else', async () => {
       expect(await mms('sysadmin@m01.vzwpix.com')).toEqual(hard());
       expect(await mms('sysadmin@mms.example.net')).toEqual(kept());
+    });
+
+    it('reads its SMS gateway\'s "Requested action not taken: no such user here" as hard from vtext.com, soft from anyone else', async () => {
+      const sms = (from: string) =>
+        notice(
+          `<${from}>`,
+          'Mail could not be delivered',
+          'Delivery to the following recipient failed:\n\n5550100@vtext.com\n\n550 - Requested action not taken: no such user here\n',
+        );
+      expect(await sms('postmaster@vtext.com')).toEqual(hard('5550100@vtext.com'));
+      expect(await sms('postmaster@sms.example.net')).toEqual(kept('5550100@vtext.com'));
     });
   });
 });
