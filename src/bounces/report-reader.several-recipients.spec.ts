@@ -70,4 +70,21 @@ describe('readReports on a report naming several recipients', () => {
       { kind: 'soft', recipient: 'jiro@example.org' },
     ]);
   });
+
+  it('keeps a recipient whose "User unknown" the report does not place at RCPT TO, though another recipient\'s line does', async () => {
+    expect(
+      await dsn(
+        'MAILER-DAEMON@relay.example.org (Mail Delivery System)',
+        '<a@example.org>: host mx.example.org said: 550 5.1.1 <a@example.org>: User unknown (in reply to RCPT TO command)\n' +
+          '<b@example.net>: host mx.example.net said: 550 User unknown',
+        [
+          'Final-Recipient: rfc822; a@example.org\nAction: failed\nStatus: 5.1.1\nDiagnostic-Code: smtp; 550 5.1.1 <a@example.org>: User unknown',
+          'Final-Recipient: rfc822; b@example.net\nAction: failed\nStatus: 5.0.0\nDiagnostic-Code: smtp; 550 User unknown',
+        ],
+      ),
+    ).toEqual([
+      { kind: 'bounce', recipient: 'a@example.org' },
+      { kind: 'soft', recipient: 'b@example.net' },
+    ]);
+  });
 });

@@ -16,9 +16,10 @@ export interface Failure {
   /** The report's human-readable text, read for the SMTP command the refusal answered. */
   context?: string;
   /**
-   * The report's words about this recipient alone, where an identified server's phrase is looked
-   * for beside the diagnostic: the whole text of a report naming only it, else none (a phrase
-   * about another recipient of the same report must not suppress this one).
+   * The report's words about this recipient alone, read beside the diagnostic for an identified
+   * server's phrase and for the SMTP command that was refused: what is said of another recipient
+   * of the same report must not suppress this one. `context` when not given (a report about one
+   * recipient, a live refusal); '' for a report naming others, whose text is shared.
    */
   ownText?: string;
   /** The servers the report was identified as written by or quoting (servers/): their own words count. */
@@ -192,7 +193,7 @@ const said = (phrases: RegExp[], text: string): boolean => phrases.some((phrase)
  * (X.1.0, X.4.4) whose words say the address does not exist. Every other code given must agree,
  * and no words may point elsewhere: when the signs disagree, the address is kept. Without a code
  * (or with only a catch-all one, the reporting server's "I cannot tell"), words suppress only
- * when the report shows they answered RCPT TO: servers that filter mail say "user unknown" at
+ * when the report's words about this recipient show they answered RCPT TO: servers that filter mail say "user unknown" at
  * DATA too, and a report that does not say when the words came cannot tell the two apart; or
  * when a server identified by its report says so in its own words (servers/), and not after DATA
  * unless that server is known to answer an unknown address there.
@@ -204,7 +205,7 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
   const defined = codes.filter((code) => !isUndefinedStatus(code));
   const pointsNowhereElse = (allowed: (code: StatusCode) => boolean) =>
     defined.every((code) => isAddressStatus(code) || isVagueStatus(code) || allowed(code));
-  const ownText = failure.ownText ?? '';
+  const ownText = failure.ownText ?? context;
   const afterData = said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`);
   const servers = [...(failure.servers ?? []), ...serversReceivingFor(failure.recipient)];
   const serverSays = servers.some(
@@ -215,7 +216,7 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
   if (serverSays && pointsNowhereElse(isCatchAllStatus)) return true;
   if (afterData) return false;
   const wordsSay = said(ADDRESS_DOES_NOT_EXIST, diagnostic);
-  if (said(REFUSED_AT_RCPT, `${diagnostic}\n${context}`) && wordsSay)
+  if (said(REFUSED_AT_RCPT, `${diagnostic}\n${ownText}`) && wordsSay)
     return pointsNowhereElse((code) => isCatchAllStatus(code) || isDisabledMailboxStatus(code));
   if (defined.length === 0 || !pointsNowhereElse(() => false)) return false;
   return defined.some(isAddressStatus) || wordsSay;

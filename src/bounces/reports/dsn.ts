@@ -27,7 +27,7 @@ function readGroups(groups: Fields[], humanText: string, servers: MailServer[]):
     const written = group.first('action')?.split(/[\s(]/, 1)[0].toLowerCase();
     const action = written === undefined ? undefined : (ACTION_ALIASES.get(written) ?? written);
     // The human-readable text is this recipient's own only when the report names no other.
-    const ownText = groups.length === 1 ? humanText : undefined;
+    const ownText = groups.length === 1 ? humanText : '';
     const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
     const failure: Failure = { action, status, diagnostic, context: humanText, ownText, servers, recipient };
     const kind = classify(failure) ?? 'unrecognized';

@@ -74,7 +74,6 @@ export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []
     return reportOn(recipients[0]?.address, text, text.slice(recipients[0]?.index ?? 0), {
       permanence,
       context: text,
-      ownText: text,
       servers,
     });
   // Several recipients: each is judged by the words between its line and the next one's, and
@@ -85,6 +84,7 @@ export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []
     return reportOn(mention.address, paragraph, paragraph, {
       permanence,
       context: `${opening}\n${paragraph}`,
+      ownText: paragraph,
       servers,
     });
   });
