@@ -1,6 +1,7 @@
 // The migration that gives suppressions their scope (SPEC §9), on a database of its own that was
 // migrated up to just before it and holds an entry of every reason: unsubscribes become `bulk`,
-// the others `all`, and the table then refuses a scope its reason may not have.
+// the others `all` without being rewritten, and the table then refuses a scope its reason may not
+// have, or none.
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -36,11 +37,17 @@ describe('migration SuppressionScope1764691201000', () => {
        SELECT 'u1', reason || '@example.com', reason, NULL, now()
        FROM unnest(ARRAY['hard_bounce', 'complaint', 'unsubscribe', 'manual']) AS reason`,
     );
+    // The row versions of the entries the backfill need not touch (xmin changes when a row is rewritten).
+    const versions = `SELECT reason, xmin::text AS version FROM suppressions WHERE user_id = 'u1' AND reason <> 'unsubscribe' ORDER BY reason`;
+    const untouched = await old.query(versions);
     await old.destroy();
 
     const current = await migratedTo(MIGRATIONS);
     try {
       await current.runMigrations();
+
+      // Only unsubscribes were written: the others take the column's default without a rewrite.
+      expect(await current.query(versions)).toEqual(untouched);
 
       expect(
         await current.query(`SELECT reason, scope FROM suppressions WHERE user_id = 'u1' ORDER BY reason`),
@@ -63,6 +70,12 @@ describe('migration SuppressionScope1764691201000', () => {
       ])
         await expect(insert(reason, scope)).rejects.toMatchObject({ constraint: 'suppressions_scope_check' });
       await expect(insert('manual', null)).rejects.toMatchObject({ column: 'scope' });
+      // No default is left behind: a writer that names no scope is refused.
+      await expect(
+        current.query(
+          `INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ('u2', 'none@example.com', 'manual', NULL, now())`,
+        ),
+      ).rejects.toMatchObject({ column: 'scope' });
       await insert('manual', 'bulk');
       expect(await current.query(`SELECT reason, scope FROM suppressions WHERE user_id = 'u2'`)).toEqual([
         { reason: 'manual', scope: 'bulk' },

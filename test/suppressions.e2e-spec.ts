@@ -97,12 +97,19 @@ describe('/user/suppressions', () => {
   it('widens a bulk entry to all mail when asked, taking the new date', async () => {
     const userId = newUserId('suppress-widening');
     const email = address('narrow');
-    const narrow = (await add(userId, { email, scope: 'bulk' }).expect(201)).body;
+    await add(userId, { email, scope: 'bulk' }).expect(201);
+    // Dated an hour back, so that the widened entry's date cannot equal it by chance.
+    await t.db.query(`UPDATE suppressions SET created_at = created_at - interval '1 hour' WHERE user_id = $1`, [
+      userId,
+    ]);
+    const narrow = (await list(userId).expect(200)).body.suppressions[0];
+    const asked = Date.now();
 
     const { body } = await add(userId, { email, scope: 'all' }).expect(201);
 
     expect(body).toEqual({ ...narrow, scope: 'all', createdAt: expect.any(String) });
-    expect(body.createdAt >= narrow.createdAt).toBe(true);
+    expect(Date.parse(body.createdAt)).toBeGreaterThan(Date.parse(narrow.createdAt) + 30 * 60_000);
+    expect(Math.abs(Date.parse(body.createdAt) - asked)).toBeLessThan(60_000);
     expect((await list(userId).expect(200)).body.suppressions).toEqual([body]);
     // A second bulk request leaves it as it is.
     expect((await add(userId, { email, scope: 'bulk' }).expect(201)).body).toEqual(body);

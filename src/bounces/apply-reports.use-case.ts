@@ -177,15 +177,20 @@ function findingOf(reports: DeliveryReport[], target: ReportTarget, recipient: s
   const kind = rewritten && report.kind === 'bounce' ? 'soft' : report.kind;
   if (kind === 'other') return undefined;
   const said = rewritten ? `${diagnostic} (about ${report.recipient})` : diagnostic;
-  const detail =
-    kind === 'delay' ? `delivery delayed: ${said}` : kind === 'unrecognized' ? `unrecognized report: ${said}` : said;
   return {
     kind,
     recipient,
-    detail,
+    detail: detailOf(kind, said, report.gaveUp === true),
     ...(status !== undefined && { status }),
     ...(feedbackType !== undefined && { feedbackType }),
   };
+}
+
+/** What the history shows: the server's words, after what they mean when the status alone does not say it. */
+function detailOf(kind: Finding['kind'], said: string, gaveUp: boolean): string {
+  if (kind === 'delay') return `delivery delayed: ${said}`;
+  if (kind === 'unrecognized') return `unrecognized report: ${said}`;
+  return kind === 'soft' && gaveUp ? `the relay gave up after retrying: ${said}` : said;
 }
 
 /**

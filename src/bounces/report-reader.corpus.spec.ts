@@ -1,5 +1,13 @@
 import { noticeSkip } from '../../test/support/skip-notice';
-import { CORPUS, corpusAvailable, CorpusScore, recallOf, scoreCorpus } from '../../test/support/bounce-corpus';
+import {
+  CORPUS,
+  corpusAvailable,
+  CorpusScore,
+  pairReports,
+  recallOf,
+  scoreCorpus,
+} from '../../test/support/bounce-corpus';
+import { DeliveryReport } from './delivery-report';
 
 /*
  * The floors on the shared corpus of real bounces (Sisimai's, beside the repository when there is
@@ -36,5 +44,38 @@ if (!available) noticeSkip(`Bounce corpus floors SKIPPED: no corpus at ${CORPUS}
     const delays = score.recipients.filter((recipient) => recipient.expected === 'delay');
     expect(delays.length).toBeGreaterThan(0);
     expect(delays.filter((recipient) => recipient.read === 'bounce').map((recipient) => recipient.file)).toEqual([]);
+  });
+});
+
+describe('pairReports (how the corpus score matches expected recipients to reports)', () => {
+  const report = (kind: DeliveryReport['kind'], status?: string): DeliveryReport => ({
+    kind,
+    ...(status !== undefined && { status }),
+    diagnostic: status ?? kind,
+  });
+
+  it('pairs by status code when a report lists its recipients in another order, so a hard bounce is scored against its own recipient', () => {
+    const bounce = report('bounce', '5.1.1');
+    const soft = report('soft', '5.7.1');
+    const { paired, unpaired } = pairReports(
+      [
+        { status: '5.7.1', hard: false, reason: 'filtered' },
+        { status: '5.1.1', hard: true, reason: 'userunknown' },
+      ],
+      [bounce, soft],
+    );
+    expect(paired).toEqual([soft, bounce]);
+    expect(unpaired).toEqual([]);
+  });
+
+  it('pairs in order when the codes do not tell, lets a lone report naming no one stand for all, and returns what is left', () => {
+    const [first, second, extra] = [report('soft', '5.0.0'), report('soft'), report('bounce', '5.1.1')];
+    const expected = [
+      { status: '5.7.0', hard: false, reason: 'policyviolation' },
+      { status: '5.7.0', hard: false, reason: 'policyviolation' },
+    ];
+    expect(pairReports(expected, [first, second, extra])).toEqual({ paired: [first, second], unpaired: [extra] });
+    expect(pairReports(expected, [second])).toEqual({ paired: [second, second], unpaired: [] });
+    expect(pairReports(expected, [])).toEqual({ paired: [undefined, undefined], unpaired: [] });
   });
 });

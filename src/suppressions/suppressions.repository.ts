@@ -49,17 +49,23 @@ export class SuppressionsRepository {
   async add(entry: NewSuppression, manager: EntityManager = this.database.manager): Promise<SuppressionEntity> {
     const { userId, email, reason, messageId } = entry;
     const scope = entry.scope ?? DEFAULT_SCOPES[reason];
-    // One statement, so that two writers at once cannot narrow each other's entry either.
-    await manager.query(
-      `INSERT INTO suppressions (user_id, email, reason, scope, message_id, created_at)
+    // One statement, so that two writers at once cannot narrow each other's entry either. The
+    // entry there is updated even when it stays as it was (each column set to itself), so that
+    // the statement always returns the row: a second statement to read it could find it deleted.
+    const [row] = await manager.query<SuppressionEntity[]>(
+      `INSERT INTO suppressions AS s (user_id, email, reason, scope, message_id, created_at)
        VALUES ($1, $2, $3, $4, $5, date_trunc('milliseconds', clock_timestamp()))
        ON CONFLICT (user_id, email) DO UPDATE
-         SET reason = EXCLUDED.reason, scope = EXCLUDED.scope,
-             message_id = EXCLUDED.message_id, created_at = EXCLUDED.created_at
-         WHERE suppressions.scope = 'bulk' AND EXCLUDED.scope = 'all'`,
+         SET (reason, scope, message_id, created_at) = (
+           SELECT CASE WHEN widens THEN EXCLUDED.reason ELSE s.reason END,
+                  CASE WHEN widens THEN EXCLUDED.scope ELSE s.scope END,
+                  CASE WHEN widens THEN EXCLUDED.message_id ELSE s.message_id END,
+                  CASE WHEN widens THEN EXCLUDED.created_at ELSE s.created_at END
+           FROM (SELECT s.scope = 'bulk' AND EXCLUDED.scope = 'all' AS widens) AS change)
+       RETURNING user_id AS "userId", email, reason, scope, message_id AS "messageId", created_at AS "createdAt"`,
       [userId, email, reason, scope, messageId],
     );
-    return manager.getRepository(SuppressionEntity).findOneByOrFail({ userId, email });
+    return manager.getRepository(SuppressionEntity).create(row);
   }
 
   /** Whether there was an entry to remove; with `reason`, only an entry for that reason goes. */

@@ -103,6 +103,32 @@ describe('bounce reports at the inbound listener', () => {
     TIMEOUT,
   );
 
+  it(
+    'bounces the message when the relay gave up after retrying, says so in the history, and keeps the address',
+    async () => {
+      const userId = newUserId('gave-up');
+      const to = address('unreachable');
+      const { id, verp } = await app.deliver(userId, { to: [to] });
+      const diagnostic = 'connect to mx.recipient.example[192.0.2.9]:25: Connection timed out';
+
+      await sendWithNodemailer(
+        app.inboundPort(),
+        verp.get(to)!,
+        dsn(verp.get(to)!, id, [{ recipient: to, action: 'failed', status: '4.4.1', diagnostic }]),
+      );
+
+      const message = await app.get(userId, id);
+      expect(message.status).toBe('bounced');
+      expect(entries(message).at(-1)).toEqual({
+        status: 'bounced',
+        detail: `the relay gave up after retrying: ${diagnostic}`,
+        recipient: to,
+      });
+      expect(await app.suppressions(userId)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
   itWithPython(
     'records a delay notice (Python smtplib) as a history entry only: no status change, no webhook',
     async () => {

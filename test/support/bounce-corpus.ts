@@ -31,10 +31,17 @@ const RIGHT: Record<ReportKind, Read[]> = {
   unrecognized: ['unrecognized'],
 };
 
+/** One recipient the corpus expects a report about (it gives no address, only what the report should say). */
+export interface ExpectedRecipient {
+  hard: boolean;
+  status: string;
+  reason: string;
+}
+
 interface Sample {
   file: string;
   kind: ReportKind;
-  recipients: { hard: boolean; status: string; reason: string }[];
+  recipients: ExpectedRecipient[];
 }
 
 export interface ScoredRecipient {
@@ -72,11 +79,9 @@ export async function scoreCorpus(options: { lf?: boolean } = {}): Promise<Corpu
   for (const sample of samples) {
     const stored = readFileSync(join(CORPUS, 'eml', sample.file));
     const raw = options.lf ? stored : Buffer.from(stored.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
-    const reports = await readReports(raw);
-    // Expected recipients and reports are paired in order; a report naming none stands for all.
+    const { paired, unpaired } = pairReports(sample.recipients, await readReports(raw));
     sample.recipients.forEach((expected, index) => {
-      const report =
-        reports[index] ?? (reports.length === 1 && reports[0].recipient === undefined ? reports[0] : undefined);
+      const report = paired[index];
       const read = readOf(report);
       recipients.push({
         file: sample.file,
@@ -90,12 +95,33 @@ export async function scoreCorpus(options: { lf?: boolean } = {}): Promise<Corpu
         report,
       });
     });
-    reports
-      .slice(sample.recipients.length)
+    unpaired
       .filter((report) => report.kind === 'bounce')
       .forEach((report) => extraHard.push(`${sample.file}: extra report for ${report.recipient}`));
   }
   return { recipients, extraHard };
+}
+
+/**
+ * Pairs each expected recipient with a report. The corpus names no addresses, so a report whose
+ * status code is the one expected is taken first (a report may list its recipients in another
+ * order than the corpus, and a hard bounce must be scored against the recipient it is about),
+ * else the next report in order; a lone report naming no one stands for all. `unpaired` holds
+ * the reports left over.
+ */
+export function pairReports(
+  expected: ExpectedRecipient[],
+  reports: DeliveryReport[],
+): { paired: (DeliveryReport | undefined)[]; unpaired: DeliveryReport[] } {
+  const left = [...reports];
+  const take = (index: number) => (index < 0 ? undefined : left.splice(index, 1)[0]);
+  // Code matches first, for all recipients, so that an earlier recipient without one cannot take a later one's.
+  const byCode = expected.map(({ status }) =>
+    status === '' ? undefined : take(left.findIndex((r) => r.status === status)),
+  );
+  const paired = byCode.map((report) => report ?? take(left.length > 0 ? 0 : -1));
+  const standsForAll = reports.length === 1 && reports[0].recipient === undefined ? reports[0] : undefined;
+  return { paired: paired.map((report) => report ?? standsForAll), unpaired: left };
 }
 
 /** Of the recipients expected as `kind`, how many were read right. */

@@ -1,4 +1,4 @@
-import { classify, Failure } from './classify';
+import { classify, Failure, gaveUp } from './classify';
 
 describe('classify', () => {
   it.each<[string, Failure, ReturnType<typeof classify>]>([
@@ -84,13 +84,13 @@ describe('classify', () => {
     ],
     ['a live 452 quota reply', { diagnostic: '452 4.2.2 Mailbox full' }, 'delay'],
     [
-      'a 4.1.1 given up on, words agreeing (the relay retried an unknown user for days)',
+      'a 4.1.1 given up on, words agreeing (a relay giving up never suppresses: a 450 "user unknown" is often a server unsure)',
       {
         action: 'failed',
         status: '4.1.1',
         diagnostic: '450 4.1.1 <x@example.org>: User unknown in virtual alias table',
       },
-      'bounce',
+      'soft',
     ],
     [
       'a 4.1.1 given up on, words disagreeing',
@@ -171,5 +171,26 @@ describe('classify', () => {
     ['nothing to go on', { diagnostic: 'something happened' }, undefined],
   ])('%s', (_, failure, expected) => {
     expect(classify(failure)).toBe(expected);
+  });
+});
+
+describe('gaveUp', () => {
+  it.each<[string, Failure, boolean]>([
+    ['a retried 4.x.x', { action: 'failed', status: '4.4.7', diagnostic: 'retry timeout exceeded' }, true],
+    ['Amazon SES "Message expired"', { action: 'failed', status: '5.4.7', diagnostic: 'Message expired' }, true],
+    ['Exchange "QUEUE.Expired"', { action: 'failed', status: '5.0.0', diagnostic: '550 5.0.0 QUEUE.Expired' }, true],
+    ['OpenSMTPD "Envelope expired"', { diagnostic: 'Envelope expired' }, true],
+    [
+      'a certificate that expired (a TLS refusal, not a retry period)',
+      { action: 'failed', status: '5.7.0', diagnostic: 'TLS handshake failed: certificate expired' },
+      false,
+    ],
+    [
+      'a password that expired',
+      { action: 'failed', status: '5.7.8', diagnostic: '535 5.7.8 Authentication failed: password expired' },
+      false,
+    ],
+  ])('%s', (_, failure, expected) => {
+    expect(gaveUp(failure)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { MailServer } from './servers/mail-server';
+import { MailServer, serversReceivingFor } from './servers';
 import { failureStatusIn, parseStatus, replyClassOf, StatusCode } from './status-code';
 
 export type Outcome = 'bounce' | 'soft' | 'delay' | 'other';
@@ -15,8 +15,17 @@ export interface Failure {
   permanence?: 'permanent' | 'temporary';
   /** The report's human-readable text, read for the SMTP command the refusal answered. */
   context?: string;
+  /**
+   * The report's words about this recipient alone, read beside the diagnostic for an identified
+   * server's phrase and for the SMTP command that was refused: what is said of another recipient
+   * of the same report must not suppress this one. `context` when not given (a report about one
+   * recipient, a live refusal); '' for a report naming others, whose text is shared.
+   */
+  ownText?: string;
   /** The servers the report was identified as written by or quoting (servers/): their own words count. */
   servers?: MailServer[];
+  /** The failed recipient, when known: the server that alone receives for its domain is heard too (servers/). */
+  recipient?: string;
 }
 
 /*
@@ -120,9 +129,10 @@ export function classify(failure: Failure): Outcome | undefined {
   const permanent = action === 'failed' || klass === 5 || (action === undefined && failure.permanence === 'permanent');
   if (!permanent) return klass === 4 || failure.permanence === 'temporary' ? 'delay' : undefined;
   // A server that gave up after retrying a temporary failure (Action: failed or a bounce saying
-  // so, with a 4.x.x): bounced, address kept; unless it retried an address failure that the
-  // code and the words both name (Postfix "450 4.1.1 … User unknown in virtual alias table").
-  if (klass === 4) return isStillUnknownAfterRetries(codes, failure) ? 'bounce' : 'soft';
+  // so, with a 4.x.x): bounced, address kept (SPEC §9), even for a retried "450 4.1.1 User
+  // unknown": a server answers so when it is configured to be unsure (Postfix's
+  // unknown_local_recipient_reject_code, a directory it cannot reach).
+  if (klass === 4) return 'soft';
   return isAboutTheAddress(codes, failure) ? 'bounce' : 'soft';
 }
 
@@ -135,8 +145,9 @@ export function classify(failure: Failure): Outcome | undefined {
  * within 0 days and 1 hours. Remote host is not responding.", and the connection failures a relay
  * only reports once it stops retrying ("Connection timed out", Zoho "Host not reachable").
  */
+// Only what expires in a queue: not a certificate or a password that expired (a refusal).
 const GAVE_UP_AFTER_RETRIES =
-  /\bexpired\b|queue too long|could not deliver for the last|giving up|did not accept our requests to connect|timed out|host not reachable|connection refused|not delivered within \d+ days|host is not responding/i;
+  /\b(?:message|envelope|queue)[ .]expired\b|queue too long|could not deliver for the last|giving up|did not accept our requests to connect|timed out|host not reachable|connection refused|not delivered within \d+ days|host is not responding/i;
 
 /**
  * Whether a permanent failure that is not about the address is a relay giving up after retries
@@ -182,9 +193,10 @@ const said = (phrases: RegExp[], text: string): boolean => phrases.some((phrase)
  * (X.1.0, X.4.4) whose words say the address does not exist. Every other code given must agree,
  * and no words may point elsewhere: when the signs disagree, the address is kept. Without a code
  * (or with only a catch-all one, the reporting server's "I cannot tell"), words suppress only
- * when the report shows they answered RCPT TO: servers that filter mail say "user unknown" at
+ * when the report's words about this recipient show they answered RCPT TO: servers that filter mail say "user unknown" at
  * DATA too, and a report that does not say when the words came cannot tell the two apart; or
- * when a server identified by its report says so in its own words (servers/).
+ * when a server identified by its report says so in its own words (servers/), and not after DATA
+ * unless that server is known to answer an unknown address there.
  */
 function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
   const { diagnostic } = failure;
@@ -193,22 +205,19 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
   const defined = codes.filter((code) => !isUndefinedStatus(code));
   const pointsNowhereElse = (allowed: (code: StatusCode) => boolean) =>
     defined.every((code) => isAddressStatus(code) || isVagueStatus(code) || allowed(code));
-  const serverSays = (failure.servers ?? []).some(
-    (server) => server.addressFailure.test(diagnostic) || server.addressFailure.test(context),
+  const ownText = failure.ownText ?? context;
+  const afterData = said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`);
+  const servers = [...(failure.servers ?? []), ...serversReceivingFor(failure.recipient)];
+  const serverSays = servers.some(
+    (server) =>
+      (server.addressFailure.test(diagnostic) || server.addressFailure.test(ownText)) &&
+      (!afterData || server.refusesUnknownAddressAfterData === true),
   );
   if (serverSays && pointsNowhereElse(isCatchAllStatus)) return true;
-  if (said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`)) return false;
+  if (afterData) return false;
   const wordsSay = said(ADDRESS_DOES_NOT_EXIST, diagnostic);
-  if (said(REFUSED_AT_RCPT, `${diagnostic}\n${context}`) && wordsSay)
+  if (said(REFUSED_AT_RCPT, `${diagnostic}\n${ownText}`) && wordsSay)
     return pointsNowhereElse((code) => isCatchAllStatus(code) || isDisabledMailboxStatus(code));
   if (defined.length === 0 || !pointsNowhereElse(() => false)) return false;
   return defined.some(isAddressStatus) || wordsSay;
-}
-
-/** A retried address code (X.1.1…), every code given about the address and words that agree. */
-function isStillUnknownAfterRetries(codes: StatusCode[], failure: Failure): boolean {
-  const { diagnostic } = failure;
-  if (said(NOT_ABOUT_THE_ADDRESS, diagnostic) || said(NOT_ABOUT_THE_ADDRESS_IN_TEXT, failure.context ?? ''))
-    return false;
-  return codes.length > 0 && codes.every(isAddressStatus) && said(ADDRESS_DOES_NOT_EXIST, diagnostic);
 }

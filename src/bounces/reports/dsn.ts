@@ -26,9 +26,11 @@ function readGroups(groups: Fields[], humanText: string, servers: MailServer[]):
     const diagnostic = diagnosticOf(group.first('diagnostic-code')) ?? group.first('status') ?? '';
     const written = group.first('action')?.split(/[\s(]/, 1)[0].toLowerCase();
     const action = written === undefined ? undefined : (ACTION_ALIASES.get(written) ?? written);
-    const failure: Failure = { action, status, diagnostic, context: humanText, servers };
-    const kind = classify(failure) ?? 'unrecognized';
+    // The human-readable text is this recipient's own only when the report names no other.
+    const ownText = groups.length === 1 ? humanText : '';
     const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
+    const failure: Failure = { action, status, diagnostic, context: humanText, ownText, servers, recipient };
+    const kind = classify(failure) ?? 'unrecognized';
     return {
       kind,
       ...(recipient !== undefined && { recipient }),

@@ -1,24 +1,11 @@
 import { DeliveryReport } from '../delivery-report';
 import { classify, Failure, gaveUp } from './classify';
 import { headerFieldsOf } from './header-fields';
+import { splitAtQuotedOriginal } from './quoted-original';
 import { addressesIn, addressIn } from './recipient';
 import { ReportMail } from './report-mail';
 import { MailServer } from './servers';
 import { failureStatusIn, replyClassOf } from './status-code';
-
-/*
- * Where the server's own words end and the copy of the returned message begins, in the bounces
- * that quote it inline rather than attaching it: qmail and Yahoo "--- Below this line is a copy
- * of the message.", Exim "------ This is a copy of the message, including all the headers.
- * ------", Sendmail "----- Original message follows -----" / "----- Unsent message follows
- * -----", old Gmail "----- Original message -----", Outlook "-----Original Message-----",
- * McAfee MXLogic "Included is a copy of the message header:", fml "Original mail as follows:",
- * DragonFly's dma "Message headers follow.", OpenSMTPD "Below is a copy of the original message:",
- * Exim 3 "|---- Message text follows: ----|", 1&1 "--- The header of the original message is
- * following. ---".
- */
-const ORIGINAL_MESSAGE_MARKERS =
-  /^[ \t]*(?:[|-]+[ \t]*)?(?:below this line is a copy of the message|message (?:headers|text) follows?|(?:the )?headers? of the original message|(?:included is |here is |below is )?a copy of the (?:original )?message|this is a copy of the (?:message|body)|(?:original|unsent|returned) (?:message|mail)(?: headers)?(?: (?:follows|as follows|below))?\s*[:.-]*\s*$)/im;
 
 /*
  * The bounce says the server has given up: qmail "This is a permanent error; I've given up" and
@@ -72,10 +59,7 @@ const MAX_ADDRESS_LENGTH = 320;
  * paragraph; else one report, about the first address the text names, or about none.
  */
 export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []): DeliveryReport[] {
-  const whole = mail.text;
-  const marker = ORIGINAL_MESSAGE_MARKERS.exec(whole);
-  const text = marker ? whole.slice(0, marker.index) : whole;
-  const quoted = marker ? whole.slice(marker.index + marker[0].length).replace(/^\s+/, '') : '';
+  const { own: text, quoted } = splitAtQuotedOriginal(mail.text);
   const subject = mail.header('subject') ?? '';
   const permanence = permanenceOf(`${subject}\n${text}`);
   if (permanence === undefined && failureStatusIn(text) === undefined && replyClassOf(text) === undefined) return [];
@@ -93,13 +77,14 @@ export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []
       servers,
     });
   // Several recipients: each is judged by the words between its line and the next one's, and
-  // the opening words that concern them all.
+  // the opening words that concern them all (but a server's phrase counts only in its own words).
   const opening = text.slice(0, recipients[0].index);
   return recipients.flatMap((mention, index) => {
     const paragraph = text.slice(mention.index, recipients[index + 1]?.index ?? text.length);
     return reportOn(mention.address, paragraph, paragraph, {
       permanence,
       context: `${opening}\n${paragraph}`,
+      ownText: paragraph,
       servers,
     });
   });
@@ -110,10 +95,10 @@ function reportOn(
   recipient: string | undefined,
   words: string,
   shown: string,
-  about: Pick<Failure, 'permanence' | 'context' | 'servers'>,
+  about: Pick<Failure, 'permanence' | 'context' | 'ownText' | 'servers'>,
 ): DeliveryReport[] {
   const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
-  const failure: Failure = { diagnostic: flat(words), ...about };
+  const failure: Failure = { diagnostic: flat(words), recipient, ...about };
   const kind = classify(failure);
   if (kind === undefined) return [];
   const status = failureStatusIn(shown)?.text ?? failureStatusIn(words)?.text;

@@ -10,11 +10,13 @@ export class SuppressionScope1764691201000 implements MigrationInterface {
   name = 'SuppressionScope1764691201000';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`ALTER TABLE suppressions ADD COLUMN scope text`);
-    await db.query(`UPDATE suppressions SET scope = CASE WHEN reason = 'unsubscribe' THEN 'bulk' ELSE 'all' END`);
+    // A constant default is stored once, not written into each row (PostgreSQL 11+): only the
+    // unsubscribes are then rewritten, and the default goes, so that every writer names a scope.
+    await db.query(`ALTER TABLE suppressions ADD COLUMN scope text NOT NULL DEFAULT 'all'`);
+    await db.query(`UPDATE suppressions SET scope = 'bulk' WHERE reason = 'unsubscribe'`);
     await db.query(`
       ALTER TABLE suppressions
-        ALTER COLUMN scope SET NOT NULL,
+        ALTER COLUMN scope DROP DEFAULT,
         ADD CONSTRAINT suppressions_scope_check CHECK (
           (scope = 'all' AND reason <> 'unsubscribe') OR (scope = 'bulk' AND reason IN ('unsubscribe', 'manual'))
         )`);

@@ -33,5 +33,11 @@ const SERVERS: MailServer[] = [
 
 /** The servers a report shows it comes from (or quotes): usually one, two when a relay quotes another. */
 export function serversOf(mail: ReportMail): MailServer[] {
-  return SERVERS.filter((server) => server.identifies(mail));
+  return SERVERS.filter((server) => server.identifies?.(mail) === true);
+}
+
+/** The server that alone receives mail for the recipient's domain, when one does: its refusal is that server's reply. */
+export function serversReceivingFor(recipient: string | undefined): MailServer[] {
+  const domain = recipient?.slice(recipient.lastIndexOf('@') + 1);
+  return domain === undefined ? [] : SERVERS.filter((server) => server.receivesFor?.test(domain) === true);
 }

@@ -1,3 +1,4 @@
+import { splitAtQuotedOriginal } from '../quoted-original';
 import { ReportMail } from '../report-mail';
 
 /**
@@ -11,10 +12,24 @@ export interface MailServer {
   /** The family's name, for reading the rules. */
   family: string;
   /** Whether the report was written by this server, or quotes a reply of this server. */
-  identifies(mail: ReportMail): boolean;
+  identifies?(mail: ReportMail): boolean;
+  /**
+   * The recipient domains only this server receives mail for: a refusal of a recipient there is
+   * its reply, whoever reports it.
+   */
+  receivesFor?: RegExp;
   /** The server's own phrases for "this address (or its domain) does not exist". */
   addressFailure: RegExp;
+  /**
+   * Whether the server says so after DATA too: the reader otherwise takes a refusal after DATA
+   * for a content filter speaking (classify.ts), whatever the words.
+   */
+  refusesUnknownAddressAfterData?: true;
 }
 
-/** The human-readable text of a report, up to where a quoted copy may begin: where servers sign. */
-export const headOf = (mail: ReportMail, length = 4000): string => mail.text.slice(0, length);
+/**
+ * The human-readable text of a report up to where a quoted copy of the original begins (or may:
+ * its first 4000 characters), where servers sign: a quoted original holds other servers' words.
+ */
+export const headOf = (mail: ReportMail, length = 4000): string =>
+  splitAtQuotedOriginal(mail.text.slice(0, length)).own;
