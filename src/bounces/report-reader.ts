@@ -6,6 +6,7 @@ import { FEEDBACK_REPORT_TYPE, readFeedbackReport, readJunkMailReport } from './
 import { readPlainTextBounce } from './reports/plain-text-bounce';
 import { addressIn } from './reports/recipient';
 import { parseReportMail, ReportMail } from './reports/report-mail';
+import { splitAtQuotedOriginal } from './reports/quoted-original';
 import { MailServer, serversOf } from './reports/servers';
 
 /**
@@ -52,7 +53,9 @@ const READERS: ((mail: ReportMail, servers: MailServer[]) => DeliveryReport[])[]
       .slice(0, 1)
       .flatMap((part) => readFeedbackReport(part, mail.original)),
   (mail, servers) =>
-    mail.parts(...DELIVERY_STATUS_TYPES).flatMap((part) => readDeliveryStatus(part, mail.text, servers)),
+    mail
+      .parts(...DELIVERY_STATUS_TYPES)
+      .flatMap((part) => readDeliveryStatus(part, splitAtQuotedOriginal(mail.text).own, servers)),
   (mail, servers) => readDeliveryStatusInText(mail.text, servers),
   (mail) => readJunkMailReport(mail.original),
   (mail) => readAmazonSesNotification(mail.text),

@@ -43,7 +43,9 @@ export class SuppressionsRepository {
    * it never narrows: a new entry replaces the one there only when it stops more mail (`all` over
    * `bulk`: a hard bounce, a complaint or a manual entry after an unsubscribe), taking its reason,
    * message and date; otherwise the entry there stays as it was (an unsubscribe after a hard
-   * bounce, a second unsubscribe, a manual `bulk` entry on an `all` one). In the caller's
+   * bounce, a second unsubscribe, a manual `bulk` entry on an `all` one). A manual entry also
+   * replaces an unsubscribe of the same scope: it is the owner's, which the reader's Undo (that
+   * removes only unsubscribes) must not lift. In the caller's
    * transaction when given its manager (a report's status change and entry commit together).
    */
   async add(entry: NewSuppression, manager: EntityManager = this.database.manager): Promise<SuppressionEntity> {
@@ -61,7 +63,7 @@ export class SuppressionsRepository {
                   CASE WHEN widens THEN EXCLUDED.scope ELSE s.scope END,
                   CASE WHEN widens THEN EXCLUDED.message_id ELSE s.message_id END,
                   CASE WHEN widens THEN EXCLUDED.created_at ELSE s.created_at END
-           FROM (SELECT s.scope = 'bulk' AND EXCLUDED.scope = 'all' AS widens) AS change)
+           FROM (SELECT (s.scope = 'bulk' AND EXCLUDED.scope = 'all') OR (s.reason = 'unsubscribe' AND EXCLUDED.reason = 'manual') AS widens) AS change)
        RETURNING user_id AS "userId", email, reason, scope, message_id AS "messageId", created_at AS "createdAt"`,
       [userId, email, reason, scope, messageId],
     );

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { RecipientTokens } from '../../src/common/recipient-token';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { storeMessage } from '../support/factories';
-import { newUserId } from '../support/tokens';
+import { bearer, newUserId } from '../support/tokens';
 import { address, bulkMessage, suppressionsOf, unsubscribeTokens } from './unsubscribe-support';
 
 const ONE_CLICK = 'List-Unsubscribe=One-Click';
@@ -100,6 +100,21 @@ describe('the sender named, and the undo (POST /unsubscribe/{token}/resubscribe)
     expect(answer.text).toContain('<h1>Nothing to undo</h1>');
     expect(await suppressionsOf(t.http, userId)).toEqual(before);
     expect(before.map((s) => s.reason)).toEqual([reason]);
+  });
+
+  it("never lifts the owner's own bulk entry, posted after the reader had unsubscribed", async () => {
+    const userId = newUserId('unsub-undo-owner-bulk');
+    const to = address('owner-bulk');
+    const message = await bulkMessage(t.db, userId, { to: [to] });
+    const token = tokens.encode({ messageId: message.id, recipient: 0 });
+    await post(token).expect(200);
+    // The owner stops bulk mail to the address too, by hand (SPEC §9: a manual entry may ask for bulk).
+    await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: to, scope: 'bulk' }).expect(201);
+
+    await undo(token).expect(200);
+
+    // The reader's undo takes back the reader's unsubscribe, not the owner's request.
+    expect((await suppressionsOf(t.http, userId)).map((s) => [s.email, s.scope])).toEqual([[to, 'bulk']]);
   });
 
   it('answers a browser with a page that names the sender and offers the unsubscribe again', async () => {

@@ -174,6 +174,31 @@ describe('classify', () => {
   });
 });
 
+describe('classify: an address code beside signs that the failure is temporary (no false hard bounce)', () => {
+  // A live reply or a diagnostic as a server writes it, with nothing else to go on. The address
+  // code says "no such address", but the reply code or the words say the server could not tell
+  // now: the worst mistake is suppressing a good address, so the address must be kept.
+  it.each<[string, string]>([
+    ['a 4xx reply code beside 5.1.1 (the server will take it later)', '450 5.1.1 <a@example.org>: User unknown'],
+    [
+      'a 5.1.2 with "host not found, try again" (a DNS lookup that failed for now)',
+      '550 5.1.2 Host or domain name not found. Name service error for name=example.org type=MX: Host not found, try again',
+    ],
+    [
+      'a 5.1.2 host unknown "temporarily"',
+      '550 5.1.2 <a@example.org>... Host unknown (Name server: example.org: host not found, temporarily)',
+    ],
+    ['a 5.1.1 whose directory lookup failed for now', '550 5.1.1 User unknown: directory lookup temporarily failed'],
+    [
+      'a 5.1.2 "DNS temporary failure"',
+      '550 5.1.2 <a@example.org>: Recipient address rejected: Domain not found (DNS temporary failure)',
+    ],
+    ['a 5.1.1 "recipient temporarily unavailable"', '550 5.1.1 Recipient temporarily unavailable'],
+  ])('%s', (_, diagnostic) => {
+    expect(classify({ diagnostic })).not.toBe('bounce');
+  });
+});
+
 describe('gaveUp', () => {
   it.each<[string, Failure, boolean]>([
     ['a retried 4.x.x', { action: 'failed', status: '4.4.7', diagnostic: 'retry timeout exceeded' }, true],

@@ -55,6 +55,9 @@ const NOT_ABOUT_THE_ADDRESS: RegExp[] = [
   // The account exists but is switched off (Yahoo "account has been disabled or discontinued",
   // Gmail "account … is disabled"): perhaps for good, but the address itself is real.
   /suspend|disabled|inactive|deactivated|frozen|locked/i,
+  // The server could not tell for now (Postfix "Host not found, try again", "directory lookup
+  // temporarily failed"): a bare "try again" stays out, Hotmail ends a real hard bounce with it.
+  /temporar|host not found, try again/i,
   // A refusal with a reason of the server's own: Facebook "Refused due to recipient preferences",
   // La Poste "Service refusé".
   /\brefused\b/i,
@@ -133,6 +136,9 @@ export function classify(failure: Failure): Outcome | undefined {
   // unknown": a server answers so when it is configured to be unsure (Postfix's
   // unknown_local_recipient_reject_code, a directory it cannot reach).
   if (klass === 4) return 'soft';
+  // A 4xx reply around an address code ("450 5.1.1 User unknown"): the server itself says it may
+  // take the mail later, so the address is not known to be bad.
+  if (replyClassOf(failure.diagnostic) === 4) return 'soft';
   return isAboutTheAddress(codes, failure) ? 'bounce' : 'soft';
 }
 

@@ -9,6 +9,14 @@ describe(textAlternative.name, () => {
     );
   });
 
+  it('shows an inline image (cid:) by its alt text alone: a reader of the plain text cannot follow a cid: link', () => {
+    const text = textAlternative(
+      '<p><img src="cid:logo@example.com" alt="Example Ltd"></p><p>Hello Ada</p><img src="cid:sig">',
+    );
+
+    expect(text).toBe('Example Ltd\n\nHello Ada');
+  });
+
   it('keeps the text of markup nested deeper than html-to-text can walk, without script or style', () => {
     const nested =
       '<div>'.repeat(5000) + 'deep &amp; down<script>x()</script>' + '</div>'.repeat(5000) + '<p>after</p>';
