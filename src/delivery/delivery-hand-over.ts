@@ -11,6 +11,8 @@ import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliverableMessage } from './delivery.repository';
 import { Mailer, OutgoingMail } from './mailer/mailer';
 import { recipientCopies, sendCopies } from './recipient-copies';
+import { copyOutcomes, RecipientOutcomes, wholeOutcomes } from './recipient-outcomes';
+import { deliveryOrder } from '../messages/recipients';
 
 /**
  * One attempt at a claimed message: hand it to the mailer, decide what the reply comes to on
@@ -51,14 +53,21 @@ export class DeliveryHandOver {
    * A retry that names the copies still to go (`progress`) sends those alone, whatever the
    * configuration has become since.
    */
-  private async handOver(message: DeliverableMessage, progress: CopiesProgress | undefined): Promise<CopiesOutcome> {
+  private async handOver(
+    message: DeliverableMessage,
+    progress: CopiesProgress | undefined,
+  ): Promise<CopiesOutcome & RecipientOutcomes> {
     const { retryDelays, concurrency, leaseSeconds } = this.config.delivery;
     // With the stock's sixth (DeliveryWorker), copies start within a third of the lease; the
     // last then has the rest for its send (at most 60 s with the default lease of 120 s).
     const startBy = performance.now() + (leaseSeconds * 1000) / 6;
     const mail = outgoingMail(message);
     const perCopy = progress !== undefined || message.bulkSendingId !== null || this.verp.domain !== undefined;
-    if (!perCopy) return deliveryRetryPolicy(await this.sendWhole(mail, message), message.attempt, retryDelays);
+    if (!perCopy) {
+      const result = await this.sendWhole(mail, message);
+      const outcome = deliveryRetryPolicy(result, message.attempt, retryDelays);
+      return { ...outcome, ...wholeOutcomes(deliveryOrder(message), message.positions, result, outcome) };
+    }
     const pending = progress && new Set(progress.pending);
     const copies = recipientCopies(
       mail,
@@ -76,7 +85,7 @@ export class DeliveryHandOver {
         position: copyFor!.position,
         result: { error },
       }));
-      return copiesOutcome(failed, progress, message.attempt, retryDelays);
+      return withCopyOutcomes(failed, copiesOutcome(failed, progress, message.attempt, retryDelays), message.attempt);
     }
     // As many at once as the SMTP pool has connections (WORKER_CONCURRENCY).
     const results = await sendCopies(
@@ -85,7 +94,7 @@ export class DeliveryHandOver {
       concurrency,
       startBy,
     );
-    return copiesOutcome(results, progress, message.attempt, retryDelays);
+    return withCopyOutcomes(results, copiesOutcome(results, progress, message.attempt, retryDelays), message.attempt);
   }
 
   private async sendWhole(mail: OutgoingMail, message: DeliverableMessage): Promise<HandOverResult> {
@@ -101,6 +110,14 @@ export class DeliveryHandOver {
   private openSigningKey(message: DeliverableMessage): OutgoingMail['dkim'] {
     return message.signingKey && this.signingKeys.open(message.signingKey);
   }
+}
+
+function withCopyOutcomes(
+  results: Parameters<typeof copyOutcomes>[0],
+  outcome: CopiesOutcome,
+  attempt: number,
+): CopiesOutcome & RecipientOutcomes {
+  return { ...outcome, ...copyOutcomes(results, outcome, attempt) };
 }
 
 function outgoingMail(message: DeliverableMessage): OutgoingMail {
