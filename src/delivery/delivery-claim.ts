@@ -108,6 +108,7 @@ export class DeliveryClaim {
     suppressed: Map<string, SuppressedRecipients>,
   ): Promise<Map<string, FateChange[]>> {
     const fates = new Map<string, FateChange[]>();
+    if (suppressed.size === 0) return fates;
     const messages = await this.deliveries.recipientsOf(manager, [...suppressed.keys()]);
     for (const [messageId, { userId, bulk, entries }] of messages) {
       const reasons = await this.suppressionList.suppressedAmong(manager, userId, suppressed.get(messageId)!.keys, {
