@@ -26,16 +26,16 @@ export class RecipientFates1764691200000 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE messages ADD COLUMN recipient_fates jsonb NOT NULL DEFAULT '[]'`);
     for (;;) {
-      const rows: {
+      const rows = (await db.query(
+        `SELECT id, status, recipients, cc, bcc, updated_at FROM messages WHERE recipient_fates = '[]' AND cardinality(recipients) > 0 LIMIT 1000`,
+      )) as {
         id: string;
         status: string;
         recipients: string[];
         cc: string[] | null;
         bcc: string[] | null;
         updated_at: Date;
-      }[] = await db.query(
-        `SELECT id, status, recipients, cc, bcc, updated_at FROM messages WHERE recipient_fates = '[]' AND cardinality(recipients) > 0 LIMIT 1000`,
-      );
+      }[];
       if (rows.length === 0) break;
       const fates = rows.map((row) => {
         const status = FATE_OF_STATUS[row.status] ?? 'pending';
