@@ -3,6 +3,7 @@
 // (BOUNCE_DOMAIN set), each refusal read by the report reader's rule.
 import { randomUUID } from 'node:crypto';
 import { deliveringApp } from './support/delivering-app';
+import { WebhookReceiver } from './support/webhook-receiver';
 import { sendBody } from './support/factories';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
@@ -15,9 +16,12 @@ const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 for (const mode of ['one transaction', 'one copy per recipient'] as const) {
   describe(`recipient fates, ${mode}`, () => {
-    const env: Record<string, string> = { DELIVERY_RETRY_DELAYS: '1' };
+    const env: Record<string, string> = { DELIVERY_RETRY_DELAYS: '1', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
     if (mode === 'one copy per recipient') env.BOUNCE_DOMAIN = 'bounces.example.test';
     const { t, sink } = deliveringApp(env);
+    const receiver = new WebhookReceiver();
+    beforeAll(() => receiver.start());
+    afterAll(() => receiver.stop());
 
     const send = async (userId: string, fields: Record<string, unknown>): Promise<Message> =>
       (await t.http.post('/sender/send').set(bearer(userId)).send(sendBody(fields)).expect(201)).body;
@@ -128,6 +132,55 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
           [listed, 'suppressed', 'manual'],
         ]);
         expect(sent.statusHistory.filter((e) => e.recipient === listed)).toHaveLength(1);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'a recipient refused for now (452) is deferred and tried again alone; the message is sent once it is accepted',
+      async () => {
+        const userId = newUserId('fates');
+        const [ok, busy] = [address('ok'), address('busy')];
+        sink.greylist.set(busy, 1);
+        const accepted = await send(userId, { to: [ok, busy] });
+        const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
+        expect(sent.recipients.map((r) => [r.email, r.status])).toEqual([
+          [ok, 'sent'],
+          [busy, 'sent'],
+        ]);
+        expect(sent.statusHistory.map((e) => (e as { status: string }).status)).toEqual([
+          'queued',
+          'sending',
+          'deferred',
+          'sending',
+          'sent',
+        ]);
+        // Each got the message once.
+        expect(
+          sink
+            .acceptedFor(accepted.id)
+            .flatMap((m) => m.to)
+            .sort(),
+        ).toEqual([ok, busy].sort());
+        expect(await suppressions(userId)).toEqual([]);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "a message webhook's payload carries the recipients' fates as the message stood then",
+      async () => {
+        const userId = newUserId('fates');
+        const [ok, gone] = [address('ok'), address('gone')];
+        sink.refuseWith.set(gone, { code: 550, message: '5.1.1 User unknown' });
+        const path = `/hook-${randomUUID()}`;
+        await send(userId, { to: [ok, gone], webhook: { url: receiver.url(path), status: ['sent'] } });
+        await receiver.waitFor(() => receiver.on(path).length > 0, 'the sent event');
+        const { data } = JSON.parse(receiver.on(path)[0].rawBody) as { data: { message: Message } };
+        expect(data.message.recipients.map((r) => [r.email, r.status])).toEqual([
+          [ok, 'sent'],
+          [gone, 'failed'],
+        ]);
       },
       TIMEOUT,
     );

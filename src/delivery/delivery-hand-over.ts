@@ -9,9 +9,9 @@ import { CopiesOutcome, copiesOutcome } from './copies-outcome';
 import { DeliveryRecorder } from './delivery-recorder';
 import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliverableMessage } from './delivery.repository';
-import { Mailer, OutgoingMail } from './mailer/mailer';
+import { Mailer, OutgoingMail, Refusal } from './mailer/mailer';
 import { recipientCopies, sendCopies } from './recipient-copies';
-import { copyOutcomes, RecipientOutcomes, wholeOutcomes } from './recipient-outcomes';
+import { asCopyResults, copyOutcomes, RecipientOutcomes, wholeOutcomes } from './recipient-outcomes';
 import { deliveryOrder } from '../messages/recipients';
 
 /**
@@ -66,7 +66,23 @@ export class DeliveryHandOver {
     if (!perCopy) {
       const result = await this.sendWhole(mail, message);
       const outcome = deliveryRetryPolicy(result, message.attempt, retryDelays);
-      return { ...outcome, ...wholeOutcomes(deliveryOrder(message), message.positions, result, outcome) };
+      const entries = deliveryOrder(message);
+      if (
+        'receipt' in result &&
+        result.receipt.rejected.some((r) => !r.permanent) &&
+        message.attempt <= retryDelays.length
+      ) {
+        // Some recipients refused for now (452, greylisting): the message is deferred, and the next
+        // attempt sends those alone, one copy each, the others having it already.
+        const copies = asCopyResults(entries, message.positions, result.receipt);
+        const deferred = copiesOutcome(copies, undefined, message.attempt, retryDelays);
+        const named = (refusals: Refusal[]) => refusals.map((r) => `${r.address} (${r.reply})`).join(', ');
+        const [forNow, forGood] = [false, true].map((p) => result.receipt.rejected.filter((r) => r.permanent === p));
+        const refused = forGood.length > 0 ? ` (refused: ${named(forGood)})` : '';
+        const detail = `${result.receipt.reply} (pending: ${named(forNow)})${refused}`;
+        return { ...withCopyOutcomes(copies, deferred, message.attempt), detail };
+      }
+      return { ...outcome, ...wholeOutcomes(entries, message.positions, result, outcome) };
     }
     const pending = progress && new Set(progress.pending);
     const copies = recipientCopies(

@@ -1,10 +1,11 @@
 import { classify } from '../bounces/reports/classify';
 import { addressKey } from '../common/addresses';
+import { addressOf } from '../common/validation/mailbox';
 import type { FateChange } from '../messages/recipient-fates';
 import { recipientKey } from '../messages/recipients';
 import type { CopyResult } from './copies-outcome';
 import type { AttemptOutcome, HandOverResult } from './delivery-retry-policy';
-import { MailDeliveryError, Refusal } from './mailer/mailer';
+import { MailDeliveryError, MailReceipt, Refusal } from './mailer/mailer';
 
 /** What an attempt did to each recipient it tried (SPEC §5 "Recipients"). */
 export interface RecipientOutcomes {
@@ -26,7 +27,7 @@ export function isAddressFailure(reply: string, command: string | undefined): bo
 /**
  * A message sent as one SMTP transaction for all its recipients (`entries`, as delivered, with
  * their positions): accepted ones are sent with the reply, those refused at RCPT TO failed with
- * their own reply (a temporary refusal is not tried again: the others have the message); a failed
+ * their own reply (refused for now only once no retry is left: asCopyResults); a failed
  * or deferred attempt is every recipient's, with the refusal of each when the server gave one.
  */
 export function wholeOutcomes(
@@ -49,7 +50,7 @@ export function wholeOutcomes(
             position,
             key,
             status: 'failed',
-            detail: refusal.permanent ? refusal.reply : `${refusal.reply} (not tried again)`,
+            detail: refusal.permanent ? refusal.reply : `${refusal.reply} (no retry left)`,
           }
         : { position, key, status: 'sent', detail: result.receipt.reply };
     }
@@ -92,4 +93,28 @@ export function copyOutcomes(results: CopyResult[], outcome: AttemptOutcome, att
     return { position, key, status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
   });
   return { fates, hardBounces };
+}
+
+/**
+ * A whole message's receipt as one result per recipient, as if each had had its own copy: those
+ * refused at RCPT TO as that refusal. For a receipt that refused some recipients for now, whose
+ * retry sends those alone (copiesOutcome), as the copies of bulk or VERP mail are retried.
+ */
+export function asCopyResults(
+  entries: string[],
+  positions: ReadonlyMap<string, number>,
+  receipt: MailReceipt,
+): CopyResult[] {
+  const refused = new Map<string, Refusal>(receipt.rejected.map((r) => [addressKey(r.address), r]));
+  return entries.map((entry) => {
+    const key = recipientKey(entry);
+    const refusal = refused.get(key);
+    return {
+      address: addressOf(entry),
+      position: positions.get(key)!,
+      result: refusal
+        ? { error: new MailDeliveryError(refusal.reply, refusal.permanent, 'RCPT TO') }
+        : { receipt: { reply: receipt.reply, rejected: [] } },
+    };
+  });
 }
