@@ -28,8 +28,10 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
  * {p, k, s, d}) moves, read from `source` (rows with message_id and fates). A complained recipient
  * stays so, a bounced one moves only to complained. With `release`, recipients shown suppressed
  * and not named again go back to pending (taken off the list since: the claim judges again).
- * The webhook endpoints' recipient.* events (SPEC §11) are to be written from this CTE, in the
- * same statement as the change.
+ * The webhook endpoints' recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) hook
+ * in here: written from this CTE in the same statement, its rows joined with `moved` in
+ * transitionSql (a change applies only to a message that moves) and taken whole in
+ * recipientFatesSql (a report about a recipient, whether or not its message moves).
  */
 export function recipientChangesCte(source: string, release = false): string {
   const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before
