@@ -50,6 +50,8 @@ describe('the suppression check of a delivery claim', () => {
       { status: 'queued', detail: null },
       { status: 'sending', detail: null },
       { status: 'suppressed', detail: 'every recipient is suppressed: ada@example.com' },
+      // The recipient's own entry, with its reason (SPEC §5 "Recipients").
+      { status: 'suppressed', detail: 'manual' },
     ]);
   });
 
@@ -65,7 +67,7 @@ describe('the suppression check of a delivery claim', () => {
     expect(await stateOf(id)).toEqual({ status: 'suppressed', attempts: 1 });
     // Final: a duplicate job changes nothing more.
     expect(await claimJob(id, 1)).toEqual([]);
-    expect((await history(id)).map((e) => e.status)).toEqual(['queued', 'suppressed']);
+    expect((await history(id)).map((e) => e.status)).toEqual(['queued', 'suppressed', 'suppressed']);
   });
 
   it('claims a partly suppressed message without its suppressed recipients, naming them', async () => {

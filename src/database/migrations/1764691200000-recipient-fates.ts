@@ -25,6 +25,8 @@ export class RecipientFates1764691200000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE messages ADD COLUMN recipient_fates jsonb NOT NULL DEFAULT '[]'`);
+    // A webhook event's payload shows the recipients as they stood at its change, on every attempt.
+    await db.query(`ALTER TABLE webhook_events ADD COLUMN recipient_fates jsonb`);
     for (;;) {
       const rows = (await db.query(
         `SELECT id, status, recipients, cc, bcc, updated_at FROM messages WHERE recipient_fates = '[]' AND cardinality(recipients) > 0 LIMIT 1000`,
@@ -58,6 +60,7 @@ export class RecipientFates1764691200000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query(`ALTER TABLE webhook_events DROP COLUMN recipient_fates`);
     await db.query(`ALTER TABLE messages DROP COLUMN recipient_fates`);
   }
 }

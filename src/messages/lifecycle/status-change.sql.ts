@@ -1,18 +1,26 @@
 import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transitions';
 
 /** What the outbox CTE reads of each changed message, besides its id. */
-export const OUTBOX_READS = ['user_id', 'status', 'status_changes', 'webhook_url', 'webhook_statuses'] as const;
+export const OUTBOX_READS = [
+  'user_id',
+  'status',
+  'status_changes',
+  'webhook_url',
+  'webhook_statuses',
+  'recipient_fates',
+] as const;
 
 /**
  * The CTE `outbox` that records, in the statement that changes statuses, the webhook events
  * those changes cause: one per message whose `webhook.status` selects its new status (every
- * status when empty). `changed` must return id and OUTBOX_READS.
+ * status when empty), each with the message's recipients as they stood then, for its payload.
+ * `changed` must return id and OUTBOX_READS.
  */
 export function outboxCte(changed: string): string {
   return `outbox AS (
-    INSERT INTO webhook_events (id, user_id, message_id, sequence, status, url, created_at, next_attempt_at)
+    INSERT INTO webhook_events (id, user_id, message_id, sequence, status, url, created_at, next_attempt_at, recipient_fates)
     SELECT gen_random_uuid(), user_id, id, status_changes, status, webhook_url, date_trunc('milliseconds', clock_timestamp()),
-      date_trunc('milliseconds', clock_timestamp())
+      date_trunc('milliseconds', clock_timestamp()), recipient_fates
     FROM ${changed}
     WHERE webhook_url IS NOT NULL AND (cardinality(webhook_statuses) = 0 OR status = ANY (webhook_statuses))
     RETURNING id, message_id
