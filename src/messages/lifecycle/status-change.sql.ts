@@ -34,7 +34,8 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
  * The CTE `recipient_changes`: the one place where a recipient's fate changes (SPEC §5), one row
  * per recipient whose status or detail a change (`change`, with `fates`: FateChange[] as
  * {p, k, s, d}) moves, read from `source` (rows with message_id and fates). A complained recipient
- * stays so, a bounced one moves only to complained. With `release`, recipients shown suppressed
+ * stays so, a bounced one moves only to complained, and the list suppresses only a recipient still
+ * to be tried (a retry's claim leaves one the relay took or refused as it is). With `release`, recipients shown suppressed
  * and not named again go back to pending (taken off the list since: the claim judges again).
  * The webhook endpoints' recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) hook
  * in here: written from this CTE in the same statement, its rows joined with `moved` in
@@ -46,7 +47,8 @@ export function recipientChangesCte(source: string, release = false): string {
     FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_to_recordset(c.fates) AS u(p int, k text, s text, d text)
     WHERE (m.recipient_fates -> u.p ->> 'status', m.recipient_fates -> u.p ->> 'detail') IS DISTINCT FROM (u.s, u.d)
       AND m.recipient_fates -> u.p ->> 'status' <> 'complained'
-      AND (m.recipient_fates -> u.p ->> 'status' <> 'bounced' OR u.s = 'complained')`;
+      AND (m.recipient_fates -> u.p ->> 'status' <> 'bounced' OR u.s = 'complained')
+      AND (u.s <> 'suppressed' OR m.recipient_fates -> u.p ->> 'status' IN ('pending', 'deferred', 'suppressed'))`;
   const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed'
     FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
     WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'
