@@ -1,84 +1,97 @@
 // npm run bench:bounces [-- --lf] [-- --verbose]
 // Measures the bounce and complaint reader on the real bounces in ../shared/bounce-corpus (when
-// that folder is there; a clone of the project alone has none, and this is not part of npm test):
-// recall per kind, a confusion table, and the one number that must stay 0, the false hard
+// that folder is there; a clone of the project alone has none): recall per kind, a confusion
+// table overall and per server family, and the one number that must stay 0, the false hard
 // bounces (an address that would be suppressed although the failure is not about it).
 // Each file is read with CRLF line ends, as a mail server sends it; --lf reads it as stored.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// src/bounces/report-reader.corpus.spec.ts asserts the floors on the same reading.
 import { parseArgs } from 'node:util';
-import { ReportKind } from '../src/bounces/delivery-report';
-import { readReports } from '../src/bounces/report-reader';
-
-const CORPUS = join(__dirname, '..', '..', 'shared', 'bounce-corpus');
-const KINDS: ReportKind[] = ['bounce', 'soft', 'delay', 'complaint', 'other'];
-const COLUMNS: (ReportKind | 'missing')[] = [...KINDS, 'unrecognized', 'missing'];
-
-interface Sample {
-  file: string;
-  kind: ReportKind;
-  recipients: { hard: boolean; status: string; reason: string }[];
-}
+import {
+  CORPUS,
+  corpusAvailable,
+  KINDS,
+  READS,
+  recallOf,
+  ScoredRecipient,
+  scoreCorpus,
+} from '../test/support/bounce-corpus';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { lf: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
   });
-  if (!existsSync(join(CORPUS, 'expected.json'))) {
+  if (!corpusAvailable()) {
     console.log(`No bounce corpus at ${CORPUS}: nothing to measure.`);
     return;
   }
-  const samples = (JSON.parse(readFileSync(join(CORPUS, 'expected.json'), 'utf8')) as { samples: Sample[] }).samples;
-  const confusion = new Map(KINDS.map((kind) => [kind, new Map(COLUMNS.map((column) => [column, 0]))]));
-  const falseHard: string[] = [];
-  const misses: string[] = [];
-  for (const sample of samples) {
-    const stored = readFileSync(join(CORPUS, 'eml', sample.file));
-    const raw = values.lf ? stored : Buffer.from(stored.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
-    const reports = await readReports(raw);
-    // Expected recipients and reports are paired in order; a report naming none stands for all.
-    sample.recipients.forEach((expected, index) => {
-      const report =
-        reports[index] ?? (reports.length === 1 && reports[0].recipient === undefined ? reports[0] : undefined);
-      const got = report?.kind ?? 'missing';
-      const row = confusion.get(sample.kind)!;
-      row.set(got, row.get(got)! + 1);
-      if (got !== sample.kind)
-        misses.push(
-          `${sample.file}: expected ${sample.kind} (${expected.reason} ${expected.status}), read ${got}: ${report?.status ?? ''} ${report?.diagnostic.slice(0, 160) ?? ''}`,
-        );
-      if (got === 'bounce' && (sample.kind !== 'bounce' || !expected.hard))
-        falseHard.push(`${sample.file} (${expected.reason} ${expected.status}): ${report?.diagnostic.slice(0, 160)}`);
-    });
-    // More `bounce` reports than expected recipients would suppress addresses nobody bounced.
-    const extra = reports.slice(sample.recipients.length).filter((report) => report.kind === 'bounce');
-    extra.forEach((report) =>
-      falseHard.push(`${sample.file}: extra report for ${report.recipient}: ${report.diagnostic.slice(0, 160)}`),
-    );
-  }
-
-  const recipients = samples.reduce((sum, sample) => sum + sample.recipients.length, 0);
+  const score = await scoreCorpus({ lf: values.lf });
+  const { recipients } = score;
+  const files = new Set(recipients.map((recipient) => recipient.file)).size;
   console.log(
-    `Bounce corpus: ${samples.length} files, ${recipients} recipients (${values.lf ? 'LF' : 'CRLF'} line ends)\n`,
+    `Bounce corpus: ${files} files, ${recipients.length} recipients (${values.lf ? 'LF' : 'CRLF'} line ends)\n`,
   );
-  console.log('| expected \\ read | ' + COLUMNS.join(' | ') + ' | recall |');
-  console.log('|---|' + COLUMNS.map(() => '---:|').join('') + '---:|');
+  console.log('| expected \\ read | ' + READS.join(' | ') + ' | read right |');
+  console.log('|---|' + READS.map(() => '---:|').join('') + '---:|');
   for (const kind of KINDS) {
-    const row = confusion.get(kind)!;
-    const total = [...row.values()].reduce((sum, count) => sum + count, 0);
-    const recall = total === 0 ? '-' : `${row.get(kind)}/${total} (${((100 * row.get(kind)!) / total).toFixed(1)}%)`;
-    console.log(`| ${kind} | ` + COLUMNS.map((column) => row.get(column)).join(' | ') + ` | ${recall} |`);
+    const row = recipients.filter((recipient) => recipient.expected === kind);
+    const { right, total } = recallOf(score, kind);
+    const cells = READS.map((read) => row.filter((recipient) => recipient.read === read).length);
+    console.log(`| ${kind} | ${cells.join(' | ')} | ${right}/${total} (${percent(right, total)}) |`);
   }
-  const gaveUp = confusion.get('delay')!.get('soft')!;
   console.log(
-    `\nExpected delay, read soft: ${gaveUp} (the corpus files a server giving up after retries under delay; the reader reads that Action: failed as the permanent failure SPEC §9 bounces, address kept)`,
+    '\n`gave up`: a relay that stopped retrying (soft, with the give-up noted): the message is bounced, the address kept;' +
+      ' right for the corpus kinds `delay` (its "expired") and `soft`.',
   );
+
+  console.log('\nBy origin (lhost: the MTA that wrote the bounce; rhost: the provider that refused):\n');
+  familyTable(recipients, (recipient) => recipient.family.split('-')[0]);
+  console.log('\nPer server family:\n');
+  familyTable(recipients, groupOf);
+  const missed = [...new Set(recipients.filter((recipient) => !recipient.right).map(groupOf))];
+  console.log(`\nFamilies with a recipient read wrong: ${missed.join(', ') || 'none'}`);
+
+  const falseHard = [
+    ...recipients
+      .filter((recipient) => recipient.falseHard)
+      .map((recipient) => `${recipient.file} (${recipient.reason} ${recipient.status}): ${diagnostic(recipient)}`),
+    ...score.extraHard,
+  ];
   console.log(`\nFalse hard bounces: ${falseHard.length}`);
   falseHard.forEach((line) => console.log(`  ${line}`));
   if (values.verbose) {
     console.log('\nMisread:');
-    misses.forEach((line) => console.log(`  ${line}`));
+    recipients
+      .filter((recipient) => !recipient.right)
+      .forEach((recipient) =>
+        console.log(
+          `  ${recipient.file}: expected ${recipient.expected} (${recipient.reason} ${recipient.status}), read ${recipient.read}: ${recipient.report?.status ?? ''} ${diagnostic(recipient)}`,
+        ),
+      );
   }
 }
+
+/** Read right per family: all recipients, the hard bounces, the delays and give-ups; false hard must stay 0. */
+function familyTable(recipients: ScoredRecipient[], familyOf: (recipient: ScoredRecipient) => string): void {
+  console.log('| family | recipients | read right | bounce | delay / gave up | false hard |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const family of [...new Set(recipients.map(familyOf))].sort()) {
+    const group = recipients.filter((recipient) => familyOf(recipient) === family);
+    const count = (test: (recipient: ScoredRecipient) => boolean) => group.filter(test).length;
+    const of = (kind: string) => {
+      const expected = count((recipient) => recipient.expected === kind);
+      return expected === 0
+        ? '-'
+        : `${count((recipient) => recipient.expected === kind && recipient.right)}/${expected}`;
+    };
+    const right = count((recipient) => recipient.right);
+    const falseHard = count((recipient) => recipient.falseHard);
+    console.log(`| ${family} | ${group.length} | ${right} | ${of('bounce')} | ${of('delay')} | ${falseHard} |`);
+  }
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
+const diagnostic = (recipient: ScoredRecipient) => recipient.report?.diagnostic.slice(0, 160) ?? '';
+/** Families as the corpus names them, Sisimai's lettered unknown MTAs (lhost-x1…x6) in one row. */
+const groupOf = (recipient: ScoredRecipient) => (/^lhost-x\d$/.test(recipient.family) ? 'lhost-x*' : recipient.family);
 
 void main();

@@ -132,6 +132,17 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     );
   });
 
+  it('has request examples for POST /user/suppressions that are each accepted as given, with the scope they ask for', async () => {
+    const userId = newUserId('docs-suppressions');
+    const examples = bodyExamples(operation('/user/suppressions', 'post')) as { email: string; scope?: string }[];
+    expect(examples.map((e) => e.scope ?? 'all').sort()).toEqual(['all', 'bulk']);
+
+    for (const example of examples) {
+      const { body } = await t.http.post('/user/suppressions').set(bearer(userId)).send(example).expect(201);
+      expect(body).toMatchObject({ email: example.email, reason: 'manual', scope: example.scope ?? 'all' });
+    }
+  });
+
   it('lists the message just sent when the list is called with its own parameter examples', async () => {
     const userId = newUserId();
     const [example] = bodyExamples(operation('/sender/send', 'post'));

@@ -138,7 +138,8 @@ describe('API documentation (SPEC §6)', () => {
       'to',
       'webhook',
     ]);
-    expect([...(sut.required ?? [])].sort()).toEqual(['html', 'sender', 'subject', 'to']);
+    // html or text (SPEC §4): neither is required on its own.
+    expect([...(sut.required ?? [])].sort()).toEqual(['sender', 'subject', 'to']);
   });
 
   it('documents the nested parts of the send body', () => {

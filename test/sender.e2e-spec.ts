@@ -141,7 +141,9 @@ describe('POST /sender/send', () => {
     ['subject not a string', sendBody({ subject: 42 }), 'subject'],
     ['subject of spaces alone', sendBody({ subject: '   ' }), 'subject'],
     ['subject of white space alone', sendBody({ subject: '\t\u00a0\u3000' }), 'subject'],
-    ['html missing', sendBody({ html: undefined }), 'html'],
+    ['html and text missing', sendBody({ html: undefined }), 'html'],
+    ['html null and text missing', sendBody({ html: null }), 'html'],
+    ['html missing and text empty', sendBody({ html: undefined, text: '' }), 'text'],
     ['html empty', sendBody({ html: '' }), 'html'],
     ['to missing', sendBody({ to: undefined }), 'to'],
     ['to empty', sendBody({ to: [] }), 'to'],
@@ -346,7 +348,10 @@ describe('POST /sender/send', () => {
     const response = await send(newUserId(), { subject: '', to: ['x'], priority: 'urgent' }).expect(400);
     const fields = response.body.errors.map((e: { field: string }) => e.field).sort();
     expect(fields).toEqual(['html', 'priority', 'sender', 'subject', 'to']);
-    expect(response.body.errors).toContainEqual({ field: 'html', message: 'is required' });
+    expect(response.body.errors).toContainEqual({
+      field: 'html',
+      message: 'is required when text is absent (give either or both)',
+    });
   });
 
   it('refuses attachments that decode to more than MAX_ATTACHMENT_BYTES with 413, and writes nothing', async () => {

@@ -1,5 +1,6 @@
 // GET, POST and DELETE /user/suppressions (SPEC §6): the caller's list, paged like the message
-// list, bare addresses keyed case-insensitively, each user's entries invisible to the others.
+// list, bare addresses keyed case-insensitively, each user's entries invisible to the others;
+// a manual entry stops all mail or, asked, bulk mail only (§9), and an entry is never narrowed.
 import { randomUUID } from 'node:crypto';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
@@ -25,6 +26,11 @@ describe('/user/suppressions', () => {
       `SELECT email, reason FROM suppressions WHERE user_id = $1 ORDER BY email`,
       [userId],
     );
+  const scopesOf = async (userId: string) =>
+    await t.db.query<{ email: string; reason: string; scope: string }[]>(
+      `SELECT email, reason, scope FROM suppressions WHERE user_id = $1 ORDER BY email`,
+      [userId],
+    );
   const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 
   it('adds an address as manual, lower-cased, and lists it; a second add keeps the entry', async () => {
@@ -36,6 +42,7 @@ describe('/user/suppressions', () => {
     expect(body).toEqual({
       email: email.toLowerCase(),
       reason: 'manual',
+      scope: 'all',
       messageId: null,
       createdAt: expect.any(String),
     });
@@ -50,6 +57,55 @@ describe('/user/suppressions', () => {
       totalPages: 1,
       hasNext: false,
     });
+  });
+
+  it('adds a manual entry for bulk mail only when asked (scope bulk), and lists it with its scope', async () => {
+    const userId = newUserId('suppress-bulk');
+    const [bulk, all] = [address('bulk'), address('all')];
+
+    const { body } = await add(userId, { email: bulk, reason: 'manual', scope: 'bulk' }).expect(201);
+    await add(userId, { email: all, scope: 'all' }).expect(201);
+
+    expect(body).toEqual({
+      email: bulk,
+      reason: 'manual',
+      scope: 'bulk',
+      messageId: null,
+      createdAt: expect.any(String),
+    });
+    const listed = (await list(userId).expect(200)).body.suppressions;
+    expect(listed.map((s: { email: string; scope: string }) => [s.email, s.scope]).sort()).toEqual(
+      [
+        [bulk, 'bulk'],
+        [all, 'all'],
+      ].sort(),
+    );
+    expect((await list(userId, { email: bulk }).expect(200)).body.suppressions).toEqual([body]);
+  });
+
+  it('never narrows an entry: a bulk request on an entry for all mail answers with that entry, unchanged', async () => {
+    const userId = newUserId('suppress-no-narrowing');
+    const email = address('wide');
+    const wide = (await add(userId, { email }).expect(201)).body;
+
+    const { body } = await add(userId, { email, scope: 'bulk' }).expect(201);
+
+    expect(body).toEqual(wide);
+    expect(await scopesOf(userId)).toEqual([{ email, reason: 'manual', scope: 'all' }]);
+  });
+
+  it('widens a bulk entry to all mail when asked, taking the new date', async () => {
+    const userId = newUserId('suppress-widening');
+    const email = address('narrow');
+    const narrow = (await add(userId, { email, scope: 'bulk' }).expect(201)).body;
+
+    const { body } = await add(userId, { email, scope: 'all' }).expect(201);
+
+    expect(body).toEqual({ ...narrow, scope: 'all', createdAt: expect.any(String) });
+    expect(body.createdAt >= narrow.createdAt).toBe(true);
+    expect((await list(userId).expect(200)).body.suppressions).toEqual([body]);
+    // A second bulk request leaves it as it is.
+    expect((await add(userId, { email, scope: 'bulk' }).expect(201)).body).toEqual(body);
   });
 
   it('pages newest first, like the message list, and filters by address case-insensitively', async () => {
@@ -132,6 +188,10 @@ describe('/user/suppressions', () => {
     // Only bounces, complaints and unsubscribes record these; the API adds manual entries only.
     ['a reason only the loop may give', { email: 'ada@example.com', reason: 'hard_bounce' }, 'reason'],
     ['an unknown field', { email: 'ada@example.com', messageId: randomUUID() }, 'messageId'],
+    ['an unknown scope', { email: 'ada@example.com', scope: 'transactional' }, 'scope'],
+    ['a scope in capitals', { email: 'ada@example.com', scope: 'BULK' }, 'scope'],
+    ['an empty scope', { email: 'ada@example.com', scope: '' }, 'scope'],
+    ['a scope that is no string', { email: 'ada@example.com', scope: ['bulk'] }, 'scope'],
     ['an address one past the longest', { email: longestAddress(1) }, 'email'],
   ])('refuses %s with a 400 naming the field, and stores nothing', async (_, body, field) => {
     const userId = newUserId('suppress-bad');
@@ -183,7 +243,7 @@ describe('/user/suppressions', () => {
 
     const { body } = await add(userId, example).expect(201);
 
-    expect(body).toMatchObject({ email: example.email, reason: 'manual' });
+    expect(body).toMatchObject({ email: example.email, reason: 'manual', scope: example.scope });
     await remove(userId, body.email).expect(204);
   });
 

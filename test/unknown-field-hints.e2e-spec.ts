@@ -60,7 +60,10 @@ describe('unknown fields: "did you mean"', () => {
   });
 
   it('suggests within nested objects, by their own fields', async () => {
-    const attachments = [{ filename: 'a.txt', content: 'aGVsbG8=', content_type: 'text/plain', Name: 'x' }];
+    const attachments = [
+      { filename: 'a.txt', content: 'aGVsbG8=', content_type: 'text/plain', Name: 'x' },
+      { fileName: 'b.png', content: 'aGVsbG8=', ContentID: 'b', cid: 'b' },
+    ];
     const { body } = await t.http
       .post('/sender/send')
       .set(bearer(newUserId()))
@@ -71,6 +74,8 @@ describe('unknown fields: "did you mean"', () => {
         unknown('attachments[0].filename', 'fileName'),
         unknown('attachments[0].content_type', 'contentType'),
         unknown('attachments[0].Name', 'fileName'),
+        unknown('attachments[1].ContentID', 'contentId'),
+        unknown('attachments[1].cid', 'contentId'),
       ]),
     );
   });

@@ -65,7 +65,9 @@ describe(ApplyReportsUseCase.name, () => {
 
     const change = { messageId: 'm1', recipient: BOB, detail: '550 5.1.1 No such user' };
     expect(lifecycle.bounce.mock.calls).toEqual([[manager, change]]);
-    expect(suppressions.add.mock.calls).toEqual([['user-1', BOB, 'hard_bounce', 'm1', manager]]);
+    expect(suppressions.add.mock.calls).toEqual([
+      [{ userId: 'user-1', email: BOB, reason: 'hard_bounce', messageId: 'm1' }, manager],
+    ]);
     expect(bounces.mock.calls).toEqual([[{ user_id: 'user-1', kind: 'hard' }]]);
   });
 
@@ -102,7 +104,9 @@ describe(ApplyReportsUseCase.name, () => {
     expect(lifecycle.complain.mock.calls).toEqual([
       [manager, { messageId: 'm1', recipient: BOB, detail: 'abuse report' }],
     ]);
-    expect(suppressions.add.mock.calls).toEqual([['user-1', BOB, 'complaint', 'm1', manager]]);
+    expect(suppressions.add.mock.calls).toEqual([
+      [{ userId: 'user-1', email: BOB, reason: 'complaint', messageId: 'm1' }, manager],
+    ]);
     expect(complaints.mock.calls).toEqual([[{ user_id: 'user-1', kind: 'abuse' }]]);
   });
 

@@ -132,8 +132,10 @@ export class ApplyReportsUseCase {
     } else {
       await this.lifecycle.note(manager, change);
     }
-    if (kind === 'bounce') await this.suppressions.add(userId, recipient, 'hard_bounce', messageId, manager);
-    if (kind === 'complaint') await this.suppressions.add(userId, recipient, 'complaint', messageId, manager);
+    if (kind === 'bounce' || kind === 'complaint') {
+      const reason = kind === 'bounce' ? 'hard_bounce' : 'complaint';
+      await this.suppressions.add({ userId, email: recipient, reason, messageId }, manager);
+    }
   }
 
   private count(userId: string, { kind, feedbackType }: Finding): void {

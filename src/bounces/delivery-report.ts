@@ -28,6 +28,11 @@ export interface DeliveryReport {
   status?: string;
   /** What the history shows: the remote server's diagnostic, or the reader's short summary. */
   diagnostic: string;
+  /**
+   * For a `soft` failure: the relay gave up after retrying (its retry period expired, the remote
+   * host never answered). Not an address failure: the message is bounced, the address kept.
+   */
+  gaveUp?: true;
   /** For complaints: the RFC 5965 Feedback-Type. */
   feedbackType?: string;
   /** The Message-ID of the original message, when the report quotes it (for reports that reach a postmaster address rather than a VERP one). */

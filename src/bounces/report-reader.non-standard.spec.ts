@@ -90,9 +90,14 @@ describe('readReports on bounces without a delivery-status part', () => {
     expect(reports[0].originalMessageId).toBe('<msg-0015@mailroom.example.com>');
   });
 
-  it('reads an OpenSMTPD give-up (no code) as soft, the quoted copy left out', async () => {
+  it('reads an OpenSMTPD give-up (no code) as soft and as a give-up, the quoted copy left out', async () => {
     expect(await sut('opensmtpd-expired.eml')).toEqual([
-      { kind: 'soft', recipient: 'patient@example.org', diagnostic: 'patient@example.org: Envelope expired' },
+      {
+        kind: 'soft',
+        gaveUp: true,
+        recipient: 'patient@example.org',
+        diagnostic: 'patient@example.org: Envelope expired',
+      },
     ]);
   });
 });
@@ -103,7 +108,7 @@ describe('readReports on documented provider formats', () => {
       'Content-Type: multipart/report; report-type=delivery-status; boundary="s"\r\n\r\n--s\r\nContent-Type: message/delivery-status\r\n\r\n' +
       'X-SendGrid-QueueID: 1\r\n\r\nFinal-Recipient: rfc822; late@example.org\r\nAction: expired\r\nStatus: \r\nDiagnostic-Code: Connection timed out\r\n--s--\r\n';
     expect(await readReports(Buffer.from(dsn))).toEqual([
-      { kind: 'soft', recipient: 'late@example.org', diagnostic: 'Connection timed out' },
+      { kind: 'soft', gaveUp: true, recipient: 'late@example.org', diagnostic: 'Connection timed out' },
     ]);
   });
 

@@ -47,10 +47,11 @@ describe.each(LINE_ENDS)('readReports (%s)', (_, encode) => {
     ]);
   });
 
-  it('reads a relay giving up after days of retries (Action: failed, 4.4.7) as a soft failure', async () => {
+  it('reads a relay giving up after days of retries (Action: failed, 4.4.7) as a soft failure that gave up', async () => {
     expect(await sut('sendmail-gave-up.eml')).toEqual([
       {
         kind: 'soft',
+        gaveUp: true,
         recipient: 'far@example.org',
         status: '4.4.7',
         diagnostic: '421 4.4.2 mx.example.org: Connection timed out',

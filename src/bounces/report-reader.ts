@@ -6,6 +6,7 @@ import { FEEDBACK_REPORT_TYPE, readFeedbackReport, readJunkMailReport } from './
 import { readPlainTextBounce } from './reports/plain-text-bounce';
 import { addressIn } from './reports/recipient';
 import { parseReportMail, ReportMail } from './reports/report-mail';
+import { MailServer, serversOf } from './reports/servers';
 
 /**
  * The largest report read. A bounce quotes the original message, but servers cap what they
@@ -44,14 +45,15 @@ export async function readReports(raw: Buffer): Promise<DeliveryReport[]> {
  * non-standard ones, then the free-text bounces, and auto-replies last (some bounces are marked
  * auto-replied too).
  */
-const READERS: ((mail: ReportMail) => DeliveryReport[])[] = [
+const READERS: ((mail: ReportMail, servers: MailServer[]) => DeliveryReport[])[] = [
   (mail) =>
     mail
       .parts(FEEDBACK_REPORT_TYPE)
       .slice(0, 1)
       .flatMap((part) => readFeedbackReport(part, mail.original)),
-  (mail) => mail.parts(...DELIVERY_STATUS_TYPES).flatMap((part) => readDeliveryStatus(part, mail.text)),
-  (mail) => readDeliveryStatusInText(mail.text),
+  (mail, servers) =>
+    mail.parts(...DELIVERY_STATUS_TYPES).flatMap((part) => readDeliveryStatus(part, mail.text, servers)),
+  (mail, servers) => readDeliveryStatusInText(mail.text, servers),
   (mail) => readJunkMailReport(mail.original),
   (mail) => readAmazonSesNotification(mail.text),
   readPlainTextBounce,
@@ -59,8 +61,10 @@ const READERS: ((mail: ReportMail) => DeliveryReport[])[] = [
 ];
 
 function readMail(mail: ReportMail): DeliveryReport[] {
+  // Which servers wrote the report decides which of their own words count (reports/servers/).
+  const servers = serversOf(mail);
   for (const read of READERS) {
-    const reports = read(mail);
+    const reports = read(mail, servers);
     if (reports.length > 0) return reports;
   }
   return [];

@@ -16,6 +16,8 @@ import { SubmittedMime1764432001000 } from './migrations/1764432001000-submitted
 import { MessageRetention1764518400000 } from './migrations/1764518400000-message-retention';
 import { ApiKeyPrefix1764604800000 } from './migrations/1764604800000-api-key-prefix';
 import { RecipientFates1764691200000 } from './migrations/1764691200000-recipient-fates';
+import { SuppressionScope1764691201000 } from './migrations/1764691201000-suppression-scope';
+import { TextOnlyAndInlineImages1764691202000 } from './migrations/1764691202000-text-only-and-inline-images';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -36,6 +38,8 @@ export const MIGRATIONS = [
   MessageRetention1764518400000,
   ApiKeyPrefix1764604800000,
   RecipientFates1764691200000,
+  SuppressionScope1764691201000,
+  TextOnlyAndInlineImages1764691202000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -72,7 +72,11 @@ export class DeliveryRecorder {
     // SPEC §9: an address the relay refused as not existing is suppressed with the outcome that says
     // so; not by a late or duplicate job, whose outcome changed nothing.
     for (const f of finished.filter((f) => moved.has(f.messageId)))
-      for (const key of f.hardBounces) await this.suppressions.add(f.userId, key, 'hard_bounce', f.messageId, manager);
+      for (const email of f.hardBounces)
+        await this.suppressions.add(
+          { userId: f.userId, email, reason: 'hard_bounce', messageId: f.messageId },
+          manager,
+        );
     // A delay of 0 is a retry too. A retry names the copies still to go, if any, in its own job:
     // committed with this outcome, so no later attempt sends an accepted copy again.
     const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));

@@ -7,6 +7,7 @@ import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages/message-fields
 import { recipientPositions } from './recipient-positions';
 import { deliveryOrder } from '../messages/recipients';
 import type { SealedSigningKey } from '../domains/signing-keys';
+import type { OutgoingMail } from './mailer/mailer';
 
 /** What a delivery needs of a stored message: the fields the claim reads (MESSAGE_FIELDS), and more. */
 export interface DeliverableMessage extends ClaimedFields {
@@ -15,7 +16,7 @@ export interface DeliverableMessage extends ClaimedFields {
   attempt: number;
   /** Each recipient's position (by address key) among the stored to, cc and bcc, kept when suppressed ones are skipped. */
   positions: ReadonlyMap<string, number>;
-  attachments: { fileName: string; contentType: string; content: Buffer }[];
+  attachments: OutgoingMail['attachments'];
   /** A message submitted over SMTP: its MIME as received, sent as it is (SPEC §10); null: composed from the fields. */
   mime: Buffer | null;
   /** The key of the sender's verified domain, found at the claim; absent: sent unsigned. */
@@ -88,16 +89,26 @@ export class DeliveryRepository {
     const byMessage = new Map<string, DeliverableMessage['attachments']>();
     if (messageIds.length === 0) return byMessage;
     // Raw: every claim reads it, and the stored attachment's bytes come in the same row, without entity mapping.
-    const rows: { message_id: string; file_name: string; content_type: string; content: Buffer }[] =
-      await manager.query(
-        `SELECT ma.message_id, ma.file_name, ma.content_type, coalesce(ma.content, a.content) AS content
+    const rows: {
+      message_id: string;
+      file_name: string;
+      content_type: string;
+      content: Buffer;
+      content_id: string | null;
+    }[] = await manager.query(
+      `SELECT ma.message_id, ma.file_name, ma.content_type, coalesce(ma.content, a.content) AS content, ma.content_id
        FROM message_attachments ma LEFT JOIN attachments a ON a.id = ma.attachment_id
        WHERE ma.message_id = ANY($1::uuid[]) ORDER BY ma.message_id, ma.position`,
-        [messageIds],
-      );
+      [messageIds],
+    );
     for (const row of rows) {
       const list = byMessage.get(row.message_id) ?? [];
-      list.push({ fileName: row.file_name, contentType: row.content_type, content: row.content });
+      list.push({
+        fileName: row.file_name,
+        contentType: row.content_type,
+        content: row.content,
+        contentId: row.content_id,
+      });
       byMessage.set(row.message_id, list);
     }
     return byMessage;

@@ -114,6 +114,7 @@ describe(MessageIntake.name, () => {
         contentType: 'image/png',
         size: 2,
         content: Buffer.from('hi'),
+        contentId: null,
         attachmentId: null,
       },
     ]);

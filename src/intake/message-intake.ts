@@ -235,6 +235,8 @@ export class MessageIntake {
         contentType: a.contentType,
         size: a.size,
         content: null,
+        // A stored file has no Content-ID: inline images come with the send body (attachments[].contentId).
+        contentId: null,
         attachmentId: a.id,
       };
     });

@@ -33,7 +33,7 @@ export function newMessage(userId: string, request: SendRequest, attachments: Me
     text: request.text ?? null,
     headers: request.headers ?? null,
     subject: request.subject,
-    html: request.html,
+    html: request.html ?? null,
     priority: request.priority ?? 'normal',
     bulkSendingId: request.bulkSendingId ?? null,
     contactId: request.contactId ?? null,
@@ -59,6 +59,7 @@ export function inlineAttachments(request: SendRequest): MessageAttachment[] {
       contentType: a.contentType ?? (contentTypeOf(a.fileName) || 'application/octet-stream'),
       size: content.length,
       content,
+      contentId: a.contentId ?? null,
       attachmentId: null,
     };
   });

@@ -6,21 +6,22 @@ import type { MessagePriority, MessageStatus } from '../messages/message-status'
  */
 export interface SendRequest {
   subject: string;
-  html: string;
+  /** The HTML body; absent: a text-only message, and `text` is required. */
+  html?: string | null;
   /** Addresses or mailboxes (`Ada <ada@example.com>`), as `sender`, `cc`, `bcc` and `replyTo`. */
   to: string[];
   sender: string;
   cc?: string[] | null;
   bcc?: string[] | null;
   replyTo?: string[] | null;
-  /** The plain-text part; absent: derived from html at delivery. */
+  /** The plain-text part; absent: derived from html at delivery (html is then required). */
   text?: string | null;
   /** Custom headers, checked against the reserved names. */
   headers?: Record<string, string> | null;
   /** Stored attachments (POST /attachments), by id. */
   attachmentIds?: string[];
-  /** Inline attachments, base64. */
-  attachments?: { fileName: string; content: string; contentType?: string | null }[];
+  /** Inline attachments, base64; one with a contentId goes inline, for the HTML's `cid:` references. */
+  attachments?: { fileName: string; content: string; contentType?: string | null; contentId?: string | null }[];
   bulkSendingId?: string;
   customPayload?: Record<string, string>;
   contactId?: string;

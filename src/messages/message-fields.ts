@@ -56,7 +56,8 @@ export const MESSAGE_FIELDS = {
   scheduledAt: field<Date | null>()('scheduled_at', 'timestamptz', ['row']),
   /** Each recipient's own fate (SPEC §5), in delivery order; the lifecycle's statements change it with the status. */
   recipientFates: field<RecipientFate[]>()('recipient_fates', 'jsonb', ['row'], 'recipients'),
-  html: field<string>()('html', 'text', ['claimed']),
+  /** null: a text-only message. */
+  html: field<string | null>()('html', 'text', ['claimed']),
   text: field<string | null>()('text', 'text', ['claimed']),
   headers: field<Record<string, string> | null>()('headers', 'jsonb', ['claimed']),
   webhookUrl: field<string | null>()('webhook_url', 'text'),

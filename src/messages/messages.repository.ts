@@ -40,6 +40,8 @@ export interface NewMessage extends GivenFields {
     contentType: string;
     size: number;
     content: Buffer | null;
+    /** An inline image's Content-ID; null: an ordinary attachment. */
+    contentId: string | null;
     attachmentId: string | null;
   }[];
   /** The message as submitted over SMTP, sent as it is; absent: composed from the fields. */

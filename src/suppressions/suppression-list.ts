@@ -14,16 +14,20 @@ export interface SuppressedRecipients {
 export class SuppressionList {
   /**
    * The suppressed recipients (to, cc and bcc) of the given messages, read in the caller's
-   * transaction; messages with none are absent. One statement for a batch of jobs: it joins the
-   * messages' recipient rows, which the entity API cannot do in one round trip.
+   * transaction; messages with none are absent. An entry counts by its scope (SPEC §9): `all`
+   * always, `bulk` only for a message with a bulkSendingId. One statement for a batch of jobs: it
+   * joins the messages and their recipient rows, which the entity API cannot do in one round trip.
    */
   async among(manager: EntityManager, messageIds: string[]): Promise<Map<string, SuppressedRecipients>> {
     const found = new Map<string, SuppressedRecipients>();
     if (messageIds.length === 0) return found;
     const rows: { message_id: string; keys: string[]; all_suppressed: boolean }[] = await manager.query(
       `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS all_suppressed
-       FROM message_recipients r LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email
-       WHERE r.message_id = ANY($1::uuid[])
+       FROM messages m
+       JOIN message_recipients r ON r.message_id = m.id
+       LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email
+         AND (s.scope = 'all' OR m.bulk_sending_id IS NOT NULL)
+       WHERE m.id = ANY($1::uuid[])
        GROUP BY r.message_id
        HAVING bool_or(s.email IS NOT NULL)`,
       [messageIds],
@@ -35,19 +39,18 @@ export class SuppressionList {
   /**
    * Which of the given address keys are on the user's list, with the reason of each: what a new
    * message's 201 shows (SPEC §5), and the detail of a recipient the claim skips. `bulk`: whether
-   * the message is bulk mail (it has a bulkSendingId).
+   * the message is bulk mail (it has a bulkSendingId), which a `bulk` entry alone stops (SPEC §9).
    */
   async suppressedAmong(
     manager: EntityManager,
     userId: string,
     keys: string[],
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- every entry stops every message until entries carry a scope (SPEC §9)
     { bulk }: { bulk: boolean },
   ): Promise<Map<string, SuppressionReason>> {
     if (keys.length === 0) return new Map();
     const rows: { email: string; reason: SuppressionReason }[] = await manager.query(
-      `SELECT email, reason FROM suppressions WHERE user_id = $1 AND email = ANY($2::text[])`,
-      [userId, keys],
+      `SELECT email, reason FROM suppressions WHERE user_id = $1 AND email = ANY($2::text[]) AND (scope = 'all' OR $3)`,
+      [userId, keys, bulk],
     );
     return new Map(rows.map((row) => [row.email, row.reason]));
   }

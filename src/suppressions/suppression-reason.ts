@@ -7,3 +7,18 @@ export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
  * record what a bounce, a complaint or an unsubscribe said, and a client must not forge them.
  */
 export const API_SUPPRESSION_REASONS = ['manual'] as const satisfies readonly SuppressionReason[];
+
+/**
+ * Which mail an entry stops (SPEC §9): `all`, or only `bulk` mail (a message with a bulkSendingId),
+ * so that a reader who leaves a newsletter still gets the password reset.
+ */
+export const SUPPRESSION_SCOPES = ['all', 'bulk'] as const;
+export type SuppressionScope = (typeof SUPPRESSION_SCOPES)[number];
+
+/** The scope a reason gives: an unsubscribe leaves the bulk stream; the others stop everything unless a manual entry asks for less. */
+export const DEFAULT_SCOPES: Record<SuppressionReason, SuppressionScope> = {
+  hard_bounce: 'all',
+  complaint: 'all',
+  unsubscribe: 'bulk',
+  manual: 'all',
+};

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -19,6 +20,7 @@ import {
   SuppressionPageResponse,
   SuppressionResponse,
 } from './dto/suppression.dto';
+import { CREATE_SUPPRESSION_EXAMPLES } from './dto/create-suppression.examples';
 import { SuppressionsService } from './suppressions.service';
 
 @ApiTags('suppressions')
@@ -40,7 +42,11 @@ export class SuppressionsController {
   @RequiresScope('send')
   // Bodies are read per route, after authentication.
   @UseInterceptors(JsonBodyInterceptor)
-  @ApiOperation({ summary: 'Stop delivering to an address (reason manual); an address already listed keeps its entry' })
+  @ApiOperation({
+    summary: 'Stop delivering to an address (reason manual), all mail or only bulk mail',
+    description: 'An address already listed keeps its entry, unless this one stops more mail (`all` over `bulk`).',
+  })
+  @ApiBody({ type: CreateSuppressionDto, examples: CREATE_SUPPRESSION_EXAMPLES })
   @ApiCreatedResponse({ type: SuppressionResponse })
   @ApiProblemResponses(400, 401, 415, 429)
   add(@CurrentUser() user: AuthUser, @Body() body: CreateSuppressionDto): Promise<SuppressionResponse> {

@@ -4,7 +4,10 @@ import { SuppressionsController } from './suppressions.controller';
 import { SuppressionsRepository } from './suppressions.repository';
 import { SuppressionsService } from './suppressions.service';
 
-/** The per-user suppression list: its endpoints, the look-up delivery makes, and its entries for the rooms that add them (unsubscribe). */
+/**
+ * The per-user suppression list: its endpoints, the look-up delivery makes, and SuppressionsRepository,
+ * the one writer of its entries, for the rooms that add them (unsubscribe, bounces, delivery).
+ */
 @Module({
   controllers: [SuppressionsController],
   providers: [SuppressionsRepository, SuppressionsService, SuppressionList],

@@ -23,9 +23,14 @@ export class SuppressionsService {
     return { suppressions: entries.map(map), ...pageEnvelope(query, total) };
   }
 
-  /** Idempotent: an address already on the list keeps its entry (its reason and date), as Postmark does. */
+  /**
+   * Idempotent: an address already on the list keeps its entry (its reason and date), as Postmark
+   * does, unless this one stops more mail (`all` over an unsubscribe's `bulk`); the answer is the
+   * entry as it stands, so a narrower request shows the wider entry it met.
+   */
   async add(userId: string, body: CreateSuppressionDto): Promise<SuppressionResponse> {
-    return map(await this.suppressions.add(userId, recipientKey(body.email), body.reason ?? 'manual', null));
+    const email = recipientKey(body.email);
+    return map(await this.suppressions.add({ userId, email, reason: 'manual', scope: body.scope, messageId: null }));
   }
 
   async remove(userId: string, email: string): Promise<void> {
@@ -39,6 +44,7 @@ function map(entry: SuppressionEntity): SuppressionResponse {
   return {
     email: entry.email,
     reason: entry.reason,
+    scope: entry.scope,
     messageId: entry.messageId,
     createdAt: entry.createdAt.toISOString(),
   };

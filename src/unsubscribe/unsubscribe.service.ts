@@ -48,14 +48,19 @@ export class UnsubscribeService {
 
   /**
    * Suppresses the recipient a token names and answers with it (the confirmation page names it);
-   * undefined, changing nothing, when the token names none. Idempotent: an address already on the
-   * list keeps its entry, so a hard bounce or complaint is never turned into an unsubscribe and a
-   * second request changes nothing.
+   * undefined, changing nothing, when the token names none. The entry stops bulk mail only (SPEC
+   * §9); an address already on the list keeps its entry, so a hard bounce or complaint is never
+   * narrowed to an unsubscribe and a second request changes nothing.
    */
   async suppress(token: string): Promise<UnsubscribeTarget | undefined> {
     const target = await this.target(token);
     if (target)
-      await this.suppressions.add(target.userId, recipientKey(target.address), 'unsubscribe', target.messageId);
+      await this.suppressions.add({
+        userId: target.userId,
+        email: recipientKey(target.address),
+        reason: 'unsubscribe',
+        messageId: target.messageId,
+      });
     return target;
   }
 

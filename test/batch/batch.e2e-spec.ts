@@ -149,8 +149,9 @@ describe('POST /sender/send/batch', () => {
       expect(fields.sort()).toEqual(
         ['messages[1].subject', 'messages[3].priority', 'messages[3].to', 'messages[4].html'].sort(),
       );
+      // Neither html nor text (SPEC §4: one of them is required).
       expect(response.body.errors.find((e: { field: string }) => e.field === 'messages[4].html').message).toBe(
-        'is required',
+        'is required when text is absent (give either or both)',
       );
       await expectNothingStored(userId);
     });

@@ -14,7 +14,7 @@ export interface BounceApp extends WebhookApp {
   /** Sends through the API, waits until sent; returns the message and each recipient's VERP address as the sink saw it. */
   deliver(userId: string, overrides?: Record<string, unknown>): Promise<{ id: string; verp: Map<string, string> }>;
   get: (userId: string, id: string) => Promise<any>;
-  suppressions(userId: string): Promise<{ email: string; reason: string; messageId: string | null }[]>;
+  suppressions(userId: string): Promise<{ email: string; reason: string; scope: string; messageId: string | null }[]>;
 }
 
 export function bootBounceApp(env: Record<string, string> = {}): BounceApp {

@@ -57,7 +57,7 @@ describe('bounce reports at the inbound listener', () => {
           .every((e: object) => !('recipient' in e)),
       ).toBe(true);
       expect(await app.suppressions(userId)).toEqual([
-        expect.objectContaining({ email: gone, reason: 'hard_bounce', messageId: id }),
+        expect.objectContaining({ email: gone, reason: 'hard_bounce', scope: 'all', messageId: id }),
       ]);
 
       await receiver.waitFor(() => receiver.on(path).length >= 1, 'the message.bounced event');

@@ -42,7 +42,7 @@ describe('complaints and other reports at the inbound listener', () => {
         recipient: to,
       });
       expect(await app.suppressions(userId)).toEqual([
-        expect.objectContaining({ email: to, reason: 'complaint', messageId: id }),
+        expect.objectContaining({ email: to, reason: 'complaint', scope: 'all', messageId: id }),
       ]);
       await receiver.waitFor(() => receiver.on(path).length >= 1, 'the message.complained event');
       expect(

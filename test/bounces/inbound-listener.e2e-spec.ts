@@ -127,7 +127,7 @@ describe('the inbound SMTP listener', () => {
         ),
       ).toEqual({ accepted: true });
       expect(await app.suppressions(userId)).toEqual([
-        expect.objectContaining({ email: second, reason: 'unsubscribe', messageId: id }),
+        expect.objectContaining({ email: second, reason: 'unsubscribe', scope: 'bulk', messageId: id }),
       ]);
     },
     TIMEOUT,

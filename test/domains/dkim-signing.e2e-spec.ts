@@ -42,12 +42,12 @@ describe('DKIM signing of delivered mail', () => {
   }
 
   /** Sends through the API and resolves to the bytes the SMTP sink received once the message is sent. */
-  async function deliver(userId: string, sender: string): Promise<Buffer> {
+  async function deliver(userId: string, sender: string, fields: Record<string, unknown> = {}): Promise<Buffer> {
     const subject = `Signed ${randomUUID()}`;
     const { body } = await t.http
       .post('/sender/send')
       .set(bearer(userId))
-      .send(sendBody({ sender, subject }))
+      .send(sendBody({ sender, subject, ...fields }))
       .expect(201);
     await waitForStatus(t.http, userId, body.id, 'sent');
     const [mail] = sink.acceptedFor(body.id);
@@ -100,6 +100,23 @@ describe('DKIM signing of delivered mail', () => {
       // The verifier is not a rubber stamp: the same bytes with the subject changed fail.
       const tampered = raw.toString('latin1').replace(/^Subject: Signed/m, 'Subject: Signet');
       expect((await verifyDkim(tampered))[0].result).toBe('fail');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'signs a text-only message, whose one part is the whole body, so that mailauth reports pass',
+    async () => {
+      const raw = await deliver(alice, `billing@${domain}`, { html: undefined, text: 'Your code is 428 913.' });
+
+      expect(raw.toString('latin1')).toMatch(/^Content-Type: text\/plain/m);
+      expect(raw.toString('latin1')).not.toMatch(/multipart|text\/html/i);
+      expect(await verifyDkim(raw)).toEqual([expect.objectContaining({ result: 'pass', domain })]);
+      // The body hash covers the text: with it changed, mailauth finds the hash wrong (its word: neutral).
+      const tampered = raw.toString('latin1').replace('428 913', '428 914');
+      // Found before any key is looked up: no resolver is needed.
+      const [verdict] = (await dkimVerify(tampered, { resolver: () => Promise.resolve([]) })).results;
+      expect([verdict.status.result, verdict.status.comment]).toEqual(['neutral', 'body hash did not verify']);
     },
     TIMEOUT,
   );

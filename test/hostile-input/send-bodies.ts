@@ -87,6 +87,8 @@ const inlineAttachment = fc.record(
       ),
       LARGEST_CONTENT_TYPE,
     ),
+    // Distinct in a message (a repeat is refused): a UUID keeps them apart.
+    contentId: fc.uuid().map((id) => `${id}@example.com`),
   },
   { requiredKeys: ['fileName', 'content'] },
 );
@@ -128,7 +130,10 @@ const scheduledAt = fc
 /** customPayload keys: any printable text but the reserved names. */
 const payloadKey = printableText(20, 100).filter((key) => !RESERVED_KEYS.includes(key));
 
-/** A body every reading of SPEC §4 accepts: the four required fields, any of the optional ones, each now and then at its limit. */
+/**
+ * A body every reading of SPEC §4 accepts: subject, to, sender and html (or, now and then, text
+ * alone), any of the optional fields, each now and then at its limit.
+ */
 export const validSendBody = fc
   .record(
     {
@@ -200,7 +205,15 @@ export const validSendBody = fc
     },
     { requiredKeys: ['subject', 'html', 'to', 'sender'] },
   )
+  .chain((body) => (body.text === undefined ? fc.constant(body) : fc.oneof(fc.constant(body), textOnly(body))))
   .map(withinRecipientLimit);
+
+/** The body without its html: a text-only send. */
+function textOnly<T extends { html: string }>(body: T): fc.Arbitrary<Omit<T, 'html'>> {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- named only to leave it out
+  const { html, ...rest } = body;
+  return fc.constant(rest);
+}
 
 /** cc and bcc cut so that to, cc and bcc hold at most MAX_RECIPIENTS entries, repeats or not. */
 function withinRecipientLimit<T extends { to: string[]; cc?: string[]; bcc?: string[] }>(body: T): T {

@@ -105,7 +105,8 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
     withLineBreak.map(json),
     fc.constantFrom(...BLANK_SUBJECTS).map(json),
   ),
-  html: fc.oneof(notAString, fc.constantFrom('null', '""', ONE_PAST.html)),
+  // null is as good as absent, which text may make valid: missingFieldMutation sends it without text.
+  html: fc.oneof(notAString, fc.constantFrom('""', ONE_PAST.html)),
   to: fc.oneof(
     notAnArray,
     fc.constantFrom('null', '[]', '[null]', '[1]', '[["a@example.com"]]', json(DISTINCT_ADDRESSES)),
@@ -208,6 +209,8 @@ const INVALID_VALUES: Record<string, fc.Arbitrary<string>> = {
 interface Mutation {
   kind: 'set' | 'drop' | 'duplicate' | 'header';
   key: string;
+  /** A key dropped besides the change to `key`. */
+  alsoDrop?: string;
   value?: string;
   breaks?: string;
 }
@@ -221,9 +224,12 @@ const invalidValueMutation: fc.Arbitrary<Mutation> = fc.oneof(
     .constantFrom('cc', 'bcc')
     .map((key): Mutation => ({ kind: 'set', key, value: json(DISTINCT_ADDRESSES), breaks: 'to' })),
 );
-const missingFieldMutation: fc.Arbitrary<Mutation> = fc
-  .constantFrom(...REQUIRED_SEND_FIELDS)
-  .map((key) => ({ kind: 'drop', key, breaks: key }));
+const missingFieldMutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.constantFrom(...REQUIRED_SEND_FIELDS).map((key): Mutation => ({ kind: 'drop', key, breaks: key })),
+  // html or text (SPEC §4): with neither (a null one is none), the refusal names html.
+  fc.constant<Mutation>({ kind: 'drop', key: 'html', alsoDrop: 'text', breaks: 'html' }),
+  fc.constant<Mutation>({ kind: 'set', key: 'html', value: 'null', alsoDrop: 'text', breaks: 'html' }),
+);
 const unknownKey = fc
   .oneof(
     fc.string({ unit: hostileChar, maxLength: 16 }),
@@ -385,7 +391,8 @@ const mutation = fc.oneof(
   { weight: 1, arbitrary: idempotencyKeyMutation },
 );
 
-function applyMutation(entries: Entry[], { kind, key, value }: Mutation): Entry[] {
+function applyMutation(given: Entry[], { kind, key, alsoDrop, value }: Mutation): Entry[] {
+  const entries = given.filter(([k]) => k !== alsoDrop);
   if (kind === 'header') return entries;
   if (kind === 'drop') return entries.filter(([k]) => k !== key);
   if (kind === 'duplicate') return [...entries, [key, value!]];

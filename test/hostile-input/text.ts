@@ -25,7 +25,8 @@ export const SEND_FIELDS = [
   'headers',
   'scheduledAt',
 ];
-export const REQUIRED_SEND_FIELDS = ['subject', 'html', 'to', 'sender'];
+/** Required on their own; html is required when text is absent (SPEC §4). */
+export const REQUIRED_SEND_FIELDS = ['subject', 'to', 'sender'];
 export const QUERY_FIELDS = [
   'take',
   'page',

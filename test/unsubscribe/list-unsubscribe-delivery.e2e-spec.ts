@@ -98,7 +98,7 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
         .expect(200);
 
       expect(await suppressionsOf(t.http, userId)).toEqual([
-        { email: leaving, reason: 'unsubscribe', messageId: id, createdAt: expect.any(String) },
+        { email: leaving, reason: 'unsubscribe', scope: 'bulk', messageId: id, createdAt: expect.any(String) },
       ]);
       const alone = await send(userId, { to: [leaving], bulkSendingId: 'spring' });
       await waitForStatus(t.http, userId, alone.id, 'suppressed');

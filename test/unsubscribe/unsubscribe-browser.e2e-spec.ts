@@ -61,7 +61,13 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
         'billing@example.com no longer sends email to a…@example.com.',
       );
       expect(await suppressionsOf(t.http, userId)).toEqual([
-        { email: 'ada@example.com', reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) },
+        {
+          email: 'ada@example.com',
+          reason: 'unsubscribe',
+          scope: 'bulk',
+          messageId: message.id,
+          createdAt: expect.any(String),
+        },
       ]);
       expect(complaints).toEqual([]);
     },
@@ -105,7 +111,13 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
       await page.getByRole('heading', { level: 1, name: 'You are unsubscribed' }).waitFor();
       expect(new URL(page.url()).pathname).toBe(`/unsubscribe/${token}`);
       expect(await suppressionsOf(t.http, userId)).toEqual([
-        { email: 'ada@example.com', reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) },
+        {
+          email: 'ada@example.com',
+          reason: 'unsubscribe',
+          scope: 'bulk',
+          messageId: message.id,
+          createdAt: expect.any(String),
+        },
       ]);
       // The strict CSP held on every page (its style allowed, no form refused).
       expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('576px');

@@ -41,7 +41,7 @@ describe('POST and GET /unsubscribe/{token}', () => {
       // Public and not counted: the per-user rate limit has no caller to charge.
       expect(answer.headers['ratelimit-limit']).toBeUndefined();
       expect(await suppressionsOf(t.http, userId)).toEqual([
-        { email: to, reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) },
+        { email: to, reason: 'unsubscribe', scope: 'bulk', messageId: message.id, createdAt: expect.any(String) },
       ]);
       // Positions count to, then cc, then bcc.
       await post(tokens.encode({ messageId: message.id, recipient: 3 })).expect(200);
@@ -66,11 +66,11 @@ describe('POST and GET /unsubscribe/{token}', () => {
       const [bounced, manual] = [address('bounced'), address('manual')];
       const message = await bulkMessage(t.db, userId, { to: [bounced, manual] });
       await t.db.query(
-        `INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, 'hard_bounce', $3, now())`,
+        `INSERT INTO suppressions (user_id, email, reason, scope, message_id, created_at) VALUES ($1, $2, 'hard_bounce', 'all', $3, now())`,
         [userId, bounced, message.id],
       );
       await t.db.query(
-        `INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, 'manual', NULL, now())`,
+        `INSERT INTO suppressions (user_id, email, reason, scope, message_id, created_at) VALUES ($1, $2, 'manual', 'all', NULL, now())`,
         [userId, manual],
       );
       const before = await suppressionsOf(t.http, userId);
@@ -317,7 +317,7 @@ describe('POST and GET /unsubscribe/{token}', () => {
       sender: 'billing@example.com',
     });
     expect(await suppressionsOf(t.http, userId)).toEqual([
-      { email: to, reason: 'unsubscribe', messageId: message.id, createdAt: expect.any(String) },
+      { email: to, reason: 'unsubscribe', scope: 'bulk', messageId: message.id, createdAt: expect.any(String) },
     ]);
   });
 });

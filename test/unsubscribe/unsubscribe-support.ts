@@ -31,7 +31,7 @@ export async function bulkMessage(
 export async function suppressionsOf(
   http: TestAgent,
   userId: string,
-): Promise<{ email: string; reason: string; messageId: string | null; createdAt: string }[]> {
+): Promise<{ email: string; reason: string; scope: string; messageId: string | null; createdAt: string }[]> {
   const { body } = await http.get('/user/suppressions').set(bearer(userId)).expect(200);
   return body.suppressions;
 }

@@ -88,7 +88,7 @@ describe('the sender named, and the undo (POST /unsubscribe/{token}/resubscribe)
     const to = address('kept');
     const message = await bulkMessage(t.db, userId, { to: [to] });
     await t.db.query(
-      `INSERT INTO suppressions (user_id, email, reason, message_id, created_at) VALUES ($1, $2, $3, $4, now())`,
+      `INSERT INTO suppressions (user_id, email, reason, scope, message_id, created_at) VALUES ($1, $2, $3, 'all', $4, now())`,
       [userId, to, reason, message.id],
     );
     const token = tokens.encode({ messageId: message.id, recipient: 0 });

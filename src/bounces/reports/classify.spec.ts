@@ -66,6 +66,37 @@ describe('classify', () => {
       'soft',
     ],
     ['5.4.7 expired', { action: 'failed', status: '5.4.7', diagnostic: 'delivery time expired' }, 'soft'],
+    // A relay's reply during delivery, as delivery passes it (the reply alone, no report around it).
+    [
+      'a live 550 5.1.1 RCPT refusal',
+      { diagnostic: '550 5.1.1 <x@example.org>: Recipient address rejected: User unknown' },
+      'bounce',
+    ],
+    [
+      'a live 5.2.1 "User unknown": no report says it answered RCPT, so the code decides',
+      { diagnostic: '550 5.2.1 <x@example.org>: Recipient address rejected: User unknown' },
+      'soft',
+    ],
+    [
+      'a live "User unknown" under a catch-all 5.0.0',
+      { diagnostic: '550 5.0.0 <x@example.org>: User unknown' },
+      'soft',
+    ],
+    ['a live 452 quota reply', { diagnostic: '452 4.2.2 Mailbox full' }, 'delay'],
+    [
+      'a 4.1.1 given up on, words agreeing (the relay retried an unknown user for days)',
+      {
+        action: 'failed',
+        status: '4.1.1',
+        diagnostic: '450 4.1.1 <x@example.org>: User unknown in virtual alias table',
+      },
+      'bounce',
+    ],
+    [
+      'a 4.1.1 given up on, words disagreeing',
+      { action: 'failed', status: '4.1.1', diagnostic: '450 4.1.1 <x@example.org>: Mailbox temporarily locked' },
+      'soft',
+    ],
     [
       '5.1.8 our sender refused',
       { action: 'failed', status: '5.1.8', diagnostic: '553 5.1.8 Sender address rejected: Domain not found' },

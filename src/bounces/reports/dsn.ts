@@ -1,7 +1,8 @@
 import { DeliveryReport } from '../delivery-report';
-import { classify } from './classify';
+import { classify, Failure, gaveUp } from './classify';
 import { Fields, fieldGroups } from './header-fields';
 import { recipientOf } from './recipient';
+import { MailServer } from './servers';
 import { parseStatus } from './status-code';
 
 /** The MIME types of an RFC 3464 delivery status part, and its RFC 6533 UTF-8 variant. */
@@ -15,22 +16,24 @@ const ACTION_ALIASES = new Map([['expired', 'failed']]);
  * Final-Recipient (else Original-Recipient), classified from Action, Status and Diagnostic-Code.
  * The first group holds the per-message fields and names no recipient.
  */
-export function readDeliveryStatus(body: string, humanText: string): DeliveryReport[] {
-  return readGroups(fieldGroups(body).flatMap(recipientGroups), humanText);
+export function readDeliveryStatus(body: string, humanText: string, servers: MailServer[] = []): DeliveryReport[] {
+  return readGroups(fieldGroups(body).flatMap(recipientGroups), humanText, servers);
 }
 
-function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
+function readGroups(groups: Fields[], humanText: string, servers: MailServer[]): DeliveryReport[] {
   return groups.map((group) => {
     const status = parseStatus(group.first('status'))?.text;
     const diagnostic = diagnosticOf(group.first('diagnostic-code')) ?? group.first('status') ?? '';
     const written = group.first('action')?.split(/[\s(]/, 1)[0].toLowerCase();
     const action = written === undefined ? undefined : (ACTION_ALIASES.get(written) ?? written);
-    const kind = classify({ action, status, diagnostic, context: humanText }) ?? 'unrecognized';
+    const failure: Failure = { action, status, diagnostic, context: humanText, servers };
+    const kind = classify(failure) ?? 'unrecognized';
     const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
     return {
       kind,
       ...(recipient !== undefined && { recipient }),
       ...(status !== undefined && { status }),
+      ...(kind === 'soft' && gaveUp(failure) && { gaveUp: true as const }),
       diagnostic: diagnostic || `Action: ${action ?? 'none'}`,
     };
   });
@@ -41,11 +44,11 @@ function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
  * forwarded as text, a gateway that flattens MIME): the groups that name a recipient and say
  * what happened to it, read as a delivery-status part.
  */
-export function readDeliveryStatusInText(text: string): DeliveryReport[] {
+export function readDeliveryStatusInText(text: string, servers: MailServer[] = []): DeliveryReport[] {
   const named = (group: Fields) =>
     group.first('final-recipient') !== undefined && (group.first('action') ?? group.first('status')) !== undefined;
   const groups = fieldGroups(text).flatMap(recipientGroups).filter(named);
-  return groups.length === 0 ? [] : readGroups(groups, text);
+  return groups.length === 0 ? [] : readGroups(groups, text, servers);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { DeliveryReport } from '../delivery-report';
-import { classify, Failure } from './classify';
+import { classify, Failure, gaveUp } from './classify';
 import { headerFieldsOf } from './header-fields';
 import { addressesIn, addressIn } from './recipient';
 import { ReportMail } from './report-mail';
+import { MailServer } from './servers';
 import { failureStatusIn, replyClassOf } from './status-code';
 
 /*
@@ -70,7 +71,7 @@ const MAX_ADDRESS_LENGTH = 320;
  * words. One report per recipient named at the start of a line, classified from its own
  * paragraph; else one report, about the first address the text names, or about none.
  */
-export function readPlainTextBounce(mail: ReportMail): DeliveryReport[] {
+export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []): DeliveryReport[] {
   const whole = mail.text;
   const marker = ORIGINAL_MESSAGE_MARKERS.exec(whole);
   const text = marker ? whole.slice(0, marker.index) : whole;
@@ -86,13 +87,21 @@ export function readPlainTextBounce(mail: ReportMail): DeliveryReport[] {
   // taken, never the others a text may name (a helpdesk, a forwarding address).
   const recipients = listed.length > 0 ? firstOfEach(listed).slice(0, MAX_RECIPIENTS) : mentions.slice(0, 1);
   if (recipients.length <= 1)
-    return reportOn(recipients[0]?.address, text, text.slice(recipients[0]?.index ?? 0), permanence, text);
+    return reportOn(recipients[0]?.address, text, text.slice(recipients[0]?.index ?? 0), {
+      permanence,
+      context: text,
+      servers,
+    });
   // Several recipients: each is judged by the words between its line and the next one's, and
   // the opening words that concern them all.
   const opening = text.slice(0, recipients[0].index);
   return recipients.flatMap((mention, index) => {
     const paragraph = text.slice(mention.index, recipients[index + 1]?.index ?? text.length);
-    return reportOn(mention.address, paragraph, paragraph, permanence, `${opening}\n${paragraph}`);
+    return reportOn(mention.address, paragraph, paragraph, {
+      permanence,
+      context: `${opening}\n${paragraph}`,
+      servers,
+    });
   });
 }
 
@@ -101,11 +110,11 @@ function reportOn(
   recipient: string | undefined,
   words: string,
   shown: string,
-  permanence: Failure['permanence'],
-  context: string,
+  about: Pick<Failure, 'permanence' | 'context' | 'servers'>,
 ): DeliveryReport[] {
   const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
-  const kind = classify({ diagnostic: flat(words), permanence, context });
+  const failure: Failure = { diagnostic: flat(words), ...about };
+  const kind = classify(failure);
   if (kind === undefined) return [];
   const status = failureStatusIn(shown)?.text ?? failureStatusIn(words)?.text;
   return [
@@ -113,6 +122,7 @@ function reportOn(
       kind,
       ...(recipient !== undefined && { recipient }),
       ...(status !== undefined && { status }),
+      ...(kind === 'soft' && gaveUp(failure) && { gaveUp: true as const }),
       diagnostic: flat(shown) || flat(words),
     },
   ];

@@ -4,7 +4,8 @@ import { getMetadataStorage } from 'class-validator';
  * Other email APIs' names for our fields, squashed (lower case, no `_` or `-`): people arriving
  * from Resend (`from`, `reply_to`, `scheduled_at`, `tags`, attachments' `filename`, `content_type`),
  * Postmark (`From`, `HtmlBody`, `TextBody`, `ReplyTo`, `Metadata`, `Tag`, attachments' `Name`,
- * `ContentType`, `ContentID`) or SendGrid (`send_at`, `custom_args`, attachments' `type`) write them
+ * `ContentType`, `ContentID`), SendGrid (`send_at`, `custom_args`, attachments' `type`) or nodemailer
+ * (attachments' `cid`) write them
  * by habit. Names that are ours but for case and separators (`reply_to`, `Cc`) need no entry.
  */
 const OTHER_SERVICES = new Map<string, string>([
@@ -19,6 +20,7 @@ const OTHER_SERVICES = new Map<string, string>([
   ['sendat', 'scheduledAt'],
   ['name', 'fileName'],
   ['type', 'contentType'],
+  ['cid', 'contentId'],
 ]);
 
 const squash = (name: string) => name.toLowerCase().replace(/[-_]/g, '');

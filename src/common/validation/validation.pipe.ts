@@ -96,7 +96,7 @@ export function toFieldErrors(errors: ValidationError[], parent = ''): FieldErro
 function ownMessages({ property, value, target, constraints = {} }: ValidationError): string[] {
   if (Object.keys(constraints).length === 0) return [];
   if (constraints.whitelistValidation) return [unknownFieldMessage(property, target?.constructor)];
-  if (value === undefined || value === null) return ['is required'];
+  if (value === undefined || value === null) return [constraints.isRequiredWithout ?? 'is required'];
   const typeRule = TYPE_RULES.find((rule) => constraints[rule]);
   const messages = typeRule ? [constraints[typeRule]] : Object.values(constraints);
   return messages.map((message) => (message.startsWith(`${property} `) ? message.slice(property.length + 1) : message));

@@ -38,6 +38,18 @@ export const IsNotBlank = (options?: ValidationOptions) =>
     options,
   );
 
+/**
+ * Required unless `other` is given (SPEC §4: `html` or `text`). The pipe reports a missing value
+ * with this rule's message rather than a bare "is required", so that the caller learns of both.
+ */
+export const IsRequiredWithout = (other: string, options?: ValidationOptions) =>
+  rule(
+    'isRequiredWithout',
+    (v, object) => v != null || (object as Record<string, unknown>)[other] != null,
+    `is required when ${other} is absent (give either or both)`,
+    options,
+  );
+
 /** CR or LF in anything that becomes a mail header would let a caller write headers of its own. */
 export const HasNoLineBreaks = (options?: ValidationOptions) =>
   rule('hasNoLineBreaks', (v) => typeof v === 'string' && !/[\r\n]/.test(v), 'must not contain line breaks', options);
@@ -212,6 +224,38 @@ export const IsCustomHeaders = (limits: HeaderLimits, options?: ValidationOption
         const problem = customHeaderProblem(name, value, limits.maxValueLength);
         // The separator of entries (a control character, refused in header names anyway) is shown escaped.
         return problem ? [[`.${name.replaceAll(ENTRY, '\\u001f')}`, problem]] : [];
+      });
+    },
+    options,
+  );
+
+/**
+ * A Content-ID as SPEC §4 allows it: letters, digits and `.-_@` (the length is TextLength's). No
+ * angle brackets, spaces or quotes, so it goes into `Content-ID: <…>` and a `cid:` URL as it is.
+ */
+export function isContentId(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9._@-]*$/.test(value);
+}
+
+export const IsContentId = (options?: ValidationOptions) =>
+  rule('isContentId', isContentId, 'must contain only letters, digits and . - _ @', options);
+
+/**
+ * No two attachments of a message share a contentId, compared case-insensitively: a `cid:`
+ * reference would name either, and mail readers differ on letter case. Each repeat is named.
+ */
+export const HasDistinctContentIds = (options?: ValidationOptions) =>
+  entriesRule(
+    'hasDistinctContentIds',
+    (v) => {
+      if (!Array.isArray(v)) return [];
+      const first = new Map<string, number>();
+      return v.flatMap((attachment: unknown, i): [string, string][] => {
+        const id = (attachment as { contentId?: unknown } | null)?.contentId;
+        if (typeof id !== 'string') return [];
+        const earlier = first.get(id.toLowerCase());
+        if (earlier === undefined) first.set(id.toLowerCase(), i);
+        return earlier === undefined ? [] : [[`[${i}].contentId`, `repeats attachments[${earlier}].contentId`]];
       });
     },
     options,

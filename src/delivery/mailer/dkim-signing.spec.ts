@@ -35,7 +35,7 @@ describe('DKIM signature of a composed message', () => {
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       'X-Campaign': 'spring',
     },
-    attachments: [{ fileName: 'a.txt', contentType: 'text/plain', content: Buffer.from('attached') }],
+    attachments: [{ fileName: 'a.txt', contentType: 'text/plain', content: Buffer.from('attached'), contentId: null }],
     dkim,
   });
   const composed = async (outgoing: OutgoingMail) => {

@@ -12,12 +12,14 @@ export interface OutgoingMail {
   bcc: string[];
   replyTo: string[];
   subject: string;
-  html: string;
+  /** null: a text-only message, sent as its text alone. */
+  html: string | null;
   /** The plain-text part as given; null: derived from html. */
   text: string | null;
   /** Custom headers, none of them one the service writes itself. */
   headers: Record<string, string>;
-  attachments: { fileName: string; contentType: string; content: Buffer }[];
+  /** One with a contentId goes inline under that Content-ID, for the HTML's `cid:` references. */
+  attachments: { fileName: string; contentType: string; content: Buffer; contentId: string | null }[];
   /**
    * A message submitted over SMTP (SPEC §10): these bytes go out as received, with our Message-ID
    * and `headers` added, and the other fields serve the envelope alone.

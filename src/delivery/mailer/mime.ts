@@ -21,15 +21,28 @@ export interface ComposedMessage {
   bcc: MimeAddress[];
   replyTo: MimeAddress[];
   subject: string;
-  html: string;
+  /** Absent: a text-only message, one text/plain part (with attachments, in multipart/mixed). */
+  html?: string;
   text: string;
   headers: { key: string; value: string }[];
-  attachments: { filename: string; contentType: string; content: Buffer }[];
+  attachments: MimeAttachment[];
   disableFileAccess: true;
   disableUrlAccess: true;
   /** A recipient's own copy: MAIL FROM and RCPT TO as given, not taken from the headers. */
   envelope?: { from: string; to: string[] };
   dkim?: { domainName: string; keySelector: string; privateKey: KeyObject; headerFieldNames: string };
+}
+
+/**
+ * An attachment as nodemailer takes it. One with a `cid` goes inline beside the HTML, in
+ * multipart/related when there is HTML (nodemailer builds it), under `Content-ID: <cid>`.
+ */
+export interface MimeAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  cid?: string;
+  contentDisposition?: 'inline';
 }
 
 /** A message submitted over SMTP: sent as its bytes say, to the envelope given. */
@@ -67,7 +80,8 @@ export const SIGNED_HEADER_FIELDS = [
 
 /**
  * The nodemailer message for one of ours: HTML with a plain-text alternative (the one given, or
- * one derived from the HTML), and a Message-ID that carries our id.
+ * one derived from the HTML), or the text alone for a text-only message; and a Message-ID that
+ * carries our id.
  */
 export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
   const from = mimeAddress(mail.from);
@@ -83,14 +97,15 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
     bcc: mail.copyFor ? [] : mail.bcc.map(mimeAddress),
     replyTo: mail.replyTo.map(mimeAddress),
     subject: mail.subject,
-    html: mail.html,
-    text: mail.text ?? textAlternative(mail.html),
+    ...bodiesOf(mail),
     // A list, not an object: a header named like one of Object.prototype's keys stays a header.
     headers: Object.entries(mail.headers).map(([key, value]) => ({ key, value })),
     attachments: mail.attachments.map((a) => ({
       filename: a.fileName,
       contentType: withCharset(a.contentType, a.content),
       content: a.content,
+      // Inline whatever its type: nodemailer would make only an image inline (SPEC §4 says every one).
+      ...(a.contentId !== null && { cid: a.contentId, contentDisposition: 'inline' as const }),
     })),
     // Addresses and names were validated on acceptance; nodemailer must not re-read them as files or URLs.
     disableFileAccess: true,
@@ -98,6 +113,13 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
     ...(mail.copyFor && { envelope: envelopeOf(mail) }),
     ...(mail.dkim && { dkim: { ...mail.dkim, headerFieldNames: SIGNED_HEADER_FIELDS } }),
   };
+}
+
+/** The HTML part, if any, and the plain-text one: as given, else derived from the HTML. */
+function bodiesOf(mail: OutgoingMail): { html?: string; text: string } {
+  // Validation asks a text-only message for its text; '' only for a message stored otherwise.
+  if (mail.html === null) return { text: mail.text ?? '' };
+  return { html: mail.html, text: mail.text ?? textAlternative(mail.html) };
 }
 
 /**

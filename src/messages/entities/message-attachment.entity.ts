@@ -36,6 +36,10 @@ export class MessageAttachmentEntity {
   @Column('bytea', { nullable: true })
   content!: Buffer | null;
 
+  /** An inline one's Content-ID (without angle brackets), which the HTML's `cid:` references name; null: an ordinary attachment. */
+  @Column('text', { name: 'content_id', nullable: true })
+  contentId!: string | null;
+
   @Column('uuid', { name: 'attachment_id', nullable: true })
   attachmentId!: string | null;
 

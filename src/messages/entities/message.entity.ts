@@ -54,8 +54,9 @@ export class MessageEntity {
   @Column('text')
   subject!: string;
 
-  @Column('text')
-  html!: string;
+  /** null: a text-only message (SPEC §4), which has no HTML part. */
+  @Column('text', { nullable: true })
+  html!: string | null;
 
   /** The plain-text part as given; null: derived from html at delivery. */
   @Column('text', { nullable: true })

@@ -58,6 +58,7 @@ describe(MessageLifecycle.name, () => {
           contentType: 'text/plain',
           size: 2,
           content: Buffer.from('hi'),
+          contentId: null,
           attachmentId: null,
         },
       ]),

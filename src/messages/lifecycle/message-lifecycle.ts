@@ -97,8 +97,8 @@ export class MessageLifecycle {
     for (const message of messages) {
       for (const [position, attachment] of message.attachments.entries()) {
         await manager.query(
-          `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content, attachment_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          `INSERT INTO message_attachments (id, message_id, position, file_name, content_type, size, content, content_id, attachment_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [
             attachment.id,
             message.id,
@@ -107,6 +107,7 @@ export class MessageLifecycle {
             attachment.contentType,
             attachment.size,
             attachment.content,
+            attachment.contentId,
             attachment.attachmentId,
           ],
         );

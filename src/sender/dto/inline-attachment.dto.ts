@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { IsMimeType, IsSafeFileName, IsStandardBase64, TextLength } from '../../common/validation/validators';
+import {
+  IsContentId,
+  IsMimeType,
+  IsSafeFileName,
+  IsStandardBase64,
+  TextLength,
+} from '../../common/validation/validators';
 
 export class InlineAttachmentDto {
   @ApiProperty({ example: 'invoice.txt', minLength: 1, maxLength: 255, description: 'No /, \\, CR, LF or NUL' })
@@ -27,4 +33,18 @@ export class InlineAttachmentDto {
   @IsString()
   @IsMimeType()
   contentType?: string;
+
+  @ApiPropertyOptional({
+    example: 'logo@example.com',
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[A-Za-z0-9._@-]+$',
+    description:
+      'Sends the file inline with `Content-ID: <contentId>`, for `cid:` references in html (`<img src="cid:logo@example.com">`): 1-255 letters, digits and . - _ @, no two alike in one message (letter case aside)',
+  })
+  @IsOptional()
+  @IsString()
+  @TextLength(1, 255)
+  @IsContentId()
+  contentId?: string;
 }

@@ -3,7 +3,7 @@ import type { ExamplesObject } from '@nestjs/swagger';
 /** The request examples of POST /sender/send/batch, accepted as given (test/docs-examples.e2e-spec.ts). */
 export const SEND_BATCH_EXAMPLES: ExamplesObject = {
   two: {
-    summary: 'Two messages, stored together or not at all',
+    summary: 'Two messages, the second text-only, stored together or not at all',
     value: {
       messages: [
         {
@@ -14,7 +14,7 @@ export const SEND_BATCH_EXAMPLES: ExamplesObject = {
         },
         {
           subject: 'Welcome',
-          html: '<p>Hello Grace, welcome aboard.</p>',
+          text: 'Hello Grace, welcome aboard.',
           to: ['grace@example.com'],
           sender: 'billing@example.com',
           priority: 'high',

@@ -97,6 +97,67 @@ describe(SendMessageDto.name, () => {
     expect((await fieldsRefused(body)).map((e) => e.field)).toEqual([field]);
   });
 
+  describe('html or text (SPEC §4)', () => {
+    const { html: _html, ...withoutHtml } = valid;
+    const transform = (body: object) => sut.transform(body, metadata);
+    const refused = async (body: object) =>
+      ((await transform(body).catch((e: unknown) => e)) as InvalidInputError).errors;
+
+    it('accepts text alone, and html given as null beside it', async () => {
+      expect(await transform({ ...withoutHtml, text: 'Hi' })).toEqual({ ...withoutHtml, text: 'Hi' });
+      expect((await transform({ ...withoutHtml, html: null, text: 'Hi' })).html).toBeNull();
+    });
+
+    it('names html, and text in its message, when neither is given', async () => {
+      const message = 'is required when text is absent (give either or both)';
+      expect(await refused(withoutHtml)).toEqual([{ field: 'html', message }]);
+      expect(await refused({ ...withoutHtml, html: null, text: null })).toEqual([{ field: 'html', message }]);
+    });
+
+    it('takes text of 5 MiB without html, and refuses one byte more or an empty one', async () => {
+      const fiveMiB = 'é'.repeat(2.5 * 1024 * 1024);
+      expect((await transform({ ...withoutHtml, text: fiveMiB })).text).toBe(fiveMiB);
+      expect(await refused({ ...withoutHtml, text: `${fiveMiB}x` })).toEqual([
+        { field: 'text', message: 'must be at most 5242880 bytes' },
+      ]);
+      expect(await refused({ ...withoutHtml, text: '' })).toEqual([{ field: 'text', message: 'must not be empty' }]);
+    });
+  });
+
+  describe('attachments[].contentId', () => {
+    const image = (contentId: unknown) => ({ fileName: 'logo.png', content: 'YQ==', contentId });
+
+    it('takes 1 to 255 letters, digits and . - _ @', async () => {
+      const longest = `${'a'.repeat(243)}@example.com`;
+      expect(longest).toHaveLength(255);
+      const dto: SendMessageDto = await sut.transform(
+        { ...valid, attachments: [image(longest), image('A.b-c_1')] },
+        metadata,
+      );
+      expect(dto.attachments!.map((a) => a.contentId)).toEqual([longest, 'A.b-c_1']);
+    });
+
+    it.each([
+      ['256 characters', 'a'.repeat(256), 'must be 1 to 255 characters'],
+      ['empty', '', 'must be 1 to 255 characters'],
+      ['angle brackets', '<logo@example.com>', 'must contain only letters, digits and . - _ @'],
+      ['a space', 'my logo', 'must contain only letters, digits and . - _ @'],
+      ['a non-ASCII letter', 'logö', 'must contain only letters, digits and . - _ @'],
+      ['a line break', 'a\r\nX-Injected: 1', 'must contain only letters, digits and . - _ @'],
+    ])('refuses one with %s', async (_, contentId, message) => {
+      expect(await fieldsRefused({ attachments: [image(contentId)] })).toEqual([
+        { field: 'attachments[0].contentId', message },
+      ]);
+    });
+
+    it('refuses a contentId repeated in one message, letter case aside, naming each repeat', async () => {
+      expect(await fieldsRefused({ attachments: [image('logo'), image('x'), image('LOGO'), image('logo')] })).toEqual([
+        { field: 'attachments[2].contentId', message: 'repeats attachments[0].contentId' },
+        { field: 'attachments[3].contentId', message: 'repeats attachments[0].contentId' },
+      ]);
+    });
+  });
+
   it('takes scheduledAt as given, and names it when it is no moment within 30 days', async () => {
     const dto = await sut.transform({ ...valid, scheduledAt: '2026-03-02T09:00:00+01:00' }, metadata);
     expect(dto.scheduledAt).toBe('2026-03-02T09:00:00+01:00');

@@ -11,14 +11,17 @@ import {
   IsString,
   IsUUID,
   Validate,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
   EachMailbox,
+  HasDistinctContentIds,
   HasNoLineBreaks,
   IsCustomHeaders,
   IsMailbox,
   IsNotBlank,
+  IsRequiredWithout,
   IsStringRecord,
   MaxUtf8Bytes,
   TextLength,
@@ -60,15 +63,19 @@ export class SendMessageDto {
   @IsNotBlank()
   subject!: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     example: '<p>Hello Ada, your invoice is attached.</p>',
     minLength: 1,
-    description: 'HTML body, at most 5 MiB',
+    description:
+      'HTML body, 1 character to 5 MiB. `html` or `text` is required: without html, the mail is text-only (one text/plain part, no HTML part)',
   })
+  // Checked when given, and when text is not: then its absence is the error.
+  @ValidateIf((body: SendMessageDto) => body.html != null || body.text == null)
+  @IsRequiredWithout('text')
   @IsString()
   @IsNotEmpty({ message: 'must not be empty' })
   @MaxUtf8Bytes(MAX_HTML_BYTES)
-  html!: string;
+  html?: string;
 
   @ApiProperty({
     ...MAILBOXES,
@@ -132,7 +139,8 @@ export class SendMessageDto {
   @ApiPropertyOptional({
     example: 'Hello Ada, your invoice is attached.',
     minLength: 1,
-    description: 'Plain-text body, at most 5 MiB; absent: derived from html',
+    description:
+      'Plain-text body, 1 character to 5 MiB; absent: derived from html. `html` or `text` is required; text alone sends a text-only mail',
   })
   @IsOptional()
   @IsString()
@@ -158,7 +166,8 @@ export class SendMessageDto {
     type: 'array',
     items: { type: 'string', format: 'uuid' },
     maxItems: 20,
-    description: 'Ids of attachments you stored with POST /attachments',
+    description:
+      'Ids of attachments you stored with POST /attachments; these go as attachments, never inline (no contentId)',
   })
   @IsOptional()
   @IsArray()
@@ -169,12 +178,14 @@ export class SendMessageDto {
   @ApiPropertyOptional({
     type: [InlineAttachmentDto],
     maxItems: 20,
-    description: 'Files sent inline; with the stored ones at most MAX_ATTACHMENT_BYTES in all',
+    description:
+      'Files sent with the body; with the stored ones at most MAX_ATTACHMENT_BYTES in all. One with a contentId is shown inside the HTML (`cid:`) rather than as an attachment',
   })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsObject({ each: true, message: 'must contain only {fileName, content} objects' })
+  @HasDistinctContentIds()
   @ValidateNested({ each: true })
   @Type(() => InlineAttachmentDto)
   attachments?: InlineAttachmentDto[];

@@ -15,7 +15,7 @@ export const SCHEDULED_AT_EXAMPLE = new Date(Math.floor(Date.now() / 86_400_000 
 
 export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
   minimal: {
-    summary: 'The four required fields',
+    summary: 'The four fields a send needs: subject, html (or text), to and sender',
     value: {
       subject: 'Welcome',
       html: '<p>Hello Ada, welcome aboard.</p>',
@@ -51,6 +51,33 @@ export const SEND_MESSAGE_EXAMPLES: ExamplesObject = {
       headers: { 'X-Campaign': 'march-invoices' },
       attachments: [
         { fileName: 'invoice.txt', content: 'SW52b2ljZSAxMjM0LCB0b3RhbCA0Mi4wMCBFVVIK', contentType: 'text/plain' },
+      ],
+    },
+  },
+  textOnly: {
+    summary: 'Text only: no html, so one text/plain part',
+    value: {
+      subject: 'Your code',
+      text: 'Your sign-in code is 428 913. It expires in 10 minutes.',
+      to: ['ada@example.com'],
+      sender: 'security@example.com',
+    },
+  },
+  inlineImage: {
+    summary: 'An inline image, shown where the html says `cid:` and its contentId',
+    value: {
+      subject: 'Welcome',
+      html: '<p><img src="cid:logo@example.com" alt="Example"></p><p>Hello Ada, welcome aboard.</p>',
+      to: ['ada@example.com'],
+      sender: 'billing@example.com',
+      attachments: [
+        {
+          fileName: 'logo.png',
+          // A 1×1 PNG.
+          content: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+          contentType: 'image/png',
+          contentId: 'logo@example.com',
+        },
       ],
     },
   },

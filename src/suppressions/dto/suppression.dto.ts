@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { PageEnvelope, PageQuery } from '../../common/paging';
 import { IsEmailAddress } from '../../common/validation/validators';
-import { API_SUPPRESSION_REASONS, SUPPRESSION_REASONS } from '../suppression-reason';
-import type { SuppressionReason } from '../suppression-reason';
+import { API_SUPPRESSION_REASONS, SUPPRESSION_REASONS, SUPPRESSION_SCOPES } from '../suppression-reason';
+import type { SuppressionReason, SuppressionScope } from '../suppression-reason';
 
 // A bare address (no display name): an entry names an address, not a mailbox.
 const ADDRESS = { format: 'email', maxLength: 254, example: 'ada@example.com' } as const;
@@ -28,6 +28,17 @@ export class CreateSuppressionDto {
   @IsOptional()
   @IsIn(API_SUPPRESSION_REASONS, { message: `must be one of: ${API_SUPPRESSION_REASONS.join(', ')}` })
   reason?: 'manual';
+
+  @ApiPropertyOptional({
+    enum: SUPPRESSION_SCOPES,
+    default: 'all',
+    example: 'all',
+    description:
+      'Which mail to stop: `all`, or only `bulk` mail (messages with a `bulkSendingId`). An address already listed keeps its entry unless this one stops more',
+  })
+  @IsOptional()
+  @IsIn(SUPPRESSION_SCOPES, { message: `must be one of: ${SUPPRESSION_SCOPES.join(', ')}` })
+  scope?: SuppressionScope;
 }
 
 export class SuppressionAddressParams {
@@ -44,6 +55,14 @@ export class SuppressionResponse {
 
   @ApiProperty({ enum: SUPPRESSION_REASONS, example: 'manual' })
   reason!: SuppressionReason;
+
+  @ApiProperty({
+    enum: SUPPRESSION_SCOPES,
+    example: 'all',
+    description:
+      'The mail it stops: `all`, or `bulk` (messages with a `bulkSendingId`) for an unsubscribe or a manual entry that asked for it',
+  })
+  scope!: SuppressionScope;
 
   @ApiProperty({
     type: String,

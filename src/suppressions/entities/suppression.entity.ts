@@ -1,9 +1,13 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { SuppressionReason } from '../suppression-reason';
+import type { SuppressionReason, SuppressionScope } from '../suppression-reason';
 
 /** An address a user's mail no longer goes to (SPEC §6, §9): skipped at delivery time. */
 @Entity('suppressions')
 @Check('suppressions_reason_check', `reason IN ('hard_bounce', 'complaint', 'unsubscribe', 'manual')`)
+@Check(
+  'suppressions_scope_check',
+  `(scope = 'all' AND reason <> 'unsubscribe') OR (scope = 'bulk' AND reason IN ('unsubscribe', 'manual'))`,
+)
 @Index('ix_suppressions_user_created', ['userId', 'createdAt', 'email'])
 export class SuppressionEntity {
   @PrimaryColumn('text', { name: 'user_id' })
@@ -15,6 +19,10 @@ export class SuppressionEntity {
 
   @Column('text')
   reason!: SuppressionReason;
+
+  /** Which mail it stops: `bulk` only for an unsubscribe or a manual entry that asked for it. */
+  @Column('text')
+  scope!: SuppressionScope;
 
   /** The message whose bounce, complaint or unsubscribe caused the entry; null for a manual one. */
   @Column('uuid', { name: 'message_id', nullable: true })
