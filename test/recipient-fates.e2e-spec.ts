@@ -184,5 +184,21 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
       },
       TIMEOUT,
     );
+
+    it(
+      'shows in the 201 an entry for bulk mail only on bulk mail (SPEC §9 scope)',
+      async () => {
+        const userId = newUserId('fates');
+        const reader = address('reader');
+        await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: reader, scope: 'bulk' }).expect(201);
+        const reset = await send(userId, { to: [reader] });
+        const newsletter = await send(userId, { to: [reader], bulkSendingId: 'spring' });
+        expect(reset.recipients.map((r) => [r.status, r.detail])).toEqual([['pending', null]]);
+        expect(newsletter.recipients.map((r) => [r.status, r.detail])).toEqual([['suppressed', 'manual']]);
+        await waitForStatus(t.http, userId, reset.id, 'sent');
+        await waitForStatus(t.http, userId, newsletter.id, 'suppressed');
+      },
+      TIMEOUT,
+    );
   });
 }
