@@ -1,3 +1,4 @@
+import { initialFates } from '../src/messages/recipient-fates';
 import PgBoss from 'pg-boss';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
@@ -73,6 +74,7 @@ export async function rawSendCeiling(url: string, connections: number, seconds: 
 
 function rawMessage(): NewMessage {
   const userId = 'bench-raw';
+  const sentAt = new Date();
   return {
     id: uuidv7(),
     userId,
@@ -94,8 +96,9 @@ function rawMessage(): NewMessage {
     customPayload: SEND_BODY.customPayload,
     webhookUrl: null,
     webhookStatuses: null,
-    sentAt: new Date(),
+    sentAt,
     scheduledAt: null,
     attachments: [],
+    recipientFates: initialFates({ to: SEND_BODY.to, cc: [], bcc: [] }, new Map(), sentAt),
   };
 }

@@ -169,7 +169,13 @@ describe('delivery over SMTP', () => {
     const failed = await waitForStatus(t.http, userId, all.id, 'failed');
     expect(failed.statusHistory.at(-1).detail).toContain('550');
     const sent = await waitForStatus(t.http, userId, some.id, 'sent');
-    expect(sent.statusHistory.at(-1).detail).toContain('refused: gone@example.com');
+    // SPEC §5: the refused recipient has a history entry of its own, after the message's.
+    const entry = sent.statusHistory.find((e: { status: string }) => e.status === 'sent');
+    expect(entry.detail).toContain('refused: gone@example.com');
+    expect(sent.statusHistory.at(-1)).toMatchObject({
+      recipient: 'gone@example.com',
+      detail: '550 5.1.1 No such user here',
+    });
     expect(sink.acceptedFor(some.id)[0].to).toEqual(['ada@example.com']);
   });
 

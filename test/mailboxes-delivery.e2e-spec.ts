@@ -138,7 +138,13 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
       bcc: ['gone-bcc@example.com', 'kept@example.com'],
     });
     const sent = await waitForStatus(t.http, userId, message.id, 'sent');
-    expect(sent.statusHistory.at(-1).detail).toContain('refused: gone-cc@example.com, gone-bcc@example.com');
+    // The message's entry, then one naming each refused recipient (SPEC §5 "Recipients").
+    const [entry, ...named] = sent.statusHistory.slice(-3);
+    expect(entry.detail).toContain('refused: gone-cc@example.com, gone-bcc@example.com');
+    expect(named.map((e: { recipient: string }) => e.recipient)).toEqual([
+      'gone-cc@example.com',
+      'gone-bcc@example.com',
+    ]);
     expect(sink.acceptedFor(message.id)[0].to).toEqual(['ada@example.com', 'kept@example.com']);
   });
 

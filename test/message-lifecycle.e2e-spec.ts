@@ -182,4 +182,72 @@ describe('the message lifecycle on PostgreSQL', () => {
     expect(await t.db.query(`SELECT 1 FROM webhook_events WHERE id = $1`, [eventIds[0]])).toEqual([]);
     expect(await t.db.query(`SELECT 1 FROM pgboss.job WHERE data->>'eventId' = $1`, [eventIds[0]])).toEqual([]);
   });
+
+  describe('recipient fates (SPEC §5 "Recipients")', () => {
+    const fatesOf = async (id: string) =>
+      (
+        await t.db.query<{ fates: { email: string; status: string; detail: string | null }[] }[]>(
+          `SELECT recipient_fates AS fates FROM messages WHERE id = $1`,
+          [id],
+        )
+      )[0].fates.map(({ email, status, detail }) => [email, status, detail]);
+    const named = async (id: string) =>
+      await t.db.query<{ status: string; recipient: string; note: boolean }[]>(
+        `SELECT status, recipient, note FROM message_status_events WHERE message_id = $1 AND recipient IS NOT NULL ORDER BY id`,
+        [id],
+      );
+    const fate = (position: number, key: string, status: 'sent' | 'failed', detail: string) => ({
+      position,
+      key,
+      status,
+      detail,
+    });
+
+    it('changes with the attempt that moves the message, never with a late or duplicate one', async () => {
+      const { id } = await storeMessage(t.db, newUserId(), { recipients: ['a@example.com', 'b@example.com'] });
+      expect(await claim(id, 1)).toEqual([id]);
+      const outcome = {
+        messageId: id,
+        attempt: 1,
+        status: 'sent' as const,
+        detail: '250 ok',
+        fates: [fate(0, 'a@example.com', 'sent', '250 ok'), fate(1, 'b@example.com', 'failed', '550 5.1.1 unknown')],
+      };
+      await t.db.transaction((m) => lifecycle.finish(m, [outcome]));
+      // The same job's outcome again, saying otherwise: the message does not move, nor do its recipients.
+      const late = {
+        ...outcome,
+        fates: [fate(0, 'a@example.com', 'failed', '550 late'), fate(1, 'b@example.com', 'sent', '250 late')],
+      };
+      expect((await t.db.transaction((m) => lifecycle.finish(m, [late]))).moved).toEqual([]);
+      expect(await fatesOf(id)).toEqual([
+        ['a@example.com', 'sent', '250 ok'],
+        ['b@example.com', 'failed', '550 5.1.1 unknown'],
+      ]);
+      expect(await named(id)).toEqual([{ status: 'sent', recipient: 'b@example.com', note: true }]);
+    });
+
+    it('bounces a second recipient of an already bounced message, and a complaint outranks a bounce', async () => {
+      const { id } = await storeMessage(t.db, newUserId(), { recipients: ['a@example.com', 'b@example.com'] });
+      await claim(id, 1);
+      await finish(id, 1, 'sent');
+      const report = (recipient: string, position: number) => ({
+        messageId: id,
+        detail: `550 5.1.1 ${recipient}`,
+        recipient,
+        position,
+      });
+      expect(await t.db.transaction((m) => lifecycle.bounce(m, report('a@example.com', 0)))).toBeDefined();
+      // The message is bounced already: it does not move, the second recipient does.
+      expect(await t.db.transaction((m) => lifecycle.bounce(m, report('b@example.com', 1)))).toBeUndefined();
+      await t.db.transaction((m) => lifecycle.complain(m, { ...report('a@example.com', 0), detail: 'abuse' }));
+      // A complained recipient stays so.
+      await t.db.transaction((m) => lifecycle.bounce(m, { ...report('a@example.com', 0), detail: 'late bounce' }));
+      expect(await fatesOf(id)).toEqual([
+        ['a@example.com', 'complained', 'abuse'],
+        ['b@example.com', 'bounced', '550 5.1.1 b@example.com'],
+      ]);
+      expect(await stateOf(id)).toMatchObject({ status: 'complained' });
+    });
+  });
 });

@@ -68,6 +68,11 @@ describe('POST /sender/send', () => {
       bcc: null,
       replyTo: null,
       scheduledAt: null,
+      // One per distinct recipient, the address part as given (SPEC §5 "Recipients").
+      recipients: [
+        { email: 'Ada@Example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt },
+        { email: 'grace@example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt },
+      ],
     });
     expect(Date.parse(message.sentAt)).toBeGreaterThanOrEqual(before - 1);
     expect(response.headers.location).toBe(`/user/messages/${message.id}`);

@@ -50,6 +50,8 @@ describe('the suppression check of a delivery claim', () => {
       { status: 'queued', detail: null },
       { status: 'sending', detail: null },
       { status: 'suppressed', detail: 'every recipient is suppressed: ada@example.com' },
+      // The recipient's own entry, with its reason (SPEC §5 "Recipients").
+      { status: 'suppressed', detail: 'manual' },
     ]);
   });
 
@@ -65,7 +67,7 @@ describe('the suppression check of a delivery claim', () => {
     expect(await stateOf(id)).toEqual({ status: 'suppressed', attempts: 1 });
     // Final: a duplicate job changes nothing more.
     expect(await claimJob(id, 1)).toEqual([]);
-    expect((await history(id)).map((e) => e.status)).toEqual(['queued', 'suppressed']);
+    expect((await history(id)).map((e) => e.status)).toEqual(['queued', 'suppressed', 'suppressed']);
   });
 
   it('claims a partly suppressed message without its suppressed recipients, naming them', async () => {
@@ -83,6 +85,15 @@ describe('the suppression check of a delivery claim', () => {
     expect(await history(id)).toEqual([
       { status: 'queued', detail: null },
       { status: 'sending', detail: 'skipped suppressed recipients: mallory@example.com, trent@example.com' },
+      // Each suppressed recipient's own entry, with its reason (SPEC §5 "Recipients").
+      { status: 'sending', detail: 'manual' },
+      { status: 'sending', detail: 'manual' },
+    ]);
+    const [{ fates }] = await t.db.query(`SELECT recipient_fates AS fates FROM messages WHERE id = $1`, [id]);
+    expect(fates.map((f: { email: string; status: string }) => [f.email, f.status])).toEqual([
+      ['eve@example.com', 'pending'],
+      ['trent@example.com', 'suppressed'],
+      ['mallory@example.com', 'suppressed'],
     ]);
   });
 });

@@ -63,7 +63,7 @@ describe(ApplyReportsUseCase.name, () => {
 
     await sut.execute([report('bounce')], TARGET, BOB);
 
-    const change = { messageId: 'm1', recipient: BOB, detail: '550 5.1.1 No such user' };
+    const change = { messageId: 'm1', recipient: BOB, position: 0, detail: '550 5.1.1 No such user' };
     expect(lifecycle.bounce.mock.calls).toEqual([[manager, change]]);
     expect(suppressions.add.mock.calls).toEqual([
       [{ userId: 'user-1', email: BOB, reason: 'hard_bounce', messageId: 'm1' }, manager],
@@ -79,7 +79,7 @@ describe(ApplyReportsUseCase.name, () => {
     await sut.execute([report('bounce')], TARGET, BOB);
 
     expect(lifecycle.note.mock.calls).toEqual([
-      [manager, { messageId: 'm1', recipient: BOB, detail: '550 5.1.1 No such user' }],
+      [manager, { messageId: 'm1', recipient: BOB, position: 0, detail: '550 5.1.1 No such user' }],
     ]);
     expect(suppressions.add.mock.calls).toHaveLength(1);
   });
@@ -102,7 +102,7 @@ describe(ApplyReportsUseCase.name, () => {
     await sut.execute([report('complaint', { diagnostic: 'abuse report', feedbackType: 'Abuse' })], TARGET, BOB);
 
     expect(lifecycle.complain.mock.calls).toEqual([
-      [manager, { messageId: 'm1', recipient: BOB, detail: 'abuse report' }],
+      [manager, { messageId: 'm1', recipient: BOB, position: 0, detail: 'abuse report' }],
     ]);
     expect(suppressions.add.mock.calls).toEqual([
       [{ userId: 'user-1', email: BOB, reason: 'complaint', messageId: 'm1' }, manager],
@@ -136,6 +136,7 @@ describe(ApplyReportsUseCase.name, () => {
         {
           messageId: 'm1',
           recipient: BOB,
+          position: 0,
           detail: 'unrecognized report: it names carol@example.org, not this recipient',
         },
       ],
@@ -151,7 +152,15 @@ describe(ApplyReportsUseCase.name, () => {
     await sut.execute([report('bounce', { recipient: 'bob@forwarder.example' })], TARGET, BOB);
 
     expect(lifecycle.bounce.mock.calls).toEqual([
-      [manager, { messageId: 'm1', recipient: BOB, detail: '550 5.1.1 No such user (about bob@forwarder.example)' }],
+      [
+        manager,
+        {
+          messageId: 'm1',
+          recipient: BOB,
+          position: 0,
+          detail: '550 5.1.1 No such user (about bob@forwarder.example)',
+        },
+      ],
     ]);
     expect(suppressions.add.mock.calls).toEqual([]);
     expect(bounces.mock.calls).toEqual([[{ user_id: 'user-1', kind: 'soft' }]]);

@@ -120,7 +120,8 @@ export class ApplyReportsUseCase {
     const { messageId, userId } = target;
     // PostgreSQL text cannot hold U+0000, which a report's words may carry: it would fail the
     // transaction, and the listener would answer 451 to that report for ever.
-    const change = { messageId, detail: detail.replaceAll('\u0000', '\ufffd'), recipient };
+    const position = target.recipients.indexOf(recipient);
+    const change = { messageId, detail: detail.replaceAll('\u0000', '\ufffd'), recipient, position };
     if (kind === 'bounce' || kind === 'soft' || kind === 'complaint') {
       const moved =
         kind === 'complaint'

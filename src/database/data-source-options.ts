@@ -15,6 +15,7 @@ import { ApiKeys1764432000000 } from './migrations/1764432000000-api-keys';
 import { SubmittedMime1764432001000 } from './migrations/1764432001000-submitted-mime';
 import { MessageRetention1764518400000 } from './migrations/1764518400000-message-retention';
 import { ApiKeyPrefix1764604800000 } from './migrations/1764604800000-api-key-prefix';
+import { RecipientFates1764691200000 } from './migrations/1764691200000-recipient-fates';
 import { SuppressionScope1764691201000 } from './migrations/1764691201000-suppression-scope';
 import { TextOnlyAndInlineImages1764691202000 } from './migrations/1764691202000-text-only-and-inline-images';
 
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   SubmittedMime1764432001000,
   MessageRetention1764518400000,
   ApiKeyPrefix1764604800000,
+  RecipientFates1764691200000,
   SuppressionScope1764691201000,
   TextOnlyAndInlineImages1764691202000,
 ];

@@ -44,7 +44,7 @@ export function copiesOutcome(
   const head = receipts.length > 0 ? `${counted}: ${receipts[0].reply}` : counted;
   const gaveUp = retry ? '' : `, gave up after ${attempt} attempts`;
   const refused = [
-    ...receipts.flatMap((receipt) => receipt.rejected),
+    ...receipts.flatMap((receipt) => receipt.rejected.map((r) => r.address)),
     ...failures
       .filter((f) => !retry || isPermanent(f.error))
       .map((f) => `${f.address} (${replyOf(f.error)}${isPermanent(f.error) ? '' : gaveUp})`),

@@ -110,6 +110,10 @@ describe(DeliveryClaim.name, () => {
 
   it('skips the suppressed recipients of a message, in its history note and in what it sends', async () => {
     suppressions.among.mockResolvedValue(new Map([['m1', { keys: ['carol@example.org'], all: false }]]));
+    deliveries.recipientsOf.mockResolvedValue(
+      new Map([['m1', { userId: 'user-1', bulk: false, entries: ['bob@example.org', 'Carol <CAROL@example.org>'] }]]),
+    );
+    suppressions.suppressedAmong.mockResolvedValue(new Map([['carol@example.org', 'manual']]));
     const message = stored('m1', ['bob@example.org', 'Carol <CAROL@example.org>']);
     claimMoves(message);
 
@@ -118,7 +122,15 @@ describe(DeliveryClaim.name, () => {
     expect(lifecycle.claim.mock.calls).toEqual([
       [
         manager,
-        [{ messageId: 'm1', attempt: 1, note: 'skipped suppressed recipients: carol@example.org' }],
+        [
+          {
+            messageId: 'm1',
+            attempt: 1,
+            note: 'skipped suppressed recipients: carol@example.org',
+            // Its fate, with the reason (SPEC §5 "Recipients").
+            fates: [{ position: 1, key: 'carol@example.org', status: 'suppressed', detail: 'manual' }],
+          },
+        ],
         CLAIMED_COLUMNS,
       ],
     ]);
@@ -130,6 +142,10 @@ describe(DeliveryClaim.name, () => {
 
   it('ends a message whose every recipient is suppressed, completes its job and counts it', async () => {
     suppressions.among.mockResolvedValue(new Map([['m1', { keys: ['bob@example.org'], all: true }]]));
+    deliveries.recipientsOf.mockResolvedValue(
+      new Map([['m1', { userId: 'user-1', bulk: false, entries: ['bob@example.org'] }]]),
+    );
+    suppressions.suppressedAmong.mockResolvedValue(new Map([['bob@example.org', 'hard_bounce']]));
     lifecycle.suppress.mockResolvedValue({
       moved: [{ id: 'm1', userId: 'user-1', status: 'suppressed', attempt: 1 }],
       outboxEventIds: [],
@@ -140,7 +156,17 @@ describe(DeliveryClaim.name, () => {
     expect(await sut.claim([job('j1', 'm1')])).toEqual([]);
 
     expect(lifecycle.suppress.mock.calls).toEqual([
-      [manager, [{ messageId: 'm1', attempt: 1, detail: 'every recipient is suppressed: bob@example.org' }]],
+      [
+        manager,
+        [
+          {
+            messageId: 'm1',
+            attempt: 1,
+            detail: 'every recipient is suppressed: bob@example.org',
+            fates: [{ position: 0, key: 'bob@example.org', status: 'suppressed', detail: 'hard_bounce' }],
+          },
+        ],
+      ],
     ]);
     expect(lifecycle.claim.mock.calls).toEqual([[manager, [], CLAIMED_COLUMNS]]);
     expect(queue.complete.mock.calls).toEqual([[manager, ['j1']]]);

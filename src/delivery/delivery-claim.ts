@@ -6,7 +6,10 @@ import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { Metrics } from '../metrics/metrics';
 import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
 import { QueueJob } from '../queue/job-queue';
-import { SuppressionList } from '../suppressions/suppression-list';
+import { SuppressedRecipients, SuppressionList } from '../suppressions/suppression-list';
+import type { FateChange } from '../messages/recipient-fates';
+import { recipientKey } from '../messages/recipients';
+import { EntityManager } from 'typeorm';
 import { CLAIMED_COLUMNS, ClaimedColumns, DeliverableMessage, DeliveryRepository } from './delivery.repository';
 import { suppressedDetail, withoutSuppressed } from './suppressed-recipients';
 
@@ -48,6 +51,7 @@ export class DeliveryClaim {
         manager,
         jobs.map((j) => j.data.messageId),
       );
+      const fates = await this.suppressedFates(manager, suppressed);
       const allSuppressed = jobs.filter((j) => suppressed.get(j.data.messageId)?.all);
       const { moved: ended } = await this.lifecycle.suppress(
         manager,
@@ -55,13 +59,19 @@ export class DeliveryClaim {
           messageId,
           attempt,
           detail: suppressedDetail(suppressed.get(messageId)!.keys, true),
+          fates: fates.get(messageId)!,
         })),
       );
       const toClaim = jobs
         .filter((j) => !suppressed.get(j.data.messageId)?.all)
         .map(({ data: { messageId, attempt } }) => {
           const skippedKeys = suppressed.get(messageId)?.keys;
-          return { messageId, attempt, note: skippedKeys ? suppressedDetail(skippedKeys, false) : null };
+          return {
+            messageId,
+            attempt,
+            note: skippedKeys ? suppressedDetail(skippedKeys, false) : null,
+            fates: fates.get(messageId),
+          };
         });
       const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, toClaim, CLAIMED_COLUMNS);
       const deliverable = await this.deliveries.deliverable(manager, moved);
@@ -86,5 +96,33 @@ export class DeliveryClaim {
     if (skipped > 0) this.metrics.deliveries.inc({ outcome: 'skipped' }, skipped);
     if (ended > 0) this.metrics.deliveries.inc({ outcome: 'suppressed' }, ended);
     return claimed;
+  }
+
+  /**
+   * The suppressed recipients of the messages that have some, each with its reason (SPEC §5): read
+   * only for those, which are few. A recipient shown suppressed and taken off the list since goes
+   * back to pending in the claim's statement.
+   */
+  private async suppressedFates(
+    manager: EntityManager,
+    suppressed: Map<string, SuppressedRecipients>,
+  ): Promise<Map<string, FateChange[]>> {
+    const fates = new Map<string, FateChange[]>();
+    if (suppressed.size === 0) return fates;
+    const messages = await this.deliveries.recipientsOf(manager, [...suppressed.keys()]);
+    for (const [messageId, { userId, bulk, entries }] of messages) {
+      const reasons = await this.suppressionList.suppressedAmong(manager, userId, suppressed.get(messageId)!.keys, {
+        bulk,
+      });
+      fates.set(
+        messageId,
+        entries.flatMap((entry, position) => {
+          const key = recipientKey(entry);
+          const reason = reasons.get(key);
+          return reason ? [{ position, key, status: 'suppressed' as const, detail: reason }] : [];
+        }),
+      );
+    }
+    return fates;
   }
 }

@@ -9,8 +9,10 @@ import { CopiesOutcome, copiesOutcome } from './copies-outcome';
 import { DeliveryRecorder } from './delivery-recorder';
 import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliverableMessage } from './delivery.repository';
-import { Mailer, OutgoingMail } from './mailer/mailer';
+import { Mailer, OutgoingMail, Refusal } from './mailer/mailer';
 import { recipientCopies, sendCopies } from './recipient-copies';
+import { asCopyResults, copyOutcomes, RecipientOutcomes, wholeOutcomes } from './recipient-outcomes';
+import { deliveryOrder } from '../messages/recipients';
 
 /**
  * One attempt at a claimed message: hand it to the mailer, decide what the reply comes to on
@@ -51,14 +53,37 @@ export class DeliveryHandOver {
    * A retry that names the copies still to go (`progress`) sends those alone, whatever the
    * configuration has become since.
    */
-  private async handOver(message: DeliverableMessage, progress: CopiesProgress | undefined): Promise<CopiesOutcome> {
+  private async handOver(
+    message: DeliverableMessage,
+    progress: CopiesProgress | undefined,
+  ): Promise<CopiesOutcome & RecipientOutcomes> {
     const { retryDelays, concurrency, leaseSeconds } = this.config.delivery;
     // With the stock's sixth (DeliveryWorker), copies start within a third of the lease; the
     // last then has the rest for its send (at most 60 s with the default lease of 120 s).
     const startBy = performance.now() + (leaseSeconds * 1000) / 6;
     const mail = outgoingMail(message);
     const perCopy = progress !== undefined || message.bulkSendingId !== null || this.verp.domain !== undefined;
-    if (!perCopy) return deliveryRetryPolicy(await this.sendWhole(mail, message), message.attempt, retryDelays);
+    if (!perCopy) {
+      const result = await this.sendWhole(mail, message);
+      const outcome = deliveryRetryPolicy(result, message.attempt, retryDelays);
+      const entries = deliveryOrder(message);
+      if (
+        'receipt' in result &&
+        result.receipt.rejected.some((r) => !r.permanent) &&
+        message.attempt <= retryDelays.length
+      ) {
+        // Some recipients refused for now (452, greylisting): the message is deferred, and the next
+        // attempt sends those alone, one copy each, the others having it already.
+        const copies = asCopyResults(entries, message.positions, result.receipt);
+        const deferred = copiesOutcome(copies, undefined, message.attempt, retryDelays);
+        const named = (refusals: Refusal[]) => refusals.map((r) => `${r.address} (${r.reply})`).join(', ');
+        const [forNow, forGood] = [false, true].map((p) => result.receipt.rejected.filter((r) => r.permanent === p));
+        const refused = forGood.length > 0 ? ` (refused: ${named(forGood)})` : '';
+        const detail = `${result.receipt.reply} (pending: ${named(forNow)})${refused}`;
+        return { ...withCopyOutcomes(copies, deferred, message.attempt), detail };
+      }
+      return { ...outcome, ...wholeOutcomes(entries, message.positions, result, outcome) };
+    }
     const pending = progress && new Set(progress.pending);
     const copies = recipientCopies(
       mail,
@@ -76,7 +101,7 @@ export class DeliveryHandOver {
         position: copyFor!.position,
         result: { error },
       }));
-      return copiesOutcome(failed, progress, message.attempt, retryDelays);
+      return withCopyOutcomes(failed, copiesOutcome(failed, progress, message.attempt, retryDelays), message.attempt);
     }
     // As many at once as the SMTP pool has connections (WORKER_CONCURRENCY).
     const results = await sendCopies(
@@ -85,7 +110,7 @@ export class DeliveryHandOver {
       concurrency,
       startBy,
     );
-    return copiesOutcome(results, progress, message.attempt, retryDelays);
+    return withCopyOutcomes(results, copiesOutcome(results, progress, message.attempt, retryDelays), message.attempt);
   }
 
   private async sendWhole(mail: OutgoingMail, message: DeliverableMessage): Promise<HandOverResult> {
@@ -101,6 +126,14 @@ export class DeliveryHandOver {
   private openSigningKey(message: DeliverableMessage): OutgoingMail['dkim'] {
     return message.signingKey && this.signingKeys.open(message.signingKey);
   }
+}
+
+function withCopyOutcomes(
+  results: Parameters<typeof copyOutcomes>[0],
+  outcome: CopiesOutcome,
+  attempt: number,
+): CopiesOutcome & RecipientOutcomes {
+  return { ...outcome, ...copyOutcomes(results, outcome, attempt) };
 }
 
 function outgoingMail(message: DeliverableMessage): OutgoingMail {

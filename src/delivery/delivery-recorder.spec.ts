@@ -21,6 +21,8 @@ const result = (jobId: string, messageId: string, outcome: Partial<JobResult['fi
     sentAt: SENT_AT,
     status: 'sent',
     detail: '250 2.0.0 Ok',
+    fates: [],
+    hardBounces: [],
     ...outcome,
   },
 });

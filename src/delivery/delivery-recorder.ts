@@ -6,6 +6,7 @@ import { Metrics } from '../metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessagePriority } from '../messages/message-status';
 import { CopiesProgress, DeliveryQueue } from '../queue/delivery-queue';
+import { SuppressionsRepository } from '../suppressions/suppressions.repository';
 import { logOutcome } from './delivery-outcome-log';
 import { FinishedAttempt } from './delivery.repository';
 
@@ -41,6 +42,7 @@ export class DeliveryRecorder {
     private readonly lifecycle: MessageLifecycle,
     private readonly deliveryQueue: DeliveryQueue,
     private readonly metrics: Metrics,
+    private readonly suppressions: SuppressionsRepository,
   ) {
     this.outcomes = new GroupCommit(database, (manager, results) => this.write(manager, results), {
       // Results of the same turn of the event loop share the transaction; waiting longer would widen the window.
@@ -67,6 +69,14 @@ export class DeliveryRecorder {
   private async write(manager: EntityManager, results: JobResult[]): Promise<boolean[]> {
     const finished = results.map((r) => r.finished);
     const moved = new Set((await this.lifecycle.finish(manager, finished)).moved.map((m) => m.id));
+    // SPEC §9: an address the relay refused as not existing is suppressed with the outcome that says
+    // so; not by a late or duplicate job, whose outcome changed nothing.
+    for (const f of finished.filter((f) => moved.has(f.messageId)))
+      for (const email of f.hardBounces)
+        await this.suppressions.add(
+          { userId: f.userId, email, reason: 'hard_bounce', messageId: f.messageId },
+          manager,
+        );
     // A delay of 0 is a retry too. A retry names the copies still to go, if any, in its own job:
     // committed with this outcome, so no later attempt sends an accepted copy again.
     const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));

@@ -12,7 +12,14 @@ describe(deliveryRetryPolicy.name, () => {
   });
 
   it('is sent when the server accepted some recipients, naming those it refused', () => {
-    const receipt = { reply: '250 OK', rejected: ['a@example.com', 'b@example.com'] };
+    const receipt = {
+      reply: '250 OK',
+      rejected: ['a@example.com', 'b@example.com'].map((address) => ({
+        address,
+        reply: '550 5.1.1 unknown',
+        permanent: true,
+      })),
+    };
     expect(deliveryRetryPolicy({ receipt }, 1, DELAYS)).toEqual({
       status: 'sent',
       detail: '250 OK (refused: a@example.com, b@example.com)',

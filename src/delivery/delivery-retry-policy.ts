@@ -22,7 +22,7 @@ export function deliveryRetryPolicy(
 ): AttemptOutcome {
   if ('receipt' in result) {
     const { reply, rejected } = result.receipt;
-    const refused = rejected.length > 0 ? ` (refused: ${rejected.join(', ')})` : '';
+    const refused = rejected.length > 0 ? ` (refused: ${rejected.map((r) => r.address).join(', ')})` : '';
     return { status: 'sent', detail: `${reply}${refused}` };
   }
   // Anything but a 5xx reply is worth retrying, including a transport that failed in a way of its

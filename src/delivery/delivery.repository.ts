@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { MovedMessage } from '../messages/lifecycle/message-lifecycle';
 import type { TargetOf } from '../messages/lifecycle/transitions';
+import type { FateChange } from '../messages/recipient-fates';
 import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages/message-fields';
 import { recipientPositions } from './recipient-positions';
+import { deliveryOrder } from '../messages/recipients';
 import type { SealedSigningKey } from '../domains/signing-keys';
 import type { OutgoingMail } from './mailer/mailer';
 
@@ -36,6 +38,10 @@ export interface FinishedAttempt {
   attempt: number;
   status: DeliveryStatus;
   detail: string;
+  /** What the attempt did to each recipient it tried. */
+  fates: FateChange[];
+  /** Address keys the relay refused as not existing (SPEC §9): suppressed as hard_bounce with the outcome. */
+  hardBounces: string[];
 }
 
 /** The content of claimed messages; their status changes are the lifecycle's (MessageLifecycle). */
@@ -54,6 +60,26 @@ export class DeliveryRepository {
       positions: recipientPositions(message),
       attachments: attachments.get(message.id) ?? [],
     }));
+  }
+
+  /** Stored messages' recipients in delivery order (to, cc, bcc, as given), with their owner and whether they are bulk mail. */
+  async recipientsOf(
+    manager: EntityManager,
+    messageIds: string[],
+  ): Promise<Map<string, { userId: string; bulk: boolean; entries: string[] }>> {
+    if (messageIds.length === 0) return new Map();
+    const rows: {
+      id: string;
+      user_id: string;
+      bulk: boolean;
+      recipients: string[];
+      cc: string[] | null;
+      bcc: string[] | null;
+    }[] = await manager.query(
+      `SELECT id, user_id, bulk_sending_id IS NOT NULL AS bulk, recipients, cc, bcc FROM messages WHERE id = ANY($1::uuid[])`,
+      [messageIds],
+    );
+    return new Map(rows.map((row) => [row.id, { userId: row.user_id, bulk: row.bulk, entries: deliveryOrder(row) }]));
   }
 
   private async attachmentsOf(

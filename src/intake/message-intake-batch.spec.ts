@@ -1,3 +1,4 @@
+import { SuppressionList } from '../suppressions/suppression-list';
 import { EntityManager } from 'typeorm';
 import { automock } from '../../test/support/automock';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
@@ -39,12 +40,15 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
     deliveries = automock<DeliveryQueue>('DeliveryQueue');
     metrics = automock<Metrics>('Metrics');
     idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
+    const suppressionList = automock<SuppressionList>('SuppressionList');
+    suppressionList.suppressedAmong.mockResolvedValue(new Map());
     sut = new MessageIntake(
       database,
       lifecycle,
       deliveries,
       automock<AttachmentsRepository>('AttachmentsRepository'),
       idempotencyKeys,
+      suppressionList,
       config,
       metrics,
     );
@@ -60,6 +64,7 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
           sender_id: m.senderId,
           sender: m.sender,
           recipients: m.recipients,
+          recipient_fates: m.recipientFates,
           subject: m.subject,
           status: 'queued' as const,
           priority: m.priority,

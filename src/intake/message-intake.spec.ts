@@ -1,3 +1,4 @@
+import { SuppressionList } from '../suppressions/suppression-list';
 import { EntityManager } from 'typeorm';
 import { automock } from '../../test/support/automock';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
@@ -39,7 +40,18 @@ describe(MessageIntake.name, () => {
     metrics = automock<Metrics>('Metrics');
     attachments = automock<AttachmentsRepository>('AttachmentsRepository');
     const idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
-    sut = new MessageIntake(database, lifecycle, deliveries, attachments, idempotencyKeys, config, metrics);
+    const suppressionList = automock<SuppressionList>('SuppressionList');
+    suppressionList.suppressedAmong.mockResolvedValue(new Map());
+    sut = new MessageIntake(
+      database,
+      lifecycle,
+      deliveries,
+      attachments,
+      idempotencyKeys,
+      suppressionList,
+      config,
+      metrics,
+    );
   });
 
   it('stores the message and queues its delivery in one transaction (whose commit wakes the workers: test/queue-wake-up.e2e-spec.ts)', async () => {
@@ -58,6 +70,7 @@ describe(MessageIntake.name, () => {
         sender_id: message.senderId,
         sender: message.sender,
         recipients: message.recipients,
+        recipient_fates: message.recipientFates,
         subject: message.subject,
         status: 'queued' as const,
         priority: message.priority,

@@ -13,9 +13,11 @@ import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../messages/dto/message.response';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { mapMessage } from '../messages/message.mapper';
+import { initialFates } from '../messages/recipient-fates';
 import { recipientLimitMessage } from '../messages/recipients';
 import type { NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
+import { SuppressionList } from '../suppressions/suppression-list';
 import { PRIVATE_NETWORKS_HINT } from '../webhooks/webhook-target';
 import { inlineAttachments, MessageAttachment, newMessage } from './new-message';
 import type { SendRequest } from './send-request';
@@ -53,6 +55,7 @@ export class MessageIntake {
     private readonly deliveries: DeliveryQueue,
     private readonly attachments: AttachmentsRepository,
     private readonly idempotencyKeys: IdempotencyKeys,
+    private readonly suppressionList: SuppressionList,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
@@ -159,9 +162,32 @@ export class MessageIntake {
    * process wake when it commits); returns them as the API shows them.
    */
   private async store(manager: EntityManager, messages: NewMessage[]): Promise<MessageResponse[]> {
-    const { messages: rows } = await this.lifecycle.accept(manager, messages);
+    const { messages: rows } = await this.lifecycle.accept(manager, await this.withSuppressed(manager, messages));
     await this.deliveries.enqueue(manager, messages.map(firstDeliveryJob));
     return rows.map((row) => mapMessage(row));
+  }
+
+  /**
+   * The messages with their recipients on the owner's suppression list shown `suppressed` (SPEC
+   * §5), judged again at delivery. One look-up per user and kind of mail in the batch.
+   */
+  private async withSuppressed(manager: EntityManager, messages: NewMessage[]): Promise<NewMessage[]> {
+    const groups = new Map<string, { userId: string; bulk: boolean; keys: Set<string> }>();
+    for (const { userId, bulkSendingId, recipientKeys } of messages) {
+      const bulk = bulkSendingId !== null;
+      const group = groups.get(`${bulk}:${userId}`) ?? { userId, bulk, keys: new Set<string>() };
+      for (const key of recipientKeys) group.keys.add(key);
+      groups.set(`${bulk}:${userId}`, group);
+    }
+    const found = new Map<string, Map<string, string>>();
+    for (const [name, { userId, bulk, keys }] of groups)
+      found.set(name, await this.suppressionList.suppressedAmong(manager, userId, [...keys], { bulk }));
+    return messages.map((message) => {
+      const suppressed = found.get(`${message.bulkSendingId !== null}:${message.userId}`)!;
+      if (suppressed.size === 0) return message;
+      const lists = { to: message.recipients, cc: message.cc ?? [], bcc: message.bcc ?? [] };
+      return { ...message, recipientFates: initialFates(lists, suppressed, message.sentAt) };
+    });
   }
 
   /** The REST body's validation says the same (MaxRecipientsRule); other ways in have none. */

@@ -6,6 +6,7 @@ import { addressKey } from '../common/addresses';
 import { senderIdFor } from '../messages/addresses';
 import { distinctRecipients, recipientKey } from '../messages/recipients';
 import type { NewMessage } from '../messages/messages.repository';
+import { initialFates } from '../messages/recipient-fates';
 import type { SendRequest } from './send-request';
 
 export type MessageAttachment = NewMessage['attachments'][number];
@@ -15,6 +16,7 @@ export function newMessage(userId: string, request: SendRequest, attachments: Me
   // Already distinct when the REST body's validation ran; not every way in has one.
   const { to, cc, bcc } = distinctRecipients({ to: request.to, cc: request.cc ?? [], bcc: request.bcc ?? [] });
   const sender = addressOf(request.sender);
+  const sentAt = new Date();
   return {
     // Ordered by time, so consecutive messages land side by side in the primary-key index.
     id: uuidv7(),
@@ -38,7 +40,9 @@ export function newMessage(userId: string, request: SendRequest, attachments: Me
     customPayload: request.customPayload ?? null,
     webhookUrl: request.webhook?.url ?? null,
     webhookStatuses: request.webhook ? (request.webhook.status ?? []) : null,
-    sentAt: new Date(),
+    sentAt,
+    // Pending; MessageIntake marks those on the owner's suppression list when it stores them.
+    recipientFates: initialFates({ to, cc, bcc }, new Map(), sentAt),
     scheduledAt: request.scheduledAt ? parseDateTime(request.scheduledAt)! : null,
     attachments,
     ...(request.mime && { mime: request.mime.raw }),

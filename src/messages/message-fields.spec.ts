@@ -18,6 +18,7 @@ const given: GivenFields = {
   bcc: ['eve@example.com'],
   replyTo: null,
   scheduledAt: null,
+  recipientFates: [],
   html: '<p>Hi</p>',
   text: null,
   headers: null,
@@ -68,6 +69,7 @@ describe('MESSAGE_FIELDS', () => {
       bcc: ['eve@example.com'],
       replyTo: null,
       scheduledAt: null,
+      recipients: [],
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { MessagePriority, MessageStatus } from './message-status';
+import type { RecipientFate } from './recipient-fates';
 
 /**
  * Where a field goes besides the stored message: `row` — lists and look-ups read it back and the
@@ -53,6 +54,8 @@ export const MESSAGE_FIELDS = {
   replyTo: field<string[] | null>()('reply_to', 'text[]', ['row', 'claimed']),
   /** The moment asked for; the message is `scheduled` while it is after sentAt. */
   scheduledAt: field<Date | null>()('scheduled_at', 'timestamptz', ['row']),
+  /** Each recipient's own fate (SPEC §5), in delivery order; the lifecycle's statements change it with the status. */
+  recipientFates: field<RecipientFate[]>()('recipient_fates', 'jsonb', ['row'], 'recipients'),
   /** null: a text-only message. */
   html: field<string | null>()('html', 'text', ['claimed']),
   text: field<string | null>()('text', 'text', ['claimed']),

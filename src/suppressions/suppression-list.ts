@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { SuppressionReason } from './suppression-reason';
 
 /** Which recipients of a message are on its owner's suppression list, and whether that is all of them. */
 export interface SuppressedRecipients {
@@ -33,5 +34,24 @@ export class SuppressionList {
     );
     for (const row of rows) found.set(row.message_id, { keys: row.keys, all: row.all_suppressed });
     return found;
+  }
+
+  /**
+   * Which of the given address keys are on the user's list, with the reason of each: what a new
+   * message's 201 shows (SPEC §5), and the detail of a recipient the claim skips. `bulk`: whether
+   * the message is bulk mail (it has a bulkSendingId), which a `bulk` entry alone stops (SPEC §9).
+   */
+  async suppressedAmong(
+    manager: EntityManager,
+    userId: string,
+    keys: string[],
+    { bulk }: { bulk: boolean },
+  ): Promise<Map<string, SuppressionReason>> {
+    if (keys.length === 0) return new Map();
+    const rows: { email: string; reason: SuppressionReason }[] = await manager.query(
+      `SELECT email, reason FROM suppressions WHERE user_id = $1 AND email = ANY($2::text[]) AND (scope = 'all' OR $3)`,
+      [userId, keys, bulk],
+    );
+    return new Map(rows.map((row) => [row.email, row.reason]));
   }
 }

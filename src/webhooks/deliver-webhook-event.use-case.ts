@@ -4,7 +4,7 @@ import { historyAsOf, mapMessage } from '../messages/message.mapper';
 import { MessagesRepository } from '../messages/messages.repository';
 import { QueueJob } from '../queue/job-queue';
 import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
-import { WebhookEventRow, WebhookEventsRepository } from './webhook-events.repository';
+import { DeliverableWebhookEvent, WebhookEventsRepository } from './webhook-events.repository';
 import { logWebhookOutcome } from './webhook-outcome-log';
 import { WebhookPoster } from './webhook-poster';
 import { webhookRetryPolicy } from './webhook-retry-policy';
@@ -69,16 +69,17 @@ export class DeliverWebhookEventUseCase {
 
   /**
    * The event's body: the message as it stood at this status change (its first `sequence`
-   * history entries), the same on every attempt.
+   * history entries, its recipients then), the same on every attempt.
    */
-  private async payload(event: WebhookEventRow): Promise<string | undefined> {
+  private async payload(event: DeliverableWebhookEvent): Promise<string | undefined> {
     const row = await this.messages.getById(event.user_id, event.message_id);
     if (!row) return undefined;
     const history = historyAsOf(
       (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!,
       event.sequence,
     );
-    const message = mapMessage({ ...row, status: event.status }, history);
+    const recipientFates = event.recipient_fates ?? row.recipient_fates;
+    const message = mapMessage({ ...row, status: event.status, recipient_fates: recipientFates }, history);
     return JSON.stringify({
       type: `message.${event.status}`,
       timestamp: event.created_at.toISOString(),

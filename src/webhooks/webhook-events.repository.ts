@@ -1,3 +1,4 @@
+import type { RecipientFate } from '../messages/recipient-fates';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { MessageStatus } from '../messages/message-status';
@@ -19,6 +20,12 @@ export interface WebhookEventRow {
   created_at: Date;
 }
 
+/** An event as its delivery reads it: with the message's recipients as they stood at the change. */
+export interface DeliverableWebhookEvent extends WebhookEventRow {
+  /** Null for an event recorded before recipients had fates. */
+  recipient_fates: RecipientFate[] | null;
+}
+
 export interface WebhookAttemptRow {
   event_id: string;
   attempted_at: Date;
@@ -38,10 +45,10 @@ export class WebhookEventsRepository {
   constructor(private readonly database: Database) {}
 
   /** For the worker, which acts for whoever owns the event. */
-  async getForDelivery(id: string): Promise<WebhookEventRow | undefined> {
+  async getForDelivery(id: string): Promise<DeliverableWebhookEvent | undefined> {
     // Raw: every webhook attempt reads it, so it skips TypeORM's entity mapping.
-    const rows: WebhookEventRow[] = await this.database.query(
-      `SELECT ${EVENT_COLUMNS} FROM webhook_events WHERE id = $1`,
+    const rows: DeliverableWebhookEvent[] = await this.database.query(
+      `SELECT ${EVENT_COLUMNS}, recipient_fates FROM webhook_events WHERE id = $1`,
       [id],
     );
     return rows[0];

@@ -76,7 +76,10 @@ describe('VERP envelope senders (BOUNCE_DOMAIN set)', () => {
       sink.refuseRecipients.add(refused.toLowerCase());
       const accepted = await send(userId, { to: [kept, refused] });
       const message = await waitForStatus(t.http, userId, accepted.id, 'sent');
-      expect(message.statusHistory.at(-1).detail).toContain(`(refused: ${refused} (550 5.1.1 No such user here))`);
+      // The message's entry, then the refused recipient's own (SPEC §5 "Recipients").
+      const [entry, named] = message.statusHistory.slice(-2);
+      expect(entry.detail).toContain(`(refused: ${refused} (550 5.1.1 No such user here))`);
+      expect(named).toMatchObject({ recipient: refused.toLowerCase(), detail: '550 5.1.1 No such user here' });
       expect(sink.acceptedFor(accepted.id).map((m) => m.to)).toEqual([[kept]]);
     },
     TIMEOUT,

@@ -144,6 +144,16 @@ export function expectAcceptedSend(
     cc: message.cc === null ? null : expect.any(Array),
     bcc: message.bcc === null ? null : expect.any(Array),
     replyTo: message.replyTo === null ? null : expect.any(Array),
+    // One pending recipient per to, cc and bcc entry, in that order (SPEC §5; the user is new: nothing suppressed).
+    recipients: (['to', 'cc', 'bcc'] as const).flatMap((type) =>
+      ((message[type] ?? []) as string[]).map(() => ({
+        email: expect.any(String),
+        type,
+        status: 'pending',
+        detail: null,
+        at: message.sentAt,
+      })),
+    ),
   });
   expect(response.headers.location).toBe(`/user/messages/${message.id}`);
   const attachments = isObject(sent) && Array.isArray(sent.attachments) ? sent.attachments.length : 0;

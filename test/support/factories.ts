@@ -1,3 +1,4 @@
+import { initialFates } from '../../src/messages/recipient-fates';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -68,6 +69,8 @@ export async function storeMessages(
 function newMessage(userId: string, fields: Partial<NewMessage>): NewMessage {
   const sender = fields.sender ?? 'billing@example.com';
   const recipients = fields.recipients ?? ['ada@example.com'];
+  const sentAt = fields.sentAt ?? new Date();
+  const lists = { to: recipients, cc: fields.cc ?? [], bcc: fields.bcc ?? [] };
   return {
     id: uuidv7(),
     userId,
@@ -90,9 +93,10 @@ function newMessage(userId: string, fields: Partial<NewMessage>): NewMessage {
     customPayload: null,
     webhookUrl: null,
     webhookStatuses: null,
-    sentAt: new Date(),
+    sentAt,
     scheduledAt: null,
     attachments: [],
+    recipientFates: initialFates(lists, new Map(), sentAt),
     ...fields,
   };
 }

@@ -24,6 +24,8 @@ export class SmtpSink {
   /** Envelope senders in the order their MAIL FROM arrived: a delivery begun, whatever follows. */
   readonly mailFrom: string[] = [];
   refuseRecipients = new Set<string>();
+  /** Recipients (lowercased) refused at RCPT TO with the reply given, for good. */
+  readonly refuseWith = new Map<string, { code: number; message: string }>();
   /** Recipients (lowercased) answered 451 at RCPT TO as many more times as given, then accepted: greylisting. */
   readonly greylist = new Map<string, number>();
   reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
@@ -44,6 +46,8 @@ export class SmtpSink {
           const error = Object.assign(new Error('5.1.1 No such user here'), { responseCode: 550 });
           return callback(error);
         }
+        const refusal = this.refuseWith.get(address.address.toLowerCase());
+        if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         const deferrals = this.greylist.get(address.address.toLowerCase()) ?? 0;
         if (deferrals > 0) {
           this.greylist.set(address.address.toLowerCase(), deferrals - 1);

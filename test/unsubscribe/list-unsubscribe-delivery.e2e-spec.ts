@@ -137,9 +137,12 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
       const { id } = await send(userId, { to: [accepted, refused], bulkSendingId: 'spring' });
       const message = await waitForStatus(t.http, userId, id, 'sent');
 
-      expect(message.statusHistory.at(-1).detail).toMatch(
+      // The message's entry, then one naming the refused recipient (SPEC §5 "Recipients").
+      const [entry, named] = message.statusHistory.slice(-2);
+      expect(entry.detail).toMatch(
         new RegExp(`^1 of 2 copies accepted, one per recipient: 250 .* \\(refused: ${refused} \\(.*550.*\\)\\)$`),
       );
+      expect(named).toMatchObject({ status: 'sent', recipient: refused, detail: expect.stringContaining('550') });
       expect(sink.acceptedFor(id).map((mail) => mail.to)).toEqual([[accepted]]);
     },
     TIMEOUT,

@@ -25,6 +25,7 @@ const MESSAGE_FIELDS = [
   'bcc',
   'replyTo',
   'scheduledAt',
+  'recipients',
   'statusHistory',
 ].sort();
 
@@ -68,7 +69,16 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
           expect(Object.keys(event.data.message).sort()).toEqual(MESSAGE_FIELDS);
           const n = event.data.sequence;
           const status = event.type.replace(/^message\./, '');
-          expect(event.data.message).toEqual({ ...message, status, statusHistory: statusHistory.slice(0, n) });
+          // The recipients as they stood at the change: pending until the relay took the message.
+          const recipients = message.recipients.map((r: { status: string; detail: string | null; at: string }) =>
+            status === 'sent' ? r : { ...r, status: 'pending', detail: null, at: message.sentAt },
+          );
+          expect(event.data.message).toEqual({
+            ...message,
+            status,
+            statusHistory: statusHistory.slice(0, n),
+            recipients,
+          });
           expect(event.data.message.statusHistory.at(-1)!.status).toBe(status);
           expect(event.timestamp).toMatch(ISO_UTC);
           // The event is created with the status change it reports.

@@ -41,11 +41,21 @@ export interface OutgoingMail {
   dkim?: { domainName: string; keySelector: string; privateKey: KeyObject };
 }
 
+/** The server's refusal of one recipient at RCPT TO. */
+export interface Refusal {
+  /** The envelope address refused. */
+  address: string;
+  /** The server's reply to its RCPT TO. */
+  reply: string;
+  /** A 5xx reply (else a 4xx: worth another try). */
+  permanent: boolean;
+}
+
 export interface MailReceipt {
   /** The server's reply, for the status history. */
   reply: string;
-  /** Recipients the server refused while accepting the others. */
-  rejected: string[];
+  /** Recipients the server refused while accepting the others, each with its reply. */
+  rejected: Refusal[];
 }
 
 /** A failed hand-over: permanent (a 5xx reply) or worth retrying (4xx, timeout, refused connection). */
@@ -53,6 +63,10 @@ export class MailDeliveryError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    /** The SMTP command the reply answered (`RCPT TO`, `DATA`…), when the server replied. */
+    readonly command?: string,
+    /** When every recipient was refused at RCPT TO: each refusal. */
+    readonly refused: Refusal[] = [],
   ) {
     super(message);
   }

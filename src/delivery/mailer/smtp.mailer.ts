@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MailerService } from '@nestjs-modules/mailer';
-import { Mailer, MailDeliveryError, MailReceipt, OutgoingMail } from './mailer';
+import { Mailer, MailDeliveryError, MailReceipt, OutgoingMail, Refusal } from './mailer';
 import { toMimeMessage } from './mime';
 
 /** Delivers over SMTP (SMTP_URL) through @nestjs-modules/mailer's pooled nodemailer transport. */
@@ -13,7 +13,8 @@ export class SmtpMailer extends Mailer {
   async send(mail: OutgoingMail): Promise<MailReceipt> {
     try {
       const info = await this.mailer.sendMail(await toMimeMessage(mail));
-      return { reply: String(info.response ?? ''), rejected: (info.rejected ?? []).map(String) };
+      const { rejectedErrors } = info as { rejectedErrors?: unknown[] };
+      return { reply: String(info.response ?? ''), rejected: refusalsOf(rejectedErrors) };
     } catch (error) {
       throw classify(error);
     }
@@ -26,16 +27,37 @@ export class SmtpMailer extends Mailer {
  * wrong password must not fail the whole backlog, so those are retried too.
  */
 export function classify(error: unknown): MailDeliveryError {
-  const { responseCode, response, message, code } = error as {
+  const { responseCode, response, message, code, command, rejectedErrors } = error as {
     responseCode?: number;
     response?: string;
     message?: string;
     code?: string;
+    command?: string;
+    rejectedErrors?: unknown[];
   };
   const detail = response ?? [code, message].filter(Boolean).join(': ');
   const aboutUs = code === 'EAUTH' || responseCode === 530;
   return new MailDeliveryError(
     detail || 'unknown SMTP error',
     typeof responseCode === 'number' && responseCode >= 500 && !aboutUs,
+    response === undefined ? undefined : command,
+    refusalsOf(rejectedErrors),
   );
+}
+
+/** nodemailer's errors for the recipients refused at RCPT TO (each names its recipient). */
+function refusalsOf(errors: unknown[] | undefined): Refusal[] {
+  return (errors ?? []).map((error) => {
+    const { recipient, response, message, responseCode } = error as {
+      recipient?: string;
+      response?: string;
+      message?: string;
+      responseCode?: number;
+    };
+    return {
+      address: String(recipient),
+      reply: response ?? message ?? '',
+      permanent: typeof responseCode === 'number' && responseCode >= 500,
+    };
+  });
 }

@@ -1,6 +1,30 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MESSAGE_PRIORITIES, MESSAGE_STATUSES } from '../message-status';
 import type { MessagePriority, MessageStatus } from '../message-status';
+import { RECIPIENT_STATUSES } from '../recipient-fates';
+import type { RecipientStatus, RecipientType } from '../recipient-fates';
+
+export class RecipientFateResponse {
+  @ApiProperty({ example: 'ada@example.com', description: 'The address part as given (display name dropped)' })
+  email!: string;
+
+  @ApiProperty({ enum: ['to', 'cc', 'bcc'], example: 'to' })
+  type!: RecipientType;
+
+  @ApiProperty({ enum: RECIPIENT_STATUSES, example: 'failed' })
+  status!: RecipientStatus;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The SMTP reply, report diagnostic or suppression reason that set the status; null while pending',
+    example: '550 5.1.1 <ada@example.com>: Recipient address rejected: User unknown',
+  })
+  detail!: string | null;
+
+  @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:01.250Z', description: 'The last change' })
+  at!: string;
+}
 
 export class StatusHistoryEntry {
   @ApiProperty({ enum: MESSAGE_STATUSES })
@@ -19,7 +43,7 @@ export class StatusHistoryEntry {
 
   @ApiPropertyOptional({
     description:
-      'The recipient a per-recipient event (a bounce, a complaint, a delay notice) is about; absent otherwise',
+      'The recipient an entry is about (a refusal, a suppression, a bounce, a complaint, a delay notice); absent otherwise',
     example: 'ada@example.com',
   })
   recipient?: string;
@@ -110,6 +134,13 @@ export class MessageResponse {
     description: 'The moment asked for, if any; `scheduled` until then',
   })
   scheduledAt!: string | null;
+
+  @ApiProperty({
+    type: [RecipientFateResponse],
+    description:
+      "Each recipient's own fate, to, cc then bcc, repeats dropped (SPEC §5): `suppressed` when on the suppression list",
+  })
+  recipients!: RecipientFateResponse[];
 
   @ApiPropertyOptional({ type: [StatusHistoryEntry], description: 'Oldest first; present when asked for' })
   statusHistory?: StatusHistoryEntry[];

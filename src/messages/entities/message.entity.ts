@@ -1,3 +1,4 @@
+import type { RecipientFate } from '../recipient-fates';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { SenderEntity } from './sender.entity';
 import type { MessagePriority, MessageStatus } from '../message-status';
@@ -101,6 +102,10 @@ export class MessageEntity {
   /** The moment asked for (SPEC §4); the first delivery job waits for it. */
   @Column({ type: 'timestamptz', name: 'scheduled_at', precision: 3, nullable: true })
   scheduledAt!: Date | null;
+
+  /** Each recipient's fate (SPEC §5 "Recipients"), in delivery order: RecipientFate[]. */
+  @Column({ type: 'jsonb', name: 'recipient_fates', default: () => "'[]'" })
+  recipientFates!: RecipientFate[];
 
   @Column({ type: 'timestamptz', name: 'updated_at', precision: 3 })
   updatedAt!: Date;

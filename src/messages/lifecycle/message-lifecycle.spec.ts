@@ -29,6 +29,7 @@ function newMessage(id: string, attachments: NewMessage['attachments'] = []): Ne
     replyTo: null,
     text: null,
     headers: null,
+    recipientFates: [],
   };
 }
 
@@ -119,6 +120,7 @@ describe(MessageLifecycle.name, () => {
       [null, null],
       [null, 'attempt 2'],
       [null, null],
+      [null, null],
     ]);
     expect(claimed).toEqual({
       moved: [{ id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi' }],
@@ -134,7 +136,7 @@ describe(MessageLifecycle.name, () => {
       { messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy' },
     ]);
 
-    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null]]);
+    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null], [null]]);
     expect(finished).toEqual({
       moved: [{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1 }],
       outboxEventIds: [],
@@ -158,15 +160,25 @@ describe(MessageLifecycle.name, () => {
     query
       .mockResolvedValueOnce([{ id: 'm1', userId: 'u', status: 'bounced', attempt: null, outbox_event_id: 'event-3' }])
       .mockResolvedValueOnce([]);
-    const report = { messageId: 'm1', detail: '550 5.1.1 no such user', recipient: 'ada@example.com' };
+    const report = { messageId: 'm1', detail: '550 5.1.1 no such user', recipient: 'ada@example.com', position: 0 };
 
     expect(await sut.bounce(manager, report)).toEqual({ id: 'm1', userId: 'u', status: 'bounced', attempt: null });
     expect(await sut.complain(manager, report)).toBeUndefined();
 
     expect(query.mock.calls[0][0]).toMatch(/SET status = 'bounced'/);
     expect(query.mock.calls[1][0]).toMatch(/SET status = 'complained'/);
-    for (const [, params] of query.mock.calls)
-      expect(params).toEqual([['m1'], [null], [null], ['550 5.1.1 no such user'], ['ada@example.com']]);
+    for (const [, params] of query.mock.calls.slice(0, 2))
+      expect(params.slice(0, 5)).toEqual([['m1'], [null], [null], ['550 5.1.1 no such user'], ['ada@example.com']]);
+    // The recipient's own fate changes in the same statement (SPEC §5).
+    expect(JSON.parse((query.mock.calls[0][1] as string[][])[5][0])).toEqual([
+      { p: 0, k: 'ada@example.com', s: 'bounced', d: '550 5.1.1 no such user' },
+    ]);
     expect(outbox.enqueue).toHaveBeenNthCalledWith(1, manager, ['event-3']);
+    // The complaint moved nothing (mocked): the recipient is complained all the same (SPEC §11).
+    expect(query.mock.calls[2][0]).toMatch(/UPDATE messages m SET recipient_fates/);
+    expect(query.mock.calls[2][1]).toEqual([
+      ['m1'],
+      [JSON.stringify([{ p: 0, k: 'ada@example.com', s: 'complained', d: '550 5.1.1 no such user' }])],
+    ]);
   });
 });

@@ -4,7 +4,8 @@ import { WebhookQueue } from '../../queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
 import type { MessageRow, NewMessage } from '../messages.repository';
-import { OUTBOX_READS, outboxCte, transitionSql } from './status-change.sql';
+import type { FateChange } from '../recipient-fates';
+import { OUTBOX_READS, outboxCte, recipientFatesSql, transitionSql } from './status-change.sql';
 import { ACCEPTED_STATUS, MessageState, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
 
 /** One message's change in an event's batch. */
@@ -18,6 +19,8 @@ export interface StatusChange<N extends TransitionName = TransitionName> {
   detail?: string | null;
   /** For per-recipient events (a bounce, a complaint): the recipient's address key (SPEC §5). */
   recipient?: string | null;
+  /** What the change does to the message's recipients (SPEC §5 "Recipients"), if anything. */
+  fates?: FateChange[];
 }
 
 /** A history entry that changes no status: a report worth keeping that moves nothing (SPEC §9). */
@@ -33,6 +36,8 @@ export interface RecipientReport {
   detail: string;
   /** The recipient's address key. */
   recipient: string;
+  /** Its position in the message's delivery order (recipients.ts deliveryOrder). */
+  position: number;
 }
 
 /** A message that an event moved. */
@@ -127,12 +132,13 @@ export class MessageLifecycle {
    */
   claim<R extends object = object>(
     manager: EntityManager,
-    attempts: { messageId: string; attempt: number; note?: string | null }[],
+    attempts: { messageId: string; attempt: number; note?: string | null; fates?: FateChange[] }[],
     returning: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const changes = attempts.map(({ messageId, attempt, note }) => ({
+    const changes = attempts.map(({ messageId, attempt, note, fates }) => ({
       messageId,
       attempt,
+      fates,
       // The history names the attempt after the first, and what the caller notes (recipients it skips).
       detail: [attempt > 1 ? `attempt ${attempt}` : null, note].filter(Boolean).join('; ') || null,
     }));
@@ -141,12 +147,14 @@ export class MessageLifecycle {
 
   /**
    * queued/deferred (or a sending job come back) → suppressed, in the claim's place: every
-   * recipient is on the owner's suppression list, so the attempt ends without SMTP. Returns the
-   * messages it moved; the others are final or belong to another attempt.
+   * recipient is on the owner's suppression list, so the attempt ends without SMTP (`fates`: each
+   * recipient suppressed, with its reason). Returns the messages it moved; the others are final or
+   * belong to another attempt.
    */
   suppress(
     manager: EntityManager,
-    changes: Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient'>>[],
+    changes: (Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient' | 'fates'>> &
+      Pick<StatusChange, 'fates'>)[],
   ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'suppress', changes);
   }
@@ -187,24 +195,36 @@ export class MessageLifecycle {
   }
 
   /**
-   * A permanent failure reported for one recipient: sent → bounced. Returns the message if it
-   * moved; not when it was already bounced (for another recipient) or is final.
+   * A permanent failure reported for one recipient: sent → bounced, and the recipient bounced.
+   * Returns the message if it moved; not when it was already bounced (for another recipient) or is
+   * final, when the recipient is bounced all the same (SPEC §11: whether or not the message moves).
    */
-  async bounce(manager: EntityManager, report: RecipientReport): Promise<MovedMessage | undefined> {
-    const { moved } = await this.apply(manager, 'bounce', [report]);
-    return moved[0];
+  bounce(manager: EntityManager, report: RecipientReport): Promise<MovedMessage | undefined> {
+    return this.aboutRecipient(manager, 'bounce', report, 'bounced');
   }
 
-  /** A recipient's complaint: sent or bounced → complained (final). Returns the message if it moved. */
-  async complain(manager: EntityManager, report: RecipientReport): Promise<MovedMessage | undefined> {
-    const { moved } = await this.apply(manager, 'complain', [report]);
+  /** A recipient's complaint: sent or bounced → complained (final), and the recipient complained. As bounce(). */
+  complain(manager: EntityManager, report: RecipientReport): Promise<MovedMessage | undefined> {
+    return this.aboutRecipient(manager, 'complain', report, 'complained');
+  }
+
+  private async aboutRecipient(
+    manager: EntityManager,
+    name: 'bounce' | 'complain',
+    report: RecipientReport,
+    status: FateChange['status'],
+  ): Promise<MovedMessage | undefined> {
+    const { messageId, detail, recipient, position } = report;
+    const fates = [{ position, key: recipient, status, detail }];
+    const { moved } = await this.apply(manager, name, [{ messageId, detail, recipient, fates }]);
+    if (moved.length === 0) await manager.query(recipientFatesSql(), [[messageId], [fatesJson(fates)]]);
     return moved[0];
   }
 
   /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
   finish(
     manager: EntityManager,
-    outcomes: Required<Omit<StatusChange<'finish'>, 'recipient'>>[],
+    outcomes: (Required<Omit<StatusChange<'finish'>, 'recipient' | 'fates'>> & Pick<StatusChange, 'fates'>)[],
   ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'finish', outcomes);
   }
@@ -227,6 +247,7 @@ export class MessageLifecycle {
         changes.map((c) => c.status ?? null),
         changes.map((c) => c.detail ?? null),
         changes.map((c) => c.recipient ?? null),
+        changes.map((c) => (c.fates ? fatesJson(c.fates) : null)),
       ],
     );
     const outboxEventIds = await this.enqueueOutbox(manager, rows);
@@ -255,6 +276,13 @@ export class MessageLifecycle {
 /** A new message as one element of the JSON that accept() reads with jsonb_to_recordset. */
 function recordOf(message: NewMessage) {
   return { ...asRecord(message), sender_key: message.senderKey, recipient_keys: message.recipientKeys };
+}
+
+/** FateChange[] as recipientChangesCte reads it. */
+function fatesJson(fates: FateChange[]): string {
+  return JSON.stringify(
+    fates.map(({ position, key, status, detail }) => ({ p: position, k: key, s: status, d: detail })),
+  );
 }
 
 /** A statement's row without the outbox event id it reports for enqueueOutbox. */

@@ -1,44 +1,131 @@
 import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transitions';
 
 /** What the outbox CTE reads of each changed message, besides its id. */
-export const OUTBOX_READS = ['user_id', 'status', 'status_changes', 'webhook_url', 'webhook_statuses'] as const;
+export const OUTBOX_READS = [
+  'user_id',
+  'status',
+  'status_changes',
+  'webhook_url',
+  'webhook_statuses',
+  'recipient_fates',
+] as const;
 
 /**
  * The CTE `outbox` that records, in the statement that changes statuses, the webhook events
  * those changes cause: one per message whose `webhook.status` selects its new status (every
- * status when empty). `changed` must return id and OUTBOX_READS.
+ * status when empty), each with the message's recipients as they stood then, for its payload.
+ * `changed` must return id and OUTBOX_READS.
  */
 export function outboxCte(changed: string): string {
   return `outbox AS (
-    INSERT INTO webhook_events (id, user_id, message_id, sequence, status, url, created_at, next_attempt_at)
+    INSERT INTO webhook_events (id, user_id, message_id, sequence, status, url, created_at, next_attempt_at, recipient_fates)
     SELECT gen_random_uuid(), user_id, id, status_changes, status, webhook_url, date_trunc('milliseconds', clock_timestamp()),
-      date_trunc('milliseconds', clock_timestamp())
+      date_trunc('milliseconds', clock_timestamp()), recipient_fates
     FROM ${changed}
     WHERE webhook_url IS NOT NULL AND (cardinality(webhook_statuses) = 0 OR status = ANY (webhook_statuses))
     RETURNING id, message_id
   )`;
 }
 
+/** Now, as a RecipientFate's `at` reads: ISO 8601 UTC with milliseconds. */
+const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The CTE `recipient_changes`: the one place where a recipient's fate changes (SPEC §5), one row
+ * per recipient whose status or detail a change (`change`, with `fates`: FateChange[] as
+ * {p, k, s, d}) moves, read from `source` (rows with message_id and fates). A complained recipient
+ * stays so, a bounced one moves only to complained, and the list suppresses only a recipient still
+ * to be tried (a retry's claim leaves one the relay took or refused as it is). With `release`, recipients shown suppressed
+ * and not named again go back to pending (taken off the list since: the claim judges again).
+ * The webhook endpoints' recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) hook
+ * in here: written from this CTE in the same statement, its rows joined with `moved` in
+ * transitionSql (a change applies only to a message that moves) and taken whole in
+ * recipientFatesSql (a report about a recipient, whether or not its message moves).
+ */
+export function recipientChangesCte(source: string, release = false): string {
+  const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before
+    FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_to_recordset(c.fates) AS u(p int, k text, s text, d text)
+    WHERE (m.recipient_fates -> u.p ->> 'status', m.recipient_fates -> u.p ->> 'detail') IS DISTINCT FROM (u.s, u.d)
+      AND m.recipient_fates -> u.p ->> 'status' <> 'complained'
+      AND (m.recipient_fates -> u.p ->> 'status' <> 'bounced' OR u.s = 'complained')
+      AND (u.s <> 'suppressed' OR m.recipient_fates -> u.p ->> 'status' IN ('pending', 'deferred', 'suppressed'))`;
+  const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed'
+    FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
+    WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'
+      AND NOT coalesce(c.fates @> jsonb_build_array(jsonb_build_object('p', f.i - 1)), false)`;
+  return `recipient_changes AS (
+    ${changed}${
+      release
+        ? `
+    UNION ALL ${released}`
+        : ''
+    }
+  )`;
+}
+
+/** The new value of m.recipient_fates, with the recipient_changes of message m applied. */
+const FATES_AFTER = `CASE WHEN EXISTS (SELECT 1 FROM recipient_changes rc WHERE rc.message_id = m.id) THEN (
+    SELECT jsonb_agg(CASE WHEN rc.position IS NULL THEN f.v
+      ELSE f.v || jsonb_build_object('status', rc.status, 'detail', rc.detail, 'at', ${NOW_ISO}) END ORDER BY f.i)
+    FROM jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
+    LEFT JOIN recipient_changes rc ON rc.message_id = m.id AND rc.position = f.i - 1
+  ) ELSE m.recipient_fates END`;
+
+/** Recipient fates after which the history names the recipient (SPEC §5). */
+const NAMED_IN_HISTORY = `('failed', 'bounced', 'complained', 'suppressed')`;
+
+/**
+ * The statement of recipient changes that move no message (a report about a recipient of a
+ * message already bounced, or final): $1 message ids, $2 their FateChange[] as jsonb. The
+ * history entry is the caller's (MessageLifecycle.note).
+ */
+export function recipientFatesSql(): string {
+  return `WITH change AS (
+    SELECT * FROM unnest($1::uuid[], $2::jsonb[]) AS c(message_id, fates)
+  ), ${recipientChangesCte('change')}
+  UPDATE messages m SET recipient_fates = ${FATES_AFTER}
+  WHERE m.id IN (SELECT message_id FROM recipient_changes)`;
+}
+
 /**
  * The one statement of an event's status changes, for a batch: the guarded UPDATE, the history
  * entries and the outbox rows. Parameters: $1 message ids, $2 attempts, $3 target statuses (for
- * events with several), $4 history details, $5 the recipients per-recipient events name. `returning` adds columns of the changed message
+ * events with several), $4 history details, $5 the recipients per-recipient events name, $6 the recipients' fate changes
+ * (FateChange[] as jsonb, recipientChangesCte), applied to the messages that move. `returning` adds columns of the changed message
  * (`m`), by output name, for callers that need them in the same round trip.
  */
 export function transitionSql(name: TransitionName, returning: Record<string, string> = {}): string {
+  // The claim and the suppress judge the suppression list again (SPEC §5).
+  const release = name === 'claim' || name === 'suppress';
   const fixed = fixedTarget(name);
   const extra = Object.entries(returning);
   return `WITH change AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[]) AS c(message_id, attempt, status, detail, recipient)
-  ), moved AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[]) AS c(message_id, attempt, status, detail, recipient, fates)
+  ), ${recipientChangesCte('change', release)}, moved AS (
     UPDATE messages m SET status = ${fixed ? `'${fixed}'` : 'c.status'},${countsAttempt(name) ? ' delivery_attempts = c.attempt,' : ''}
-      status_changes = m.status_changes + 1, updated_at = clock_timestamp()
+      status_changes = m.status_changes + 1, updated_at = clock_timestamp(), recipient_fates = ${FATES_AFTER}
     FROM change c
     WHERE m.id = c.message_id AND (${guardSql(name)})
     RETURNING m.id, c.attempt, c.detail, c.recipient, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}
+  ), named AS (
+    -- Recipients that failed, bounced, complained or were suppressed, where the entry does not name one already (a report's).
+    SELECT rc.*, rc.status = moved.status AND rc.detail IS NOT DISTINCT FROM moved.detail AS as_message
+    FROM moved JOIN recipient_changes rc ON rc.message_id = moved.id
+    WHERE moved.recipient IS NULL AND rc.status IN ${NAMED_IN_HISTORY}
+  ), lone AS (
+    -- One recipient whose fate is the message's own (a lone recipient refused): the message's entry names it.
+    SELECT message_id, min(recipient) AS recipient FROM named WHERE as_message GROUP BY message_id HAVING count(*) = 1
   ), history AS (
-    INSERT INTO message_status_events (message_id, status, at, detail, recipient)
-    SELECT id, status, date_trunc('milliseconds', clock_timestamp()), detail, recipient FROM moved
+    -- The message's entry, then one naming each other recipient that named holds.
+    INSERT INTO message_status_events (message_id, status, at, detail, recipient, note)
+    SELECT id, status, date_trunc('milliseconds', clock_timestamp()), detail, recipient, note FROM (
+      SELECT moved.id, moved.status, moved.detail, coalesce(moved.recipient, lone.recipient) AS recipient, false AS note, 0 AS position
+      FROM moved LEFT JOIN lone ON lone.message_id = moved.id
+      UNION ALL
+      SELECT named.message_id, moved.status, named.detail, named.recipient, true, named.position + 1
+      FROM named JOIN moved ON moved.id = named.message_id
+      WHERE NOT EXISTS (SELECT 1 FROM lone WHERE lone.message_id = named.message_id AND lone.recipient = named.recipient)
+    ) entries ORDER BY id, position
   ), ${outboxCte('moved')}
   SELECT moved.id, moved.user_id AS "userId", moved.status, moved.attempt${extra.map(([as]) => `, moved."${as}"`).join('')},
     outbox.id AS outbox_event_id

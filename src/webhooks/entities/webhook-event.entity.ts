@@ -1,3 +1,4 @@
+import type { RecipientFate } from '../../messages/recipient-fates';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { MessageEntity } from '../../messages/entities/message.entity';
 import type { MessageStatus } from '../../messages/message-status';
@@ -43,4 +44,8 @@ export class WebhookEventEntity {
 
   @Column({ type: 'timestamptz', name: 'created_at', precision: 3 })
   createdAt!: Date;
+
+  /** The message's recipients as they stood at the change, for the payload (null: recorded before they had fates). */
+  @Column({ type: 'jsonb', name: 'recipient_fates', nullable: true })
+  recipientFates!: RecipientFate[] | null;
 }

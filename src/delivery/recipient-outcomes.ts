@@ -1,0 +1,120 @@
+import { classify } from '../bounces/reports/classify';
+import { addressKey } from '../common/addresses';
+import { addressOf } from '../common/validation/mailbox';
+import type { FateChange } from '../messages/recipient-fates';
+import { recipientKey } from '../messages/recipients';
+import type { CopyResult } from './copies-outcome';
+import type { AttemptOutcome, HandOverResult } from './delivery-retry-policy';
+import { MailDeliveryError, MailReceipt, Refusal } from './mailer/mailer';
+
+/** What an attempt did to each recipient it tried (SPEC §5 "Recipients"). */
+export interface RecipientOutcomes {
+  fates: FateChange[];
+  /** The address keys the relay refused as addresses that do not exist (SPEC §9): to suppress as hard_bounce. */
+  hardBounces: string[];
+}
+
+/**
+ * SPEC §9: a relay's refusal of a recipient is read by the report reader's rule, and suppresses
+ * only when it is about the address itself. Only a refusal at RCPT TO names one recipient: a reply
+ * to MAIL FROM is about our sender, one to DATA is a content filter speaking.
+ */
+export function isAddressFailure(reply: string, command: string | undefined): boolean {
+  if (command?.toUpperCase() !== 'RCPT TO') return false;
+  return classify({ diagnostic: reply, context: `in reply to ${command} command` }) === 'bounce';
+}
+
+/**
+ * A message sent as one SMTP transaction for all its recipients (`entries`, as delivered, with
+ * their positions): accepted ones are sent with the reply, those refused at RCPT TO failed with
+ * their own reply (refused for now only once no retry is left: asCopyResults); a failed
+ * or deferred attempt is every recipient's, with the refusal of each when the server gave one.
+ */
+export function wholeOutcomes(
+  entries: string[],
+  positions: ReadonlyMap<string, number>,
+  result: HandOverResult,
+  outcome: AttemptOutcome,
+): RecipientOutcomes {
+  const error = 'error' in result ? result.error : undefined;
+  const refusals =
+    'receipt' in result ? result.receipt.rejected : error instanceof MailDeliveryError ? error.refused : [];
+  const refused = new Map<string, Refusal>(refusals.map((r) => [addressKey(r.address), r]));
+  const fates = entries.map((entry): FateChange => {
+    const key = recipientKey(entry);
+    const position = positions.get(key)!;
+    const refusal = refused.get(key);
+    if ('receipt' in result) {
+      return refusal
+        ? {
+            position,
+            key,
+            status: 'failed',
+            detail: refusal.permanent ? refusal.reply : `${refusal.reply} (no retry left)`,
+          }
+        : { position, key, status: 'sent', detail: result.receipt.reply };
+    }
+    return { position, key, status: outcome.status, detail: refusal?.reply ?? outcome.detail };
+  });
+  const failedNow = 'receipt' in result || outcome.status === 'failed';
+  const command = (key: string) => (refused.has(key) ? 'RCPT TO' : (error as MailDeliveryError | undefined)?.command);
+  const hardBounces = failedNow
+    ? fates
+        .filter((f) => f.status === 'failed' && (refused.get(f.key)?.permanent ?? true))
+        .filter((f) => isAddressFailure(refused.get(f.key)?.reply ?? f.detail!, command(f.key)))
+        .map((f) => f.key)
+    : [];
+  return { fates, hardBounces };
+}
+
+/**
+ * A message sent as one copy per recipient: each copy's own result. `outcome` is copiesOutcome's:
+ * when it defers the message, copies refused for now are deferred (tried again), else failed.
+ */
+export function copyOutcomes(results: CopyResult[], outcome: AttemptOutcome, attempt: number): RecipientOutcomes {
+  const retry = outcome.status === 'deferred';
+  const hardBounces: string[] = [];
+  const fates = results.map(({ address, position, result }): FateChange => {
+    const key = addressKey(address);
+    if ('receipt' in result) {
+      const refusal = result.receipt.rejected[0];
+      if (!refusal) return { position, key, status: 'sent', detail: result.receipt.reply };
+      if (refusal.permanent && isAddressFailure(refusal.reply, 'RCPT TO')) hardBounces.push(key);
+      return { position, key, status: 'failed', detail: refusal.reply };
+    }
+    const { error } = result;
+    const detail = (error as Error | undefined)?.message || 'the transport failed';
+    const permanent = error instanceof MailDeliveryError && error.permanent;
+    if (permanent) {
+      if (isAddressFailure(detail, error.command)) hardBounces.push(key);
+      return { position, key, status: 'failed', detail };
+    }
+    if (retry) return { position, key, status: 'deferred', detail };
+    return { position, key, status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
+  });
+  return { fates, hardBounces };
+}
+
+/**
+ * A whole message's receipt as one result per recipient, as if each had had its own copy: those
+ * refused at RCPT TO as that refusal. For a receipt that refused some recipients for now, whose
+ * retry sends those alone (copiesOutcome), as the copies of bulk or VERP mail are retried.
+ */
+export function asCopyResults(
+  entries: string[],
+  positions: ReadonlyMap<string, number>,
+  receipt: MailReceipt,
+): CopyResult[] {
+  const refused = new Map<string, Refusal>(receipt.rejected.map((r) => [addressKey(r.address), r]));
+  return entries.map((entry) => {
+    const key = recipientKey(entry);
+    const refusal = refused.get(key);
+    return {
+      address: addressOf(entry),
+      position: positions.get(key)!,
+      result: refusal
+        ? { error: new MailDeliveryError(refusal.reply, refusal.permanent, 'RCPT TO') }
+        : { receipt: { reply: receipt.reply, rejected: [] } },
+    };
+  });
+}

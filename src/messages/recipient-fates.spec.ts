@@ -1,0 +1,23 @@
+import { initialFates } from './recipient-fates';
+
+describe(initialFates.name, () => {
+  it('lists to, cc then bcc, the address part as given, pending or suppressed with the reason', () => {
+    const at = new Date('2026-03-01T10:00:00.123Z');
+    const fates = initialFates(
+      { to: ['Ada Lovelace <Ada@Example.com>'], cc: ['"Hopper, Grace" <grace@example.com>'], bcc: ['eve@example.com'] },
+      new Map([['eve@example.com', 'unsubscribe']]),
+      at,
+    );
+    expect(fates).toEqual([
+      { email: 'Ada@Example.com', type: 'to', status: 'pending', detail: null, at: '2026-03-01T10:00:00.123Z' },
+      { email: 'grace@example.com', type: 'cc', status: 'pending', detail: null, at: '2026-03-01T10:00:00.123Z' },
+      {
+        email: 'eve@example.com',
+        type: 'bcc',
+        status: 'suppressed',
+        detail: 'unsubscribe',
+        at: '2026-03-01T10:00:00.123Z',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,62 @@
+import { addressOf } from '../common/validation/mailbox';
+import { recipientKey } from './recipients';
+
+export const RECIPIENT_STATUSES = [
+  'pending',
+  'sent',
+  'deferred',
+  'failed',
+  'bounced',
+  'complained',
+  'suppressed',
+] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+export type RecipientType = 'to' | 'cc' | 'bcc';
+
+/** One recipient's own fate (SPEC §5 "Recipients"), as the Message shows it and `messages.recipient_fates` keeps it. */
+export interface RecipientFate {
+  /** The address part as given (display name dropped, case kept). */
+  email: string;
+  type: RecipientType;
+  status: RecipientStatus;
+  /** The reply, report diagnostic or suppression reason that set the status; null while pending. */
+  detail: string | null;
+  /** ISO 8601 UTC with milliseconds: the last change. */
+  at: string;
+}
+
+/**
+ * A change of one recipient's fate, as the lifecycle's statements take it: by `position` in the
+ * message's delivery order (to, cc, bcc: the order of `recipients`), with the address key that
+ * history entries name.
+ */
+export interface FateChange {
+  position: number;
+  key: string;
+  status: RecipientStatus;
+  detail: string | null;
+}
+
+/**
+ * A new message's recipients, each pending, or suppressed with its reason when `suppressed` (by
+ * address key) names it. `to`, `cc` and `bcc` are distinct already (intake drops repeats).
+ */
+export function initialFates(
+  lists: { to: string[]; cc: string[]; bcc: string[] },
+  suppressed: ReadonlyMap<string, string>,
+  at: Date,
+): RecipientFate[] {
+  const types: RecipientType[] = ['to', 'cc', 'bcc'];
+  return types.flatMap((type) =>
+    lists[type].map((entry) => {
+      const reason = suppressed.get(recipientKey(entry));
+      return {
+        email: addressOf(entry),
+        type,
+        status: reason ? 'suppressed' : 'pending',
+        detail: reason ?? null,
+        at: at.toISOString(),
+      } satisfies RecipientFate;
+    }),
+  );
+}
