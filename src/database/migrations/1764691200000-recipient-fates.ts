@@ -27,9 +27,13 @@ export class RecipientFates1764691200000 implements MigrationInterface {
     await db.query(`ALTER TABLE messages ADD COLUMN recipient_fates jsonb NOT NULL DEFAULT '[]'`);
     // A webhook event's payload shows the recipients as they stood at its change, on every attempt.
     await db.query(`ALTER TABLE webhook_events ADD COLUMN recipient_fates jsonb`);
+    // In id order from where the last batch ended: each batch is one range of the primary key,
+    // where a filter on the new column would scan past every row already done (quadratic).
+    let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const rows = (await db.query(
-        `SELECT id, status, recipients, cc, bcc, updated_at FROM messages WHERE recipient_fates = '[]' AND cardinality(recipients) > 0 LIMIT 1000`,
+        `SELECT id, status, recipients, cc, bcc, updated_at FROM messages WHERE id > $1 ORDER BY id LIMIT 1000`,
+        [after],
       )) as {
         id: string;
         status: string;
@@ -39,6 +43,7 @@ export class RecipientFates1764691200000 implements MigrationInterface {
         updated_at: Date;
       }[];
       if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
       const fates = rows.map((row) => {
         const status = FATE_OF_STATUS[row.status] ?? 'pending';
         const of = (type: string, list: string[] | null): Fate[] =>
