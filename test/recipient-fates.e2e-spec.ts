@@ -59,6 +59,25 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
     );
 
     it(
+      'a recipient at an internationalized domain refused 550 5.1.1 is failed and suppressed (the relay names it in A-labels)',
+      async () => {
+        const userId = newUserId('fates');
+        const ok = address('ok');
+        const gone = `gone-${randomUUID()}@bücher.example`;
+        // nodemailer sends the domain in A-labels (and names the refusal so); the sink reads them back as U-labels.
+        sink.refuseWith.set(gone, { code: 550, message: '5.1.1 User unknown' });
+        const accepted = await send(userId, { to: [ok, gone] });
+        const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
+        expect(sent.recipients.map((r) => [r.email, r.status])).toEqual([
+          [ok, 'sent'],
+          [gone, 'failed'],
+        ]);
+        expect(await suppressions(userId)).toEqual([expect.objectContaining({ email: gone, reason: 'hard_bounce' })]);
+      },
+      TIMEOUT,
+    );
+
+    it(
       'a 550 5.7.1 policy refusal fails the recipient without suppressing it',
       async () => {
         const userId = newUserId('fates');

@@ -1,11 +1,19 @@
 import { classify } from '../bounces/reports/classify';
-import { addressKey } from '../common/addresses';
+import { addressKey, asciiAddressKey } from '../common/addresses';
 import { addressOf } from '../common/validation/mailbox';
 import type { FateChange } from '../messages/recipient-fates';
 import { recipientKey } from '../messages/recipients';
 import type { CopyResult } from './copies-outcome';
 import type { AttemptOutcome, HandOverResult } from './delivery-retry-policy';
 import { MailDeliveryError, MailReceipt, Refusal } from './mailer/mailer';
+
+/**
+ * A relay's refusals by the ASCII address key: SMTP names an internationalized domain in A-labels
+ * (`gone@xn--bcher-kva.example`), so a stored recipient is looked up by asciiAddressKey of its key.
+ */
+function refusalsByKey(refusals: Refusal[]): Map<string, Refusal> {
+  return new Map(refusals.map((r) => [asciiAddressKey(addressKey(r.address)), r]));
+}
 
 /** What an attempt did to each recipient it tried (SPEC §5 "Recipients"). */
 export interface RecipientOutcomes {
@@ -39,11 +47,11 @@ export function wholeOutcomes(
   const error = 'error' in result ? result.error : undefined;
   const refusals =
     'receipt' in result ? result.receipt.rejected : error instanceof MailDeliveryError ? error.refused : [];
-  const refused = new Map<string, Refusal>(refusals.map((r) => [addressKey(r.address), r]));
+  const refused = refusalsByKey(refusals);
   const fates = entries.map((entry): FateChange => {
     const key = recipientKey(entry);
     const position = positions.get(key)!;
-    const refusal = refused.get(key);
+    const refusal = refused.get(asciiAddressKey(key));
     if ('receipt' in result) {
       return refusal
         ? {
@@ -57,11 +65,12 @@ export function wholeOutcomes(
     return { position, key, status: outcome.status, detail: refusal?.reply ?? outcome.detail };
   });
   const failedNow = 'receipt' in result || outcome.status === 'failed';
-  const command = (key: string) => (refused.has(key) ? 'RCPT TO' : (error as MailDeliveryError | undefined)?.command);
+  const refusalOf = (key: string) => refused.get(asciiAddressKey(key));
+  const command = (key: string) => (refusalOf(key) ? 'RCPT TO' : (error as MailDeliveryError | undefined)?.command);
   const hardBounces = failedNow
     ? fates
-        .filter((f) => f.status === 'failed' && (refused.get(f.key)?.permanent ?? true))
-        .filter((f) => isAddressFailure(refused.get(f.key)?.reply ?? f.detail!, command(f.key)))
+        .filter((f) => f.status === 'failed' && (refusalOf(f.key)?.permanent ?? true))
+        .filter((f) => isAddressFailure(refusalOf(f.key)?.reply ?? f.detail!, command(f.key)))
         .map((f) => f.key)
     : [];
   return { fates, hardBounces };
@@ -105,10 +114,10 @@ export function asCopyResults(
   positions: ReadonlyMap<string, number>,
   receipt: MailReceipt,
 ): CopyResult[] {
-  const refused = new Map<string, Refusal>(receipt.rejected.map((r) => [addressKey(r.address), r]));
+  const refused = refusalsByKey(receipt.rejected);
   return entries.map((entry) => {
     const key = recipientKey(entry);
-    const refusal = refused.get(key);
+    const refusal = refused.get(asciiAddressKey(key));
     return {
       address: addressOf(entry),
       position: positions.get(key)!,
