@@ -187,6 +187,32 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
     );
 
     it(
+      'every recipient refused, one 550 5.1.1 and one 451: the first failed and suppressed at once, only the second tried again',
+      async () => {
+        const userId = newUserId('fates');
+        const [gone, busy] = [address('gone'), address('busy')];
+        sink.refuseWith.set(gone, { code: 550, message: '5.1.1 User unknown' });
+        sink.greylist.set(busy, 1);
+        const accepted = await send(userId, { to: [gone, busy] });
+        const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
+        expect(sent.recipients.map((r) => [r.email, r.status])).toEqual([
+          [gone, 'failed'],
+          [busy, 'sent'],
+        ]);
+        expect(sent.recipients[0].detail).toContain('5.1.1 User unknown');
+        expect(await suppressions(userId)).toEqual([expect.objectContaining({ email: gone, reason: 'hard_bounce' })]);
+        // gone was refused at the first attempt alone: the retry sent busy's copy, to nobody else.
+        expect(sink.acceptedFor(accepted.id).map((m) => m.to)).toEqual([[busy]]);
+        // Failed at the first attempt (the entry naming it comes before the retry), not at the retry.
+        const history = sent.statusHistory as { status: string; recipient?: string }[];
+        expect(history.filter((e) => e.recipient === gone)).toHaveLength(1);
+        const named = history.findIndex((e) => e.recipient === gone);
+        expect(history.slice(named + 1).map((e) => e.status)).toEqual(['sending', 'sent']);
+      },
+      TIMEOUT,
+    );
+
+    it(
       "a message webhook's payload carries the recipients' fates as the message stood then",
       async () => {
         const userId = newUserId('fates');

@@ -103,7 +103,7 @@ describe('a relay naming an internationalized domain in A-labels', () => {
 
   it('reads one refused for now as refused, not as accepted', () => {
     const receipt = { reply: '250 ok', rejected: [refusal('452 4.2.1 busy', false)] };
-    const [, gone] = asCopyResults(idn, at, receipt);
+    const [, gone] = asCopyResults(idn, at, { receipt });
     expect('error' in gone.result && gone.result.error).toMatchObject({ permanent: false, command: 'RCPT TO' });
   });
 });
@@ -114,7 +114,7 @@ describe(asCopyResults.name, () => {
       reply: '250 ok',
       rejected: [{ address: 'bob@example.com', reply: '452 4.2.1 busy', permanent: false }],
     };
-    const [ada, bob] = asCopyResults(entries, positions, receipt);
+    const [ada, bob] = asCopyResults(entries, positions, { receipt });
     expect(ada).toEqual({
       address: 'Ada@example.com',
       position: 0,

@@ -5,7 +5,13 @@ import type { FateChange } from '../messages/recipient-fates';
 import { recipientKey } from '../messages/recipients';
 import type { CopyResult } from './copies-outcome';
 import type { AttemptOutcome, HandOverResult } from './delivery-retry-policy';
-import { MailDeliveryError, MailReceipt, Refusal } from './mailer/mailer';
+import { MailDeliveryError, Refusal } from './mailer/mailer';
+
+/** The recipients a whole message's relay refused at RCPT TO: with its receipt, or all of them in its error. */
+export function refusalsOf(result: HandOverResult): Refusal[] {
+  if ('receipt' in result) return result.receipt.rejected;
+  return result.error instanceof MailDeliveryError ? result.error.refused : [];
+}
 
 /**
  * A relay's refusals by the ASCII address key: SMTP names an internationalized domain in A-labels
@@ -45,9 +51,7 @@ export function wholeOutcomes(
   outcome: AttemptOutcome,
 ): RecipientOutcomes {
   const error = 'error' in result ? result.error : undefined;
-  const refusals =
-    'receipt' in result ? result.receipt.rejected : error instanceof MailDeliveryError ? error.refused : [];
-  const refused = refusalsByKey(refusals);
+  const refused = refusalsByKey(refusalsOf(result));
   const fates = entries.map((entry): FateChange => {
     const key = recipientKey(entry);
     const position = positions.get(key)!;
@@ -105,16 +109,17 @@ export function copyOutcomes(results: CopyResult[], outcome: AttemptOutcome, att
 }
 
 /**
- * A whole message's receipt as one result per recipient, as if each had had its own copy: those
- * refused at RCPT TO as that refusal. For a receipt that refused some recipients for now, whose
- * retry sends those alone (copiesOutcome), as the copies of bulk or VERP mail are retried.
+ * A whole message's result as one result per recipient, as if each had had its own copy: those
+ * refused at RCPT TO as that refusal, the others as the message's receipt (or, should the relay
+ * have refused all and named not each, its error). For an attempt that refused some recipients
+ * for now, whose retry sends those alone (copiesOutcome), as the copies of bulk or VERP mail are retried.
  */
 export function asCopyResults(
   entries: string[],
   positions: ReadonlyMap<string, number>,
-  receipt: MailReceipt,
+  result: HandOverResult,
 ): CopyResult[] {
-  const refused = refusalsByKey(receipt.rejected);
+  const refused = refusalsByKey(refusalsOf(result));
   return entries.map((entry) => {
     const key = recipientKey(entry);
     const refusal = refused.get(asciiAddressKey(key));
@@ -123,7 +128,9 @@ export function asCopyResults(
       position: positions.get(key)!,
       result: refusal
         ? { error: new MailDeliveryError(refusal.reply, refusal.permanent, 'RCPT TO') }
-        : { receipt: { reply: receipt.reply, rejected: [] } },
+        : 'receipt' in result
+          ? { receipt: { reply: result.receipt.reply, rejected: [] } }
+          : result,
     };
   });
 }
