@@ -213,6 +213,39 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
     );
 
     it(
+      'a recipient suppressed at the first attempt stays suppressed on a retry of the copies refused for now, though taken off the list',
+      async () => {
+        const userId = newUserId('fates');
+        const [ok, busy, listed] = [address('ok'), address('busy'), address('listed')];
+        await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: listed }).expect(201);
+        sink.greylist.set(busy, 1);
+        // Taken off the list while the first attempt is under way (the sink holds ok's DATA for it).
+        let released = false;
+        sink.reply = async (mail) => {
+          if (!released && JSON.stringify(mail.to).includes(ok)) {
+            released = true;
+            await t.http.delete(`/user/suppressions/${listed}`).set(bearer(userId)).expect(204);
+          }
+          return 'accept';
+        };
+        try {
+          const accepted = await send(userId, { to: [ok, busy, listed] });
+          const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
+          expect(released).toBe(true);
+          expect(sent.recipients.map((r) => [r.email, r.status])).toEqual([
+            [ok, 'sent'],
+            [busy, 'sent'],
+            [listed, 'suppressed'],
+          ]);
+          expect(sink.acceptedFor(accepted.id).flatMap((m) => m.to)).not.toContain(listed);
+        } finally {
+          sink.reply = () => 'accept';
+        }
+      },
+      TIMEOUT,
+    );
+
+    it(
       "a message webhook's payload carries the recipients' fates as the message stood then",
       async () => {
         const userId = newUserId('fates');
