@@ -120,13 +120,13 @@ export function transitionSql(name: TransitionName, returning: Record<string, st
     -- One recipient whose fate is the message's own (a lone recipient refused): the message's entry names it.
     SELECT message_id, min(recipient) AS recipient FROM named WHERE as_message GROUP BY message_id HAVING count(*) = 1
   ), history AS (
-    -- The message's entry, then one naming each other recipient that named holds.
+    -- The message's entry, then one naming each other recipient that named holds, in that recipient's own fate.
     INSERT INTO message_status_events (message_id, status, at, detail, recipient, note)
     SELECT id, status, date_trunc('milliseconds', clock_timestamp()), detail, recipient, note FROM (
       SELECT moved.id, moved.status, moved.detail, coalesce(moved.recipient, lone.recipient) AS recipient, false AS note, 0 AS position
       FROM moved LEFT JOIN lone ON lone.message_id = moved.id
       UNION ALL
-      SELECT named.message_id, moved.status, named.detail, named.recipient, true, named.position + 1
+      SELECT named.message_id, named.status, named.detail, named.recipient, true, named.position + 1
       FROM named JOIN moved ON moved.id = named.message_id
       WHERE NOT EXISTS (SELECT 1 FROM lone WHERE lone.message_id = named.message_id AND lone.recipient = named.recipient)
     ) entries ORDER BY id, position
