@@ -3,6 +3,7 @@
 // (BOUNCE_DOMAIN set), each refusal read by the report reader's rule.
 import { randomUUID } from 'node:crypto';
 import { deliveringApp } from './support/delivering-app';
+import type { SinkReply } from './support/smtp-sink';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { sendBody } from './support/factories';
 import { bearer, newUserId } from './support/tokens';
@@ -226,7 +227,7 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
         sink.greylist.set(busy, 1);
         // Taken off the list while the first attempt is under way (the sink holds ok's DATA for it).
         let released = false;
-        sink.reply = async (mail) => {
+        sink.reply = async (mail): Promise<SinkReply> => {
           if (!released && JSON.stringify(mail.to).includes(ok)) {
             released = true;
             await t.http.delete(`/user/suppressions/${listed}`).set(bearer(userId)).expect(204);
