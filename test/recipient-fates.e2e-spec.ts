@@ -26,6 +26,13 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
 
     const send = async (userId: string, fields: Record<string, unknown>): Promise<Message> =>
       (await t.http.post('/sender/send').set(bearer(userId)).send(sendBody(fields)).expect(201)).body;
+    /** Far off, so that nothing happens to the message until the test makes it due (makeDue). */
+    const later = () => new Date(Date.now() + 3_600_000).toISOString();
+    /** Makes a scheduled message's delivery job due now: the delivery loop takes it at its next look. */
+    const makeDue = (messageId: string) =>
+      t.db.query(`UPDATE pgboss.job SET start_after = now() WHERE data->>'messageId' = $1 AND state = 'created'`, [
+        messageId,
+      ]);
     const suppressions = async (userId: string): Promise<{ email: string; reason: string; messageId: string }[]> =>
       (await t.http.get('/user/suppressions').set(bearer(userId)).expect(200)).body.suppressions;
 
@@ -100,6 +107,36 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
     );
 
     it(
+      "a 5.1.1 wording in reply to MAIL FROM or DATA, or a 450 4.1.1 at RCPT TO, suppresses no one (not about the recipient's address, or not for good)",
+      async () => {
+        const userId = newUserId('fates');
+        const [viaData, busy] = [address('via-data'), address('busy')];
+        try {
+          // Every MAIL FROM refused while the first message is tried: a reply about our sender.
+          sink.senderReply = () => ({ code: 550, message: '5.1.1 <sender> User unknown' });
+          const fromSender = await send(userId, { to: [address('to')] });
+          const failedAtSender: Message = await waitForStatus(t.http, userId, fromSender.id, 'failed');
+          expect(failedAtSender.recipients.map((r) => r.status)).toEqual(['failed']);
+          sink.senderReply = () => undefined;
+          sink.reply = (mail): SinkReply =>
+            JSON.stringify(mail.to).includes(viaData) ? { code: 550, message: '5.1.1 User unknown' } : 'accept';
+          sink.refuseWith.set(busy, { code: 450, message: '4.1.1 User unknown, try later' });
+          const fromData = await send(userId, { to: [viaData] });
+          const fromBusy = await send(userId, { to: [busy] });
+          for (const id of [fromData.id, fromBusy.id]) {
+            const failed: Message = await waitForStatus(t.http, userId, id, 'failed');
+            expect(failed.recipients.map((r) => r.status)).toEqual(['failed']);
+          }
+          expect(await suppressions(userId)).toEqual([]);
+        } finally {
+          sink.senderReply = () => undefined;
+          sink.reply = () => 'accept';
+        }
+      },
+      TIMEOUT,
+    );
+
+    it(
       'a lone recipient refused 550 5.1.1 fails the message and is suppressed, the entry naming it',
       async () => {
         const userId = newUserId('fates');
@@ -126,12 +163,13 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
         const userId = newUserId('fates');
         const [ok, listed] = [address('ok'), address('listed')];
         await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: listed }).expect(201);
-        const shown = await send(userId, { to: [ok, listed], scheduledAt: new Date(Date.now() + 3_000).toISOString() });
+        const shown = await send(userId, { to: [ok, listed], scheduledAt: later() });
         expect(shown.recipients.map((r) => [r.email, r.status, r.detail])).toEqual([
           [ok, 'pending', null],
           [listed, 'suppressed', 'manual'],
         ]);
         await t.http.delete(`/user/suppressions/${listed}`).set(bearer(userId)).expect(204);
+        await makeDue(shown.id);
         const sent: Message = await waitForStatus(t.http, userId, shown.id, 'sent');
         expect(sent.recipients.map((r) => [r.email, r.status])).toEqual([
           [ok, 'sent'],
@@ -146,9 +184,9 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
       async () => {
         const userId = newUserId('fates');
         const [ok, listed] = [address('ok'), address('listed')];
-        const scheduledAt = new Date(Date.now() + 3_000).toISOString();
-        const accepted = await send(userId, { to: [ok, listed], scheduledAt });
+        const accepted = await send(userId, { to: [ok, listed], scheduledAt: later() });
         await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: listed }).expect(201);
+        await makeDue(accepted.id);
         const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
         expect(sent.recipients.map((r) => [r.email, r.status, r.detail])).toEqual([
           [ok, 'sent', expect.any(String)],
