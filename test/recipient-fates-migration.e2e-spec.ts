@@ -1,13 +1,18 @@
-// The migration that gives every message its recipients' fates (SPEC §5), on a database of its
-// own migrated up to just before it and holding messages of several statuses: more than one batch
-// of them, so that the backfill's walk through the primary key is checked past its first range.
+// Messages with no fates kept (SPEC §5 "Recipients"): those stored before the migration that adds
+// the column, and those a process of the previous version stores during a rolling deploy. The
+// migration rewrites no row; such a message shows fates read from its status, and its delivery and
+// reports go on as before, its `[]` left as it is.
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, MIGRATIONS } from '../src/database/data-source-options';
 import { RecipientFates1764691200000 } from '../src/database/migrations/1764691200000-recipient-fates';
 import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
+import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
 import { ENTITIES } from '../src/entities';
+import { storeMessage } from './support/factories';
+import { bootTestApp, TestApp } from './support/test-app';
+import { bearer, newUserId } from './support/tokens';
 
 describe('migration RecipientFates1764691200000', () => {
   const name = `mailroom_fates_migration_${randomBytes(4).toString('hex')}`;
@@ -26,60 +31,71 @@ describe('migration RecipientFates1764691200000', () => {
     await client.end();
   });
 
-  it('gives each earlier message fates from its status, to then cc then bcc, in every batch', async () => {
+  it('adds the column without rewriting a message: earlier ones keep [] and their row version', async () => {
     expect(MIGRATIONS).toContain(RecipientFates1764691200000);
     const old = await migratedTo(MIGRATIONS.slice(0, MIGRATIONS.indexOf(RecipientFates1764691200000)));
     await old.runMigrations();
     await old.query(
       `INSERT INTO senders (id, user_id, email) VALUES ('00000000-0000-4000-8000-000000000001', 'u1', 'a@example.com')`,
     );
-    // 2,500 plain messages (three batches of the backfill), then three with cc and bcc.
     await old.query(
       `INSERT INTO messages (id, user_id, sender_id, sender, recipients, subject, html, status, priority, sent_at, updated_at)
        SELECT gen_random_uuid(), 'u1', '00000000-0000-4000-8000-000000000001', 'a@example.com', ARRAY['r' || i || '@example.com'],
-         's', 'h', 'queued', 'normal', '2026-11-01T00:00:00Z', '2026-11-02T00:00:00Z'
-       FROM generate_series(1, 2500) AS i`,
+         's', 'h', 'sent', 'normal', '2026-11-01T00:00:00Z', '2026-11-02T00:00:00Z'
+       FROM generate_series(1, 10) AS i`,
     );
-    const shaped = [
-      ['00000000-0000-4000-8000-00000000000a', 'bounced'],
-      ['00000000-0000-4000-8000-00000000000b', 'failed'],
-      ['00000000-0000-4000-8000-00000000000c', 'scheduled'],
-    ];
-    for (const [id, status] of shaped)
-      await old.query(
-        `INSERT INTO messages (id, user_id, sender_id, sender, recipients, cc, bcc, subject, html, status, priority, sent_at, updated_at)
-         VALUES ($1, 'u1', '00000000-0000-4000-8000-000000000001', 'a@example.com', ARRAY['Ada <Ada@Example.com>'],
-           ARRAY['cc@example.com'], ARRAY['"B, C" <bcc@example.com>'], 's', 'h', $2, 'normal', '2026-11-01T00:00:00Z', '2026-11-03T04:05:06.789Z')`,
-        [id, status],
-      );
+    const versions = await old.query(`SELECT id, xmin::text FROM messages ORDER BY id`);
     await old.destroy();
 
     const current = await migratedTo(MIGRATIONS);
     try {
       await current.runMigrations();
-
-      expect(
-        await current.query(
-          `SELECT count(*)::int AS messages, count(*) FILTER (WHERE jsonb_array_length(recipient_fates) = 1
-             AND recipient_fates -> 0 ->> 'status' = 'pending' AND recipient_fates -> 0 ->> 'type' = 'to')::int AS pending
-           FROM messages WHERE cc IS NULL`,
-        ),
-      ).toEqual([{ messages: 2500, pending: 2500 }]);
-      const fates = (status: string, at: string) => [
-        { email: 'Ada@Example.com', type: 'to', status, detail: null, at },
-        { email: 'cc@example.com', type: 'cc', status, detail: null, at },
-        { email: 'bcc@example.com', type: 'bcc', status, detail: null, at },
-      ];
-      const at = '2026-11-03T04:05:06.789Z';
-      expect(
-        await current.query(`SELECT id, recipient_fates AS fates FROM messages WHERE cc IS NOT NULL ORDER BY id`),
-      ).toEqual([
-        { id: shaped[0][0], fates: fates('sent', at) },
-        { id: shaped[1][0], fates: fates('failed', at) },
-        { id: shaped[2][0], fates: fates('pending', at) },
-      ]);
+      expect(await current.query(`SELECT id, xmin::text FROM messages ORDER BY id`)).toEqual(versions);
+      expect(await current.query(`SELECT DISTINCT recipient_fates FROM messages`)).toEqual([{ recipient_fates: [] }]);
     } finally {
       await current.destroy();
     }
+  });
+});
+
+describe('a message stored with no fates kept', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp({}, { isolatedDatabase: true });
+  });
+  afterAll(() => t?.close());
+
+  it('shows fates read from its status, and is claimed, finished and bounced as before', async () => {
+    const userId = newUserId('legacy');
+    const { id } = await storeMessage(t.db, userId, {
+      recipients: ['Ada <Ada@example.com>'],
+      cc: ['cc@example.com'],
+      bcc: null,
+    });
+    await t.db.query(`UPDATE messages SET recipient_fates = '[]' WHERE id = $1`, [id]);
+    const get = async () => (await t.http.get(`/user/messages/${id}`).set(bearer(userId)).expect(200)).body;
+    const fates = (status: string) => [
+      { email: 'Ada@example.com', type: 'to', status, detail: null, at: expect.any(String) },
+      { email: 'cc@example.com', type: 'cc', status, detail: null, at: expect.any(String) },
+    ];
+    expect((await get()).recipients).toEqual(fates('pending'));
+
+    const lifecycle = t.app.get(MessageLifecycle);
+    const fate = { position: 1, key: 'cc@example.com', status: 'failed' as const, detail: '550 5.1.1 gone' };
+    await t.db.transaction((m) => lifecycle.claim(m, [{ messageId: id, attempt: 1 }], {}));
+    const { moved } = await t.db.transaction((m) =>
+      lifecycle.finish(m, [{ messageId: id, attempt: 1, status: 'sent', detail: '250 ok', fates: [fate] }]),
+    );
+    expect(moved.map((m) => m.id)).toEqual([id]);
+    await t.db.transaction((m) =>
+      lifecycle.bounce(m, { messageId: id, detail: '5.1.1 gone', recipient: 'ada@example.com', position: 0 }),
+    );
+
+    const message = await get();
+    expect(message.status).toBe('bounced');
+    expect(message.recipients).toEqual(fates('sent'));
+    expect(await t.db.query(`SELECT recipient_fates FROM messages WHERE id = $1`, [id])).toEqual([
+      { recipient_fates: [] },
+    ]);
   });
 });

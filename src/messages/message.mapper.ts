@@ -1,11 +1,17 @@
 import type { MessageResponse } from './dto/message.response';
 import { rowAsApi } from './message-fields';
+import { fatesFromStatus } from './recipient-fates';
 import type { MessageRow, StatusEventRow } from './messages.repository';
 
 /** The one place where a stored message becomes the API's Message. */
 export function mapMessage(row: MessageRow, history?: StatusEventRow[]): MessageResponse {
+  const message = rowAsApi(row);
   return {
-    ...rowAsApi(row),
+    ...message,
+    // A message stored with no fates kept (before they were, or by the previous version).
+    ...(row.recipient_fates.length === 0 && {
+      recipients: fatesFromStatus({ ...row, to: row.recipients, sentAt: row.sent_at }),
+    }),
     ...(history && {
       statusHistory: history.map((e) => ({
         status: e.status,

@@ -1,4 +1,5 @@
 import { addressOf } from '../common/validation/mailbox';
+import type { MessageStatus } from './message-status';
 import { recipientKey } from './recipients';
 
 export const RECIPIENT_STATUSES = [
@@ -59,4 +60,32 @@ export function initialFates(
       } satisfies RecipientFate;
     }),
   );
+}
+
+/** What a message's status says of recipients whose own fates were never kept. */
+const FATE_OF_STATUS: Partial<Record<MessageStatus, RecipientStatus>> = {
+  sent: 'sent',
+  // The relay took it; which recipient bounced or complained is in the history.
+  bounced: 'sent',
+  complained: 'sent',
+  deferred: 'deferred',
+  failed: 'failed',
+  suppressed: 'suppressed',
+};
+
+/**
+ * The fates of a message stored with none (`[]`): before they were kept, or by a process of the
+ * previous version during a rolling deploy. Read from its status, each recipient alike, at its
+ * acceptance: the best the stored message can say.
+ */
+export function fatesFromStatus(message: {
+  to: string[];
+  cc: string[] | null;
+  bcc: string[] | null;
+  status: MessageStatus;
+  sentAt: Date;
+}): RecipientFate[] {
+  const status = FATE_OF_STATUS[message.status] ?? 'pending';
+  const lists = { to: message.to, cc: message.cc ?? [], bcc: message.bcc ?? [] };
+  return initialFates(lists, new Map(), message.sentAt).map((fate) => ({ ...fate, status }));
 }

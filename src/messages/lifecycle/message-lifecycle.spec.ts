@@ -182,4 +182,14 @@ describe(MessageLifecycle.name, () => {
       [JSON.stringify([{ p: 0, k: 'ada@example.com', s: 'complained', d: '550 5.1.1 no such user' }])],
     ]);
   });
+
+  it('changes no fate for a recipient the message does not list (position -1 would read the last one)', async () => {
+    query.mockResolvedValueOnce([]);
+    const report = { messageId: 'm1', detail: '550 5.1.1 no such user', recipient: 'zed@example.com', position: -1 };
+
+    expect(await sut.bounce(manager, report)).toBeUndefined();
+
+    expect(query).toHaveBeenCalledTimes(1);
+    expect(JSON.parse((query.mock.calls[0][1] as string[][])[5][0])).toEqual([]);
+  });
 });

@@ -225,9 +225,11 @@ export class MessageLifecycle {
     status: FateChange['status'],
   ): Promise<MovedMessage | undefined> {
     const { messageId, detail, recipient, position } = report;
-    const fates = [{ position, key: recipient, status, detail }];
+    // A recipient the message does not list (position -1) changes no fate: `-> -1` would read the last one.
+    const fates = position >= 0 ? [{ position, key: recipient, status, detail }] : [];
     const { moved } = await this.apply(manager, name, [{ messageId, detail, recipient, fates }]);
-    if (moved.length === 0) await manager.query(recipientFatesSql(), [[messageId], [fatesJson(fates)]]);
+    if (moved.length === 0 && fates.length > 0)
+      await manager.query(recipientFatesSql(), [[messageId], [fatesJson(fates)]]);
     return moved[0];
   }
 

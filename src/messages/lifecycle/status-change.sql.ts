@@ -65,13 +65,20 @@ export function recipientChangesCte(source: string, release = false): string {
   )`;
 }
 
-/** The new value of m.recipient_fates, with the recipient_changes of message m applied. */
-const FATES_AFTER = `CASE WHEN EXISTS (SELECT 1 FROM recipient_changes rc WHERE rc.message_id = m.id) THEN (
-    SELECT jsonb_agg(CASE WHEN rc.position IS NULL THEN f.v
-      ELSE f.v || jsonb_build_object('status', rc.status, 'detail', rc.detail, 'at', ${NOW_ISO}) END ORDER BY f.i)
+/**
+ * The CTE `fate_patches`: each message's recipient_changes at once, as new status, detail and `at`
+ * by position, so that the UPDATE applies them by a join rather than looking them up row by row.
+ */
+const FATE_PATCHES = `fate_patches AS (
+    SELECT message_id, jsonb_object_agg(position::text, jsonb_build_object('status', status, 'detail', detail, 'at', ${NOW_ISO})) AS patch
+    FROM recipient_changes GROUP BY message_id
+  )`;
+
+/** The new value of m.recipient_fates, with its fate_patches row `p` applied (none: as it was). */
+const FATES_AFTER = `CASE WHEN p.patch IS NULL THEN m.recipient_fates ELSE (
+    SELECT jsonb_agg(f.v || coalesce(p.patch -> (f.i - 1)::text, '{}') ORDER BY f.i)
     FROM jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
-    LEFT JOIN recipient_changes rc ON rc.message_id = m.id AND rc.position = f.i - 1
-  ) ELSE m.recipient_fates END`;
+  ) END`;
 
 /** Recipient fates after which the history names the recipient (SPEC §5). */
 const NAMED_IN_HISTORY = `('failed', 'bounced', 'complained', 'suppressed')`;
@@ -84,9 +91,9 @@ const NAMED_IN_HISTORY = `('failed', 'bounced', 'complained', 'suppressed')`;
 export function recipientFatesSql(): string {
   return `WITH change AS (
     SELECT * FROM unnest($1::uuid[], $2::jsonb[]) AS c(message_id, fates)
-  ), ${recipientChangesCte('change')}
+  ), ${recipientChangesCte('change')}, ${FATE_PATCHES}
   UPDATE messages m SET recipient_fates = ${FATES_AFTER}
-  WHERE m.id IN (SELECT message_id FROM recipient_changes)`;
+  FROM fate_patches p WHERE m.id = p.message_id`;
 }
 
 /**
@@ -105,17 +112,20 @@ export function transitionSql(name: TransitionName, returning: Record<string, st
   return `WITH change AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::boolean[])
       AS c(message_id, attempt, status, detail, recipient, fates, keep_suppressed)
-  ), ${recipientChangesCte('change', release)}, moved AS (
+  ), ${recipientChangesCte('change', release)}, ${FATE_PATCHES}, moved AS (
     UPDATE messages m SET status = ${fixed ? `'${fixed}'` : 'c.status'},${countsAttempt(name) ? ' delivery_attempts = c.attempt,' : ''}
       status_changes = m.status_changes + 1, updated_at = clock_timestamp(), recipient_fates = ${FATES_AFTER}
-    FROM change c
+    FROM change c LEFT JOIN fate_patches p ON p.message_id = c.message_id
     WHERE m.id = c.message_id AND (${guardSql(name)})
     RETURNING m.id, c.attempt, c.detail, c.recipient, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}
+  ), named_changes AS MATERIALIZED (
+    -- Recipients that failed, bounced, complained or were suppressed: few, and read again for each message moved.
+    SELECT * FROM recipient_changes WHERE status IN ${NAMED_IN_HISTORY}
   ), named AS (
-    -- Recipients that failed, bounced, complained or were suppressed, where the entry does not name one already (a report's).
+    -- Those of named_changes where the entry does not name one already (a report's).
     SELECT rc.*, rc.status = moved.status AND rc.detail IS NOT DISTINCT FROM moved.detail AS as_message
-    FROM moved JOIN recipient_changes rc ON rc.message_id = moved.id
-    WHERE moved.recipient IS NULL AND rc.status IN ${NAMED_IN_HISTORY}
+    FROM moved JOIN named_changes rc ON rc.message_id = moved.id
+    WHERE moved.recipient IS NULL
   ), lone AS (
     -- One recipient whose fate is the message's own (a lone recipient refused): the message's entry names it.
     SELECT message_id, min(recipient) AS recipient FROM named WHERE as_message GROUP BY message_id HAVING count(*) = 1
