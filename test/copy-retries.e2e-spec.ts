@@ -80,13 +80,14 @@ describe('copy retries (one SMTP transaction per recipient)', () => {
       expect(transactionsFor(id)).toEqual([0, 1, 1, 2]);
       const history = own(message.statusHistory);
       expect(history.map((e) => e.status)).toEqual(['queued', 'sending', 'deferred', 'sending', 'sent']);
-      // The refused recipients are named, each once: gone at the first attempt, late when it gave up.
-      expect((message.statusHistory as History).filter((e) => e.recipient).map((e) => [e.status, e.recipient])).toEqual(
-        [
-          ['deferred', gone],
-          ['sent', late],
-        ],
-      );
+      // The refused recipients are named, each once and in its own fate: gone at the first attempt, late when it
+      // gave up (the entry before that attempt's sent).
+      const named = (message.statusHistory as History).map((e) => [e.status, e.recipient]);
+      expect(named.filter(([, recipient]) => recipient)).toEqual([
+        ['failed', gone],
+        ['failed', late],
+      ]);
+      expect(named.findIndex(([, recipient]) => recipient === gone)).toBe(3);
       expect(history[2].detail).toContain(`(pending: ${late} (`);
       expect(history[2].detail).toMatch(new RegExp(`\\(refused: ${gone} \\(.*550 5\\.1\\.1 No such user here\\)\\)$`));
       expect(history[4].detail).toMatch(

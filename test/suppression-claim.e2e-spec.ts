@@ -85,9 +85,9 @@ describe('the suppression check of a delivery claim', () => {
     expect(await history(id)).toEqual([
       { status: 'queued', detail: null },
       { status: 'sending', detail: 'skipped suppressed recipients: mallory@example.com, trent@example.com' },
-      // Each suppressed recipient's own entry, with its reason (SPEC §5 "Recipients").
-      { status: 'sending', detail: 'manual' },
-      { status: 'sending', detail: 'manual' },
+      // Each suppressed recipient's own entry, in its own fate, with its reason (SPEC §5 "Recipients").
+      { status: 'suppressed', detail: 'manual' },
+      { status: 'suppressed', detail: 'manual' },
     ]);
     const [{ fates }] = await t.db.query(`SELECT recipient_fates AS fates FROM messages WHERE id = $1`, [id]);
     expect(fates.map((f: { email: string; status: string }) => [f.email, f.status])).toEqual([

@@ -90,7 +90,7 @@ describe(DeliveryClaim.name, () => {
     expect(await sut.claim(jobs)).toEqual([{ job: jobs[0], message: { ...message, signingKey: KEY } }]);
 
     expect(lifecycle.claim.mock.calls).toEqual([
-      [manager, [{ messageId: 'm1', attempt: 1, note: null }], CLAIMED_COLUMNS],
+      [manager, [{ messageId: 'm1', attempt: 1, note: null, keepSuppressed: false }], CLAIMED_COLUMNS],
     ]);
     expect(signingKeys.lookUp.mock.calls).toEqual([
       [manager, [{ id: 'm1', userId: 'user-1', senderAddress: 'ada@example.com' }]],
@@ -129,6 +129,7 @@ describe(DeliveryClaim.name, () => {
             note: 'skipped suppressed recipients: carol@example.org',
             // Its fate, with the reason (SPEC §5 "Recipients").
             fates: [{ position: 1, key: 'carol@example.org', status: 'suppressed', detail: 'manual' }],
+            keepSuppressed: false,
           },
         ],
         CLAIMED_COLUMNS,
@@ -171,6 +172,16 @@ describe(DeliveryClaim.name, () => {
     expect(lifecycle.claim.mock.calls).toEqual([[manager, [], CLAIMED_COLUMNS]]);
     expect(queue.complete.mock.calls).toEqual([[manager, ['j1']]]);
     expect(counted.mock.calls).toEqual([[{ outcome: 'suppressed' }, 1]]);
+  });
+
+  it('keeps the recipients shown suppressed so on a retry that sends only its remaining copies', async () => {
+    claimMoves(stored('m1', ['bob@example.org'], 2));
+
+    await sut.claim([job('j1', 'm1', { attempt: 2, copies: { pending: [0], accepted: 1 } })]);
+
+    expect(lifecycle.claim.mock.calls).toEqual([
+      [manager, [{ messageId: 'm1', attempt: 2, note: null, keepSuppressed: true }], CLAIMED_COLUMNS],
+    ]);
   });
 
   it('completes, as skipped, the jobs whose message the claim did not move (final, or another attempt’s)', async () => {

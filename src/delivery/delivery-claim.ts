@@ -64,13 +64,16 @@ export class DeliveryClaim {
       );
       const toClaim = jobs
         .filter((j) => !suppressed.get(j.data.messageId)?.all)
-        .map(({ data: { messageId, attempt } }) => {
+        .map(({ data: { messageId, attempt, copies } }) => {
           const skippedKeys = suppressed.get(messageId)?.keys;
           return {
             messageId,
             attempt,
             note: skippedKeys ? suppressedDetail(skippedKeys, false) : null,
             fates: fates.get(messageId),
+            // A retry that sends only the copies its job names would never send a recipient
+            // released now: one suppressed at the first attempt stays so (SPEC §5).
+            keepSuppressed: copies !== undefined,
           };
         });
       const { moved } = await this.lifecycle.claim<ClaimedColumns>(manager, toClaim, CLAIMED_COLUMNS);
@@ -101,7 +104,7 @@ export class DeliveryClaim {
   /**
    * The suppressed recipients of the messages that have some, each with its reason (SPEC §5): read
    * only for those, which are few. A recipient shown suppressed and taken off the list since goes
-   * back to pending in the claim's statement.
+   * back to pending in the claim's statement, but on a retry of copies.
    */
   private async suppressedFates(
     manager: EntityManager,

@@ -142,6 +142,33 @@ describe(DeliveryHandOver.name, () => {
       expect(finished()).toEqual([expect.objectContaining({ status: 'failed', detail: '550 5.1.1 No such user' })]);
     });
 
+    it('judges each recipient by its own reply when every one is refused, some for good and some for now', async () => {
+      const unknown = '550 5.1.1 <bob@example.org>: User unknown';
+      const busy = '452 4.2.2 Mailbox busy';
+      // nodemailer throws one error, with the temporary code, naming each refusal.
+      mailer.send.mockRejectedValue(
+        new MailDeliveryError(busy, false, 'RCPT TO', [
+          { address: 'bob@example.org', reply: unknown, permanent: true },
+          { address: 'carol@example.org', reply: busy, permanent: false },
+        ]),
+      );
+
+      await sut.execute(job(), message());
+
+      expect(finished()).toMatchObject([
+        {
+          status: 'deferred',
+          retryAfterSeconds: RETRY_DELAYS[0],
+          copies: { pending: [1], accepted: 0 },
+          fates: [
+            { position: 0, status: 'failed', detail: unknown },
+            { position: 1, status: 'deferred', detail: busy },
+          ],
+          hardBounces: ['bob@example.org'],
+        },
+      ]);
+    });
+
     it('signs it with the sender’s key', async () => {
       signingKeys.open.mockReturnValue(OPENED);
       mailer.send.mockResolvedValue(accepted());

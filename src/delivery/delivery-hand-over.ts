@@ -11,7 +11,7 @@ import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliverableMessage } from './delivery.repository';
 import { Mailer, OutgoingMail, Refusal } from './mailer/mailer';
 import { recipientCopies, sendCopies } from './recipient-copies';
-import { asCopyResults, copyOutcomes, RecipientOutcomes, wholeOutcomes } from './recipient-outcomes';
+import { asCopyResults, copyOutcomes, RecipientOutcomes, refusalsOf, wholeOutcomes } from './recipient-outcomes';
 import { deliveryOrder } from '../messages/recipients';
 
 /**
@@ -67,19 +67,19 @@ export class DeliveryHandOver {
       const result = await this.sendWhole(mail, message);
       const outcome = deliveryRetryPolicy(result, message.attempt, retryDelays);
       const entries = deliveryOrder(message);
-      if (
-        'receipt' in result &&
-        result.receipt.rejected.some((r) => !r.permanent) &&
-        message.attempt <= retryDelays.length
-      ) {
-        // Some recipients refused for now (452, greylisting): the message is deferred, and the next
-        // attempt sends those alone, one copy each, the others having it already.
-        const copies = asCopyResults(entries, message.positions, result.receipt);
+      const refusals = refusalsOf(result);
+      if (refusals.some((r) => !r.permanent) && message.attempt <= retryDelays.length) {
+        // Some recipients refused for now (452, greylisting), whether the others were accepted or
+        // refused too (nodemailer then throws one error with the temporary code): the message is
+        // deferred, each recipient judged by its own reply, and the next attempt sends those refused
+        // for now alone, one copy each, the others having it already or being refused for good.
+        const copies = asCopyResults(entries, message.positions, result);
         const deferred = copiesOutcome(copies, undefined, message.attempt, retryDelays);
-        const named = (refusals: Refusal[]) => refusals.map((r) => `${r.address} (${r.reply})`).join(', ');
-        const [forNow, forGood] = [false, true].map((p) => result.receipt.rejected.filter((r) => r.permanent === p));
+        const named = (list: Refusal[]) => list.map((r) => `${r.address} (${r.reply})`).join(', ');
+        const [forNow, forGood] = [false, true].map((p) => refusals.filter((r) => r.permanent === p));
         const refused = forGood.length > 0 ? ` (refused: ${named(forGood)})` : '';
-        const detail = `${result.receipt.reply} (pending: ${named(forNow)})${refused}`;
+        const head = 'receipt' in result ? result.receipt.reply : outcome.detail;
+        const detail = `${head} (pending: ${named(forNow)})${refused}`;
         return { ...withCopyOutcomes(copies, deferred, message.attempt), detail };
       }
       return { ...outcome, ...wholeOutcomes(entries, message.positions, result, outcome) };

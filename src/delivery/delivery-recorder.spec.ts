@@ -5,6 +5,7 @@ import { Database } from '../database/database';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import { Metrics } from '../metrics/metrics';
 import { DeliveryQueue } from '../queue/delivery-queue';
+import { SuppressionsRepository } from '../suppressions/suppressions.repository';
 import { DeliveryRecorder, JobResult } from './delivery-recorder';
 
 const manager = {} as EntityManager;
@@ -32,6 +33,7 @@ describe(DeliveryRecorder.name, () => {
   let database: jest.Mocked<Database>;
   let lifecycle: jest.Mocked<MessageLifecycle>;
   let queue: jest.Mocked<DeliveryQueue>;
+  let suppressions: jest.Mocked<SuppressionsRepository>;
   let counted: jest.Mock;
   let latency: jest.Mock;
   let logged: { log: jest.SpyInstance; warn: jest.SpyInstance };
@@ -57,6 +59,8 @@ describe(DeliveryRecorder.name, () => {
     queue = built.mock(DeliveryQueue);
     queue.enqueue.mockResolvedValue();
     queue.complete.mockResolvedValue();
+    suppressions = built.mock(SuppressionsRepository);
+    suppressions.addMany.mockResolvedValue([]);
     counted = jest.fn();
     latency = jest.fn();
     Object.defineProperties(built.mock(Metrics), {
@@ -110,6 +114,32 @@ describe(DeliveryRecorder.name, () => {
     expect(queue.enqueue.mock.calls).toEqual([[manager, []]]);
     expect(counted.mock.calls).toEqual([[{ outcome: 'failed' }]]);
     expect(logged.warn).toHaveBeenCalledWith(expect.anything(), 'Delivery failed (attempt 1): 550 No such user');
+  });
+
+  it('suppresses the hard bounces of a batch in one statement, in its transaction', async () => {
+    stillSending('m1', 'm2');
+
+    await Promise.all([
+      sut.record(result('j1', 'm1', { status: 'failed', hardBounces: ['gone@example.com'] })),
+      sut.record(result('j2', 'm2', { hardBounces: ['a@example.com', 'b@example.com'] })),
+    ]);
+
+    const entry = (email: string, messageId: string) => ({ userId: 'user-1', email, reason: 'hard_bounce', messageId });
+    expect(suppressions.addMany.mock.calls).toEqual([
+      [[entry('gone@example.com', 'm1'), entry('a@example.com', 'm2'), entry('b@example.com', 'm2')], manager],
+    ]);
+  });
+
+  it('suppresses nothing for a late or duplicate attempt, whose outcome changed nothing (SPEC §9)', async () => {
+    stillSending('m2');
+
+    await Promise.all([
+      sut.record(result('j1', 'm1', { status: 'failed', hardBounces: ['gone@example.com'] })),
+      sut.record(result('j2', 'm2', { hardBounces: ['kept@example.com'] })),
+    ]);
+
+    const suppressed = suppressions.addMany.mock.calls.flatMap(([entries]) => entries.map((e) => e.email));
+    expect(suppressed).toEqual(['kept@example.com']);
   });
 
   it('completes the job of a duplicate attempt (the message moved on) without retrying it, and says so', async () => {

@@ -71,12 +71,19 @@ export class DeliveryRecorder {
     const moved = new Set((await this.lifecycle.finish(manager, finished)).moved.map((m) => m.id));
     // SPEC §9: an address the relay refused as not existing is suppressed with the outcome that says
     // so; not by a late or duplicate job, whose outcome changed nothing.
-    for (const f of finished.filter((f) => moved.has(f.messageId)))
-      for (const email of f.hardBounces)
-        await this.suppressions.add(
-          { userId: f.userId, email, reason: 'hard_bounce', messageId: f.messageId },
-          manager,
-        );
+    await this.suppressions.addMany(
+      finished
+        .filter((f) => moved.has(f.messageId))
+        .flatMap((f) =>
+          f.hardBounces.map((email) => ({
+            userId: f.userId,
+            email,
+            reason: 'hard_bounce' as const,
+            messageId: f.messageId,
+          })),
+        ),
+      manager,
+    );
     // A delay of 0 is a retry too. A retry names the copies still to go, if any, in its own job:
     // committed with this outcome, so no later attempt sends an accepted copy again.
     const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));

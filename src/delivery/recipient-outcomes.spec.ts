@@ -83,13 +83,38 @@ describe(copyOutcomes.name, () => {
   });
 });
 
+describe('a relay naming an internationalized domain in A-labels', () => {
+  const idn = ['ada@example.com', 'Gone@Bücher.example'];
+  const at = new Map([
+    ['ada@example.com', 0],
+    ['gone@bücher.example', 1],
+  ]);
+  const refusal = (reply: string, permanent: boolean) => ({ address: 'gone@xn--bcher-kva.example', reply, permanent });
+
+  it('fails and suppresses the refused recipient, stored with its U-labels', () => {
+    const receipt = { reply: '250 ok', rejected: [refusal(unknown, true)] };
+    const out = wholeOutcomes(idn, at, { receipt }, { status: 'sent', detail: '250 ok' });
+    expect(out.fates.map((f) => [f.key, f.status])).toEqual([
+      ['ada@example.com', 'sent'],
+      ['gone@bücher.example', 'failed'],
+    ]);
+    expect(out.hardBounces).toEqual(['gone@bücher.example']);
+  });
+
+  it('reads one refused for now as refused, not as accepted', () => {
+    const receipt = { reply: '250 ok', rejected: [refusal('452 4.2.1 busy', false)] };
+    const [, gone] = asCopyResults(idn, at, { receipt });
+    expect('error' in gone.result && gone.result.error).toMatchObject({ permanent: false, command: 'RCPT TO' });
+  });
+});
+
 describe(asCopyResults.name, () => {
   it('reads a receipt as one result per recipient, those refused as errors at RCPT TO', () => {
     const receipt = {
       reply: '250 ok',
       rejected: [{ address: 'bob@example.com', reply: '452 4.2.1 busy', permanent: false }],
     };
-    const [ada, bob] = asCopyResults(entries, positions, receipt);
+    const [ada, bob] = asCopyResults(entries, positions, { receipt });
     expect(ada).toEqual({
       address: 'Ada@example.com',
       position: 0,

@@ -1,11 +1,25 @@
 import { classify } from '../bounces/reports/classify';
-import { addressKey } from '../common/addresses';
+import { addressKey, asciiAddressKey } from '../common/addresses';
 import { addressOf } from '../common/validation/mailbox';
 import type { FateChange } from '../messages/recipient-fates';
 import { recipientKey } from '../messages/recipients';
 import type { CopyResult } from './copies-outcome';
 import type { AttemptOutcome, HandOverResult } from './delivery-retry-policy';
-import { MailDeliveryError, MailReceipt, Refusal } from './mailer/mailer';
+import { MailDeliveryError, Refusal } from './mailer/mailer';
+
+/** The recipients a whole message's relay refused at RCPT TO: with its receipt, or all of them in its error. */
+export function refusalsOf(result: HandOverResult): Refusal[] {
+  if ('receipt' in result) return result.receipt.rejected;
+  return result.error instanceof MailDeliveryError ? result.error.refused : [];
+}
+
+/**
+ * A relay's refusals by the ASCII address key: SMTP names an internationalized domain in A-labels
+ * (`gone@xn--bcher-kva.example`), so a stored recipient is looked up by asciiAddressKey of its key.
+ */
+function refusalsByKey(refusals: Refusal[]): Map<string, Refusal> {
+  return new Map(refusals.map((r) => [asciiAddressKey(addressKey(r.address)), r]));
+}
 
 /** What an attempt did to each recipient it tried (SPEC §5 "Recipients"). */
 export interface RecipientOutcomes {
@@ -37,13 +51,11 @@ export function wholeOutcomes(
   outcome: AttemptOutcome,
 ): RecipientOutcomes {
   const error = 'error' in result ? result.error : undefined;
-  const refusals =
-    'receipt' in result ? result.receipt.rejected : error instanceof MailDeliveryError ? error.refused : [];
-  const refused = new Map<string, Refusal>(refusals.map((r) => [addressKey(r.address), r]));
+  const refused = refusalsByKey(refusalsOf(result));
   const fates = entries.map((entry): FateChange => {
     const key = recipientKey(entry);
     const position = positions.get(key)!;
-    const refusal = refused.get(key);
+    const refusal = refused.get(asciiAddressKey(key));
     if ('receipt' in result) {
       return refusal
         ? {
@@ -57,11 +69,12 @@ export function wholeOutcomes(
     return { position, key, status: outcome.status, detail: refusal?.reply ?? outcome.detail };
   });
   const failedNow = 'receipt' in result || outcome.status === 'failed';
-  const command = (key: string) => (refused.has(key) ? 'RCPT TO' : (error as MailDeliveryError | undefined)?.command);
+  const refusalOf = (key: string) => refused.get(asciiAddressKey(key));
+  const command = (key: string) => (refusalOf(key) ? 'RCPT TO' : (error as MailDeliveryError | undefined)?.command);
   const hardBounces = failedNow
     ? fates
-        .filter((f) => f.status === 'failed' && (refused.get(f.key)?.permanent ?? true))
-        .filter((f) => isAddressFailure(refused.get(f.key)?.reply ?? f.detail!, command(f.key)))
+        .filter((f) => f.status === 'failed' && (refusalOf(f.key)?.permanent ?? true))
+        .filter((f) => isAddressFailure(refusalOf(f.key)?.reply ?? f.detail!, command(f.key)))
         .map((f) => f.key)
     : [];
   return { fates, hardBounces };
@@ -96,25 +109,28 @@ export function copyOutcomes(results: CopyResult[], outcome: AttemptOutcome, att
 }
 
 /**
- * A whole message's receipt as one result per recipient, as if each had had its own copy: those
- * refused at RCPT TO as that refusal. For a receipt that refused some recipients for now, whose
- * retry sends those alone (copiesOutcome), as the copies of bulk or VERP mail are retried.
+ * A whole message's result as one result per recipient, as if each had had its own copy: those
+ * refused at RCPT TO as that refusal, the others as the message's receipt (or, should the relay
+ * have refused all and named not each, its error). For an attempt that refused some recipients
+ * for now, whose retry sends those alone (copiesOutcome), as the copies of bulk or VERP mail are retried.
  */
 export function asCopyResults(
   entries: string[],
   positions: ReadonlyMap<string, number>,
-  receipt: MailReceipt,
+  result: HandOverResult,
 ): CopyResult[] {
-  const refused = new Map<string, Refusal>(receipt.rejected.map((r) => [addressKey(r.address), r]));
+  const refused = refusalsByKey(refusalsOf(result));
   return entries.map((entry) => {
     const key = recipientKey(entry);
-    const refusal = refused.get(key);
+    const refusal = refused.get(asciiAddressKey(key));
     return {
       address: addressOf(entry),
       position: positions.get(key)!,
       result: refusal
         ? { error: new MailDeliveryError(refusal.reply, refusal.permanent, 'RCPT TO') }
-        : { receipt: { reply: receipt.reply, rejected: [] } },
+        : 'receipt' in result
+          ? { receipt: { reply: result.receipt.reply, rejected: [] } }
+          : result,
     };
   });
 }

@@ -49,14 +49,29 @@ export class SuppressionsRepository {
    * transaction when given its manager (a report's status change and entry commit together).
    */
   async add(entry: NewSuppression, manager: EntityManager = this.database.manager): Promise<SuppressionEntity> {
-    const { userId, email, reason, messageId } = entry;
-    const scope = entry.scope ?? DEFAULT_SCOPES[reason];
+    const [added] = await this.addMany([entry], manager);
+    return added;
+  }
+
+  /**
+   * Puts several addresses on their users' lists by add's rule, in one statement (the delivery
+   * recorder's hard bounces of a batch); returns the entries as they now stand, one per address.
+   * The same address twice in `entries` is put once, as the entry that stops more mail.
+   */
+  async addMany(
+    entries: NewSuppression[],
+    manager: EntityManager = this.database.manager,
+  ): Promise<SuppressionEntity[]> {
+    if (entries.length === 0) return [];
     // One statement, so that two writers at once cannot narrow each other's entry either. The
     // entry there is updated even when it stays as it was (each column set to itself), so that
     // the statement always returns the row: a second statement to read it could find it deleted.
-    const [row] = await manager.query<SuppressionEntity[]>(
+    const rows = await manager.query<SuppressionEntity[]>(
       `INSERT INTO suppressions AS s (user_id, email, reason, scope, message_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, date_trunc('milliseconds', clock_timestamp()))
+       SELECT DISTINCT ON (user_id, email) user_id, email, reason, scope, message_id, date_trunc('milliseconds', clock_timestamp())
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::uuid[]) AS n(user_id, email, reason, scope, message_id)
+       -- An address twice in one statement would be updated twice, which PostgreSQL refuses: once, the widest.
+       ORDER BY user_id, email, scope = 'all' DESC, reason = 'manual' DESC
        ON CONFLICT (user_id, email) DO UPDATE
          SET (reason, scope, message_id, created_at) = (
            SELECT CASE WHEN widens THEN EXCLUDED.reason ELSE s.reason END,
@@ -65,9 +80,15 @@ export class SuppressionsRepository {
                   CASE WHEN widens THEN EXCLUDED.created_at ELSE s.created_at END
            FROM (SELECT (s.scope = 'bulk' AND EXCLUDED.scope = 'all') OR (s.reason = 'unsubscribe' AND EXCLUDED.reason = 'manual') AS widens) AS change)
        RETURNING user_id AS "userId", email, reason, scope, message_id AS "messageId", created_at AS "createdAt"`,
-      [userId, email, reason, scope, messageId],
+      [
+        entries.map((e) => e.userId),
+        entries.map((e) => e.email),
+        entries.map((e) => e.reason),
+        entries.map((e) => e.scope ?? DEFAULT_SCOPES[e.reason]),
+        entries.map((e) => e.messageId),
+      ],
     );
-    return manager.getRepository(SuppressionEntity).create(row);
+    return rows.map((row) => manager.getRepository(SuppressionEntity).create(row));
   }
 
   /** Whether there was an entry to remove; with `reason`, only an entry for that reason goes. */

@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { addressOf } from '../../src/common/validation/mailbox';
 import { addressKeyOf, RESERVED_KEYS } from './text';
 
 /* The checks of the fuzz suites: what every answer must be, whatever was sent, and a tally of them. */
@@ -146,8 +147,9 @@ export function expectAcceptedSend(
     replyTo: message.replyTo === null ? null : expect.any(Array),
     // One pending recipient per to, cc and bcc entry, in that order (SPEC §5; the user is new: nothing suppressed).
     recipients: (['to', 'cc', 'bcc'] as const).flatMap((type) =>
-      ((message[type] ?? []) as string[]).map(() => ({
-        email: expect.any(String),
+      ((message[type] ?? []) as string[]).map((entry) => ({
+        // The entry's address part as given (a display name and angle brackets dropped, case kept).
+        email: addressOf(entry),
         type,
         status: 'pending',
         detail: null,

@@ -29,6 +29,8 @@ export class SmtpSink {
   /** Recipients (lowercased) answered 451 at RCPT TO as many more times as given, then accepted: greylisting. */
   readonly greylist = new Map<string, number>();
   reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
+  /** The reply to a MAIL FROM naming the envelope sender given: undefined accepts it. */
+  senderReply: (address: string) => { code: number; message: string } | undefined = () => undefined;
   private readonly server: SMTPServer;
   private waiters: (() => void)[] = [];
 
@@ -39,6 +41,8 @@ export class SmtpSink {
       logger: false,
       onMailFrom: (address, _session, callback) => {
         this.mailFrom.push(address.address);
+        const refusal = this.senderReply(address.address);
+        if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         callback();
       },
       onRcptTo: (address, _session, callback) => {

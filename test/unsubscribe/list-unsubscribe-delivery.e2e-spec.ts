@@ -142,7 +142,7 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
       expect(entry.detail).toMatch(
         new RegExp(`^1 of 2 copies accepted, one per recipient: 250 .* \\(refused: ${refused} \\(.*550.*\\)\\)$`),
       );
-      expect(named).toMatchObject({ status: 'sent', recipient: refused, detail: expect.stringContaining('550') });
+      expect(named).toMatchObject({ status: 'failed', recipient: refused, detail: expect.stringContaining('550') });
       expect(sink.acceptedFor(id).map((mail) => mail.to)).toEqual([[accepted]]);
     },
     TIMEOUT,

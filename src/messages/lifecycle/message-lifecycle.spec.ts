@@ -106,7 +106,7 @@ describe(MessageLifecycle.name, () => {
       manager,
       [
         { messageId: 'm1', attempt: 1 },
-        { messageId: 'm2', attempt: 2 },
+        { messageId: 'm2', attempt: 2, keepSuppressed: true },
       ],
       { subject: 'm.subject' },
     );
@@ -121,6 +121,7 @@ describe(MessageLifecycle.name, () => {
       [null, 'attempt 2'],
       [null, null],
       [null, null],
+      [false, true],
     ]);
     expect(claimed).toEqual({
       moved: [{ id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi' }],
@@ -136,7 +137,7 @@ describe(MessageLifecycle.name, () => {
       { messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy' },
     ]);
 
-    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null], [null]]);
+    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null], [null], [false]]);
     expect(finished).toEqual({
       moved: [{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1 }],
       outboxEventIds: [],

@@ -21,6 +21,11 @@ export interface StatusChange<N extends TransitionName = TransitionName> {
   recipient?: string | null;
   /** What the change does to the message's recipients (SPEC §5 "Recipients"), if anything. */
   fates?: FateChange[];
+  /**
+   * For the claim and the suppress: recipients shown suppressed stay so even if taken off the list
+   * since, as on a retry that sends only its remaining copies (judged at the first attempt).
+   */
+  keepSuppressed?: boolean;
 }
 
 /** A history entry that changes no status: a report worth keeping that moves nothing (SPEC §9). */
@@ -132,13 +137,18 @@ export class MessageLifecycle {
    */
   claim<R extends object = object>(
     manager: EntityManager,
-    attempts: { messageId: string; attempt: number; note?: string | null; fates?: FateChange[] }[],
+    attempts: (Pick<StatusChange, 'fates' | 'keepSuppressed'> & {
+      messageId: string;
+      attempt: number;
+      note?: string | null;
+    })[],
     returning: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const changes = attempts.map(({ messageId, attempt, note, fates }) => ({
+    const changes = attempts.map(({ messageId, attempt, note, fates, keepSuppressed }) => ({
       messageId,
       attempt,
       fates,
+      keepSuppressed,
       // The history names the attempt after the first, and what the caller notes (recipients it skips).
       detail: [attempt > 1 ? `attempt ${attempt}` : null, note].filter(Boolean).join('; ') || null,
     }));
@@ -153,7 +163,7 @@ export class MessageLifecycle {
    */
   suppress(
     manager: EntityManager,
-    changes: (Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient' | 'fates'>> &
+    changes: (Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient' | 'fates' | 'keepSuppressed'>> &
       Pick<StatusChange, 'fates'>)[],
   ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'suppress', changes);
@@ -226,7 +236,8 @@ export class MessageLifecycle {
   /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
   finish(
     manager: EntityManager,
-    outcomes: (Required<Omit<StatusChange<'finish'>, 'recipient' | 'fates'>> & Pick<StatusChange, 'fates'>)[],
+    outcomes: (Required<Omit<StatusChange<'finish'>, 'recipient' | 'fates' | 'keepSuppressed'>> &
+      Pick<StatusChange, 'fates'>)[],
   ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'finish', outcomes);
   }
@@ -250,6 +261,7 @@ export class MessageLifecycle {
         changes.map((c) => c.detail ?? null),
         changes.map((c) => c.recipient ?? null),
         changes.map((c) => (c.fates ? fatesJson(c.fates) : null)),
+        changes.map((c) => c.keepSuppressed ?? false),
       ],
     );
     const outboxEventIds = await this.enqueueOutbox(manager, rows);

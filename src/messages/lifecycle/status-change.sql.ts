@@ -36,7 +36,8 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
  * {p, k, s, d}) moves, read from `source` (rows with message_id and fates). A complained recipient
  * stays so, a bounced one moves only to complained, and the list suppresses only a recipient still
  * to be tried (a retry's claim leaves one the relay took or refused as it is). With `release`, recipients shown suppressed
- * and not named again go back to pending (taken off the list since: the claim judges again).
+ * and not named again go back to pending (taken off the list since: the claim judges again), unless
+ * the change keeps them (`keep_suppressed`: a retry that sends only its remaining copies would never send them).
  * The webhook endpoints' recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) hook
  * in here: written from this CTE in the same statement, its rows joined with `moved` in
  * transitionSql (a change applies only to a message that moves) and taken whole in
@@ -52,7 +53,8 @@ export function recipientChangesCte(source: string, release = false): string {
   const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed'
     FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
     WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'
-      AND NOT coalesce(c.fates @> jsonb_build_array(jsonb_build_object('p', f.i - 1)), false)`;
+      AND NOT coalesce(c.fates @> jsonb_build_array(jsonb_build_object('p', f.i - 1)), false)
+      AND NOT c.keep_suppressed`;
   return `recipient_changes AS (
     ${changed}${
       release
@@ -98,7 +100,8 @@ export function recipientFatesSql(): string {
  * The one statement of an event's status changes, for a batch: the guarded UPDATE, the history
  * entries and the outbox rows. Parameters: $1 message ids, $2 attempts, $3 target statuses (for
  * events with several), $4 history details, $5 the recipients per-recipient events name, $6 the recipients' fate changes
- * (FateChange[] as jsonb, recipientChangesCte), applied to the messages that move. `returning` adds columns of the changed message
+ * (FateChange[] as jsonb, recipientChangesCte), applied to the messages that move, $7 whether the claim keeps
+ * recipients shown suppressed so (StatusChange.keepSuppressed). `returning` adds columns of the changed message
  * (`m`), by output name, for callers that need them in the same round trip.
  */
 export function transitionSql(name: TransitionName, returning: Record<string, string> = {}): string {
@@ -107,7 +110,8 @@ export function transitionSql(name: TransitionName, returning: Record<string, st
   const fixed = fixedTarget(name);
   const extra = Object.entries(returning);
   return `WITH change AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[]) AS c(message_id, attempt, status, detail, recipient, fates)
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::boolean[])
+      AS c(message_id, attempt, status, detail, recipient, fates, keep_suppressed)
   ), ${recipientChangesCte('change', release)}, ${FATE_PATCHES}, moved AS (
     UPDATE messages m SET status = ${fixed ? `'${fixed}'` : 'c.status'},${countsAttempt(name) ? ' delivery_attempts = c.attempt,' : ''}
       status_changes = m.status_changes + 1, updated_at = clock_timestamp(), recipient_fates = ${FATES_AFTER}
@@ -126,13 +130,13 @@ export function transitionSql(name: TransitionName, returning: Record<string, st
     -- One recipient whose fate is the message's own (a lone recipient refused): the message's entry names it.
     SELECT message_id, min(recipient) AS recipient FROM named WHERE as_message GROUP BY message_id HAVING count(*) = 1
   ), history AS (
-    -- The message's entry, then one naming each other recipient that named holds.
+    -- The message's entry, then one naming each other recipient that named holds, in that recipient's own fate.
     INSERT INTO message_status_events (message_id, status, at, detail, recipient, note)
     SELECT id, status, date_trunc('milliseconds', clock_timestamp()), detail, recipient, note FROM (
       SELECT moved.id, moved.status, moved.detail, coalesce(moved.recipient, lone.recipient) AS recipient, false AS note, 0 AS position
       FROM moved LEFT JOIN lone ON lone.message_id = moved.id
       UNION ALL
-      SELECT named.message_id, moved.status, named.detail, named.recipient, true, named.position + 1
+      SELECT named.message_id, named.status, named.detail, named.recipient, true, named.position + 1
       FROM named JOIN moved ON moved.id = named.message_id
       WHERE NOT EXISTS (SELECT 1 FROM lone WHERE lone.message_id = named.message_id AND lone.recipient = named.recipient)
     ) entries ORDER BY id, position
