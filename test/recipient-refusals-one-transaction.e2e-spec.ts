@@ -59,4 +59,28 @@ describe('recipient refusals in one SMTP transaction', () => {
     TIMEOUT,
   );
 
+  it(
+    'fails and suppresses at once a recipient refused 550 5.1.1 when the only other one is refused for now, none accepted',
+    async () => {
+      const userId = newUserId('mixed');
+      const [busy, gone] = [address('busy'), address('gone')];
+      sink.greylist.set(busy, 1);
+      sink.refuseWith.set(gone, { code: 550, message: '5.1.1 User unknown' });
+      const accepted = await send(userId, { to: [busy, gone] });
+      // The relay took nobody: the message waits for the greylisted recipient, but gone's refusal was final.
+      const deferred: Message = await waitForStatus(t.http, userId, accepted.id, 'deferred');
+      expect(deferred.recipients.map((r) => [r.email, r.status, r.detail])).toEqual([
+        [busy, 'deferred', expect.stringContaining('451')],
+        [gone, 'failed', expect.stringContaining('5.1.1 User unknown')],
+      ]);
+      expect(await suppressions(userId)).toEqual([expect.objectContaining({ email: gone, reason: 'hard_bounce' })]);
+      const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
+      expect(fates(sent)).toEqual([
+        [busy, 'sent'],
+        [gone, 'failed'],
+      ]);
+    },
+    TIMEOUT,
+  );
+
 });
