@@ -83,4 +83,26 @@ describe('recipient refusals in one SMTP transaction', () => {
     TIMEOUT,
   );
 
+  it(
+    'leaves no recipient pending once the message is sent: one skipped as suppressed and taken off the list while another was retried',
+    async () => {
+      const userId = newUserId('released');
+      const [ok, busy, listed] = [address('ok'), address('busy'), address('listed')];
+      sink.greylist.set(busy, 1);
+      await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: listed }).expect(201);
+      const accepted = await send(userId, { to: [ok, busy, listed] });
+      await waitForStatus(t.http, userId, accepted.id, 'deferred');
+      // Before the retry, which sends the greylisted recipient's copy alone.
+      await t.http.delete(`/user/suppressions/${listed}`).set(bearer(userId)).expect(204);
+      const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
+      const gotIt = deliveredTo(accepted.id).includes(listed);
+      // Either it was sent after all, or it stays as the delivery that skipped it left it: never pending.
+      expect(fates(sent)).toEqual([
+        [ok, 'sent'],
+        [busy, 'sent'],
+        [listed, gotIt ? 'sent' : 'suppressed'],
+      ]);
+    },
+    TIMEOUT,
+  );
 });
