@@ -227,6 +227,25 @@ describe('the message lifecycle on PostgreSQL', () => {
       expect(await named(id)).toEqual([{ status: 'failed', recipient: 'b@example.com', note: true }]);
     });
 
+    it('keeps one fate per recipient when a batch holds the same attempt twice (a job that outlived its lease, recorded in the same group commit as its double)', async () => {
+      const { id } = await storeMessage(t.db, newUserId(), { recipients: ['a@example.com', 'b@example.com'] });
+      await claim(id, 1);
+      const outcome = {
+        messageId: id,
+        attempt: 1,
+        status: 'sent' as const,
+        detail: '250 ok',
+        fates: [fate(0, 'a@example.com', 'sent', '250 ok'), fate(1, 'b@example.com', 'failed', '550 5.1.1 unknown')],
+      };
+      // One of the two moves the message (the UPDATE takes one row per message); the other changes nothing.
+      expect((await t.db.transaction((m) => lifecycle.finish(m, [outcome, { ...outcome }]))).moved).toHaveLength(1);
+      expect(await fatesOf(id)).toEqual([
+        ['a@example.com', 'sent', '250 ok'],
+        ['b@example.com', 'failed', '550 5.1.1 unknown'],
+      ]);
+      expect(await named(id)).toEqual([{ status: 'sent', recipient: 'b@example.com', note: true }]);
+    });
+
     it('bounces a second recipient of an already bounced message, and a complaint outranks a bounce', async () => {
       const { id } = await storeMessage(t.db, newUserId(), { recipients: ['a@example.com', 'b@example.com'] });
       await claim(id, 1);
