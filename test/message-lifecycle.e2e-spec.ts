@@ -243,7 +243,7 @@ describe('the message lifecycle on PostgreSQL', () => {
         ['a@example.com', 'sent', '250 ok'],
         ['b@example.com', 'failed', '550 5.1.1 unknown'],
       ]);
-      expect(await named(id)).toEqual([{ status: 'sent', recipient: 'b@example.com', note: true }]);
+      expect(await named(id)).toEqual([{ status: 'failed', recipient: 'b@example.com', note: true }]);
     });
 
     it('bounces a second recipient of an already bounced message, and a complaint outranks a bounce', async () => {

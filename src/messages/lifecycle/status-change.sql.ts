@@ -120,7 +120,10 @@ export function transitionSql(name: TransitionName, returning: Record<string, st
     RETURNING m.id, c.attempt, c.detail, c.recipient, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}
   ), named_changes AS MATERIALIZED (
     -- Recipients that failed, bounced, complained or were suppressed: few, and read again for each message moved.
-    SELECT * FROM recipient_changes WHERE status IN ${NAMED_IN_HISTORY}
+    -- One per recipient, as fate_patches applies one: a batch may name a message twice (a job that
+    -- outlived its lease, recorded beside its double).
+    SELECT DISTINCT ON (message_id, position) * FROM recipient_changes WHERE status IN ${NAMED_IN_HISTORY}
+    ORDER BY message_id, position
   ), named AS (
     -- Those of named_changes where the entry does not name one already (a report's).
     SELECT rc.*, rc.status = moved.status AND rc.detail IS NOT DISTINCT FROM moved.detail AS as_message
