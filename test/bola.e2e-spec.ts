@@ -408,11 +408,16 @@ describe("BOLA: another user's id is answered like an id that exists nowhere (SP
 
     /** A fresh send as its caller observes it, without what differs between any two sends and users. */
     const observeSend = (response: Response, userId: string) => {
-      const { id, sentAt, senderId, userId: owner, ...rest } = response.body;
+      const { id, sentAt, senderId, userId: owner, recipients, ...rest } = response.body;
       expect(owner).toBe(userId);
       expect(Date.parse(sentAt)).not.toBeNaN();
       expect(senderId).toMatch(/^[0-9a-f-]{36}$/);
-      return { ...observe(response, id), body: rest };
+      // Each recipient's fate dates from the acceptance, as sentAt does: the two sends' moments differ.
+      const fates = (recipients as { at: string }[]).map(({ at, ...fate }) => {
+        expect(at).toBe(sentAt);
+        return fate;
+      });
+      return { ...observe(response, id), body: { ...rest, recipients: fates } };
     };
 
     it("Alice's key with Alice's body gives Carol a new message of her own, not Alice's answer", async () => {
