@@ -2,34 +2,16 @@
 // the column, and those a process of the previous version stores during a rolling deploy. The
 // migration rewrites no row; such a message shows fates read from its status, and its delivery and
 // reports go on as before, its `[]` left as it is.
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, MIGRATIONS } from '../src/database/data-source-options';
+import { MIGRATIONS } from '../src/database/data-source-options';
 import { RecipientFates1764691200000 } from '../src/database/migrations/1764691200000-recipient-fates';
-import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
 import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
-import { ENTITIES } from '../src/entities';
 import { storeMessage } from './support/factories';
+import { scratchDatabase } from './support/scratch-database';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 
 describe('migration RecipientFates1764691200000', () => {
-  const name = `mailroom_fates_migration_${randomBytes(4).toString('hex')}`;
-  const maintenanceUrl = new URL(process.env.TEST_DATABASE_URL!);
-  maintenanceUrl.pathname = '/postgres';
-  const url = new URL(maintenanceUrl);
-  url.pathname = `/${name}`;
-  const migratedTo = (migrations: (typeof MIGRATIONS)[number][]) =>
-    new DataSource({ ...dataSourceOptions(url.toString(), ENTITIES), migrations }).initialize();
-
-  beforeAll(() => createDatabaseIfMissing(maintenanceUrl.toString(), name));
-  afterAll(async () => {
-    const client = new Client({ connectionString: maintenanceUrl.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-  });
+  const { migratedTo } = scratchDatabase('fates_migration');
 
   it('adds the column without rewriting a message: earlier ones keep [] and their row version', async () => {
     expect(MIGRATIONS).toContain(RecipientFates1764691200000);

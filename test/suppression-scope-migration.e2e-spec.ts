@@ -2,30 +2,13 @@
 // migrated up to just before it and holds an entry of every reason: unsubscribes become `bulk`,
 // the others `all` without being rewritten, and the table then refuses a scope its reason may not
 // have, or none.
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, MIGRATIONS } from '../src/database/data-source-options';
+import { MIGRATIONS } from '../src/database/data-source-options';
 import { SuppressionScope1764691201000 } from '../src/database/migrations/1764691201000-suppression-scope';
-import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
-import { ENTITIES } from '../src/entities';
+
+import { scratchDatabase } from './support/scratch-database';
 
 describe('migration SuppressionScope1764691201000', () => {
-  const name = `mailroom_scope_migration_${randomBytes(4).toString('hex')}`;
-  const maintenanceUrl = new URL(process.env.TEST_DATABASE_URL!);
-  maintenanceUrl.pathname = '/postgres';
-  const url = new URL(maintenanceUrl);
-  url.pathname = `/${name}`;
-  const migratedTo = (migrations: (typeof MIGRATIONS)[number][]) =>
-    new DataSource({ ...dataSourceOptions(url.toString(), ENTITIES), migrations }).initialize();
-
-  beforeAll(() => createDatabaseIfMissing(maintenanceUrl.toString(), name));
-  afterAll(async () => {
-    const client = new Client({ connectionString: maintenanceUrl.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-  });
+  const { migratedTo } = scratchDatabase('scope_migration');
 
   it('backfills unsubscribes as bulk and every other reason as all, then holds each reason to its scopes', async () => {
     expect(MIGRATIONS).toContain(SuppressionScope1764691201000);

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, MIGRATIONS } from '../../src/database/data-source-options';
+import { createDatabaseIfMissing } from '../../src/database/embedded-postgres';
+import { ENTITIES } from '../../src/entities';
+
+/**
+ * A database of the calling suite's own on the test server, created before its tests and dropped
+ * after them, for a migration test: `migratedTo(list)` opens it with only those migrations known,
+ * so a suite can stop just before the migration it tests, write rows, then run the rest.
+ */
+export function scratchDatabase(label: string) {
+  const name = `mailroom_${label}_${randomBytes(4).toString('hex')}`;
+  const maintenanceUrl = new URL(process.env.TEST_DATABASE_URL!);
+  maintenanceUrl.pathname = '/postgres';
+  const url = new URL(maintenanceUrl);
+  url.pathname = `/${name}`;
+
+  beforeAll(() => createDatabaseIfMissing(maintenanceUrl.toString(), name));
+  afterAll(async () => {
+    const client = new Client({ connectionString: maintenanceUrl.toString() });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  });
+
+  return {
+    migratedTo: (migrations: (typeof MIGRATIONS)[number][]) =>
+      new DataSource({ ...dataSourceOptions(url.toString(), ENTITIES), migrations }).initialize(),
+  };
+}
