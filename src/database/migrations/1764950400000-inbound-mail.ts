@@ -10,7 +10,7 @@ export class InboundMail1764950400000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE sending_domains ADD COLUMN receiving boolean NOT NULL DEFAULT false`);
-    await db.query(`CREATE UNIQUE INDEX uq_sending_domains_receiver ON sending_domains (name) WHERE receiving`);
+    await db.query(`CREATE UNIQUE INDEX uq_sending_domains_receiver ON sending_domains (name) WHERE receiving = true`);
     await db.query(`
       CREATE TABLE inbound_mails (
         id uuid PRIMARY KEY,

@@ -7,7 +7,7 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 @Unique('uq_sending_domains_name_selector', ['name', 'selector'])
 @Index('ix_sending_domains_user_created', ['userId', 'createdAt', 'id'])
 // One user receives for a domain name (SPEC §13), though several may send from it.
-@Index('uq_sending_domains_receiver', ['name'], { unique: true, where: 'receiving' })
+@Index('uq_sending_domains_receiver', ['name'], { unique: true, where: 'receiving = true' })
 export class SendingDomainEntity {
   @PrimaryColumn('uuid')
   id!: string;
