@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { InboundSmtpListener } from '../../src/bounces/inbound-smtp.listener';
 import { TestDnsServer } from '../support/dns-server';
 import { bootTestApp, TestApp } from '../support/test-app';
-import { bearer } from '../support/tokens';
+import { bearer, newUserId } from '../support/tokens';
 
 export const TIMEOUT = 120_000;
 
@@ -21,6 +21,13 @@ export interface InboundApp {
   verifiedDomain(userId: string, name?: string): Promise<any>;
   list(userId: string, query?: Record<string, string | number>): Promise<any>;
   get(userId: string, id: string): Promise<any>;
+  /** GET of a byte route (`/user/inbound/{id}/raw`, `…/attachments/{index}`): its status, headers and bytes. */
+  bytes(userId: string, path: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
+  /**
+   * For the calling describe: a user receiving at a domain of its own, and an address there
+   * (`desk@`), made before its tests. Filled in by beforeAll.
+   */
+  mailbox(label: string): { userId: string; to: string };
 }
 
 /** A domain name no other test uses. */
@@ -64,5 +71,24 @@ export function bootInboundApp(env: Record<string, string> = {}): InboundApp {
     list: async (userId, query = {}) =>
       (await t.http.get('/user/inbound').query(query).set(bearer(userId)).expect(200)).body,
     get: async (userId, id) => (await t.http.get(`/user/inbound/${id}`).set(bearer(userId)).expect(200)).body,
+    bytes: async (userId, path) => {
+      const response = await t.http
+        .get(path)
+        .set(bearer(userId))
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      return { status: response.status, headers: response.headers, body: response.body };
+    },
+    mailbox(label) {
+      const mailbox = { userId: newUserId(label), to: '' };
+      beforeAll(async () => {
+        mailbox.to = `desk@${(await this.receivingDomain(mailbox.userId)).name}`;
+      }, TIMEOUT);
+      return mailbox;
+    },
   };
 }

@@ -7,7 +7,7 @@ import { Resolver } from 'node:dns/promises';
 import { authenticate } from 'mailauth';
 import { createTransport } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { bearer, newUserId } from '../support/tokens';
+import { newUserId } from '../support/tokens';
 import { bootInboundApp, newDomain, TIMEOUT } from './inbound-app';
 
 const keyPair = () =>
@@ -19,7 +19,7 @@ const keyPair = () =>
 
 describe('inbound authentication verdicts', () => {
   const app = bootInboundApp();
-  const { t, dns } = app;
+  const { dns } = app;
   const published = keyPair();
   const other = keyPair();
 
@@ -109,18 +109,7 @@ describe('inbound authentication verdicts', () => {
 
       const [item] = (await app.list(userId)).inbound;
       expect(item.authentication).toEqual(expected);
-      const raw = (
-        await t.http
-          .get(`/user/inbound/${item.id}/raw`)
-          .set(bearer(userId))
-          .buffer(true)
-          .parse((res, done) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => done(null, Buffer.concat(chunks)));
-          })
-          .expect(200)
-      ).body as Buffer;
+      const { body: raw } = await app.bytes(userId, `/user/inbound/${item.id}/raw`);
       expect(await reference(raw, `ana@${sender}`)).toEqual(expected);
     },
     TIMEOUT,

@@ -5,7 +5,6 @@
 import { createTransport } from 'nodemailer';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { RawSmtpClient } from '../support/raw-smtp-client';
-import { newUserId } from '../support/tokens';
 import { rawMail } from './hostile-mail';
 import { bootInboundApp, TIMEOUT } from './inbound-app';
 
@@ -13,21 +12,15 @@ const FROM = 'From: cara@example.org';
 
 describe('hostile inbound mail', () => {
   const app = bootInboundApp();
-  let userId: string;
-  let to: string;
-
-  beforeAll(async () => {
-    userId = newUserId('hostile');
-    to = `desk@${(await app.receivingDomain(userId)).name}`;
-  }, TIMEOUT);
+  const mailbox = app.mailbox('hostile');
 
   /** Sends the mail and reads back what was stored of it, by its subject. */
   const storeAndRead = async (raw: Buffer, subject: string) => {
-    expect(await sendWithNodemailer(app.port(), to, raw, 'cara@example.org')).toMatchObject({ accepted: true });
-    const { inbound } = await app.list(userId, { take: 100 });
+    expect(await sendWithNodemailer(app.port(), mailbox.to, raw, 'cara@example.org')).toMatchObject({ accepted: true });
+    const { inbound } = await app.list(mailbox.userId, { take: 100 });
     const items = inbound.filter((item: { subject: string | null }) => item.subject === subject);
     expect(items).toHaveLength(1);
-    return app.get(userId, items[0].id);
+    return app.get(mailbox.userId, items[0].id);
   };
 
   it.each([
@@ -130,14 +123,14 @@ describe('hostile inbound mail', () => {
   it(
     'refuses a megabyte of folded header lines at once (552), storing nothing',
     async () => {
-      const before = (await app.list(userId)).total;
+      const before = (await app.list(mailbox.userId)).total;
       const raw = Buffer.from(`${FROM}\r\nSubject: folded${' x\r\n'.repeat(256 * 1024)}\r\nbody\r\n`);
-      expect(await sendWithNodemailer(app.port(), to, raw, 'cara@example.org')).toMatchObject({
+      expect(await sendWithNodemailer(app.port(), mailbox.to, raw, 'cara@example.org')).toMatchObject({
         accepted: false,
         code: 552,
         reply: expect.stringMatching(/header block over 65536 bytes/),
       });
-      expect((await app.list(userId)).total).toBe(before);
+      expect((await app.list(mailbox.userId)).total).toBe(before);
     },
     TIMEOUT,
   );
@@ -147,13 +140,15 @@ describe('hostile inbound mail', () => {
     async () => {
       const slow = new RawSmtpClient(app.port());
       await slow.greeted();
-      slow.write(`EHLO slow.example.net\r\nMAIL FROM:<cara@example.org>\r\nRCPT TO:<${to}>\r\nDATA\r\n`);
+      slow.write(`EHLO slow.example.net\r\nMAIL FROM:<cara@example.org>\r\nRCPT TO:<${mailbox.to}>\r\nDATA\r\n`);
       await slow.waitFor((c) => c.replies().some((line) => line.startsWith('354')), '354');
       slow.write(`${FROM}\r\nSubject: dripped\r\n\r\n`);
       // Between each word it drips, another client's whole mail goes through.
       for (const [i, word] of ['one ', 'word ', 'at ', 'a ', 'time'].entries()) {
         const quick = rawMail([FROM, `Subject: quick ${i}`], 'fast');
-        expect(await sendWithNodemailer(app.port(), to, quick, 'c@example.org')).toMatchObject({ accepted: true });
+        expect(await sendWithNodemailer(app.port(), mailbox.to, quick, 'c@example.org')).toMatchObject({
+          accepted: true,
+        });
         expect(slow.replies().map((line) => line.slice(0, 3))).toEqual(['220', '250', '250', '250', '354']);
         slow.write(word);
       }
@@ -161,9 +156,9 @@ describe('hostile inbound mail', () => {
       await slow.waitFor((c) => c.replies().some((line) => line.startsWith('221')), '221');
       expect(slow.replies().map((line) => line.slice(0, 3))).toEqual(['220', '250', '250', '250', '354', '250', '221']);
       slow.destroy();
-      const { inbound } = await app.list(userId, { take: 100 });
+      const { inbound } = await app.list(mailbox.userId, { take: 100 });
       const dripped = inbound.find((item: { subject: string }) => item.subject === 'dripped');
-      expect((await app.get(userId, dripped.id)).text).toBe('one word at a time\n');
+      expect((await app.get(mailbox.userId, dripped.id)).text).toBe('one word at a time\n');
     },
     TIMEOUT,
   );
@@ -171,7 +166,7 @@ describe('hostile inbound mail', () => {
   it(
     'takes 30 clients at once, each with its own connection, and stores each mail once',
     async () => {
-      const before = (await app.list(userId)).total;
+      const before = (await app.list(mailbox.userId)).total;
       const sends = Array.from({ length: 30 }, async (_, i) => {
         const transport = createTransport({
           host: '127.0.0.1',
@@ -181,7 +176,7 @@ describe('hostile inbound mail', () => {
         });
         try {
           return await transport.sendMail({
-            envelope: { from: 'cara@example.org', to: [to] },
+            envelope: { from: 'cara@example.org', to: [mailbox.to] },
             raw: rawMail([FROM, `Subject: crowd ${i}`], `mail ${i}`),
           });
         } finally {
@@ -190,7 +185,7 @@ describe('hostile inbound mail', () => {
       });
       const answers = await Promise.all(sends);
       expect(answers.every((answer) => /^250 /.test(String(answer.response)))).toBe(true);
-      const { inbound, total } = await app.list(userId, { take: 100 });
+      const { inbound, total } = await app.list(mailbox.userId, { take: 100 });
       expect(total).toBe(before + 30);
       const subjects = inbound
         .map((item: { subject: string }) => item.subject)

@@ -5,7 +5,6 @@ import { InboundMailLimits } from '../../src/inbound/inbound-mail-limits';
 import { MAX_HEADER_BYTES } from '../../src/common/mime/header-fields';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { RawSmtpClient } from '../support/raw-smtp-client';
-import { newUserId } from '../support/tokens';
 import {
   attachmentPart,
   mailNested,
@@ -22,15 +21,9 @@ const MIB = 1024 * 1024;
 describe('inbound mail limits', () => {
   const app = bootInboundApp();
   const limits = new InboundMailLimits();
-  let userId: string;
-  let to: string;
+  const mailbox = app.mailbox('limits');
 
-  beforeAll(async () => {
-    userId = newUserId('limits');
-    to = `desk@${(await app.receivingDomain(userId)).name}`;
-  }, TIMEOUT);
-
-  const total = async () => (await app.list(userId)).total as number;
+  const total = async () => (await app.list(mailbox.userId)).total as number;
 
   it.each([
     ['size (INBOUND_MAX_BYTES, 10 MiB)', mailOfSize(10 * MIB), mailOfSize(10 * MIB + 1), /^552 /],
@@ -68,9 +61,11 @@ describe('inbound mail limits', () => {
     'takes a mail at the %s limit and refuses one past it, storing nothing of it',
     async (_, atLimit, pastLimit, refusal) => {
       const before = await total();
-      expect(await sendWithNodemailer(app.port(), to, atLimit, 'cara@example.org')).toMatchObject({ accepted: true });
+      expect(await sendWithNodemailer(app.port(), mailbox.to, atLimit, 'cara@example.org')).toMatchObject({
+        accepted: true,
+      });
       expect(await total()).toBe(before + 1);
-      const refused = await sendWithNodemailer(app.port(), to, pastLimit, 'cara@example.org');
+      const refused = await sendWithNodemailer(app.port(), mailbox.to, pastLimit, 'cara@example.org');
       expect(refused).toMatchObject({ accepted: false, code: 552, reply: expect.stringMatching(refusal) });
       expect(await total()).toBe(before + 1);
     },
@@ -83,7 +78,7 @@ describe('inbound mail limits', () => {
       const before = await total();
       const client = new RawSmtpClient(app.port());
       await client.greeted();
-      const [local, domain] = to.split('@');
+      const [local, domain] = mailbox.to.split('@');
       const rcpts = Array.from({ length: limits.recipients + 1 }, (_, i) => `RCPT TO:<${local}+${i}@${domain}>\r\n`);
       // Everything at once, as a PIPELINING client may (RFC 2920).
       client.write(`EHLO relay.example.net\r\nMAIL FROM:<cara@example.org>\r\n${rcpts.join('')}DATA\r\n`);
@@ -92,7 +87,7 @@ describe('inbound mail limits', () => {
       await client.waitFor((c) => c.replies().some((line) => line.startsWith('221')), '221');
       const codes = client.replies().map((line) => Number(line.slice(0, 3)));
       expect(codes).toEqual([220, 250, 250, ...Array(limits.recipients).fill(250), 452, 354, 250, 221]);
-      const [item] = (await app.list(userId)).inbound;
+      const [item] = (await app.list(mailbox.userId)).inbound;
       expect(await total()).toBe(before + 1);
       expect(item.envelope.rcptTo).toHaveLength(limits.recipients);
       client.destroy();

@@ -85,17 +85,9 @@ describe('inbound mail', () => {
         ]),
       );
 
-      const pdf = await t.http
-        .get(`/user/inbound/${item.id}/attachments/1`)
-        .set(bearer(userId))
-        .buffer(true)
-        .parse((res, done) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => done(null, Buffer.concat(chunks)));
-        })
-        .expect(200);
-      expect(Buffer.compare(pdf.body as Buffer, PDF)).toBe(0);
+      const pdf = await app.bytes(userId, `/user/inbound/${item.id}/attachments/1`);
+      expect(pdf.status).toBe(200);
+      expect(Buffer.compare(pdf.body, PDF)).toBe(0);
       expect(pdf.headers).toMatchObject({
         'content-type': 'application/pdf',
         'content-disposition': `attachment; filename="invoice ?.pdf"; filename*=UTF-8''invoice%20%E2%82%AC.pdf`,
@@ -103,15 +95,7 @@ describe('inbound mail', () => {
         'content-security-policy': 'sandbox',
       });
 
-      const eml = await t.http
-        .get(`/user/inbound/${item.id}/raw`)
-        .set(bearer(userId))
-        .buffer(true)
-        .parse((res, done) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => done(null, Buffer.concat(chunks)));
-        });
+      const eml = await app.bytes(userId, `/user/inbound/${item.id}/raw`);
       expect(eml.status).toBe(200);
       expect(eml.headers).toMatchObject({
         'content-type': 'message/rfc822',
@@ -119,7 +103,7 @@ describe('inbound mail', () => {
         'x-content-type-options': 'nosniff',
       });
       // As it arrived: the bytes nodemailer sent, dot-stuffing undone, line ends CRLF.
-      expect((eml.body as Buffer).toString('latin1')).toBe(raw.toString('latin1').replace(/\r?\n/g, '\r\n'));
+      expect(eml.body.toString('latin1')).toBe(raw.toString('latin1').replace(/\r?\n/g, '\r\n'));
 
       await t.http.get(`/user/inbound/${item.id}/attachments/2`).set(bearer(userId)).expect(404);
       await t.http.get(`/user/inbound/${item.id}/attachments/x`).set(bearer(userId)).expect(404);

@@ -10,7 +10,6 @@ import { createTransport } from 'nodemailer';
 import { converse } from '../bounces/smtp-clients';
 import { itIfPython } from '../support/python';
 import { itIfSwaks, SWAKS } from '../support/swaks';
-import { newUserId } from '../support/tokens';
 import { selfSignedCertificate } from '../submission/submission-clients';
 import { rawMail } from './hostile-mail';
 import { bootInboundApp, TIMEOUT } from './inbound-app';
@@ -29,15 +28,10 @@ describe('the inbound listener with STARTTLS', () => {
   });
   afterAll(() => rmSync(tls.dir, { recursive: true, force: true }));
   const app = bootInboundApp(env);
-  let userId: string;
-  let to: string;
-  beforeAll(async () => {
-    userId = newUserId('tls');
-    to = `desk@${(await app.receivingDomain(userId)).name}`;
-  }, TIMEOUT);
+  const mailbox = app.mailbox('tls');
 
   const subjects = async () =>
-    (await app.list(userId, { take: 100 })).inbound.map((item: { subject: string }) => item.subject);
+    (await app.list(mailbox.userId, { take: 100 })).inbound.map((item: { subject: string }) => item.subject);
 
   itWithPython('offers STARTTLS and SIZE, and no AUTH', async () => {
     const { features } = await converse(app.port(), [{ cmd: 'QUIT' }]);
@@ -58,7 +52,7 @@ describe('the inbound listener with STARTTLS', () => {
       });
       try {
         const info = await transport.sendMail({
-          envelope: { from: 'cara@example.org', to: [to] },
+          envelope: { from: 'cara@example.org', to: [mailbox.to] },
           raw: rawMail(['From: cara@example.org', 'Subject: over tls'], 'encrypted on the way'),
         });
         expect(String(info.response)).toMatch(/^250 /);
@@ -81,7 +75,7 @@ describe('the inbound listener with STARTTLS', () => {
         const { stdout } = await run(SWAKS, [
           ...args,
           '--to',
-          to,
+          mailbox.to,
           '--tls',
           '--ehlo',
           'swaks.example.net',

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { PageEnvelope } from '../../common/paging';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { MessagePageResponse } from '../../messages/dto/message-page.response';
 import { AUTHENTICATION_VERDICTS } from '../mail-verdicts';
 import type { AuthenticationVerdict } from '../mail-verdicts';
 
@@ -127,19 +127,19 @@ export class InboundMailResponse extends InboundListItemResponse {
   headers!: InboundHeaderResponse[];
 }
 
-export class InboundPageResponse extends PageEnvelope {
+/** The message list's envelope and its date and address filters as applied (SPEC §13: paged as the message list). */
+export class InboundPageResponse extends PickType(MessagePageResponse, [
+  'take',
+  'page',
+  'skip',
+  'total',
+  'totalPages',
+  'hasNext',
+  'startDate',
+  'endDate',
+  'fromEmail',
+  'toEmail',
+] as const) {
   @ApiProperty({ type: [InboundListItemResponse], description: 'Newest first' })
   inbound!: InboundListItemResponse[];
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The filter applied, normalized' })
-  startDate!: string | null;
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  endDate!: string | null;
-
-  @ApiProperty({ type: String, format: 'email', nullable: true })
-  fromEmail!: string | null;
-
-  @ApiProperty({ type: String, format: 'email', nullable: true })
-  toEmail!: string | null;
 }
