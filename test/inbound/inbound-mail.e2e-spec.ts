@@ -5,12 +5,15 @@
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
-import { sendWithNodemailer } from '../bounces/smtp-clients';
+import { sendWithNodemailer, sendWithSmtplib } from '../bounces/smtp-clients';
+import { itIfPython } from '../support/python';
 import { bearer, newUserId } from '../support/tokens';
 import { bootInboundApp, TIMEOUT } from './inbound-app';
 
 const compose = (options: Mail.Options): Promise<Buffer> => new MailComposer(options).compile().build();
 const PDF = Buffer.from('%PDF-1.4\n% not really a pdf, but bytes all the same \u00ff\u0000\n', 'latin1');
+
+const itWithPython = itIfPython("inbound-mail: a mail sent by Python's smtplib");
 
 describe('inbound mail', () => {
   const app = bootInboundApp();
@@ -194,6 +197,27 @@ describe('inbound mail', () => {
         sent.id,
         sent.id,
       ]);
+    },
+    TIMEOUT,
+  );
+
+  itWithPython(
+    "stores a mail Python's smtplib sends from the null sender, as a bounce of another system would come",
+    async () => {
+      const userId = newUserId('smtplib');
+      const domain = await app.receivingDomain(userId);
+      const raw = await compose({
+        from: 'mailer-daemon@example.org',
+        to: `desk@${domain.name}`,
+        subject: 'from python',
+        text: 'hi',
+      });
+      expect(await sendWithSmtplib(app.port(), [`desk@${domain.name}`], raw)).toEqual({ accepted: true });
+      const [item] = (await app.list(userId)).inbound;
+      expect(item).toMatchObject({
+        subject: 'from python',
+        envelope: { mailFrom: '', rcptTo: [`desk@${domain.name}`] },
+      });
     },
     TIMEOUT,
   );

@@ -95,6 +95,23 @@ describe('receiving domains', () => {
     TIMEOUT,
   );
 
+  it(
+    'keeps receiving when a later verify no longer finds the DKIM record: the MX, not the key, decides',
+    async () => {
+      const userId = newUserId('pending-again');
+      const domain = await app.receivingDomain(userId);
+      app.dns.unpublish(domain.dnsRecords.find((r: { purpose: string }) => r.purpose === 'dkim').name);
+      const checked = (await t.http.post(`/domains/${domain.id}/verify`).set(bearer(userId)).expect(200)).body;
+      expect({ status: checked.status, receiving: checked.receiving }).toEqual({ status: 'pending', receiving: true });
+      const to = `info@${domain.name}`;
+      expect(await sendWithNodemailer(app.port(), to, await compose(to), 'cara@example.org')).toMatchObject({
+        accepted: true,
+      });
+      expect((await app.list(userId)).total).toBe(1);
+    },
+    TIMEOUT,
+  );
+
   it.each([
     [{ receiving: 'yes' }, 'receiving'],
     [{}, 'receiving'],
