@@ -10,8 +10,11 @@ import { MAX_HEADER_BYTES } from '../common/mime/header-fields';
 export class InboundMailLimits {
   /** Envelope recipients of one transaction; past it, 452 (RFC 5321 §4.5.3.1.10 asks for at least 100 to be taken, a receiver may take fewer). */
   recipients = 50;
-  /** Mails read and stored at once per process: the others wait on disk, so memory stays bounded. */
+  /** Mails over smallMailBytes read and stored at once per process: the others wait on disk, so memory stays bounded. */
   mailsAtOnce = 2;
+  /** Mails up to this size (most mail) wait in a queue of their own, read smallMailsAtOnce at a time. */
+  smallMailBytes = 1024 * 1024;
+  smallMailsAtOnce = 8;
   /** The header block of the mail and of each part (mailparser's guard, shared with the bounce reader). */
   headerBytes = MAX_HEADER_BYTES;
   /** MIME parts, the mail itself and every multipart included (mailsplit's maxChildNodes). */

@@ -22,13 +22,16 @@ const tooLarge = (what: string): InboundRefusal => ({ code: 552, message: `5.3.4
 /**
  * Takes a received mail for its users' receiving domains (SPEC §13): checks its shape, reads it
  * once (mailparser, mailauth), and stores it once for each user with that user's own recipients,
- * all in one transaction. Mails wait their turn on disk (`mailsAtOnce` are read at a time), so a
- * process holds a bounded number in memory however many arrive together.
+ * all in one transaction. Mails wait their turn on disk (`mailsAtOnce` large and `smallMailsAtOnce`
+ * small ones are read at a time), so a process holds a bounded number in memory however many
+ * arrive together.
  */
 @Injectable()
 export class ReceiveInboundMailUseCase {
   private readonly logger = new Logger('InboundMail');
   private readonly inMemory: Slots;
+  // Small mails do not queue behind large ones: together they hold at most 8 MiB besides the large ones' share.
+  private readonly smallInMemory: Slots;
 
   constructor(
     private readonly limits: InboundMailLimits,
@@ -37,6 +40,7 @@ export class ReceiveInboundMailUseCase {
     private readonly inbound: InboundRepository,
   ) {
     this.inMemory = new Slots(limits.mailsAtOnce);
+    this.smallInMemory = new Slots(limits.smallMailsAtOnce);
   }
 
   /** Resolves once every copy is stored (undefined), or with the refusal; rejects when storing failed (nothing is stored). */
@@ -46,7 +50,7 @@ export class ReceiveInboundMailUseCase {
     recipients: InboundRecipient[],
   ): Promise<InboundRefusal | undefined> {
     if (mail.longestLine > this.limits.lineBytes) return tooLarge(`a line longer than ${this.limits.lineBytes} bytes`);
-    const release = await this.inMemory.take();
+    const release = await (mail.size > this.limits.smallMailBytes ? this.inMemory : this.smallInMemory).take();
     try {
       const refusal = await structureRefusal(mail.stream(), this.limits);
       if (refusal) return tooLarge(refusal);
