@@ -221,4 +221,56 @@ describe('inbound mail', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'filters and pages as the message list does, with exact totals, and refuses what the message list refuses (400)',
+    async () => {
+      const userId = newUserId('filters');
+      const domain = await app.receivingDomain(userId);
+      const send = async (from: string, rcpt: string, cc?: string) =>
+        expect(
+          await sendWithNodemailer(
+            app.port(),
+            rcpt,
+            await compose({ from, to: rcpt, cc, subject: from, text: 'x' }),
+            from,
+          ),
+        ).toMatchObject({ accepted: true });
+      await send('Ann@Example.org', `sales@${domain.name}`);
+      await send('bob@example.org', `desk@${domain.name}`, 'Watcher <watch@example.net>');
+      await send('ann@example.org', `desk@${domain.name}`);
+
+      const page = await app.list(userId, { take: 2, page: 2 });
+      expect(page).toMatchObject({ take: 2, page: 2, skip: 2, total: 3, totalPages: 2, hasNext: false });
+      expect(page.inbound.map((i: { subject: string }) => i.subject)).toEqual(['Ann@Example.org']);
+      const fromAnn = await app.list(userId, { fromEmail: 'ANN@example.org' });
+      expect({ total: fromAnn.total, fromEmail: fromAnn.fromEmail }).toEqual({
+        total: 2,
+        fromEmail: 'ann@example.org',
+      });
+      expect((await app.list(userId, { toEmail: `desk@${domain.name}` })).total).toBe(2);
+      expect((await app.list(userId, { toEmail: 'watch@example.net' })).total).toBe(1);
+      // The UTC day of the newest mail, and how many were received that day (all three, unless midnight fell between).
+      const all = (await app.list(userId)).inbound.map((i: { receivedAt: string }) => i.receivedAt.slice(0, 10));
+      const dated = await app.list(userId, { startDate: all[0], endDate: all[0] });
+      expect({ total: dated.total, startDate: dated.startDate, endDate: dated.endDate }).toEqual({
+        total: all.filter((day: string) => day === all[0]).length,
+        startDate: `${all[0]}T00:00:00.000Z`,
+        endDate: `${all[0]}T23:59:59.999Z`,
+      });
+      expect((await app.list(userId, { endDate: '2020-01-01' })).total).toBe(0);
+
+      for (const [query, field] of [
+        [{ take: '101' }, 'take'],
+        [{ page: '0' }, 'page'],
+        [{ startDate: '2026-03-02', endDate: '2026-03-01' }, 'endDate'],
+        [{ toEmail: 'ada' }, 'toEmail'],
+        [{ statuses: 'sent' }, 'statuses'],
+      ] as const) {
+        const refused = await t.http.get('/user/inbound').query(query).set(bearer(userId)).expect(400);
+        expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+      }
+    },
+    TIMEOUT,
+  );
 });
