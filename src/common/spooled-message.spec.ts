@@ -7,7 +7,7 @@ function data(...chunks: string[]): SMTPServerDataStream {
   const stream = Object.assign(new PassThrough(), { sizeExceeded: false, byteLength: 0 });
   for (const chunk of chunks) stream.write(Buffer.from(chunk, 'latin1'));
   stream.end();
-  return stream as unknown as SMTPServerDataStream;
+  return stream;
 }
 
 describe(SpooledMessage.name, () => {
