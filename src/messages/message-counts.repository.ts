@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PreparedStatements } from '../database/prepared-statements';
+import type { MessageStatus } from './message-status';
 import { MessageFilter, MessagesRepository } from './messages.repository';
 
 const DAY_MS = 86_400_000;
@@ -48,6 +49,27 @@ export class MessageCountsRepository {
       ...edges.map((edge) => this.messages.count(userId, edge)),
     ]);
     return partial.reduce((sum, n) => sum + n, whole);
+  }
+
+  /**
+   * Messages per UTC day of acceptance and status now, for the days from `first` to `last`
+   * ('YYYY-MM-DD') that have any: the kept day counts alone, never the messages (SPEC §12).
+   */
+  async byDay(
+    userId: string,
+    first: string,
+    last: string,
+  ): Promise<{ day: string; status: MessageStatus; n: number }[]> {
+    const where = `user_id = $1 AND dimension = 'day' AND value BETWEEN $2 AND $3`;
+    const rows = await this.statements.query<{ day: string; status: MessageStatus; n: string }>(
+      `SELECT value AS day, status, sum(n) AS n FROM (
+         SELECT value, status, n FROM message_counts WHERE ${where}
+         UNION ALL
+         SELECT value, status, delta FROM message_count_changes WHERE ${where}
+       ) kept GROUP BY 1, 2`,
+      [userId, first, last],
+    );
+    return rows.map(({ day, status, n }) => ({ day, status, n: Number(n) }));
   }
 
   private async kept(

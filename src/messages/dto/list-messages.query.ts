@@ -9,7 +9,7 @@ import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
 const toAddressKey = ({ value }: { value: unknown }) => (typeof value === 'string' ? addressKey(value) : value);
 
-const DATE_MESSAGE = 'must be an ISO 8601 date (2026-03-01) or date-time with an offset (2026-03-01T12:00:00Z)';
+export const DATE_MESSAGE = 'must be an ISO 8601 date (2026-03-01) or date-time with an offset (2026-03-01T12:00:00Z)';
 
 /** `GET /user/messages` query (seed §4.1, SPEC §6). */
 export class ListMessagesQuery extends PageQuery {
