@@ -164,6 +164,38 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     expect(body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
   });
 
+  it('reads back the message just sent with the read-back endpoints as documented, and stats with its own parameter examples', async () => {
+    const userId = newUserId();
+    const [example] = bodyExamples(operation('/sender/send', 'post'));
+    const sent = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(example as object)
+      .expect(201);
+    const query: Record<string, string> = {};
+    for (const parameter of operation('/user/stats', 'get').parameters!.filter((p) => p.in === 'query')) {
+      const value = parameter.example ?? parameter.schema?.example ?? parameter.schema?.default;
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a query parameter's example is a string, number or boolean
+      if (value !== undefined) query[parameter.name] = String(value);
+    }
+
+    const stats = await t.http.get('/user/stats').query(query).set(bearer(userId)).expect(200);
+    expect(stats.body.totals.accepted).toBe(1);
+    const content = await t.http.get(`/user/messages/${sent.body.id}/content`).set(bearer(userId)).expect(200);
+    expect(Object.keys(content.body).sort()).toEqual(
+      Object.keys(schemaOf('MessageContentResponse').properties!).sort(),
+    );
+    for (const path of ['/user/messages/{id}/raw', '/user/messages/{id}/attachments/{index}']) {
+      expect(Object.keys(operation(path, 'get').responses['200'].headers ?? {})).toEqual(
+        expect.arrayContaining(['Content-Disposition', 'X-Content-Type-Options', 'Content-Security-Policy']),
+      );
+    }
+    const raw = await t.http.get(`/user/messages/${sent.body.id}/raw`).set(bearer(userId)).expect(200);
+    expect(Object.keys(operation('/user/messages/{id}/raw', 'get').responses['200'].content!)).toEqual([
+      raw.headers['content-type'],
+    ]);
+  });
+
   it('gives every error response an example of its own status', () => {
     const checked: string[] = [];
     for (const { path, method, op } of operations()) {
