@@ -275,6 +275,19 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
   }
 }
 
+/** Two timings taken in turns, WARM_UP_RUNS unmeasured then RUNS measured: the median of each. */
+async function inTurns(a: () => Promise<number>, b: () => Promise<number>): Promise<[number, number]> {
+  const [timesA, timesB]: number[][] = [[], []];
+  for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
+    const [ta, tb] = [await a(), await b()];
+    if (i >= WARM_UP_RUNS) {
+      timesA.push(ta);
+      timesB.push(tb);
+    }
+  }
+  return [median(timesA), median(timesB)];
+}
+
 /**
  * The first page again, asked for in turns with an API key of the same user and with the JWT:
  * what checking a key costs on the list path (SPEC §10: a key seen before costs no database
@@ -290,17 +303,10 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
   if (created.status !== 201) throw new Error(`POST /user/api-keys answered ${created.status}`);
   const { id, key } = (await created.json()) as { id: string; key: string };
   try {
-    const byKey: number[] = [];
-    const byJwt: number[] = [];
-    for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
-      const k = await timeEndpoint(port, `Bearer ${key}`, {});
-      const j = await timeEndpoint(port, jwt, {});
-      if (i >= WARM_UP_RUNS) {
-        byKey.push(k);
-        byJwt.push(j);
-      }
-    }
-    const [k, j] = [median(byKey), median(byJwt)];
+    const [k, j] = await inTurns(
+      () => timeEndpoint(port, `Bearer ${key}`, {}),
+      () => timeEndpoint(port, jwt, {}),
+    );
     const ok = k <= j + 1;
     return {
       row: [
@@ -325,17 +331,10 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
 async function statsVersusFirstPage(port: number, authorization: string): Promise<{ row: string[]; ok: boolean }> {
   // The seed's year, to its last day (bench/seed.ts): 366 days, every one with messages.
   const year = { startDate: '2025-11-21', endDate: '2026-11-21' };
-  const byStats: number[] = [];
-  const byList: number[] = [];
-  for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
-    const s = await timeEndpoint(port, authorization, year, '/user/stats');
-    const l = await timeEndpoint(port, authorization, {});
-    if (i >= WARM_UP_RUNS) {
-      byStats.push(s);
-      byList.push(l);
-    }
-  }
-  const [s, l] = [median(byStats), median(byList)];
+  const [s, l] = await inTurns(
+    () => timeEndpoint(port, authorization, year, '/user/stats'),
+    () => timeEndpoint(port, authorization, {}),
+  );
   const ok = s < 20;
   return {
     row: [

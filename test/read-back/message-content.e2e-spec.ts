@@ -103,7 +103,7 @@ describe('reading back a message (SPEC §12)', () => {
     }
   });
 
-  it('gives the .eml as composed for delivery: the headers the sink received but the per-copy ones, the same parts and bytes, no Bcc, no signature', async () => {
+  it('gives the .eml as composed for delivery: the headers the sink received but the per-copy ones, the same parts and bytes, no Bcc (the signature: src/mime/compose.spec.ts)', async () => {
     const response = await bytes(`/user/messages/${rich.id}/raw`).expect(200);
     expectByteHeaders(response, 'message/rfc822', `${rich.id}.eml`);
     const eml = await simpleParser(response.body as Buffer);
@@ -142,6 +142,21 @@ describe('reading back a message (SPEC §12)', () => {
       expect(partsOf(eml)).toEqual(partsOf(copy.parsed));
     }
     expect(PER_COPY).toContain('list-unsubscribe');
+  });
+
+  it('names a recipient skipped as suppressed at delivery, which the delivered To left out', async () => {
+    await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: 'gone@example.com' }).expect(201);
+    const sent = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ to: ['ada@example.com', 'gone@example.com'] }))
+      .expect(201);
+    await waitForStatus(t.http, userId, sent.body.id, 'sent');
+    const eml = await simpleParser((await bytes(`/user/messages/${sent.body.id}/raw`).expect(200)).body as Buffer);
+    const [delivered] = sink.acceptedFor(sent.body.id);
+
+    expect(delivered.parsed.headers.get('to')).toMatchObject({ text: 'ada@example.com' });
+    expect(eml.headers.get('to')).toMatchObject({ text: 'ada@example.com, gone@example.com' });
   });
 
   it('reads back a text-only message: no HTML, the text as given', async () => {
