@@ -159,6 +159,43 @@ describe('reading back a message (SPEC §12)', () => {
     expect(eml.headers.get('to')).toMatchObject({ text: 'ada@example.com, gone@example.com' });
   });
 
+  it('reads back each message of a batch as it was delivered', async () => {
+    const { body } = await t.http
+      .post('/sender/send/batch')
+      .set(bearer(userId))
+      .send({
+        messages: [
+          sendBody({ subject: 'Eins', attachments: [{ fileName: 'eins.txt', content: NOTES.toString('base64') }] }),
+          sendBody({ subject: 'Zwei', text: 'Zwei als Text', headers: { 'X-Batch': '2' } }),
+        ],
+      })
+      .expect(201);
+    for (const [i, message] of (body.messages as { id: string }[]).entries()) {
+      await waitForStatus(t.http, userId, message.id, 'sent');
+      const content = await get(`/user/messages/${message.id}/content`).expect(200);
+      const eml = await simpleParser((await bytes(`/user/messages/${message.id}/raw`).expect(200)).body as Buffer);
+      const [delivered] = sink.acceptedFor(message.id);
+
+      expect(content.body).toMatchObject(
+        i === 0
+          ? { headers: {}, attachments: [{ index: 0, fileName: 'eins.txt', size: NOTES.length }] }
+          : { text: 'Zwei als Text', headers: { 'X-Batch': '2' }, attachments: [] },
+      );
+      expect(headerFields(eml)).toEqual(headerFields(delivered.parsed));
+      expect(partsOf(eml)).toEqual(partsOf(delivered.parsed));
+    }
+  });
+
+  it('answers HEAD on the byte endpoints with the same status and headers', async () => {
+    for (const path of [`/user/messages/${rich.id}/raw`, `/user/messages/${rich.id}/attachments/1`]) {
+      const full = await bytes(path).expect(200);
+      const head = await t.http.head(path).set(bearer(userId)).expect(200);
+      for (const name of ['content-type', 'content-disposition', 'x-content-type-options', 'content-security-policy'])
+        expect([name, head.headers[name]]).toEqual([name, full.headers[name]]);
+      expect(head.headers['content-length']).toBe(full.headers['content-length']);
+    }
+  });
+
   it('reads back a text-only message: no HTML, the text as given', async () => {
     const sent = await t.http
       .post('/sender/send')
