@@ -3,7 +3,8 @@
 // - GET /user/messages on the seeded user of a million messages (npm run bench:seed, run first
 //   when its database is missing) against the naive SQL pair (COUNT(*) + ORDER BY … OFFSET …
 //   LIMIT) timed through pg in the same run; query plans of both are written to bench/out/plans;
-//   and its first page by an API key against the same by the JWT;
+//   and its first page by an API key against the same by the JWT; GET /user/stats over 366 days of
+//   that user (SPEC §12: from the kept per-day counts) against the list's first page, in turns;
 // - POST /sender/send under autocannon (32 connections) against the same inserts run straight
 //   through pg with the same concurrency;
 // - POST /sender/send/batch (100 messages a request, a few clients) against the same rows loaded
@@ -13,7 +14,7 @@
 // - delivery (delivery.bench.ts): queued → worker → sink → sent, and end to end (an API process
 //   under --delivery-seconds of single or batch sends, a separate worker process), against raw
 //   nodemailer to the same sink, with each process's CPU per message.
-// Writes the tables to bench/results.md (`--only list`, `send`, `batch`, `uploads` or `delivery` runs one
+// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads` or `delivery` runs one
 // section and only prints it). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -209,7 +210,13 @@ async function savePlans(url: string, client: Client): Promise<void> {
   await dataSource.destroy();
 }
 
-async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed: boolean }> {
+/**
+ * Runs `measure` against an API process on the seeded list database (seeding it first when it is
+ * missing), with a token of the million-message user; the process's RSS afterwards.
+ */
+async function onListDatabase<T>(
+  measure: (port: number, authorization: string, client: Client, url: string) => Promise<T>,
+): Promise<T & { rssAfter: number }> {
   const database = await benchListDatabase();
   const client = new Client({ connectionString: database.url });
   await client.connect();
@@ -223,7 +230,7 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
     await database.close();
     console.log('No seeded list database yet: seeding it (npm run bench:seed) …');
     await seedListDatabase();
-    return listBench();
+    return onListDatabase(measure);
   }
   // An API process, as serves lists in a deployment: a worker's loops would share its event loop.
   const mailroom = await startMailroomProcess(database.url, {
@@ -231,15 +238,25 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
     env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
   });
   const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: BENCH_USER, expiresIn: 3600 })}`;
-  const rows: string[][] = [];
-  let passed = true;
   try {
-    await savePlans(database.url, client);
+    return { ...(await measure(mailroom.port, authorization, client, database.url)), rssAfter: rssMiB(mailroom.pid) };
+  } finally {
+    await mailroom.stop();
+    await client.end();
+    await database.close();
+  }
+}
+
+async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed: boolean }> {
+  return onListDatabase(async (port, authorization, client, url) => {
+    const rows: string[][] = [];
+    let passed = true;
+    await savePlans(url, client);
     for (const c of LIST_CASES) {
       const endpoint: number[] = [];
       const naive: number[] = [];
       for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
-        const e = await timeEndpoint(mailroom.port, authorization, c.query);
+        const e = await timeEndpoint(port, authorization, c.query);
         const n = await timeNaive(client, c.query);
         if (i >= WARM_UP_RUNS) {
           endpoint.push(e);
@@ -261,18 +278,21 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
         met,
       ]);
     }
-    const byKey = await apiKeyVersusJwt(mailroom.port, authorization);
+    const byKey = await apiKeyVersusJwt(port, authorization);
     passed &&= byKey.ok;
     rows.push(byKey.row);
-    const stats = await statsVersusFirstPage(mailroom.port, authorization);
+    const stats = await statsVersusFirstPage(port, authorization);
     passed &&= stats.ok;
     rows.push(stats.row);
-    return { rows, rssAfter: rssMiB(mailroom.pid), passed };
-  } finally {
-    await mailroom.stop();
-    await client.end();
-    await database.close();
-  }
+    return { rows, passed };
+  });
+}
+
+/** `--only stats`: the stats row of the list section alone. */
+function statsBench(): Promise<{ rows: string[][] }> {
+  return onListDatabase(async (port, authorization) => ({
+    rows: [(await statsVersusFirstPage(port, authorization)).row],
+  }));
 }
 
 /** Two timings taken in turns, WARM_UP_RUNS unmeasured then RUNS measured: the median of each. */
@@ -575,6 +595,7 @@ async function main(): Promise<void> {
   if (values.only) {
     const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = {
       list: listBench,
+      stats: statsBench,
       send: sendBench,
       batch: batchBench,
       uploads: uploadBench,

@@ -56,7 +56,7 @@ export class MessageContentRepository {
     const rows = await this.statements.query<StoredPart>(
       `SELECT ${PART_COLUMNS}, ma.content
        FROM message_attachments ma JOIN messages m ON m.id = ma.message_id
-       WHERE m.user_id = $1 AND ma.message_id = $2 AND ma.position = $3`,
+       WHERE m.user_id = $1 AND ma.message_id = $2 AND ma.position = $3::int`,
       [userId, id, position],
     );
     return rows[0];

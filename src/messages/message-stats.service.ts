@@ -4,6 +4,7 @@ import { StatsQuery } from './dto/stats.query';
 import { StatsResponse, StatusCountsResponse } from './dto/stats.response';
 import { MessageCountsRepository } from './message-counts.repository';
 import { MESSAGE_STATUSES } from './message-status';
+import type { MessageStatus } from './message-status';
 
 const DAY_MS = 86_400_000;
 /** A leap year's days: a year of figures, whatever the year. */
@@ -19,26 +20,27 @@ export class MessageStatsService {
 
   async stats(userId: string, query: StatsQuery, now = new Date()): Promise<StatsResponse> {
     const [first, last] = rangeOf(query, now);
-    const kept = await this.counts.byDay(userId, dayOf(first), dayOf(last));
-    const byDay = new Map<string, StatusCountsResponse>();
-    for (const { day, status, n } of kept) {
-      const counts = byDay.get(day) ?? zeros();
-      counts[status] += n;
-      byDay.set(day, counts);
-    }
+    const dates = Array.from({ length: (last - first) / DAY_MS + 1 }, (_, i) => dayOf(first + i * DAY_MS));
+    const kept = await this.counts.byDay(userId, dates[0], dates[dates.length - 1]);
+    // A day's rows (kept counts and pending changes) added up by their day's place in the range.
+    const place = new Map(dates.map((date, i) => [date, i]));
+    const counts = dates.map(zeros);
+    for (const { day, status, n } of kept) counts[place.get(day)!][status] += n;
     const totals = zeros();
-    const days = [];
-    for (let at = first; at <= last; at += DAY_MS) {
-      const byStatus = byDay.get(dayOf(at)) ?? zeros();
-      for (const status of MESSAGE_STATUSES) totals[status] += byStatus[status];
-      days.push({ date: dayOf(at), accepted: sum(byStatus), byStatus });
-    }
+    const days = dates.map((date, i) => {
+      let accepted = 0;
+      for (const status of MESSAGE_STATUSES) {
+        accepted += counts[i][status];
+        totals[status] += counts[i][status];
+      }
+      return { date, accepted, byStatus: counts[i] };
+    });
     const delivered = totals.sent + totals.bounced + totals.complained;
     return {
-      startDate: dayOf(first),
-      endDate: dayOf(last),
+      startDate: dates[0],
+      endDate: dates[dates.length - 1],
       days,
-      totals: { accepted: sum(totals), byStatus: totals },
+      totals: { accepted: days.reduce((sum, day) => sum + day.accepted, 0), byStatus: totals },
       rates: {
         delivered,
         bounceRate: delivered === 0 ? null : totals.bounced / delivered,
@@ -70,6 +72,18 @@ function rangeOf({ startDate, endDate }: StatsQuery, now: Date): [number, number
 // Not Date.UTC, which reads years 0–99 as 1900–1999.
 const midnightOf = (date: Date) => Math.floor(date.getTime() / DAY_MS) * DAY_MS;
 const dayOf = (midnight: number) => new Date(midnight).toISOString().slice(0, 10);
-const sum = (counts: StatusCountsResponse) => MESSAGE_STATUSES.reduce((total, s) => total + counts[s], 0);
-const zeros = () =>
-  Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as unknown as StatusCountsResponse;
+// A literal, not built from MESSAGE_STATUSES: one of fixed shape is several times cheaper to make,
+// 366 times a request; `satisfies` keeps it to every status.
+const zeros = (): StatusCountsResponse =>
+  ({
+    scheduled: 0,
+    queued: 0,
+    sending: 0,
+    deferred: 0,
+    sent: 0,
+    failed: 0,
+    canceled: 0,
+    suppressed: 0,
+    bounced: 0,
+    complained: 0,
+  }) satisfies Record<MessageStatus, number>;

@@ -97,7 +97,7 @@ describe('reading back a message (SPEC §12)', () => {
   });
 
   it('answers 404 for an index out of range or not an index', async () => {
-    for (const index of ['3', '-1', '01', '1.0', 'abc', '99999999999999999999', '%20', '0x1']) {
+    for (const index of ['3', '-1', '01', '1.0', 'abc', '32768', '999999999', '99999999999999999999', '%20', '0x1']) {
       const { body } = await get(`/user/messages/${rich.id}/attachments/${index}`).expect(404);
       expect(body).toMatchObject({ status: 404, detail: expect.stringContaining(rich.id) });
     }
