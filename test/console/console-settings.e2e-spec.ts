@@ -23,7 +23,7 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
       const dkim = domain.dnsRecords.find((record: { purpose: string }) => record.purpose === 'dkim');
       await card.getByRole('button', { name: 'Copy dkim value' }).click();
       await card.getByText('Copied').waitFor();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(dkim.value);
+      expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(dkim.value);
 
       await card.getByRole('button', { name: 'Verify' }).click();
       await card.getByText('Still pending: 1 record(s) not found.').waitFor();
@@ -64,7 +64,7 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
       const caller = (await t.http.get('/user/me').set('Authorization', `Bearer ${key}`).expect(200)).body;
       expect(caller).toMatchObject({ userId, scopes: ['send', 'read'] });
       await page.getByRole('button', { name: 'Copy the new API key' }).click();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+      expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(key);
       const row = page.getByRole('row', { name: /Newsletter server/ });
       expect(await row.innerText()).toContain(key.slice(0, 8));
       expect(await row.innerText()).toContain('send, read');
@@ -143,7 +143,7 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
 
       for (const name of ['Add domain', 'Verify', 'Delete'])
         expect(await page.getByRole('button', { name }).isDisabled()).toBe(true);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'domains-read-only-375');
 
@@ -151,7 +151,7 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
       await page.getByRole('row', { name: /x@example.com/ }).waitFor();
       for (const name of ['Add', 'Remove'])
         expect(await page.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       await screenshot(page, 'suppressions-read-only-375');
 
       await page.getByRole('link', { name: 'API keys' }).click();

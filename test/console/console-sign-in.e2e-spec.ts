@@ -51,11 +51,11 @@ describeInBrowser('Console sign-in browser tests')('the console: serving and sig
 
       await page.getByRole('link', { name: 'Seen through a key' }).waitFor();
       expect(await page.getByText(`${userId} · API key (read)`).isVisible()).toBe(true);
-      expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([key]);
+      expect(await page.evaluate<string[]>('Object.values(sessionStorage)')).toEqual([key]);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByText('You are signed out').waitFor();
-      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
       await page.reload();
       await page.getByLabel('API key or JWT').waitFor();
       await context.close();
@@ -89,7 +89,7 @@ describeInBrowser('Console sign-in browser tests')('the console: serving and sig
       await page.getByRole('button', { name: 'Sign in' }).click();
 
       await page.getByRole('alert').getByText('The API key was refused').waitFor();
-      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
       await context.close();
     },
     BROWSER_TIMEOUT,
@@ -113,7 +113,7 @@ describeInBrowser('Console sign-in browser tests')('the console: serving and sig
       await page.getByRole('link', { name: 'Domains' }).click();
 
       await page.getByText('The API refused the credential').waitFor();
-      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
       await context.close();
     },
     BROWSER_TIMEOUT,

@@ -71,10 +71,7 @@ interface AxeViolation {
  */
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
+  const violations = await page.evaluate<AxeViolation[]>('axe.run().then((result) => result.violations)');
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(

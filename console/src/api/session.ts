@@ -25,7 +25,7 @@ function set(next: SessionState): void {
 export const session = {
   get: (): SessionState => state,
   token: (): string | null => state.token,
-  subscribe(listener: () => void): () => void {
+  subscribe: (listener: () => void): (() => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
