@@ -16,6 +16,9 @@ const DIST = join(ROOT, 'console/dist');
 const FIRST_LOAD_LIMIT_KB = 250;
 const FIRST_PAGE_LIMIT_MS = 1000;
 const NAVIGATIONS = 10;
+// Unmeasured navigations first, as the list benchmark warms up: the API process's first requests
+// compile its path and prepare its statements, which a serving process has long done.
+const WARM_UP_NAVIGATIONS = 2;
 const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 
 /** The gzip size of each file index.html loads at once (its script, style sheets and preloads). */
@@ -48,20 +51,39 @@ async function timeNavigations(baseUrl: string, token: string): Promise<Navigati
   const browser = await launchChromium();
   try {
     const runs: Navigation[] = [];
-    for (let i = 0; i < NAVIGATIONS; i++) {
+    for (let i = 0; i < WARM_UP_NAVIGATIONS + NAVIGATIONS; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       await context.addInitScript(FIRST_ROW_WATCH.replace('%TOKEN%', JSON.stringify(token)));
       const page = await context.newPage();
       await page.goto(`${baseUrl}/console/messages`);
-      await page.waitForFunction('window.__firstPageShownAt !== undefined', undefined, { timeout: 30_000 });
-      runs.push(
-        await page.evaluate<Navigation>(`({
-          firstPage: window.__firstPageShownAt,
-          domContentLoaded: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
-          listRequest: performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/user/messages'))
-            .map((entry) => entry.responseEnd - entry.startTime)[0],
-        })`),
+      // A function, not a string: the console's CSP refuses a string evaluated in the page.
+      await page.waitForFunction(
+        () => (globalThis as { __firstPageShownAt?: number }).__firstPageShownAt !== undefined,
+        undefined,
+        {
+          timeout: 30_000,
+        },
       );
+      const run = await page.evaluate(() => {
+        const timeline = globalThis as unknown as {
+          __firstPageShownAt: number;
+          performance: {
+            getEntriesByType(
+              type: string,
+            ): { name: string; startTime: number; responseEnd: number; domContentLoadedEventEnd: number }[];
+          };
+        };
+        const list = timeline.performance
+          .getEntriesByType('resource')
+          .find((entry) => entry.name.includes('/user/messages'));
+        return {
+          firstPage: timeline.__firstPageShownAt,
+          domContentLoaded: timeline.performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+          listRequest: list ? list.responseEnd - list.startTime : NaN,
+        };
+      });
+      console.log(`navigation ${i + 1}${i < WARM_UP_NAVIGATIONS ? ' (warm-up)' : ''}: ${JSON.stringify(run)}`);
+      if (i >= WARM_UP_NAVIGATIONS) runs.push(run);
       await context.close();
     }
     return runs;
@@ -114,7 +136,7 @@ export async function consoleBench(databaseUrl: string): Promise<{ rows: string[
     const worst = Math.max(...runs.map((run) => run.firstPage));
     const pageOk = worst <= FIRST_PAGE_LIMIT_MS;
     rows.push([
-      `console: Messages page of ${total.toLocaleString('en')} messages, first page shown after navigation (median / worst of ${NAVIGATIONS} fresh tabs; DOMContentLoaded ${median(runs.map((run) => run.domContentLoaded)).toFixed(0)} ms, the list request ${median(runs.map((run) => run.listRequest)).toFixed(0)} ms)`,
+      `console: Messages page of ${total.toLocaleString('en')} messages, first page shown after navigation (median / worst of ${NAVIGATIONS} fresh tabs after ${WARM_UP_NAVIGATIONS} unmeasured; DOMContentLoaded ${median(runs.map((run) => run.domContentLoaded)).toFixed(0)} ms, the list request ${median(runs.map((run) => run.listRequest)).toFixed(0)} ms)`,
       `${firstPage.toFixed(0)} / ${worst.toFixed(0)} ms`,
       '',
       '',

@@ -14,7 +14,7 @@ const OUT = join(CONSOLE, 'dist');
 /** When the last successful console build started (ms since the epoch); Vite empties OUT first. */
 const STAMP = join(OUT, '.build-started');
 /** What the console's build reads besides the server's build (whose document it types against). */
-const INPUTS = ['src', 'index.html', 'vite.config.ts', 'tsconfig.json'].map((name) => join(CONSOLE, name));
+const INPUTS = ['src', 'index.html', 'vite.config.mts', 'tsconfig.json'].map((name) => join(CONSOLE, name));
 const SERVER_STAMP = join(ROOT, 'dist', '.build-started');
 
 function newestMtime(path) {

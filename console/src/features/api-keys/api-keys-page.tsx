@@ -5,6 +5,7 @@ import { Moment } from '../../components/moment';
 import { QueryView } from '../../components/query-view';
 import { Empty, InlineError, NotAllowed } from '../../components/states';
 import { CreateKeyForm } from './create-key-form';
+import { Cell, Table } from '../../components/table';
 
 /** API keys (SPEC §10): create with scopes (the key shown once), list, delete. */
 export function ApiKeysPage() {
@@ -27,25 +28,11 @@ function KeysView() {
           apiKeys.length === 0 ? (
             <Empty title="No API keys yet">Create one for each app or server that sends mail.</Empty>
           ) : (
-            <table className="table stack-on-narrow">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {apiKeys.map((key) => (
-                  <KeyRow key={key.id} apiKey={key} />
-                ))}
-              </tbody>
-            </table>
+            <Table columns={['Name', 'Key', 'Scopes', 'Created', 'Last used', '']}>
+              {apiKeys.map((key) => (
+                <KeyRow key={key.id} apiKey={key} />
+              ))}
+            </Table>
           )
         }
       </QueryView>
@@ -58,18 +45,18 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
   const canManage = usePermission('keys');
   return (
     <tr>
-      <td data-label="Name" className="wrap">
+      <Cell label="Name" wrap>
         {apiKey.name}
-      </td>
-      <td data-label="Key">{apiKey.prefix ? <code>{apiKey.prefix}…</code> : <span className="muted">—</span>}</td>
-      <td data-label="Scopes">{apiKey.scopes.join(', ')}</td>
-      <td data-label="Created">
+      </Cell>
+      <Cell label="Key">{apiKey.prefix ? <code>{apiKey.prefix}…</code> : <span className="muted">—</span>}</Cell>
+      <Cell label="Scopes">{apiKey.scopes.join(', ')}</Cell>
+      <Cell label="Created">
         <Moment iso={apiKey.createdAt} />
-      </td>
-      <td data-label="Last used">
+      </Cell>
+      <Cell label="Last used">
         {apiKey.lastUsedAt ? <Moment iso={apiKey.lastUsedAt} /> : <span className="muted">never</span>}
-      </td>
-      <td data-label="Actions">
+      </Cell>
+      <Cell label="Actions">
         <ConfirmButton
           permission={canManage}
           pending={remove.isPending}
@@ -79,7 +66,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
           Delete
         </ConfirmButton>
         <InlineError error={remove.error} />
-      </td>
+      </Cell>
     </tr>
   );
 }

@@ -6,6 +6,7 @@ import { CopyButton } from '../../components/copy-button';
 import { Moment } from '../../components/moment';
 import { InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
+import { Cell, Table } from '../../components/table';
 
 export function DomainCard({ domain }: { domain: Domain }) {
   const verify = useVerifyDomain();
@@ -43,13 +44,19 @@ export function DomainCard({ domain }: { domain: Domain }) {
           {verification.status === 'verified' ? (
             <p>Verified: the DKIM record was found.</p>
           ) : (
-            <p>Still pending: {verification.missing.length} record(s) not found.</p>
+            <p>
+              Still pending:{' '}
+              {verification.missing.length === 1
+                ? 'a required record was'
+                : `${verification.missing.length} required records were`}{' '}
+              not found.
+            </p>
           )}
           {verification.missing.length > 0 && (
             <ul className="missing">
               {verification.missing.map((record) => (
                 <li key={record.name}>
-                  <strong>{record.purpose.toUpperCase()}</strong> at <code>{record.name}</code>: {record.reason}
+                  <strong>{record.purpose.toUpperCase()}</strong>: {record.reason}
                 </li>
               ))}
             </ul>
@@ -60,7 +67,7 @@ export function DomainCard({ domain }: { domain: Domain }) {
               <ul className="missing small">
                 {verification.recommended.map((record) => (
                   <li key={record.name}>
-                    <strong>{record.purpose.toUpperCase()}</strong> at <code>{record.name}</code>: {record.reason}
+                    <strong>{record.purpose.toUpperCase()}</strong>: {record.reason}
                   </li>
                 ))}
               </ul>
@@ -69,21 +76,11 @@ export function DomainCard({ domain }: { domain: Domain }) {
         </div>
       )}
       <h3>DNS records to publish</h3>
-      <table className="table stack-on-narrow records">
-        <thead>
-          <tr>
-            <th scope="col">Purpose</th>
-            <th scope="col">Type</th>
-            <th scope="col">Host</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
-        <tbody>
-          {domain.dnsRecords.map((record) => (
-            <Record key={`${record.purpose}:${record.name}`} record={record} />
-          ))}
-        </tbody>
-      </table>
+      <Table columns={['Purpose', 'Type', 'Host', 'Value']}>
+        {domain.dnsRecords.map((record) => (
+          <Record key={`${record.purpose}:${record.name}`} record={record} />
+        ))}
+      </Table>
     </article>
   );
 }
@@ -91,17 +88,17 @@ export function DomainCard({ domain }: { domain: Domain }) {
 function Record({ record }: { record: DnsRecord }) {
   return (
     <tr>
-      <td data-label="Purpose">
+      <Cell label="Purpose">
         {record.purpose.toUpperCase()} {!record.required && <span className="muted small">(recommended)</span>}
-      </td>
-      <td data-label="Type">{record.type}</td>
-      <td data-label="Host">
+      </Cell>
+      <Cell label="Type">{record.type}</Cell>
+      <Cell label="Host">
         <code className="wrap">{record.name}</code> <CopyButton value={record.name} label={`${record.purpose} host`} />
-      </td>
-      <td data-label="Value">
+      </Cell>
+      <Cell label="Value">
         <code className="wrap record-value">{record.value}</code>{' '}
         <CopyButton value={record.value} label={`${record.purpose} value`} />
-      </td>
+      </Cell>
     </tr>
   );
 }

@@ -1,6 +1,7 @@
 import type { Message } from '../../api/messages';
 import { Moment } from '../../components/moment';
 import { StatusBadge } from '../../components/status-badge';
+import { Cell, Table } from '../../components/table';
 
 /** Each recipient's own fate (SPEC §5) with the reply or reason that set it; suppressed ones named first. */
 export function Recipients({ message }: { message: Message }) {
@@ -13,36 +14,25 @@ export function Recipients({ message }: { message: Message }) {
           Not sent to {suppressed.map((recipient) => recipient.email).join(', ')}: on your suppression list.
         </p>
       )}
-      <table className="table stack-on-narrow">
-        <thead>
-          <tr>
-            <th scope="col">Address</th>
-            <th scope="col">Type</th>
-            <th scope="col">Status</th>
-            <th scope="col">Why</th>
-            <th scope="col">When</th>
+      <Table columns={['Address', 'Type', 'Status', 'Why', 'When']}>
+        {message.recipients.map((recipient) => (
+          <tr key={`${recipient.type}:${recipient.email}`}>
+            <Cell label="Address" wrap>
+              {recipient.email}
+            </Cell>
+            <Cell label="Type">{recipient.type}</Cell>
+            <Cell label="Status">
+              <StatusBadge status={recipient.status} />
+            </Cell>
+            <Cell label="Why" wrap>
+              {recipient.detail ? <span className="detail">{recipient.detail}</span> : <span className="muted">—</span>}
+            </Cell>
+            <Cell label="When">
+              <Moment iso={recipient.at} />
+            </Cell>
           </tr>
-        </thead>
-        <tbody>
-          {message.recipients.map((recipient) => (
-            <tr key={`${recipient.type}:${recipient.email}`}>
-              <td data-label="Address" className="wrap">
-                {recipient.email}
-              </td>
-              <td data-label="Type">{recipient.type}</td>
-              <td data-label="Status">
-                <StatusBadge status={recipient.status} />
-              </td>
-              <td data-label="Why" className="wrap detail">
-                {recipient.detail ?? <span className="muted">—</span>}
-              </td>
-              <td data-label="When">
-                <Moment iso={recipient.at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { Pager } from '../../components/pager';
 import { QueryView } from '../../components/query-view';
 import { Empty, InlineError } from '../../components/states';
 import { AddSuppressionForm } from './add-suppression-form';
+import { Cell, Table } from '../../components/table';
 
 /** The suppression list (SPEC §6, §9): search by address, add, remove; the search is in the URL. */
 export function SuppressionsPage() {
@@ -52,24 +53,11 @@ export function SuppressionsPage() {
             </Empty>
           ) : (
             <>
-              <table className="table stack-on-narrow">
-                <thead>
-                  <tr>
-                    <th scope="col">Address</th>
-                    <th scope="col">Reason</th>
-                    <th scope="col">Stops</th>
-                    <th scope="col">Since</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.suppressions.map((entry) => (
-                    <Row key={entry.email} entry={entry} />
-                  ))}
-                </tbody>
-              </table>
+              <Table columns={['Address', 'Reason', 'Stops', 'Since', '']}>
+                {result.suppressions.map((entry) => (
+                  <Row key={entry.email} entry={entry} />
+                ))}
+              </Table>
               <Pager
                 page={result.page}
                 totalPages={result.totalPages}
@@ -92,15 +80,15 @@ function Row({ entry }: { entry: Suppression }) {
   const canSend = usePermission('send');
   return (
     <tr>
-      <td data-label="Address" className="wrap">
+      <Cell label="Address" wrap>
         {entry.email}
-      </td>
-      <td data-label="Reason">{entry.reason.replace('_', ' ')}</td>
-      <td data-label="Stops">{entry.scope === 'all' ? 'all mail' : 'bulk mail'}</td>
-      <td data-label="Since">
+      </Cell>
+      <Cell label="Reason">{entry.reason.replace('_', ' ')}</Cell>
+      <Cell label="Stops">{entry.scope === 'all' ? 'all mail' : 'bulk mail'}</Cell>
+      <Cell label="Since">
         <Moment iso={entry.createdAt} />
-      </td>
-      <td data-label="Actions">
+      </Cell>
+      <Cell label="Actions">
         <ConfirmButton
           permission={canSend}
           pending={remove.isPending}
@@ -110,7 +98,7 @@ function Row({ entry }: { entry: Suppression }) {
           Remove
         </ConfirmButton>
         <InlineError error={remove.error} />
-      </td>
+      </Cell>
     </tr>
   );
 }
