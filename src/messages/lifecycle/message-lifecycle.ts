@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { preparedInTransaction } from '../../database/prepared-in-transaction';
 import { WebhookQueue } from '../../queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
@@ -74,7 +75,8 @@ export class MessageLifecycle {
     manager: EntityManager,
     messages: NewMessage[],
   ): Promise<{ messages: MessageRow[]; outboxEventIds: string[] }> {
-    const stored: (MessageRow & { outbox_event_id: string | null })[] = await manager.query(
+    const stored = await preparedInTransaction<MessageRow & { outbox_event_id: string | null }>(
+      manager,
       `WITH given AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(${RECORDSET_COLUMNS.join(', ')}, sender_key text, recipient_keys text[])
        ), accepted AS (
@@ -229,7 +231,7 @@ export class MessageLifecycle {
     const fates = position >= 0 ? [{ position, key: recipient, status, detail }] : [];
     const { moved } = await this.apply(manager, name, [{ messageId, detail, recipient, fates }]);
     if (moved.length === 0 && fates.length > 0)
-      await manager.query(recipientFatesSql(), [[messageId], [fatesJson(fates)]]);
+      await preparedInTransaction(manager, recipientFatesSql(), [[messageId], [fatesJson(fates)]]);
     return moved[0];
   }
 
@@ -252,7 +254,8 @@ export class MessageLifecycle {
     changes: StatusChange<N>[],
     returning?: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const rows: (MovedMessage & R & { outbox_event_id: string | null })[] = await manager.query(
+    const rows = await preparedInTransaction<MovedMessage & R & { outbox_event_id: string | null }>(
+      manager,
       transitionSql(name, returning),
       [
         changes.map((c) => c.messageId),
