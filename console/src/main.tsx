@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import './styles.css';
+import './styles/base.css';
+import './styles/components.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

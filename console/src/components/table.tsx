@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /**
- * A table whose rows become labelled cards on a narrow screen (styles.css, stack-on-narrow):
+ * A table whose rows become labelled cards on a narrow screen (styles/components.css, stack-on-narrow):
  * each Cell carries its column's name for that. An empty column name is a column of actions.
  */
 export function Table({ columns, children }: { columns: string[]; children: ReactNode }) {
