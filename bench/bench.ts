@@ -3,7 +3,8 @@
 // - GET /user/messages on the seeded user of a million messages (npm run bench:seed, run first
 //   when its database is missing) against the naive SQL pair (COUNT(*) + ORDER BY … OFFSET …
 //   LIMIT) timed through pg in the same run; query plans of both are written to bench/out/plans;
-//   and its first page by an API key against the same by the JWT;
+//   and its first page by an API key against the same by the JWT; GET /user/stats over 366 days of
+//   that user (SPEC §12: from the kept per-day counts) against the list's first page, in turns;
 // - POST /sender/send under autocannon (32 connections) against the same inserts run straight
 //   through pg with the same concurrency;
 // - POST /sender/send/batch (100 messages a request, a few clients) against the same rows loaded
@@ -12,11 +13,13 @@
 //   process taking 20 uploads of 10 MiB at once;
 // - delivery (delivery.bench.ts): queued → worker → sink → sent, and end to end (an API process
 //   under --delivery-seconds of single or batch sends, a separate worker process), against raw
-//   nodemailer to the same sink, with each process's CPU per message.
-// Writes the tables to bench/results.md (`--only list`, `send`, `batch`, `uploads` or `delivery` runs one
-// section and only prints it). Uses DATABASE_URL's server when set, else embedded ones.
+//   nodemailer to the same sink, with each process's CPU per message;
+// - the console (console.bench.ts): its first load's gzip size, and its Messages page on the
+//   seeded million messages in Chromium.
+// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads` or `delivery` runs one
+// section and only prints it; `--only console` rewrites only the console's section there). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,6 +38,7 @@ import { MessagesRepository } from '../src/messages/messages.repository';
 import { MessagesService } from '../src/messages/messages.service';
 import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { BATCH_SIZE, copyBatchCeiling } from './copy-ceiling';
+import { consoleBench } from './console.bench';
 import { CPU_HEADER, deliveryBench, tableOf as markdownTable } from './delivery.bench';
 import { BENCH_USER, benchListDatabase } from './list-database';
 import { rawSendCeiling, SEND_BODY } from './raw-send';
@@ -153,10 +157,15 @@ async function timeNaive(client: Client, query: Record<string, string>): Promise
 // client's cost, not the endpoint's.
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function timeEndpoint(port: number, authorization: string, query: Record<string, string>): Promise<number> {
+function timeEndpoint(
+  port: number,
+  authorization: string,
+  query: Record<string, string>,
+  route = '/user/messages',
+): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const path = `/user/messages?${new URLSearchParams(query).toString()}`;
+    const path = `${route}?${new URLSearchParams(query).toString()}`;
     http
       .get({ host: '127.0.0.1', port, path, agent: keepAlive, headers: { authorization } }, (response) => {
         response.resume();
@@ -204,7 +213,13 @@ async function savePlans(url: string, client: Client): Promise<void> {
   await dataSource.destroy();
 }
 
-async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed: boolean }> {
+/**
+ * Runs `measure` against an API process on the seeded list database (seeding it first when it is
+ * missing), with a token of the million-message user; the process's RSS afterwards.
+ */
+async function onListDatabase<T>(
+  measure: (port: number, authorization: string, client: Client, url: string) => Promise<T>,
+): Promise<T & { rssAfter: number }> {
   const database = await benchListDatabase();
   const client = new Client({ connectionString: database.url });
   await client.connect();
@@ -218,7 +233,7 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
     await database.close();
     console.log('No seeded list database yet: seeding it (npm run bench:seed) …');
     await seedListDatabase();
-    return listBench();
+    return onListDatabase(measure);
   }
   // An API process, as serves lists in a deployment: a worker's loops would share its event loop.
   const mailroom = await startMailroomProcess(database.url, {
@@ -226,15 +241,25 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
     env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
   });
   const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: BENCH_USER, expiresIn: 3600 })}`;
-  const rows: string[][] = [];
-  let passed = true;
   try {
-    await savePlans(database.url, client);
+    return { ...(await measure(mailroom.port, authorization, client, database.url)), rssAfter: rssMiB(mailroom.pid) };
+  } finally {
+    await mailroom.stop();
+    await client.end();
+    await database.close();
+  }
+}
+
+async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed: boolean }> {
+  return onListDatabase(async (port, authorization, client, url) => {
+    const rows: string[][] = [];
+    let passed = true;
+    await savePlans(url, client);
     for (const c of LIST_CASES) {
       const endpoint: number[] = [];
       const naive: number[] = [];
       for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
-        const e = await timeEndpoint(mailroom.port, authorization, c.query);
+        const e = await timeEndpoint(port, authorization, c.query);
         const n = await timeNaive(client, c.query);
         if (i >= WARM_UP_RUNS) {
           endpoint.push(e);
@@ -256,15 +281,34 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
         met,
       ]);
     }
-    const byKey = await apiKeyVersusJwt(mailroom.port, authorization);
+    const byKey = await apiKeyVersusJwt(port, authorization);
     passed &&= byKey.ok;
     rows.push(byKey.row);
-    return { rows, rssAfter: rssMiB(mailroom.pid), passed };
-  } finally {
-    await mailroom.stop();
-    await client.end();
-    await database.close();
+    const stats = await statsVersusFirstPage(port, authorization);
+    passed &&= stats.ok;
+    rows.push(stats.row);
+    return { rows, passed };
+  });
+}
+
+/** `--only stats`: the stats row of the list section alone. */
+function statsBench(): Promise<{ rows: string[][] }> {
+  return onListDatabase(async (port, authorization) => ({
+    rows: [(await statsVersusFirstPage(port, authorization)).row],
+  }));
+}
+
+/** Two timings taken in turns, WARM_UP_RUNS unmeasured then RUNS measured: the median of each. */
+async function inTurns(a: () => Promise<number>, b: () => Promise<number>): Promise<[number, number]> {
+  const [timesA, timesB]: number[][] = [[], []];
+  for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
+    const [ta, tb] = [await a(), await b()];
+    if (i >= WARM_UP_RUNS) {
+      timesA.push(ta);
+      timesB.push(tb);
+    }
   }
+  return [median(timesA), median(timesB)];
 }
 
 /**
@@ -282,17 +326,10 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
   if (created.status !== 201) throw new Error(`POST /user/api-keys answered ${created.status}`);
   const { id, key } = (await created.json()) as { id: string; key: string };
   try {
-    const byKey: number[] = [];
-    const byJwt: number[] = [];
-    for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
-      const k = await timeEndpoint(port, `Bearer ${key}`, {});
-      const j = await timeEndpoint(port, jwt, {});
-      if (i >= WARM_UP_RUNS) {
-        byKey.push(k);
-        byJwt.push(j);
-      }
-    }
-    const [k, j] = [median(byKey), median(byJwt)];
+    const [k, j] = await inTurns(
+      () => timeEndpoint(port, `Bearer ${key}`, {}),
+      () => timeEndpoint(port, jwt, {}),
+    );
     const ok = k <= j + 1;
     return {
       row: [
@@ -308,6 +345,31 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
   } finally {
     await fetch(`${base}/${id}`, { method: 'DELETE', headers: { authorization: jwt } });
   }
+}
+
+/**
+ * GET /user/stats over 366 days of the seeded million messages (SPEC §12: from the kept per-day
+ * counts, never a scan), in turns with the first page of the list, whose time is the baseline.
+ */
+async function statsVersusFirstPage(port: number, authorization: string): Promise<{ row: string[]; ok: boolean }> {
+  // The seed's year, to its last day (bench/seed.ts): 366 days, every one with messages.
+  const year = { startDate: '2025-11-21', endDate: '2026-11-21' };
+  const [s, l] = await inTurns(
+    () => timeEndpoint(port, authorization, year, '/user/stats'),
+    () => timeEndpoint(port, authorization, {}),
+  );
+  const ok = s < 20;
+  return {
+    row: [
+      'stats: 366 days (vs the first page of the list)',
+      `${s.toFixed(1)} ms`,
+      `${l.toFixed(1)} ms`,
+      `${(s / l).toFixed(2)}×`,
+      '< 20 ms',
+      ok ? 'yes' : '**no**',
+    ],
+    ok,
+  };
 }
 
 async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed: boolean }> {
@@ -532,16 +594,44 @@ const tableOf = (rows: string[][]) => [...HEADER, ...rows.map((r) => `| ${r.join
 const CPU_TITLE =
   "CPU ms per message by process (raw, accept and deliver rows; Linux CPU time, 10 ms ticks), and each process's share of a core during the end-to-end loads:";
 
+const RESULTS = join(ROOT, 'bench/results.md');
+const CONSOLE_TITLE = '## Console (SPEC §14)';
+
+/** The console's section of bench/results.md, on the seeded list database. */
+async function consoleSection(): Promise<string> {
+  const database = await benchListDatabase();
+  try {
+    const { rows } = await consoleBench(database.url);
+    return `${CONSOLE_TITLE}\n\nWritten on ${new Date().toISOString().slice(0, 10)}: the gzip sizes of the files console/dist/index.html loads; Chromium's own timeline of each navigation to /console/messages (\`performance.now()\` at the first frame painted with a row), each in a fresh context, against an API process on the seeded database of \`npm run bench:seed\`.\n\n${tableOf(rows)}\n`;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Replaces the console's section of bench/results.md (or adds it), leaving the rest as it was. */
+function writeConsoleSection(section: string): void {
+  const results = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const at = results.indexOf(CONSOLE_TITLE);
+  writeFileSync(RESULTS, `${(at < 0 ? results : results.slice(0, at)).trimEnd()}\n\n${section}`);
+}
+
 async function main(): Promise<void> {
+  if (values.only === 'console') {
+    const section = await consoleSection();
+    writeConsoleSection(section);
+    console.log(`\n${section}\nwritten to bench/results.md (its console section)`);
+    return;
+  }
   if (values.only) {
     const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = {
       list: listBench,
+      stats: statsBench,
       send: sendBench,
       batch: batchBench,
       uploads: uploadBench,
       delivery: () => deliveryBench(DELIVERY),
     };
-    if (!sections[values.only]) throw new Error(`--only takes ${Object.keys(sections).join(', ')}`);
+    if (!sections[values.only]) throw new Error(`--only takes ${[...Object.keys(sections), 'console'].join(', ')}`);
     const { rows, cpu } = await sections[values.only]();
     console.log(
       `\n${tableOf(rows)}\n${cpu ? `\n${CPU_TITLE}\n\n${markdownTable(CPU_HEADER, cpu)}\n` : ''}\n(one section: bench/results.md left as it was)`,
@@ -572,8 +662,9 @@ async function main(): Promise<void> {
     `through pg with ${CONNECTIONS} connections; batch baseline: the same rows loaded with COPY through pg from ${BATCH_CLIENTS} clients, ` +
     `one transaction per ${BATCH_SIZE} messages; delivery baseline: raw nodemailer sending the same messages to the same sink ` +
     `(end to end: ${DELIVERY.seconds} s of load). Query plans: bench/out/plans.\n\n${table}\n\n${CPU_TITLE}\n\n${cpu}\n`;
-  writeFileSync(join(ROOT, 'bench/results.md'), report);
-  console.log(`\n${table}\n\n${cpu}\n\nwritten to bench/results.md`);
+  const consoleResults = await consoleSection();
+  writeFileSync(RESULTS, `${report}\n${consoleResults}`);
+  console.log(`\n${table}\n\n${cpu}\n\n${consoleResults}\nwritten to bench/results.md`);
 }
 
 runBench(main);

@@ -10,7 +10,8 @@ const LAYERS: string[][] = [
   ['common', 'config'],
   ['database'],
   ['auth', 'queue'],
-  ['metrics', 'rate-limit', 'attachments', 'idempotency'],
+  // mime: how a message becomes MIME, one composer for delivery and for reading a message back (SPEC §12).
+  ['metrics', 'rate-limit', 'attachments', 'idempotency', 'mime'],
   ['messages'],
   ['webhooks', 'suppressions', 'domains'],
   ['unsubscribe'],

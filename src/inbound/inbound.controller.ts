@@ -1,15 +1,14 @@
 import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { create as contentDisposition } from 'content-disposition';
 import type { Response } from 'express';
-import { validateHeaderValue } from 'node:http';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
+import { sendBytes } from '../common/byte-response';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { ListInboundQuery } from './dto/list-inbound.query';
 import { InboundMailResponse, InboundPageResponse } from './dto/inbound.response';
-import { InboundBytes, InboundService } from './inbound.service';
+import { InboundService } from './inbound.service';
 
 const BYTES = { description: 'The bytes, as an attachment', schema: { type: 'string', format: 'binary' } };
 
@@ -57,7 +56,7 @@ export class InboundController {
     @Param('index') index: string,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
-    return served(await this.service.attachment(user.id, id, index), response);
+    return sendBytes(response, await this.service.attachment(user.id, id, index));
   }
 
   @Get(':id/raw')
@@ -73,28 +72,6 @@ export class InboundController {
     @Param('id') id: string,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
-    return served(await this.service.raw(user.id, id), response);
-  }
-}
-
-/**
- * SPEC §12's byte rules: the bytes never render as a page of ours (downloaded, not sniffed,
- * sandboxed if opened anyway). A stored type that is no valid header value goes out as bytes.
- */
-function served(bytes: InboundBytes, response: Response): StreamableFile {
-  response.setHeader('Content-Type', validHeaderValue(bytes.contentType) ?? 'application/octet-stream');
-  response.setHeader('Content-Disposition', contentDisposition(bytes.fileName));
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Content-Security-Policy', 'sandbox');
-  response.setHeader('Content-Length', bytes.content.length);
-  return new StreamableFile(bytes.content);
-}
-
-function validHeaderValue(value: string): string | undefined {
-  try {
-    validateHeaderValue('Content-Type', value);
-    return value === '' ? undefined : value;
-  } catch {
-    return undefined;
+    return sendBytes(response, await this.service.raw(user.id, id));
   }
 }

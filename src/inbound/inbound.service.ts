@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Download } from '../common/byte-response';
 import { pageEnvelope } from '../common/paging';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { isUuid } from '../common/uuid';
@@ -6,13 +7,6 @@ import type { ListInboundQuery } from './dto/list-inbound.query';
 import { InboundListItemResponse, InboundMailResponse, InboundPageResponse } from './dto/inbound.response';
 import type { InboundMailEntity } from './entities/inbound-mail.entity';
 import { InboundAttachmentInfo, InboundRepository } from './inbound.repository';
-
-/** Bytes to serve (SPEC §12's rules), with what their headers say of them. */
-export interface InboundBytes {
-  content: Buffer;
-  contentType: string;
-  fileName: string;
-}
 
 /** GET /user/inbound and its items (SPEC §13). */
 @Injectable()
@@ -49,7 +43,7 @@ export class InboundService {
     return { ...listItem(row, attachments.get(row.id)!), text: row.text, html: row.html, headers: row.headers };
   }
 
-  async attachment(userId: string, id: string, index: string): Promise<InboundBytes> {
+  async attachment(userId: string, id: string, index: string): Promise<Download> {
     const position = /^\d{1,5}$/.test(index) ? Number(index) : -1;
     const found = isUuid(id) && position >= 0 ? await this.inbound.attachment(userId, id, position) : undefined;
     if (!found) {
@@ -57,13 +51,13 @@ export class InboundService {
       if (isUuid(id) && (await this.inbound.get(userId, id))) throw new NotFoundError(`Attachment ${index} of ${id}`);
       throw notFound(id);
     }
-    return { content: found.content, contentType: found.contentType, fileName: found.fileName };
+    return { bytes: found.content, contentType: found.contentType, fileName: found.fileName };
   }
 
-  async raw(userId: string, id: string): Promise<InboundBytes> {
+  async raw(userId: string, id: string): Promise<Download> {
     const raw = isUuid(id) ? await this.inbound.raw(userId, id) : undefined;
     if (!raw) throw notFound(id);
-    return { content: raw, contentType: 'message/rfc822', fileName: `${id}.eml` };
+    return { bytes: raw, contentType: 'message/rfc822', fileName: `${id}.eml` };
   }
 }
 

@@ -1,3 +1,4 @@
+import { validateHeaderValue } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AddressObject, EmailAddress, simpleParser } from 'mailparser';
 import libmime from 'libmime';
@@ -62,7 +63,7 @@ export async function parseInboundMail(mail: Readable, limits: InboundMailLimits
     headers: parsed.headerLines.map(({ line }) => headerOf(line)),
     attachments: parsed.attachments.map((attachment, index) => ({
       fileName: clean(attachment.filename || `attachment-${index}.${extension(attachment.contentType) || 'bin'}`),
-      contentType: clean(attachment.contentType),
+      contentType: servableType(attachment.contentType),
       size: attachment.content.length,
       content: attachment.content,
     })),
@@ -94,3 +95,13 @@ function written(mailbox: EmailAddress): string {
 }
 
 const clean = (value: string): string => value.replace(/\0/g, '\ufffd');
+
+/** The type as stored and served again in Content-Type: one no header may carry is kept as bytes. */
+function servableType(contentType: string): string {
+  try {
+    validateHeaderValue('Content-Type', contentType);
+    return contentType || 'application/octet-stream';
+  } catch {
+    return 'application/octet-stream';
+  }
+}
