@@ -1,16 +1,14 @@
 import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
-import { sendBytes } from '../common/byte-response';
+import { ApiBytesResponse, sendBytes } from '../common/byte-response';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { ListInboundQuery } from './dto/list-inbound.query';
 import { InboundMailResponse, InboundPageResponse } from './dto/inbound.response';
 import { InboundService } from './inbound.service';
-
-const BYTES = { description: 'The bytes, as an attachment', schema: { type: 'string', format: 'binary' } };
 
 @ApiTags('inbound')
 @ApiBearerAuth()
@@ -47,8 +45,7 @@ export class InboundController {
     description:
       'With its stored Content-Type, `Content-Disposition: attachment` (its file name, RFC 6266), `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`. An index out of range: 404.',
   })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse(BYTES)
+  @ApiBytesResponse('application/octet-stream', 'The attachment bytes')
   @ApiProblemResponses(401, 404, 429)
   async attachment(
     @CurrentUser() user: AuthUser,
@@ -64,8 +61,7 @@ export class InboundController {
   @ApiOperation({
     summary: 'The received mail as it arrived (message/rfc822), as the attachment `<id>.eml`',
   })
-  @ApiProduces('message/rfc822')
-  @ApiOkResponse(BYTES)
+  @ApiBytesResponse('message/rfc822', 'The mail as it arrived (RFC 5322)')
   @ApiProblemResponses(401, 404, 429)
   async raw(
     @CurrentUser() user: AuthUser,
