@@ -10,6 +10,8 @@ const LAYERS: string[][] = [
   ['common', 'config'],
   ['database'],
   ['auth', 'queue'],
+  // The event catalogue and outbox writer: below every room whose changes cause events (SPEC §11).
+  ['events'],
   ['metrics', 'rate-limit', 'attachments', 'idempotency'],
   ['messages'],
   ['webhooks', 'suppressions', 'domains'],
