@@ -155,7 +155,7 @@ describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', (
       const deleted = await createEndpoint(t.http, userId, receiver.url(toDelete));
       receiver.reply = (request) => ({ status: [toDisable, toDelete].includes(request.path) ? 500 : 200 });
 
-      const tests = [];
+      const tests: string[] = [];
       for (const endpoint of [disabled, deleted])
         tests.push(
           (await t.http.post(`/user/webhook-endpoints/${endpoint.id}/test`).set(bearer(userId)).expect(202)).body
