@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { preparedInTransaction } from '../../database/prepared-in-transaction';
 import { WebhookQueue } from '../../queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
@@ -75,7 +76,8 @@ export class MessageLifecycle {
     manager: EntityManager,
     messages: NewMessage[],
   ): Promise<{ messages: MessageRow[]; outboxEventIds: string[] }> {
-    const stored: (MessageRow & OutboxIds)[] = await manager.query(
+    const stored = await preparedInTransaction<MessageRow & OutboxIds>(
+      manager,
       `WITH given AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(${RECORDSET_COLUMNS.join(', ')}, sender_key text, recipient_keys text[])
        ), accepted AS (
@@ -230,7 +232,10 @@ export class MessageLifecycle {
     const fates = position >= 0 ? [{ position, key: recipient, status, detail }] : [];
     const { moved } = await this.apply(manager, name, [{ messageId, detail, recipient, fates }]);
     if (moved.length === 0 && fates.length > 0) {
-      const events: { id: string }[] = await manager.query(recipientFatesSql(), [[messageId], [fatesJson(fates)]]);
+      const events = await preparedInTransaction<{ id: string }>(manager, recipientFatesSql(), [
+        [messageId],
+        [fatesJson(fates)],
+      ]);
       await this.webhookQueue.enqueue(
         manager,
         events.map((event) => event.id),
@@ -258,7 +263,7 @@ export class MessageLifecycle {
     changes: StatusChange<N>[],
     returning?: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const rows: (MovedMessage & R & OutboxIds)[] = await manager.query(transitionSql(name, returning), [
+    const rows = await preparedInTransaction<MovedMessage & R & OutboxIds>(manager, transitionSql(name, returning), [
       changes.map((c) => c.messageId),
       changes.map((c) => c.attempt ?? null),
       changes.map((c) => c.status ?? null),
