@@ -44,8 +44,8 @@ export function messageOutboxCte(changed: string, messageEvents: boolean, recipi
           THEN c.webhook_url END AS own_url
       FROM ${changed} c`,
     recipientChanges &&
-      `SELECT c.id, c.user_id, 'recipient.' || r.status, c.status, c.status_changes, c.recipient_fates,
-        jsonb_build_object('position', r.position), NULL
+      `SELECT c.id AS message_id, c.user_id, 'recipient.' || r.status AS type, c.status, c.status_changes, c.recipient_fates,
+        jsonb_build_object('position', r.position) AS data, NULL::text AS own_url
       FROM (${recipientChanges}) r JOIN ${changed} c ON c.id = r.message_id`,
   ].filter(Boolean);
   // Materialized, so that each event's id is drawn once and shared by all its targets (webhook-id).
