@@ -7,12 +7,10 @@
 //   worker process, as deliveries (event × endpoint) a second.
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sign } from 'jsonwebtoken';
 import { Client } from 'pg';
+import { post, SECRET } from './delivery.bench';
 import { BenchDatabase, benchDatabase, runConcurrently, SinkProcess, startMailroomProcess } from './support';
 
-const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
-const AUTHORIZATION = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench', expiresIn: 24 * 3600 })}`;
 const HTTP_CONNECTIONS = 32;
 const ENV = {
   JWT_SECRET: SECRET,
@@ -59,15 +57,6 @@ class CountingReceiver {
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-async function post(port: number, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: 'POST',
-    headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
 }
 
 async function scalar(url: string, sql: string): Promise<number> {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
 import { IsWebhookUrl } from '../../../common/validation/webhook-url';
 import { TextLength } from '../../../common/validation/validators';
@@ -38,25 +38,8 @@ export class CreateWebhookEndpointDto {
   description?: string;
 }
 
-export class UpdateWebhookEndpointDto {
-  @ApiPropertyOptional(URL_PROPERTY)
-  @IsOptional()
-  @IsWebhookUrl()
-  url?: string;
-
-  @ApiPropertyOptional(EVENTS_PROPERTY)
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
-  @IsIn(SUBSCRIBABLE_EVENT_TYPES, { each: true, message: EVENTS_MESSAGE })
-  events?: string[];
-
-  @ApiPropertyOptional(DESCRIPTION_PROPERTY)
-  @IsOptional()
-  @TextLength(0, 255)
-  @IsString()
-  description?: string;
-
+// Every field of a creation, each optional; validated by the same rules.
+export class UpdateWebhookEndpointDto extends PartialType(CreateWebhookEndpointDto) {
   @ApiPropertyOptional({ example: true, description: 'true clears `disabledReason`' })
   @IsOptional()
   @IsBoolean()
