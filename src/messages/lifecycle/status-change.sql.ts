@@ -12,10 +12,10 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
  * to be tried (a retry's claim leaves one the relay took or refused as it is). With `release`, recipients shown suppressed
  * and not named again go back to pending (taken off the list since: the claim judges again), unless
  * the change keeps them (`keep_suppressed`: a retry that sends only its remaining copies would never send them).
- * The webhook endpoints' recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) hook
- * in here: written from this CTE in the same statement, its rows joined with `moved` in
- * transitionSql (a change applies only to a message that moves) and taken whole in
- * recipientFatesSql (a report about a recipient, whether or not its message moves).
+ * The recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) are read from these rows
+ * (recipientEvents, into messageOutboxCte) in the same statement: in transitionSql those of the
+ * messages that move (named_changes joined with `moved`), in recipientFatesSql all of them (a report
+ * about a recipient, whether or not its message moves).
  */
 export function recipientChangesCte(source: string, release = false): string {
   const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before
