@@ -148,6 +148,10 @@ describe('webhook endpoints API (SPEC §11)', () => {
       [{ url: 'ftp://example.com/x' }, ['url']],
       [{ url: 'not a url' }, ['url']],
       [{ url: longUrl(2049) }, ['url']],
+      // Never deliverable (SPEC §7): a private address named outright, credentials in the URL.
+      [{ url: 'http://127.0.0.1:8080/hook' }, ['url']],
+      [{ url: 'http://[::1]/hook' }, ['url']],
+      [{ url: 'https://user:secret@example.com/hook' }, ['url']],
       [{ url: URL, events: ['message.sent', 'message.opened'] }, ['events']],
       [{ url: URL, events: ['endpoint.test'] }, ['events']],
       [{ url: URL, events: 'message.sent' }, ['events']],

@@ -36,6 +36,7 @@ describe('a rotated endpoint secret (SPEC §11: both signatures for 24 hours, th
     repository = automock<WebhookEndpointsRepository>('repository');
     sut = new WebhookEndpointsService(
       automock<Database>('database'),
+      automock<AppConfig>('config'),
       clock,
       repository,
       automock<EventOutbox>('outbox'),
