@@ -247,4 +247,42 @@ describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', (
     },
     TIMEOUT,
   );
+  it(
+    'keeps an endpoint failing for an hour enabled until its 5th failed attempt, then sends it nothing more',
+    async () => {
+      const userId = newUserId('five-attempts');
+      const failing = newPath('five');
+      const endpoint = await createEndpoint(t.http, userId, receiver.url(failing));
+      receiver.reply = (request) => ({ status: request.path === failing ? 500 : 200 });
+      // Failing for an hour already, with no attempt counted yet: only the count can hold it.
+      await t.db.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '1 hour' WHERE id = $1`, [
+        endpoint.id,
+      ]);
+      const test = async () =>
+        (await t.http.post(`/user/webhook-endpoints/${endpoint.id}/test`).set(bearer(userId)).expect(202)).body
+          .eventId as string;
+
+      const first = await test();
+      // WEBHOOK_RETRY_DELAYS=1,1: three attempts, then the event is given up.
+      await receiver.waitFor(() => receiver.withId(first).length === 3, 'three attempts at the first event');
+      await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
+      const stillEnabled = await t.http.get(`/user/webhook-endpoints/${endpoint.id}`).set(bearer(userId)).expect(200);
+      expect(stillEnabled.body).toMatchObject({ enabled: true, disabledReason: null });
+
+      const second = await test();
+      await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
+
+      // Attempts 4 and 5 were made; the 5th disabled it, so the second event's third never started.
+      expect(receiver.withId(second)).toHaveLength(2);
+      expect(receiver.on(failing)).toHaveLength(5);
+      const disabled = await t.http.get(`/user/webhook-endpoints/${endpoint.id}`).set(bearer(userId)).expect(200);
+      expect(disabled.body).toMatchObject({ enabled: false, disabledReason: 'failing' });
+      const { deliveries } = await deliveriesOf(t.http, userId, { endpointId: endpoint.id });
+      expect(deliveries.map((d: { state: string; attempts: unknown[] }) => [d.state, d.attempts.length])).toEqual([
+        ['failed', 2],
+        ['failed', 3],
+      ]);
+    },
+    TIMEOUT,
+  );
 });
