@@ -3,7 +3,8 @@
 // - GET /user/messages on the seeded user of a million messages (npm run bench:seed, run first
 //   when its database is missing) against the naive SQL pair (COUNT(*) + ORDER BY … OFFSET …
 //   LIMIT) timed through pg in the same run; query plans of both are written to bench/out/plans;
-//   and its first page by an API key against the same by the JWT;
+//   and its first page by an API key against the same by the JWT; GET /user/stats over 366 days of
+//   that user (SPEC §12: from the kept per-day counts) against the list's first page, in turns;
 // - POST /sender/send under autocannon (32 connections) against the same inserts run straight
 //   through pg with the same concurrency;
 // - POST /sender/send/batch (100 messages a request, a few clients) against the same rows loaded
@@ -15,7 +16,7 @@
 //   nodemailer to the same sink, with each process's CPU per message.
 // - events (events.bench.ts): sends and delivery with 0 and with 1 subscribed webhook endpoint, and the
 //   fan-out rate of account events to 3 endpoints (SPEC §11).
-// Writes the tables to bench/results.md (`--only list`, `send`, `batch`, `uploads`, `delivery` or `events` runs one
+// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery` or `events` runs one
 // section and only prints it). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -158,10 +159,15 @@ async function timeNaive(client: Client, query: Record<string, string>): Promise
 // client's cost, not the endpoint's.
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function timeEndpoint(port: number, authorization: string, query: Record<string, string>): Promise<number> {
+function timeEndpoint(
+  port: number,
+  authorization: string,
+  query: Record<string, string>,
+  route = '/user/messages',
+): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const path = `/user/messages?${new URLSearchParams(query).toString()}`;
+    const path = `${route}?${new URLSearchParams(query).toString()}`;
     http
       .get({ host: '127.0.0.1', port, path, agent: keepAlive, headers: { authorization } }, (response) => {
         response.resume();
@@ -209,7 +215,13 @@ async function savePlans(url: string, client: Client): Promise<void> {
   await dataSource.destroy();
 }
 
-async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed: boolean }> {
+/**
+ * Runs `measure` against an API process on the seeded list database (seeding it first when it is
+ * missing), with a token of the million-message user; the process's RSS afterwards.
+ */
+async function onListDatabase<T>(
+  measure: (port: number, authorization: string, client: Client, url: string) => Promise<T>,
+): Promise<T & { rssAfter: number }> {
   const database = await benchListDatabase();
   const client = new Client({ connectionString: database.url });
   await client.connect();
@@ -223,7 +235,7 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
     await database.close();
     console.log('No seeded list database yet: seeding it (npm run bench:seed) …');
     await seedListDatabase();
-    return listBench();
+    return onListDatabase(measure);
   }
   // An API process, as serves lists in a deployment: a worker's loops would share its event loop.
   const mailroom = await startMailroomProcess(database.url, {
@@ -231,15 +243,25 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
     env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
   });
   const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: BENCH_USER, expiresIn: 3600 })}`;
-  const rows: string[][] = [];
-  let passed = true;
   try {
-    await savePlans(database.url, client);
+    return { ...(await measure(mailroom.port, authorization, client, database.url)), rssAfter: rssMiB(mailroom.pid) };
+  } finally {
+    await mailroom.stop();
+    await client.end();
+    await database.close();
+  }
+}
+
+async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed: boolean }> {
+  return onListDatabase(async (port, authorization, client, url) => {
+    const rows: string[][] = [];
+    let passed = true;
+    await savePlans(url, client);
     for (const c of LIST_CASES) {
       const endpoint: number[] = [];
       const naive: number[] = [];
       for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
-        const e = await timeEndpoint(mailroom.port, authorization, c.query);
+        const e = await timeEndpoint(port, authorization, c.query);
         const n = await timeNaive(client, c.query);
         if (i >= WARM_UP_RUNS) {
           endpoint.push(e);
@@ -261,15 +283,34 @@ async function listBench(): Promise<{ rows: string[][]; rssAfter: number; passed
         met,
       ]);
     }
-    const byKey = await apiKeyVersusJwt(mailroom.port, authorization);
+    const byKey = await apiKeyVersusJwt(port, authorization);
     passed &&= byKey.ok;
     rows.push(byKey.row);
-    return { rows, rssAfter: rssMiB(mailroom.pid), passed };
-  } finally {
-    await mailroom.stop();
-    await client.end();
-    await database.close();
+    const stats = await statsVersusFirstPage(port, authorization);
+    passed &&= stats.ok;
+    rows.push(stats.row);
+    return { rows, passed };
+  });
+}
+
+/** `--only stats`: the stats row of the list section alone. */
+function statsBench(): Promise<{ rows: string[][] }> {
+  return onListDatabase(async (port, authorization) => ({
+    rows: [(await statsVersusFirstPage(port, authorization)).row],
+  }));
+}
+
+/** Two timings taken in turns, WARM_UP_RUNS unmeasured then RUNS measured: the median of each. */
+async function inTurns(a: () => Promise<number>, b: () => Promise<number>): Promise<[number, number]> {
+  const [timesA, timesB]: number[][] = [[], []];
+  for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
+    const [ta, tb] = [await a(), await b()];
+    if (i >= WARM_UP_RUNS) {
+      timesA.push(ta);
+      timesB.push(tb);
+    }
   }
+  return [median(timesA), median(timesB)];
 }
 
 /**
@@ -287,17 +328,10 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
   if (created.status !== 201) throw new Error(`POST /user/api-keys answered ${created.status}`);
   const { id, key } = (await created.json()) as { id: string; key: string };
   try {
-    const byKey: number[] = [];
-    const byJwt: number[] = [];
-    for (let i = 0; i < WARM_UP_RUNS + RUNS; i++) {
-      const k = await timeEndpoint(port, `Bearer ${key}`, {});
-      const j = await timeEndpoint(port, jwt, {});
-      if (i >= WARM_UP_RUNS) {
-        byKey.push(k);
-        byJwt.push(j);
-      }
-    }
-    const [k, j] = [median(byKey), median(byJwt)];
+    const [k, j] = await inTurns(
+      () => timeEndpoint(port, `Bearer ${key}`, {}),
+      () => timeEndpoint(port, jwt, {}),
+    );
     const ok = k <= j + 1;
     return {
       row: [
@@ -313,6 +347,31 @@ async function apiKeyVersusJwt(port: number, jwt: string): Promise<{ row: string
   } finally {
     await fetch(`${base}/${id}`, { method: 'DELETE', headers: { authorization: jwt } });
   }
+}
+
+/**
+ * GET /user/stats over 366 days of the seeded million messages (SPEC §12: from the kept per-day
+ * counts, never a scan), in turns with the first page of the list, whose time is the baseline.
+ */
+async function statsVersusFirstPage(port: number, authorization: string): Promise<{ row: string[]; ok: boolean }> {
+  // The seed's year, to its last day (bench/seed.ts): 366 days, every one with messages.
+  const year = { startDate: '2025-11-21', endDate: '2026-11-21' };
+  const [s, l] = await inTurns(
+    () => timeEndpoint(port, authorization, year, '/user/stats'),
+    () => timeEndpoint(port, authorization, {}),
+  );
+  const ok = s < 20;
+  return {
+    row: [
+      'stats: 366 days (vs the first page of the list)',
+      `${s.toFixed(1)} ms`,
+      `${l.toFixed(1)} ms`,
+      `${(s / l).toFixed(2)}×`,
+      '< 20 ms',
+      ok ? 'yes' : '**no**',
+    ],
+    ok,
+  };
 }
 
 async function sendBench(): Promise<{ rows: string[][]; peakRss: number; passed: boolean }> {
@@ -541,6 +600,7 @@ async function main(): Promise<void> {
   if (values.only) {
     const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = {
       list: listBench,
+      stats: statsBench,
       send: sendBench,
       batch: batchBench,
       uploads: uploadBench,

@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import { sign } from 'jsonwebtoken';
 import { generateKeyPairSync, KeyObject, randomUUID } from 'node:crypto';
 import { createTransport } from 'nodemailer';
-import { toMimeMessage } from '../src/delivery/mailer/mime';
+import { toMimeMessage } from '../src/mime/mime';
 import { Client } from 'pg';
 import { AppConfig } from '../src/config/app-config';
 import { DkimKeyCipher } from '../src/domains/dkim-key-cipher';

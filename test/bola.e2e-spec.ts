@@ -211,6 +211,8 @@ describe("BOLA: another user's id is answered like an id that exists nowhere (SP
     expect(aliceEvents.map((e) => e.type).sort()).toEqual(['message.queued', 'message.sending', 'message.sent']);
     await t.http.get(`/user/messages/${ids.message}`).set(bearer(alice)).expect(200);
     await t.http.get(`/user/messages/${ids.message.toUpperCase()}`).set(bearer(alice)).expect(200);
+    for (const path of ['content', 'attachments/0', 'raw'])
+      await t.http.get(`/user/messages/${ids.message}/${path}`).set(bearer(alice)).expect(200);
     expect((await deliveries(alice, { messageId: ids.message })).total).toBe(3);
     expect(
       Object.values(ids).every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)),
@@ -223,6 +225,17 @@ describe("BOLA: another user's id is answered like an id that exists nowhere (SP
   // Each takes the caller and the id to try; `expected` is the status an id that exists nowhere gets.
   const probes: Array<[string, number, (userId: string, id: string) => Test]> = [
     ['GET /user/messages/{id}', 404, (userId, id) => t.http.get(`/user/messages/${id}`).set(bearer(userId))],
+    [
+      'GET /user/messages/{id}/content',
+      404,
+      (userId, id) => t.http.get(`/user/messages/${id}/content`).set(bearer(userId)),
+    ],
+    [
+      'GET /user/messages/{id}/attachments/0',
+      404,
+      (userId, id) => t.http.get(`/user/messages/${id}/attachments/0`).set(bearer(userId)),
+    ],
+    ['GET /user/messages/{id}/raw', 404, (userId, id) => t.http.get(`/user/messages/${id}/raw`).set(bearer(userId))],
     [
       'POST /user/messages/{id}/cancel',
       404,
@@ -363,6 +376,17 @@ describe("BOLA: another user's id is answered like an id that exists nowhere (SP
         // The same filter finds Alice's messages for Alice: Bob's answer is empty of them because they are hers.
         expect(alices.body.messages.every((m: any) => m.userId === alice)).toBe(true);
         expect(alices.body.messages.map((m: any) => m.id)).toContain(ids.message);
+      },
+    );
+
+    it.each([{}, { startDate: today, endDate: today }])(
+      "GET /user/stats?%j counts Bob's message and none of Alice's",
+      async (query) => {
+        const bobs = await t.http.get('/user/stats').query(query).set(bearer(bob)).expect(200);
+        const alices = await t.http.get('/user/stats').query(query).set(bearer(alice)).expect(200);
+
+        expect(bobs.body.totals).toMatchObject({ accepted: 1, byStatus: { sent: 1 } });
+        expect(alices.body.totals).toMatchObject({ accepted: 2, byStatus: { sent: 2 } });
       },
     );
 

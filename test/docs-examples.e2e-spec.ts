@@ -63,6 +63,25 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     return media.examples ? Object.values(media.examples).map((e) => e.value) : [media.example];
   };
 
+  /** The query as Swagger UI fills the fields in: the example, else the schema's example, else its default. */
+  const exampleQuery = (op: Operation): Record<string, string> => {
+    const query: Record<string, string> = {};
+    for (const parameter of op.parameters!.filter((p) => p.in === 'query')) {
+      const value = parameter.example ?? parameter.schema?.example ?? parameter.schema?.default;
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a query parameter's example is a string, number or boolean
+      if (value !== undefined) query[parameter.name] = String(value);
+    }
+    return query;
+  };
+
+  /** POST /sender/send with its first example, accepted. */
+  const sendFirstExample = (userId: string) =>
+    t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(bodyExamples(operation('/sender/send', 'post'))[0] as object)
+      .expect(201);
+
   beforeAll(async () => {
     t = await bootTestApp();
     doc = (await t.http.get('/docs-json').expect(200)).body;
@@ -145,23 +164,38 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
 
   it('lists the message just sent when the list is called with its own parameter examples', async () => {
     const userId = newUserId();
-    const [example] = bodyExamples(operation('/sender/send', 'post'));
-    const sent = await t.http
-      .post('/sender/send')
+    const sent = await sendFirstExample(userId);
+    const { body } = await t.http
+      .get('/user/messages')
+      .query(exampleQuery(operation('/user/messages', 'get')))
       .set(bearer(userId))
-      .send(example as object)
-      .expect(201);
-    // As Swagger UI fills the fields in: the example, else the schema's example, else its default.
-    const query: Record<string, string> = {};
-    for (const parameter of operation('/user/messages', 'get').parameters!.filter((p) => p.in === 'query')) {
-      const value = parameter.example ?? parameter.schema?.example ?? parameter.schema?.default;
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a query parameter's example is a string, number or boolean
-      if (value !== undefined) query[parameter.name] = String(value);
-    }
-
-    const { body } = await t.http.get('/user/messages').query(query).set(bearer(userId)).expect(200);
+      .expect(200);
 
     expect(body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
+  });
+
+  it('reads back the message just sent with the read-back endpoints as documented, and stats with its own parameter examples', async () => {
+    const userId = newUserId();
+    const sent = await sendFirstExample(userId);
+    const stats = await t.http
+      .get('/user/stats')
+      .query(exampleQuery(operation('/user/stats', 'get')))
+      .set(bearer(userId))
+      .expect(200);
+    expect(stats.body.totals.accepted).toBe(1);
+    const content = await t.http.get(`/user/messages/${sent.body.id}/content`).set(bearer(userId)).expect(200);
+    expect(Object.keys(content.body).sort()).toEqual(
+      Object.keys(schemaOf('MessageContentResponse').properties!).sort(),
+    );
+    for (const path of ['/user/messages/{id}/raw', '/user/messages/{id}/attachments/{index}']) {
+      expect(Object.keys(operation(path, 'get').responses['200'].headers ?? {})).toEqual(
+        expect.arrayContaining(['Content-Disposition', 'X-Content-Type-Options', 'Content-Security-Policy']),
+      );
+    }
+    const raw = await t.http.get(`/user/messages/${sent.body.id}/raw`).set(bearer(userId)).expect(200);
+    expect(Object.keys(operation('/user/messages/{id}/raw', 'get').responses['200'].content!)).toEqual([
+      raw.headers['content-type'],
+    ]);
   });
 
   it('gives every error response an example of its own status', () => {

@@ -38,4 +38,11 @@ export class AttachmentsRepository {
       where: { userId, id: In(ids) },
     });
   }
+
+  /** The bytes of those of `ids` that this user stored, by id (a message's stored attachments, SPEC §12). */
+  async contentOf(userId: string, ids: string[]): Promise<Map<string, Buffer>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.attachments.find({ select: { id: true, content: true }, where: { userId, id: In(ids) } });
+    return new Map(rows.map((row) => [row.id, row.content]));
+  }
 }

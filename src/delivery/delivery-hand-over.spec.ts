@@ -9,7 +9,8 @@ import { UnsubscribeHeaders } from '../unsubscribe/unsubscribe-headers';
 import { DeliveryHandOver } from './delivery-hand-over';
 import { DeliveryRecorder, JobResult } from './delivery-recorder';
 import { DeliverableMessage } from './delivery.repository';
-import { MailDeliveryError, Mailer, OutgoingMail } from './mailer/mailer';
+import type { OutgoingMail } from '../mime/outgoing-mail';
+import { MailDeliveryError, Mailer } from './mailer/mailer';
 import { recipientPositions } from './recipient-positions';
 
 const RETRY_DELAYS = [30, 120];

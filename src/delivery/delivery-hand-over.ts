@@ -9,10 +9,12 @@ import { CopiesOutcome, copiesOutcome } from './copies-outcome';
 import { DeliveryRecorder } from './delivery-recorder';
 import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliverableMessage } from './delivery.repository';
-import { Mailer, OutgoingMail, Refusal } from './mailer/mailer';
+import type { OutgoingMail } from '../mime/outgoing-mail';
+import { Mailer, Refusal } from './mailer/mailer';
 import { recipientCopies, sendCopies } from './recipient-copies';
 import { asCopyResults, copyOutcomes, RecipientOutcomes, refusalsOf, wholeOutcomes } from './recipient-outcomes';
 import { deliveryOrder } from '../messages/recipients';
+import { outgoingMailOf } from '../messages/outgoing-mail-of';
 
 /**
  * One attempt at a claimed message: hand it to the mailer, decide what the reply comes to on
@@ -61,7 +63,7 @@ export class DeliveryHandOver {
     // With the stock's sixth (DeliveryWorker), copies start within a third of the lease; the
     // last then has the rest for its send (at most 60 s with the default lease of 120 s).
     const startBy = performance.now() + (leaseSeconds * 1000) / 6;
-    const mail = outgoingMail(message);
+    const mail = outgoingMailOf(message);
     const perCopy = progress !== undefined || message.bulkSendingId !== null || this.verp.domain !== undefined;
     if (!perCopy) {
       const result = await this.sendWhole(mail, message);
@@ -134,21 +136,4 @@ function withCopyOutcomes(
   attempt: number,
 ): CopiesOutcome & RecipientOutcomes {
   return { ...outcome, ...copyOutcomes(results, outcome, attempt) };
-}
-
-function outgoingMail(message: DeliverableMessage): OutgoingMail {
-  return {
-    id: message.id,
-    from: message.sender,
-    to: message.recipients,
-    cc: message.cc ?? [],
-    bcc: message.bcc ?? [],
-    replyTo: message.replyTo ?? [],
-    subject: message.subject,
-    html: message.html,
-    text: message.text,
-    headers: message.headers ?? {},
-    attachments: message.attachments,
-    ...(message.mime && { mime: message.mime }),
-  };
 }

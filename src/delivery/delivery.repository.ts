@@ -4,21 +4,17 @@ import type { MovedMessage } from '../messages/lifecycle/message-lifecycle';
 import type { TargetOf } from '../messages/lifecycle/transitions';
 import type { FateChange } from '../messages/recipient-fates';
 import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages/message-fields';
+import type { ComposableMessage } from '../messages/outgoing-mail-of';
 import { recipientPositions } from './recipient-positions';
 import { deliveryOrder } from '../messages/recipients';
 import type { SealedSigningKey } from '../domains/signing-keys';
-import type { OutgoingMail } from './mailer/mailer';
 
 /** What a delivery needs of a stored message: the fields the claim reads (MESSAGE_FIELDS), and more. */
-export interface DeliverableMessage extends ClaimedFields {
-  id: string;
+export interface DeliverableMessage extends ComposableMessage {
   userId: string;
   attempt: number;
   /** Each recipient's position (by address key) among the stored to, cc and bcc, kept when suppressed ones are skipped. */
   positions: ReadonlyMap<string, number>;
-  attachments: OutgoingMail['attachments'];
-  /** A message submitted over SMTP: its MIME as received, sent as it is (SPEC §10); null: composed from the fields. */
-  mime: Buffer | null;
   /** The key of the sender's verified domain, found at the claim; absent: sent unsigned. */
   signingKey?: SealedSigningKey;
 }

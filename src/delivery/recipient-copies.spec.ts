@@ -1,4 +1,5 @@
-import { Mailer, MailReceipt, OutgoingMail } from './mailer/mailer';
+import type { OutgoingMail } from '../mime/outgoing-mail';
+import { Mailer, MailReceipt } from './mailer/mailer';
 import { OUT_OF_TIME, sendCopies } from './recipient-copies';
 
 /** A transport whose sends finish when the test says, counting how many run at once. */

@@ -1,7 +1,8 @@
 import { addressOf } from '../common/validation/mailbox';
 import { recipientKey } from '../messages/recipients';
 import type { CopyResult } from './copies-outcome';
-import { Mailer, OutgoingMail } from './mailer/mailer';
+import type { OutgoingMail } from '../mime/outgoing-mail';
+import { Mailer } from './mailer/mailer';
 
 /**
  * A message as one copy per recipient, to, cc and bcc alike, each with the headers of its own

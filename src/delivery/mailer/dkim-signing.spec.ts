@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { AppConfig } from '../../config/app-config';
-import { OutgoingMail } from './mailer';
+import type { OutgoingMail } from '../../mime/outgoing-mail';
 import { OutboxMailer } from './outbox.mailer';
 
 // The message as nodemailer composes it for every transport (here the outbox's), signed as SPEC §9

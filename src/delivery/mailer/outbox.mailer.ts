@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTransport } from 'nodemailer';
 import { AppConfig } from '../../config/app-config';
-import { Mailer, MailReceipt, OutgoingMail } from './mailer';
-import { envelopeOf, toMimeMessage } from './mime';
+import { composeMessage } from '../../mime/compose';
+import { envelopeOf } from '../../mime/mime';
+import type { OutgoingMail } from '../../mime/outgoing-mail';
+import { Mailer, MailReceipt } from './mailer';
 
 /**
  * With no SMTP_URL, each message becomes one RFC 5322 file, DATA_DIR/outbox/<id>.eml, as it would
@@ -15,7 +16,6 @@ export class OutboxMailer extends Mailer {
   private readonly directory: string;
   // Beside the message, not in it: the envelope names Bcc recipients, which the message must not.
   private readonly envelopes: string;
-  private readonly composer = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
   constructor(config: AppConfig) {
     super();
@@ -24,9 +24,8 @@ export class OutboxMailer extends Mailer {
   }
 
   async send(mail: OutgoingMail): Promise<MailReceipt> {
-    // The file is the message as an SMTP server would receive it: nodemailer's stream transport
-    // writes bcc recipients into a Bcc header (it has no envelope to put them in), so none are given.
-    const { message } = await this.composer.sendMail({ ...(await toMimeMessage(mail)), bcc: [] });
+    // The file is the message as an SMTP server would receive it.
+    const message = await composeMessage(mail);
     await mkdir(this.envelopes, { recursive: true });
     // A recipient's own copy is a file of its own: `<id>.<position>.eml`.
     const name = mail.copyFor ? `${mail.id}.${mail.copyFor.position}.eml` : `${mail.id}.eml`;
@@ -34,7 +33,7 @@ export class OutboxMailer extends Mailer {
     // The envelope first, so that it is there once the message is; each written aside and
     // renamed, so that a reader never sees half a file.
     await writeWhole(join(this.envelopes, `${name}.json`), `${JSON.stringify({ mailFrom: from, rcptTo: to })}\n`);
-    await writeWhole(join(this.directory, name), message as Buffer);
+    await writeWhole(join(this.directory, name), message);
     return { reply: `written to the outbox as ${name}`, rejected: [] };
   }
 }

@@ -1,15 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsBoolean, IsDate, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { IsEmailAddress, IsNotBefore } from '../../common/validation/validators';
 import { PageQuery } from '../../common/paging';
-import { toBoolean, toDateBound, toDistinctList } from '../../common/validation/query-values';
+import { IsDateBound } from '../../common/validation/date-bound.decorator';
+import { toBoolean, toDistinctList } from '../../common/validation/query-values';
 import { addressKey } from '../../common/addresses';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
 const toAddressKey = ({ value }: { value: unknown }) => (typeof value === 'string' ? addressKey(value) : value);
-
-const DATE_MESSAGE = 'must be an ISO 8601 date (2026-03-01) or date-time with an offset (2026-03-01T12:00:00Z)';
 
 /** `GET /user/messages` query (seed §4.1, SPEC §6). */
 export class ListMessagesQuery extends PageQuery {
@@ -24,18 +23,14 @@ export class ListMessagesQuery extends PageQuery {
     description:
       'Messages sent at or after this date (`2026-03-01`, a whole UTC day) or date-time with an offset (`2026-03-01T12:00:00Z`)',
   })
-  @IsOptional()
-  @Transform(toDateBound('start'))
-  @IsDate({ message: DATE_MESSAGE })
+  @IsDateBound('start')
   startDate?: Date;
 
   @ApiPropertyOptional({
     type: String,
     description: 'Messages sent at or before this date (`2026-03-31`, the whole UTC day) or date-time with an offset',
   })
-  @IsOptional()
-  @Transform(toDateBound('end'))
-  @IsDate({ message: DATE_MESSAGE })
+  @IsDateBound('end')
   @IsNotBefore('startDate')
   endDate?: Date;
 

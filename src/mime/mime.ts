@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { KeyObject } from 'node:crypto';
-import { addressOf, parseMailbox } from '../../common/validation/mailbox';
+import { addressOf, parseMailbox } from '../common/validation/mailbox';
 import { submittedMime } from './submitted-mime';
-import type { OutgoingMail } from './mailer';
+import type { OutgoingMail } from './outgoing-mail';
 import { textAlternative } from './text-alternative';
 
 /** An address as nodemailer takes it: a bare one as the string, a named one in parts for nodemailer to encode. */
@@ -14,6 +14,7 @@ export type MimeMessage = ComposedMessage | SubmittedMessage;
 /** A message nodemailer composes from our fields. */
 export interface ComposedMessage {
   messageId: string;
+  date?: Date;
   from: MimeAddress;
   to: MimeAddress[];
   cc: MimeAddress[];
@@ -90,6 +91,7 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
   if (mail.mime) return toSubmittedMessage(mail, mail.mime, messageId);
   return {
     messageId,
+    ...(mail.date && { date: mail.date }),
     from,
     to: mail.to.map(mimeAddress),
     cc: mail.cc.map(mimeAddress),
@@ -116,7 +118,7 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
 }
 
 /** The HTML part, if any, and the plain-text one: as given, else derived from the HTML. */
-function bodiesOf(mail: OutgoingMail): { html?: string; text: string } {
+export function bodiesOf(mail: Pick<OutgoingMail, 'html' | 'text'>): { html?: string; text: string } {
   // Validation asks a text-only message for its text; '' only for a message stored otherwise.
   if (mail.html === null) return { text: mail.text ?? '' };
   return { html: mail.html, text: mail.text ?? textAlternative(mail.html) };

@@ -1,0 +1,27 @@
+import { StreamableFile } from '@nestjs/common';
+import { create as contentDisposition } from 'content-disposition';
+import type { Response } from 'express';
+
+/** Bytes to hand out as a file: a mail's attachment or the mail itself. */
+export interface Download {
+  bytes: Buffer;
+  /** As stored: sent exactly so, no charset added. */
+  contentType: string;
+  /** null: the file has no name of its own. */
+  fileName: string | null;
+}
+
+/**
+ * Answers with bytes a user's mail carries (SPEC §12), which may be hostile (an HTML attachment,
+ * a received mail): always a download, never rendered in our origin. `attachment` with the name as
+ * RFC 6266 writes it (an ASCII fallback and `filename*` for the rest), no type sniffing, and a
+ * sandbox should a browser render it anyway. Headers set on Node's response itself, since
+ * Express's `set` would add a charset of its guessing to a text type.
+ */
+export function sendBytes(response: Response, { bytes, contentType, fileName }: Download): StreamableFile {
+  response.setHeader('Content-Type', contentType);
+  response.setHeader('Content-Disposition', fileName === null ? 'attachment' : contentDisposition(fileName));
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Content-Security-Policy', 'sandbox');
+  return new StreamableFile(bytes, { length: bytes.length });
+}

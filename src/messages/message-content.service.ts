@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
+import type { Download } from '../common/byte-response';
+import { NotFoundError } from '../common/problem/problem.errors';
+import { isUuid } from '../common/uuid';
+import { composeForReading } from '../mime/compose';
+import { bodiesOf } from '../mime/mime';
+import type { OutgoingMail } from '../mime/outgoing-mail';
+import { MessageContentResponse } from './dto/message-content.response';
+import { MessageContentRepository, StoredContent, StoredPart } from './message-content.repository';
+import { outgoingMailOf } from './outgoing-mail-of';
+import { submittedContent } from './submitted-content';
+
+// A path index names a part by its place: digits, no sign, no leading zero; anything else names none.
+const INDEX = /^(0|[1-9]\d{0,8})$/;
+
+/**
+ * Reading back what was sent (SPEC §12): the body, the custom headers and the attachments, for a
+ * message composed from its fields and for one submitted over SMTP (read from its MIME); and the
+ * `.eml`, made by the composer delivery uses.
+ */
+@Injectable()
+export class MessageContentService {
+  constructor(
+    private readonly contents: MessageContentRepository,
+    private readonly attachments: AttachmentsRepository,
+  ) {}
+
+  async content(userId: string, id: string): Promise<MessageContentResponse> {
+    const message = await this.find(userId, id);
+    if (message.mime) {
+      const { attachments, ...submitted } = await submittedContent(message.mime);
+      return {
+        ...submitted,
+        attachments: attachments.map(({ content, ...part }, index) => ({ index, ...part, size: content.length })),
+      };
+    }
+    const { html, text } = bodiesOf(message);
+    const parts = await this.contents.parts(userId, message.id, false);
+    return {
+      html: html ?? null,
+      text,
+      headers: message.headers ?? {},
+      attachments: parts.map(({ position, fileName, contentType, size, contentId }) => ({
+        index: position,
+        fileName,
+        contentType,
+        size,
+        contentId,
+      })),
+    };
+  }
+
+  async attachment(userId: string, id: string, index: string): Promise<Download> {
+    const message = await this.find(userId, id);
+    const position = INDEX.test(index) ? Number(index) : -1;
+    const notFound = new NotFoundError(
+      `${position >= 0 ? `Attachment ${position}` : 'That attachment'} of message ${message.id}`,
+    );
+    if (message.mime) {
+      const part = (await submittedContent(message.mime)).attachments[position];
+      if (!part) throw notFound;
+      return { bytes: part.content, contentType: part.contentType, fileName: part.fileName };
+    }
+    const part = position >= 0 ? await this.contents.part(userId, message.id, position) : undefined;
+    if (!part) throw notFound;
+    const [bytes] = await this.bytesOf(userId, [part]);
+    return { bytes, contentType: part.contentType, fileName: part.fileName };
+  }
+
+  /** The message as composed for delivery, without a copy's own headers or a signature, and never a Bcc. */
+  async raw(userId: string, id: string): Promise<Download> {
+    const message = await this.find(userId, id);
+    const parts = message.mime ? [] : await this.contents.parts(userId, message.id, true);
+    const bytes = await this.bytesOf(userId, parts);
+    const attachments: OutgoingMail['attachments'] = parts.map((part, i) => ({
+      fileName: part.fileName,
+      contentType: part.contentType,
+      content: bytes[i],
+      contentId: part.contentId,
+    }));
+    // Dated when it was accepted: each delivery attempt dates its own composition.
+    const mail = { ...outgoingMailOf({ ...message, attachments }), date: message.sentAt };
+    return { bytes: await composeForReading(mail), contentType: 'message/rfc822', fileName: `${message.id}.eml` };
+  }
+
+  /** A malformed id names no message: the same 404 as an unknown or foreign one (SPEC §2). */
+  private async find(userId: string, id: string): Promise<StoredContent> {
+    const message = isUuid(id) ? await this.contents.content(userId, id) : undefined;
+    if (!message) throw new NotFoundError(isUuid(id) ? `Message ${id}` : 'That message');
+    return message;
+  }
+
+  /** Each part's bytes, in order: an inline one's own, a stored one's from the attachments room. */
+  private async bytesOf(userId: string, parts: StoredPart[]): Promise<Buffer[]> {
+    const stored = await this.attachments.contentOf(
+      userId,
+      parts.flatMap((p) => (p.attachmentId === null ? [] : [p.attachmentId])),
+    );
+    return parts.map((p) => p.content ?? stored.get(p.attachmentId!)!);
+  }
+}
