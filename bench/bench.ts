@@ -13,13 +13,15 @@
 //   process taking 20 uploads of 10 MiB at once;
 // - delivery (delivery.bench.ts): queued → worker → sink → sent, and end to end (an API process
 //   under --delivery-seconds of single or batch sends, a separate worker process), against raw
-//   nodemailer to the same sink, with each process's CPU per message.
+//   nodemailer to the same sink, with each process's CPU per message;
+// - the console (console.bench.ts): its first load's gzip size, and its Messages page on the
+//   seeded million messages in Chromium;
 // - events (events.bench.ts): sends and delivery with 0 and with 1 subscribed webhook endpoint, and the
 //   fan-out rate of account events to 3 endpoints (SPEC §11).
 // Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery` or `events` runs one
-// section and only prints it). Uses DATABASE_URL's server when set, else embedded ones.
+// section and only prints it; `--only console` rewrites only the console's section there). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,6 +40,7 @@ import { MessagesRepository } from '../src/messages/messages.repository';
 import { MessagesService } from '../src/messages/messages.service';
 import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { BATCH_SIZE, copyBatchCeiling } from './copy-ceiling';
+import { consoleBench } from './console.bench';
 import { CPU_HEADER, deliveryBench, tableOf as markdownTable } from './delivery.bench';
 import { eventsBench } from './events.bench';
 import { BENCH_USER, benchListDatabase } from './list-database';
@@ -596,7 +599,34 @@ const tableOf = (rows: string[][]) => [...HEADER, ...rows.map((r) => `| ${r.join
 const CPU_TITLE =
   "CPU ms per message by process (raw, accept and deliver rows; Linux CPU time, 10 ms ticks), and each process's share of a core during the end-to-end loads:";
 
+const RESULTS = join(ROOT, 'bench/results.md');
+const CONSOLE_TITLE = '## Console (SPEC §14)';
+
+/** The console's section of bench/results.md, on the seeded list database. */
+async function consoleSection(): Promise<string> {
+  const database = await benchListDatabase();
+  try {
+    const { rows } = await consoleBench(database.url);
+    return `${CONSOLE_TITLE}\n\nWritten on ${new Date().toISOString().slice(0, 10)}: the gzip sizes of the files console/dist/index.html loads; Chromium's own timeline of each navigation to /console/messages (\`performance.now()\` at the first frame painted with a row), each in a fresh context, against an API process on the seeded database of \`npm run bench:seed\`.\n\n${tableOf(rows)}\n`;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Replaces the console's section of bench/results.md (or adds it), leaving the rest as it was. */
+function writeConsoleSection(section: string): void {
+  const results = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const at = results.indexOf(CONSOLE_TITLE);
+  writeFileSync(RESULTS, `${(at < 0 ? results : results.slice(0, at)).trimEnd()}\n\n${section}`);
+}
+
 async function main(): Promise<void> {
+  if (values.only === 'console') {
+    const section = await consoleSection();
+    writeConsoleSection(section);
+    console.log(`\n${section}\nwritten to bench/results.md (its console section)`);
+    return;
+  }
   if (values.only) {
     const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = {
       list: listBench,
@@ -607,7 +637,7 @@ async function main(): Promise<void> {
       delivery: () => deliveryBench(DELIVERY),
       events: () => eventsBench({ messages: EVENT_MESSAGES }),
     };
-    if (!sections[values.only]) throw new Error(`--only takes ${Object.keys(sections).join(', ')}`);
+    if (!sections[values.only]) throw new Error(`--only takes ${[...Object.keys(sections), 'console'].join(', ')}`);
     const { rows, cpu } = await sections[values.only]();
     console.log(
       `\n${tableOf(rows)}\n${cpu ? `\n${CPU_TITLE}\n\n${markdownTable(CPU_HEADER, cpu)}\n` : ''}\n(one section: bench/results.md left as it was)`,
@@ -639,8 +669,9 @@ async function main(): Promise<void> {
     `through pg with ${CONNECTIONS} connections; batch baseline: the same rows loaded with COPY through pg from ${BATCH_CLIENTS} clients, ` +
     `one transaction per ${BATCH_SIZE} messages; delivery baseline: raw nodemailer sending the same messages to the same sink ` +
     `(end to end: ${DELIVERY.seconds} s of load). Query plans: bench/out/plans.\n\n${table}\n\n${CPU_TITLE}\n\n${cpu}\n`;
-  writeFileSync(join(ROOT, 'bench/results.md'), report);
-  console.log(`\n${table}\n\n${cpu}\n\nwritten to bench/results.md`);
+  const consoleResults = await consoleSection();
+  writeFileSync(RESULTS, `${report}\n${consoleResults}`);
+  console.log(`\n${table}\n\n${cpu}\n\n${consoleResults}\nwritten to bench/results.md`);
 }
 
 runBench(main);

@@ -52,6 +52,12 @@ async function main() {
     process.stdout.write('Building (the sources changed since the last build)...\n');
     await build(ROOT);
   }
+  // After the server's: the console's client is typed from the built server's API document.
+  const { buildConsole, consoleNeedsBuild } = require('./build-console.js');
+  if (consoleNeedsBuild()) {
+    process.stdout.write('Building the console (its sources or the API changed since its last build)...\n');
+    buildConsole();
+  }
   require(join(ROOT, ENTRY));
 }
 
@@ -62,4 +68,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { needsBuild, STAMP, ENTRY };
+module.exports = { build, needsBuild, STAMP, ENTRY };

@@ -1,12 +1,10 @@
 import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SchemaObject, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { API_KEY_SECURITY } from './auth/requires-scope.decorator';
 import { HttpDrain } from './common/http-drain';
-import { applyDocumentConventions } from './common/openapi/document-conventions';
 import { answerParserErrorsAsProblems } from './common/problem/client-error';
 import { assignRequestId } from './common/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
@@ -14,6 +12,8 @@ import { useNestForValidationRules } from './common/validation/validation-rules.
 import { onlyOperationalRoutes } from './health/operational-routes';
 import { MaxRecipientsRule } from './sender/dto/max-recipients.rule';
 import { AppConfig } from './config/app-config';
+import { buildOpenApiDocument } from './openapi-document';
+import { serveConsole } from './console-files';
 
 /**
  * The application exactly as it serves: `main.ts` listens on it, the e2e tests call it.
@@ -36,7 +36,10 @@ export async function createApp(config: AppConfig, drain = new HttpDrain()): Pro
   if (config.role === 'worker') app.use(onlyOperationalRoutes);
   app.useGlobalPipes(createValidationPipe());
   useNestForValidationRules(app, [MaxRecipientsRule]);
-  if (config.role !== 'worker') setUpSwagger(app);
+  if (config.role !== 'worker') {
+    setUpSwagger(app);
+    serveConsole(app);
+  }
   await app.init();
   return app;
 }
@@ -54,32 +57,7 @@ function withQuietStartUp(logger: Logger): LoggerService {
 }
 
 function setUpSwagger(app: INestApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Mailroom')
-      .setDescription(
-        'Send email and read back your messages. Every operation needs a bearer token (JWT) whose `sub` is your user id: ' +
-          'press **Authorize** and paste one (`npm run token -- --sub you`; in the Docker image ' +
-          '`node dist/src/auth/token.cli.js --sub you`), or an API key from `POST /user/api-keys` (`Authorization: Bearer mr_…`), ' +
-          'which reaches the operations of its scopes (`x-api-key-scope`; outside them 403). Errors are RFC 9457 `application/problem+json`.',
-      )
-      .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
-      // The same header as the JWT's; declared as its own scheme so that each operation can say which scope a key needs.
-      .addSecurity(API_KEY_SECURITY, {
-        type: 'apiKey',
-        in: 'header',
-        name: 'Authorization',
-        description:
-          "An API key as a bearer token: paste `Bearer mr_…`. It reaches only the operations of its scopes (each operation's `x-api-key-scope`).",
-      })
-      .build(),
-  );
-  applyDocumentConventions(document);
-  // MAX_RECIPIENTS is configuration, so the document states this instance's limit.
-  const sendBody = document.components!.schemas!.SendMessageDto as SchemaObject;
-  (sendBody.properties!.to as SchemaObject).maxItems = app.get(AppConfig).limits.maxRecipients;
+  const document = buildOpenApiDocument(app, app.get(AppConfig).limits.maxRecipients);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },

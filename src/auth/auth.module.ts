@@ -7,12 +7,13 @@ import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
+import { CallerController } from './caller/caller.controller';
 import { JwtStrategy } from './jwt.strategy';
 
 /** Bearer authentication by JWT or API key; ApiKeys is exported for the other ways in (SMTP submission). */
 @Module({
   imports: [PassportModule],
-  controllers: [ApiKeysController],
+  controllers: [ApiKeysController, CallerController],
   providers: [
     JwtStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },

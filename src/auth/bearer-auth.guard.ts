@@ -11,7 +11,7 @@ import { ApiKeyHolder, ApiKeys } from './api-keys/api-keys';
 import type { AuthUser } from './auth-user';
 import { MissingScopeError } from './missing-scope.error';
 import { IS_PUBLIC } from './public.decorator';
-import { REQUIRED_SCOPE } from './requires-scope.decorator';
+import { ANY_SCOPE, REQUIRED_SCOPE } from './requires-scope.decorator';
 
 // The JWT strategy's own extractor, so that both ways agree on what the bearer token is.
 const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
@@ -45,12 +45,12 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     if (token === null || !isApiKeyToken(token)) return (await super.canActivate(context)) as boolean;
     const holder = await this.keyHolder(token, request);
     request.user = { id: holder.userId, apiKey: { id: holder.keyId, scopes: holder.scopes } };
-    const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(REQUIRED_SCOPE, targets);
+    const scope = this.reflector.getAllAndOverride<ApiKeyScope | typeof ANY_SCOPE | undefined>(REQUIRED_SCOPE, targets);
     if (!scope)
       throw new MissingScopeError(
         `${request.method} ${routePattern(request) ?? request.path} is not open to API keys; use a JWT.`,
       );
-    if (!holder.scopes.includes(scope)) {
+    if (scope !== ANY_SCOPE && !holder.scopes.includes(scope)) {
       throw new MissingScopeError(
         `This API key lacks the scope ${scope}, which ${request.method} ${routePattern(request) ?? request.path} needs; its scopes: ${holder.scopes.join(', ')}.`,
       );

@@ -4,6 +4,8 @@ import { ApiProblemResponses } from '../common/problem/api-problem-responses.dec
 import type { ApiKeyScope } from './api-keys/api-key-scope';
 
 export const REQUIRED_SCOPE = 'requiredScope';
+/** The required "scope" of an operation every API key reaches, whatever its scopes (telling a caller who it is). */
+export const ANY_SCOPE = 'any';
 /** The OpenAPI security scheme of API keys (app.setup.ts declares it beside the JWT's). */
 export const API_KEY_SECURITY = 'api-key';
 
@@ -22,4 +24,12 @@ export const RequiresScope = (scope: ApiKeyScope) =>
       when: `An API key without the scope \`${scope}\``,
       detail: `This API key lacks the scope ${scope}, which this operation needs.`,
     }),
+  );
+
+/** Open to every API key, whatever its scopes: for what only describes the caller itself. */
+export const OpenToEveryApiKey = () =>
+  applyDecorators(
+    SetMetadata(REQUIRED_SCOPE, ANY_SCOPE),
+    ApiSecurity(API_KEY_SECURITY),
+    ApiExtension('x-api-key-scope', ANY_SCOPE),
   );

@@ -1,35 +1,19 @@
-import { existsSync } from 'node:fs';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium } from './chromium';
 import { bootTestApp, TestApp } from './test-app';
 import { noticeSkip } from './skip-notice';
 
-// Debian's package, which .ci/run installs when it can; playwright-core brings no browser.
-// CHROMIUM_PATH overrides it, so that a run can hide it (CHROMIUM_PATH=/nonexistent) and show the skips.
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-// Without the networking switches Chromium keeps calling Google services, which this closed
-// network refuses over and over.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** A browser start and the app's boot together can take several seconds on a slow machine. */
 export const BROWSER_TIMEOUT = 60_000;
 
 /** `describe` when Chromium is installed; else `describe.skip`, saying so once with what is skipped. */
 export function describeInBrowser(skippedWhat: string): jest.Describe {
-  if (existsSync(CHROMIUM)) return describe;
+  if (hasChromium()) return describe;
   noticeSkip(`${skippedWhat} SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
   return describe.skip;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-}
+export { launchChromium };
 
 /**
  * For the describe it is called in: an app listening on a real loopback address (port 0 keeps

@@ -1,0 +1,50 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from '../../generated/openapi';
+import { session } from './session';
+
+export type Schemas = components['schemas'];
+export type Problem = Schemas['ProblemDetails'];
+
+/** The public API of this same origin, typed from the OpenAPI document the build generates. */
+export const api = createClient<paths>({ baseUrl: '' });
+
+api.use({
+  onRequest({ request }) {
+    const token = session.token();
+    // Sign-in sets its own header to try a credential before keeping it.
+    if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
+    return request;
+  },
+  onResponse({ request, response }) {
+    // A refused credential ends the session (back to sign-in), unless it is the one being tried.
+    if (response.status === 401 && request.headers.get('Authorization') === `Bearer ${session.token()}`)
+      session.expire();
+    return response;
+  },
+});
+
+/** An API answer other than 2xx, with its RFC 9457 problem when the body is one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem | undefined,
+  ) {
+    super(problem?.detail ?? `The API answered ${status}.`);
+  }
+
+  /** 403: the credential lacks the scope; shown as not allowed rather than as a failure. */
+  get notAllowed(): boolean {
+    return this.status === 403;
+  }
+}
+
+function isProblem(body: unknown): body is Problem {
+  return typeof body === 'object' && body !== null && 'detail' in body && 'status' in body;
+}
+
+/** The data of a 2xx answer; anything else thrown as an ApiError that TanStack Query reports. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new ApiError(response.status, isProblem(error) ? error : undefined);
+  return data as T;
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap, type Schemas } from './client';
+import { queryKeys } from './query-keys';
+
+export type Domain = Schemas['DomainResponse'];
+export type DnsRecord = Schemas['DnsRecordResponse'];
+export type Verification = Schemas['DomainVerificationResponse'];
+
+export function useDomains() {
+  return useQuery({ queryKey: queryKeys.domains.all, queryFn: () => unwrap(api.GET('/domains')) });
+}
+
+export function useAddDomain() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => unwrap(api.POST('/domains', { body: { name } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
+  });
+}
+
+/** Looks the domain's records up; the answer says which are missing and why. */
+export function useVerifyDomain() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(api.POST('/domains/{id}/verify', { params: { path: { id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
+  });
+}
+
+export function useDeleteDomain() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(api.DELETE('/domains/{id}', { params: { path: { id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
+  });
+}

@@ -1,0 +1,25 @@
+import type { MessageFilters } from './messages';
+
+/** Every query key of the console, one factory per resource (TanStack Query's effective keys). */
+export const queryKeys = {
+  caller: (token: string) => ['caller', token] as const,
+  messages: {
+    all: ['messages'] as const,
+    list: (filters: MessageFilters) => ['messages', 'list', filters] as const,
+    detail: (id: string) => ['messages', 'detail', id] as const,
+  },
+  webhookDeliveries: {
+    all: ['webhook-deliveries'] as const,
+    forMessage: (messageId: string, page: number) => ['webhook-deliveries', 'message', messageId, page] as const,
+  },
+  domains: {
+    all: ['domains'] as const,
+  },
+  apiKeys: {
+    all: ['api-keys'] as const,
+  },
+  suppressions: {
+    all: ['suppressions'] as const,
+    list: (email: string, page: number) => ['suppressions', 'list', email, page] as const,
+  },
+};

@@ -1,0 +1,59 @@
+import { Link, useParams } from 'react-router';
+import { usePermission } from '../../api/caller';
+import { CANCELABLE, useCancelMessage, useMessage, type Message } from '../../api/messages';
+import { ConfirmButton } from '../../components/confirm-button';
+import { QueryView } from '../../components/query-view';
+import { InlineError } from '../../components/states';
+import { StatusBadge } from '../../components/status-badge';
+import { MessageFields } from './message-fields';
+import { Recipients } from './recipients';
+import { Timeline } from './timeline';
+import { WebhookDeliveries } from './webhook-deliveries';
+
+/** What happened to one message and why (SPEC §14): its fields, recipients, timeline, webhooks. */
+export function MessagePage() {
+  const { id = '' } = useParams();
+  const query = useMessage(id);
+  return (
+    <section aria-labelledby="message-title">
+      <p>
+        <Link to="/messages" onClick={(event) => history.length > 1 && (event.preventDefault(), history.back())}>
+          ← Messages
+        </Link>
+      </p>
+      <QueryView query={query} what="the message">
+        {(message) => <MessageView message={message} />}
+      </QueryView>
+    </section>
+  );
+}
+
+function MessageView({ message }: { message: Message }) {
+  const cancel = useCancelMessage(message.id);
+  const canSend = usePermission('send');
+  return (
+    <>
+      <header className="page-header">
+        <h1 id="message-title" className="wrap">
+          {message.subject}
+        </h1>
+        <StatusBadge status={message.status} />
+        {CANCELABLE.includes(message.status) && (
+          <ConfirmButton
+            permission={canSend}
+            pending={cancel.isPending}
+            onConfirm={() => cancel.mutate()}
+            question="Cancel this message? It will not be sent."
+          >
+            Cancel
+          </ConfirmButton>
+        )}
+      </header>
+      <InlineError error={cancel.error} />
+      <MessageFields message={message} />
+      <Recipients message={message} />
+      <Timeline message={message} />
+      <WebhookDeliveries messageId={message.id} />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { Link } from 'react-router';
+import type { Message } from '../../api/messages';
+import { Moment } from '../../components/moment';
+import { StatusBadge } from '../../components/status-badge';
+import { Cell, Table } from '../../components/table';
+
+/** One row per message, newest first; each row links to its Message page. */
+export function MessagesTable({ messages }: { messages: Message[] }) {
+  return (
+    <Table columns={['Subject', 'To', 'Status', 'Sent']}>
+      {messages.map((message) => (
+        <tr key={message.id}>
+          <Cell label="Subject">
+            <Link to={`/messages/${message.id}`}>{message.subject}</Link>
+            <div className="muted small">{message.sender}</div>
+          </Cell>
+          <Cell label="To" wrap>
+            {message.to.join(', ')}
+          </Cell>
+          <Cell label="Status">
+            <StatusBadge status={message.status} />
+          </Cell>
+          <Cell label="Sent">
+            <Moment iso={message.sentAt} />
+          </Cell>
+        </tr>
+      ))}
+    </Table>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { usePermission } from '../../api/caller';
+import { useRemoveSuppression, useSuppressions, type Suppression } from '../../api/suppressions';
+import { ConfirmButton } from '../../components/confirm-button';
+import { Moment } from '../../components/moment';
+import { Pager } from '../../components/pager';
+import { QueryView } from '../../components/query-view';
+import { Empty, InlineError } from '../../components/states';
+import { AddSuppressionForm } from './add-suppression-form';
+import { Cell, Table } from '../../components/table';
+
+/** The suppression list (SPEC §6, §9): search by address, add, remove; the search is in the URL. */
+export function SuppressionsPage() {
+  const [params, setParams] = useSearchParams();
+  const email = params.get('email') ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const query = useSuppressions(email, page);
+  const [draft, setDraft] = useState(email);
+  const show = (nextEmail: string, nextPage: number) => {
+    const next = new URLSearchParams();
+    if (nextEmail) next.set('email', nextEmail);
+    if (nextPage > 1) next.set('page', String(nextPage));
+    setParams(next);
+  };
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    show(draft.trim(), 1);
+  };
+
+  return (
+    <section aria-labelledby="suppressions-title">
+      <h1 id="suppressions-title">Suppressions</h1>
+      <p className="muted">Addresses no mail goes to (or, for unsubscribes, no bulk mail).</p>
+      <AddSuppressionForm />
+      <form className="card inline-form" role="search" onSubmit={search} aria-label="Search suppressions">
+        <label htmlFor="suppression-search">Address</label>
+        <input
+          id="suppression-search"
+          type="search"
+          name="email"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          placeholder="someone@example.com"
+        />
+        <button type="submit">Search</button>
+      </form>
+      <QueryView query={query} what="suppressions">
+        {(result) =>
+          result.suppressions.length === 0 ? (
+            <Empty title={email ? `${email} is not suppressed` : 'No suppressed addresses'}>
+              {email ? 'Mail to it is delivered.' : 'Hard bounces, complaints and unsubscribes land here.'}
+            </Empty>
+          ) : (
+            <>
+              <Table columns={['Address', 'Reason', 'Stops', 'Since', '']}>
+                {result.suppressions.map((entry) => (
+                  <Row key={entry.email} entry={entry} />
+                ))}
+              </Table>
+              <Pager
+                page={result.page}
+                totalPages={result.totalPages}
+                total={result.total}
+                hasNext={result.hasNext}
+                noun="addresses"
+                one="address"
+                onPage={(next) => show(email, next)}
+              />
+            </>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}
+
+function Row({ entry }: { entry: Suppression }) {
+  const remove = useRemoveSuppression();
+  const canSend = usePermission('send');
+  return (
+    <tr>
+      <Cell label="Address" wrap>
+        {entry.email}
+      </Cell>
+      <Cell label="Reason">{entry.reason.replace('_', ' ')}</Cell>
+      <Cell label="Stops">{entry.scope === 'all' ? 'all mail' : 'bulk mail'}</Cell>
+      <Cell label="Since">
+        <Moment iso={entry.createdAt} />
+      </Cell>
+      <Cell label="Actions">
+        <ConfirmButton
+          permission={canSend}
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate(entry.email)}
+          question={`Remove ${entry.email}? Mail to it is sent again.`}
+        >
+          Remove
+        </ConfirmButton>
+        <InlineError error={remove.error} />
+      </Cell>
+    </tr>
+  );
+}

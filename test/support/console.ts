@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { BROWSER_TIMEOUT, launchChromium } from './browser';
+import { PROJECT_ROOT } from './child-processes';
+import { TestDnsServer } from './dns-server';
+import { bootTestApp, type TestApp } from './test-app';
+
+const BUILD_LOCK = join(PROJECT_ROOT, 'console', '.build-lock');
+const BUILD_TIMEOUT_MS = 240_000;
+/** Screenshots for a reviewer to look at (git-ignored). */
+export const SCREENSHOTS = join(PROJECT_ROOT, 'test', 'console', 'screenshots');
+
+/**
+ * The console as the app serves it (console/dist), built first when its sources or the server's
+ * changed since (scripts/build-console.js --if-needed); one test file builds while others wait.
+ */
+export async function ensureConsoleBuilt(): Promise<void> {
+  const deadline = Date.now() + BUILD_TIMEOUT_MS;
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${BUILD_LOCK} held for ${BUILD_TIMEOUT_MS} ms; remove it if stale`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    execFileSync(process.execPath, ['scripts/build-console.js', '--if-needed'], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: BUILD_TIMEOUT_MS,
+    });
+  } finally {
+    rmdirSync(BUILD_LOCK);
+  }
+}
+
+/** A fresh context (its own sessionStorage) and page; `width` 375 for the narrow viewport. */
+export async function newConsolePage(browser: Browser, width = 1280): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  // A missing element fails with Playwright's message well before jest's timeout.
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** Opens `path` of the console and signs in there with `token` (an API key or a JWT). */
+export async function signIn(page: Page, baseUrl: string, token: string, path = '/console/messages'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.getByLabel('API key or JWT').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * The page's serious and critical accessibility violations by axe-core, injected as the page's
+ * own script through the DevTools protocol (the console's CSP would refuse an inline one).
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<AxeViolation[]>('axe.run().then((result) => result.violations)');
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * For the describe it is called in: the console built, a DNS server on loopback that the app
+ * verifies domains against, the app listening on loopback, and one Chromium for the file.
+ */
+export function consoleInBrowser(): { t: TestApp; dns: TestDnsServer; served: { browser: Browser; baseUrl: string } } {
+  const t = {} as TestApp;
+  const dns = new TestDnsServer();
+  const served = {} as { browser: Browser; baseUrl: string };
+  beforeAll(async () => {
+    await ensureConsoleBuilt();
+    Object.assign(t, await bootTestApp({ DNS_SERVERS: await dns.start() }));
+    await t.app.listen(0, '127.0.0.1');
+    served.baseUrl = await t.app.getUrl();
+    served.browser = await launchChromium();
+  }, BUILD_TIMEOUT_MS + BROWSER_TIMEOUT);
+  afterAll(async () => {
+    await served.browser?.close();
+    await t.close?.();
+    await dns.stop();
+  }, BROWSER_TIMEOUT);
+  return { t, dns, served };
+}
