@@ -92,6 +92,9 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
           const { id, event } = events.find((e) => e.event.data.sequence === delivery.sequence)!;
           expect(delivery).toEqual({
             id,
+            // SPEC §11: a message's own webhook is no endpoint's, and its delivery's id is its event's.
+            eventId: id,
+            endpointId: null,
             messageId: accepted.id,
             type: event.type,
             sequence: event.data.sequence,
