@@ -19,10 +19,8 @@ export class WebhookPayloads {
     const timestamp = event.created_at.toISOString();
     const data = event.message_id === null ? event.data : await this.messageData(event);
     if (data === undefined) return undefined;
-    // A message's own webhook keeps the body §7 has always sent; endpoints get the event's id too (§11).
-    return JSON.stringify(
-      event.endpoint_id === null ? { type, timestamp, data } : { id: eventIdOf(event), type, timestamp, data },
-    );
+    // The same for a message's own webhook (§7) and every endpoint (§11): the id is the event's.
+    return JSON.stringify({ id: eventIdOf(event), type, timestamp, data });
   }
 
   private async messageData(event: DeliverableWebhookEvent): Promise<object | undefined> {
