@@ -14,7 +14,10 @@ interface IdRoute {
 }
 
 // A route that reads a body gets a valid one, so that its id alone decides the answer.
-const VALID_BODIES: Record<string, object> = { 'patch /domains/:id': { receiving: false } };
+const VALID_BODIES: Record<string, object> = {
+  'patch /domains/:id': { receiving: false },
+  'patch /user/webhook-endpoints/:id': { description: 'renamed' },
+};
 
 describe('routes with an id parameter', () => {
   let t: TestApp;
