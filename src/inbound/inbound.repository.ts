@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
+import { EventOutbox } from '../events/event-outbox';
+import { listItem } from './inbound-list-item';
 import { InboundAttachmentEntity } from './entities/inbound-attachment.entity';
 import { InboundMailEntity } from './entities/inbound-mail.entity';
 
@@ -45,7 +46,10 @@ const LISTED: (keyof InboundMailEntity)[] = [
 /** Received mail (SPEC §13); every read takes the owner, so no one reaches another's mail. */
 @Injectable()
 export class InboundRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly events: EventOutbox,
+  ) {}
 
   private get mails() {
     return this.database.repository(InboundMailEntity);
@@ -61,17 +65,20 @@ export class InboundRepository {
         await manager.getRepository(InboundMailEntity).insert(mail);
         for (const [position, attachment] of attachments.entries())
           await manager.getRepository(InboundAttachmentEntity).insert({ inboundId: mail.id, position, ...attachment });
-        this.inboundReceived(manager, mail.id);
+        // inbound.received (SPEC §11), in the storing transaction: it exists exactly when the mail does.
+        const listed = attachments.map(({ fileName, contentType, size }, position) => ({
+          inboundId: mail.id,
+          position,
+          fileName,
+          contentType,
+          size,
+        }));
+        await this.events.record(manager, [
+          { userId: mail.userId, type: 'inbound.received', data: { inbound: listItem(mail, listed) } },
+        ]);
       }
     });
   }
-
-  /**
-   * inbound.received (SPEC §11) is written here, in the storing transaction: the account-wide
-   * events (src/events/) hook in at this one place, with `manager` so that the event commits or
-   * rolls back with the mail. Until they exist there is nothing to write.
-   */
-  private inboundReceived(_manager: EntityManager, _inboundId: string): void {}
 
   count(userId: string, filter: InboundFilter): Promise<number> {
     return this.filtered(userId, filter).getCount();

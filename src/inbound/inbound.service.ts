@@ -4,9 +4,9 @@ import { pageEnvelope } from '../common/paging';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { isUuid } from '../common/uuid';
 import type { ListInboundQuery } from './dto/list-inbound.query';
-import { InboundListItemResponse, InboundMailResponse, InboundPageResponse } from './dto/inbound.response';
-import type { InboundMailEntity } from './entities/inbound-mail.entity';
-import { InboundAttachmentInfo, InboundRepository } from './inbound.repository';
+import { InboundMailResponse, InboundPageResponse } from './dto/inbound.response';
+import { listItem } from './inbound-list-item';
+import { InboundRepository } from './inbound.repository';
 
 /** GET /user/inbound and its items (SPEC §13). */
 @Injectable()
@@ -59,27 +59,6 @@ export class InboundService {
     if (!raw) throw notFound(id);
     return { bytes: raw, contentType: 'message/rfc822', fileName: `${id}.eml` };
   }
-}
-
-function listItem(row: InboundMailEntity, attachments: InboundAttachmentInfo[]): InboundListItemResponse {
-  return {
-    id: row.id,
-    receivedAt: row.receivedAt.toISOString(),
-    from: row.fromMailbox,
-    to: row.toMailboxes,
-    cc: row.ccMailboxes,
-    subject: row.subject,
-    messageId: row.messageId,
-    envelope: { mailFrom: row.mailFrom, rcptTo: row.rcptTo },
-    attachments: attachments.map((a) => ({
-      index: a.position,
-      fileName: a.fileName,
-      contentType: a.contentType,
-      size: a.size,
-    })),
-    authentication: { spf: row.spf, dkim: row.dkim, dmarc: row.dmarc },
-    replyToMessageId: row.replyToMessageId,
-  };
 }
 
 // A malformed id names no mail: the same 404 as an unknown or foreign one.

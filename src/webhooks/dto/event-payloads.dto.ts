@@ -80,11 +80,7 @@ export class SuppressionEvent extends EventEnvelope {
 }
 
 class InboundEventData {
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The item of GET /user/inbound, without bodies',
-  })
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath('InboundListItemResponse') }], description: 'As in GET /user/inbound' })
   inbound!: object;
 }
 
