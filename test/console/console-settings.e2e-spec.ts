@@ -71,6 +71,8 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
       await screenshot(page, 'api-keys-created');
 
       await page.getByRole('button', { name: 'Done' }).click();
+      // The click returns before React re-renders: wait for the key's box to go, then look for the key anywhere.
+      await page.getByTestId('new-key').waitFor({ state: 'detached' });
       expect(await page.getByText(key).count()).toBe(0);
       await page.reload();
       await row.waitFor();
