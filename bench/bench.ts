@@ -15,8 +15,10 @@
 //   under --delivery-seconds of single or batch sends, a separate worker process), against raw
 //   nodemailer to the same sink, with each process's CPU per message;
 // - the console (console.bench.ts): its first load's gzip size, and its Messages page on the
-//   seeded million messages in Chromium.
-// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads` or `delivery` runs one
+//   seeded million messages in Chromium;
+// - events (events.bench.ts): sends and delivery with 0 and with 1 subscribed webhook endpoint, and the
+//   fan-out rate of account events to 3 endpoints (SPEC §11).
+// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery` or `events` runs one
 // section and only prints it; `--only console` rewrites only the console's section there). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +42,7 @@ import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { BATCH_SIZE, copyBatchCeiling } from './copy-ceiling';
 import { consoleBench } from './console.bench';
 import { CPU_HEADER, deliveryBench, tableOf as markdownTable } from './delivery.bench';
+import { eventsBench } from './events.bench';
 import { BENCH_USER, benchListDatabase } from './list-database';
 import { rawSendCeiling, SEND_BODY } from './raw-send';
 import { seedListDatabase } from './seed';
@@ -66,6 +69,8 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const SECONDS = Number(values.seconds);
 const DELIVERY = { messages: Number(values.messages), seconds: Number(values['delivery-seconds']) };
+// Each of the events section's halves: enough to time, few enough to run beside the rest.
+const EVENT_MESSAGES = Math.min(Number(values.messages), 2000);
 const CONNECTIONS = 32;
 // A few clients, each with a batch of BATCH_SIZE in flight: what a bulk sender does.
 const BATCH_CLIENTS = 4;
@@ -630,6 +635,7 @@ async function main(): Promise<void> {
       batch: batchBench,
       uploads: uploadBench,
       delivery: () => deliveryBench(DELIVERY),
+      events: () => eventsBench({ messages: EVENT_MESSAGES }),
     };
     if (!sections[values.only]) throw new Error(`--only takes ${[...Object.keys(sections), 'console'].join(', ')}`);
     const { rows, cpu } = await sections[values.only]();
@@ -643,6 +649,7 @@ async function main(): Promise<void> {
   const batch = await batchBench();
   const uploads = await uploadBench();
   const delivery = await deliveryBench(DELIVERY);
+  const events = await eventsBench({ messages: EVENT_MESSAGES });
   const memory = [
     [
       'RSS after the list benchmark',
@@ -654,7 +661,7 @@ async function main(): Promise<void> {
     ],
     ...uploads.rows,
   ];
-  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...delivery.rows, ...memory]);
+  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...delivery.rows, ...events.rows, ...memory]);
   const cpu = markdownTable(CPU_HEADER, delivery.cpu);
   const report =
     `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, ` +

@@ -57,7 +57,7 @@ export const CPU_HEADER = ['phase', 'API', 'PostgreSQL', 'worker', 'sink', 'benc
 const CONCURRENCY = 8; // WORKER_CONCURRENCY's default: SMTP connections on both sides
 const HTTP_CONNECTIONS = 32;
 const BATCH_CLIENTS = 4;
-const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
+export const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 // Shared by the bench's processes, which have a DATA_DIR each, so that one opens the keys another stored.
 const ENCRYPTION_KEY = 'bench-data-encryption-key-of-32-characters';
 const AUTHORIZATION = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench', expiresIn: 24 * 3600 })}`;
@@ -287,7 +287,8 @@ async function rawNodemailer(sink: SinkProcess, count: number, signing: Signing)
   return count / seconds;
 }
 
-async function post(port: number, path: string, body: unknown): Promise<void> {
+/** POST as the bench user, expecting 201. */
+export async function post(port: number, path: string, body: unknown): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, {
     method: 'POST',
     headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' },

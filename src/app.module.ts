@@ -13,6 +13,7 @@ import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { ENTITIES } from './entities';
 import { QueueModule } from './queue/queue.module';
+import { EventsModule } from './events/events.module';
 import { loggedRequest } from './request-log';
 import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
@@ -48,6 +49,7 @@ export class AppModule {
         }),
         DatabaseModule.forRoot(ENTITIES),
         QueueModule,
+        EventsModule,
         DeliveryModule.forRoot(config),
         AuthModule,
         // After AuthModule: its guard must have named the caller before requests are counted.

@@ -16,6 +16,7 @@ import { SenderEntity } from './messages/entities/sender.entity';
 import { RateLimitCounterEntity } from './rate-limit/entities/rate-limit-counter.entity';
 import { SuppressionEntity } from './suppressions/entities/suppression.entity';
 import { WebhookAttemptEntity } from './webhooks/entities/webhook-attempt.entity';
+import { WebhookEndpointEntity } from './webhooks/entities/webhook-endpoint.entity';
 import { WebhookEventEntity } from './webhooks/entities/webhook-event.entity';
 
 /** Every table of the schema, with every index TypeORM can express (test/schema-drift.e2e-spec.ts holds them to the migrations). */
@@ -26,6 +27,7 @@ export const ENTITIES: Entities = [
   MessageStatusEventEntity,
   MessageAttachmentEntity,
   AttachmentEntity,
+  WebhookEndpointEntity,
   WebhookEventEntity,
   WebhookAttemptEntity,
   IdempotencyKeyEntity,

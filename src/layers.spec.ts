@@ -10,6 +10,8 @@ const LAYERS: string[][] = [
   ['common', 'config'],
   ['database'],
   ['auth', 'queue'],
+  // The event catalogue and outbox writer: below every room whose changes cause events (SPEC §11).
+  ['events'],
   // mime: how a message becomes MIME, one composer for delivery and for reading a message back (SPEC §12).
   ['metrics', 'rate-limit', 'attachments', 'idempotency', 'mime'],
   ['messages'],

@@ -36,6 +36,8 @@ export class AppConfig {
     timeoutMs: number;
     /** Seconds before each retry after the first, immediate attempt. */
     retryDelays: number[];
+    /** An endpoint failing for this long (and at least 5 attempts) is disabled (SPEC §11). */
+    disableAfterSeconds: number;
   };
   readonly delivery!: {
     /** Unset: the outbox transport writes `.eml` files to DATA_DIR/outbox. */
@@ -119,6 +121,7 @@ export class AppConfig {
         allowPrivateNetworks: vars.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
         timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 10_000,
         retryDelays: (vars.WEBHOOK_RETRY_DELAYS ?? '5,300,1800,7200,18000,36000,36000').split(',').map(Number),
+        disableAfterSeconds: vars.WEBHOOK_DISABLE_AFTER_SECONDS ?? 432_000,
       },
       deliverability: {
         publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT ?? 3000}`).replace(/\/+$/, ''),

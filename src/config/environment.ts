@@ -133,6 +133,13 @@ export class Environment {
   WEBHOOK_RETRY_DELAYS?: string;
 
   @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(31_536_000)
+  WEBHOOK_DISABLE_AFTER_SECONDS?: number;
+
+  @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 

@@ -18,6 +18,7 @@ import { ApiKeyPrefix1764604800000 } from './migrations/1764604800000-api-key-pr
 import { RecipientFates1764691200000 } from './migrations/1764691200000-recipient-fates';
 import { SuppressionScope1764691201000 } from './migrations/1764691201000-suppression-scope';
 import { TextOnlyAndInlineImages1764691202000 } from './migrations/1764691202000-text-only-and-inline-images';
+import { WebhookEndpoints1764777600000 } from './migrations/1764777600000-webhook-endpoints';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   RecipientFates1764691200000,
   SuppressionScope1764691201000,
   TextOnlyAndInlineImages1764691202000,
+  WebhookEndpoints1764777600000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

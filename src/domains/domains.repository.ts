@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { SendingDomainEntity } from './entities/sending-domain.entity';
 
@@ -56,15 +57,27 @@ export class DomainsRepository {
     });
   }
 
-  /** Records a check's verdict: verified (since the first success in a row) or pending; undefined when the domain is gone. */
-  async setVerified(userId: string, id: string, verified: boolean): Promise<SendingDomainEntity | undefined> {
-    const rows: { id: string }[] = await this.database.query(
-      `UPDATE sending_domains
-       SET verified_at = CASE WHEN $3 THEN coalesce(verified_at, date_trunc('milliseconds', clock_timestamp())) END
-       WHERE user_id = $1 AND id = $2 RETURNING id`,
+  /**
+   * Records a check's verdict, in the caller's transaction: verified (since the first success in a
+   * row) or pending. `changed`: the status moved (SPEC §11 domain events). Undefined when the domain is gone.
+   */
+  async setVerified(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+    verified: boolean,
+  ): Promise<{ domain: SendingDomainEntity; changed: boolean } | undefined> {
+    // An UPDATE's answer through TypeORM: [rows, count].
+    const [rows]: [{ was: boolean }[], number] = await manager.query(
+      `UPDATE sending_domains d
+       SET verified_at = CASE WHEN $3 THEN coalesce(d.verified_at, date_trunc('milliseconds', clock_timestamp())) END
+       FROM (SELECT id, verified_at IS NOT NULL AS was FROM sending_domains WHERE user_id = $1 AND id = $2 FOR UPDATE) before
+       WHERE d.id = before.id RETURNING before.was`,
       [userId, id, verified],
     );
-    return rows.length > 0 ? this.get(userId, id) : undefined;
+    if (rows.length === 0) return undefined;
+    const domain = await manager.getRepository(SendingDomainEntity).findOneByOrFail({ id });
+    return { domain, changed: rows[0].was !== verified };
   }
 
   /** Whether there was a domain to remove. */

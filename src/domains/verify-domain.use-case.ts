@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/problem/problem.errors';
+import { Database } from '../database/database';
+import { EventOutbox } from '../events/event-outbox';
 import { publishesKey } from './dkim-record';
 import { DnsRecords } from './dns-records';
 import { DomainsRepository } from './domains.repository';
@@ -22,6 +24,8 @@ export class VerifyDomainUseCase {
     private readonly domains: DomainsRepository,
     private readonly records: DnsRecords,
     private readonly dns: TxtLookup,
+    private readonly database: Database,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute(userId: string, id: string): Promise<DomainVerificationResponse> {
@@ -34,7 +38,7 @@ export class VerifyDomainUseCase {
       [dkim, spf, dmarc].map((record) => this.dns.txt(record.name)),
     );
     const problem = 'failure' in answer ? answer.failure : whyNotPublished(answer.records, domain, dkim.name);
-    const checked = 'failure' in answer ? domain : await this.domains.setVerified(userId, id, problem === undefined);
+    const checked = 'failure' in answer ? domain : await this.record(userId, id, problem === undefined);
     // Deleted while DNS was asked: gone, as for any later request.
     if (!checked) throw new NotFoundError(`Domain ${id}`);
     const missing: MissingDnsRecordResponse[] = problem === undefined ? [] : [{ ...dkim, reason: problem }];
@@ -42,6 +46,18 @@ export class VerifyDomainUseCase {
       (advice) => advice !== undefined,
     );
     return { ...this.service.map(checked), missing, recommended };
+  }
+
+  /** The verdict, and a domain.verified or domain.pending event when it changes the status (SPEC §11), together. */
+  private record(userId: string, id: string, verified: boolean): Promise<SendingDomainEntity | undefined> {
+    return this.database.transaction(async (manager) => {
+      const result = await this.domains.setVerified(manager, userId, id, verified);
+      if (result?.changed) {
+        const type = verified ? 'domain.verified' : 'domain.pending';
+        await this.outbox.record(manager, [{ userId, type, data: { domain: this.service.map(result.domain) } }]);
+      }
+      return result?.domain;
+    });
   }
 }
 

@@ -4,7 +4,6 @@ import { v7 as uuidv7 } from 'uuid';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
 import type { FieldError } from '../common/problem/problem-details';
 import { InvalidInputError, PayloadTooLargeError } from '../common/problem/problem.errors';
-import { isPublicAddress, literalAddress } from '../common/public-address';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { GroupCommit } from '../database/group-commit';
@@ -18,7 +17,7 @@ import { recipientLimitMessage } from '../messages/recipients';
 import type { NewMessage } from '../messages/messages.repository';
 import { Metrics } from '../metrics/metrics';
 import { SuppressionList } from '../suppressions/suppression-list';
-import { PRIVATE_NETWORKS_HINT } from '../webhooks/webhook-target';
+import { unreachableWebhookUrl } from '../webhooks/webhook-target';
 import { inlineAttachments, MessageAttachment, newMessage } from './new-message';
 import type { SendRequest } from './send-request';
 import { unstorableValueError } from './unstorable-value';
@@ -196,26 +195,10 @@ export class MessageIntake {
     if (problem) throw new InvalidInputError([{ field: 'to', message: problem }]);
   }
 
-  /**
-   * A webhook URL naming a private address outright can never be delivered: say so now (SPEC §7).
-   * Nor may it carry credentials, which would be sent as Basic auth and shown in the delivery log.
-   */
+  /** A webhook URL that can never be delivered: said now (SPEC §7). */
   private refuseUnreachableWebhook(url: string | undefined): void {
-    if (!url) return;
-    const target = new URL(url);
-    if (target.username || target.password) {
-      throw new InvalidInputError([{ field: 'webhook.url', message: 'must not contain a user name or password' }]);
-    }
-    if (this.config.webhooks.allowPrivateNetworks) return;
-    const address = literalAddress(target);
-    if (address && !isPublicAddress(address)) {
-      throw new InvalidInputError([
-        {
-          field: 'webhook.url',
-          message: `must not name a private, loopback or link-local address (${address}); ${PRIVATE_NETWORKS_HINT}`,
-        },
-      ]);
-    }
+    const problem = url && unreachableWebhookUrl(url, this.config.webhooks.allowPrivateNetworks);
+    if (problem) throw new InvalidInputError([{ field: 'webhook.url', message: problem }]);
   }
 
   /** The caller's stored attachments, in the order named; another user's id is as unknown as a made-up one. */

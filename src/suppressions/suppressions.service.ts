@@ -9,7 +9,7 @@ import {
   SuppressionPageResponse,
   SuppressionResponse,
 } from './dto/suppression.dto';
-import { SuppressionEntity } from './entities/suppression.entity';
+import { mapSuppression as map } from './suppression.mapper';
 import { SuppressionsRepository } from './suppressions.repository';
 
 /** GET, POST and DELETE /user/suppressions (SPEC §6): addresses are keyed as recipients are compared. */
@@ -38,14 +38,4 @@ export class SuppressionsService {
     if (!(await this.suppressions.remove(userId, recipientKey(email))))
       throw new NotFoundError(`A suppression of ${email}`);
   }
-}
-
-function map(entry: SuppressionEntity): SuppressionResponse {
-  return {
-    email: entry.email,
-    reason: entry.reason,
-    scope: entry.scope,
-    messageId: entry.messageId,
-    createdAt: entry.createdAt.toISOString(),
-  };
 }

@@ -1,28 +1,34 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
-import { historyAsOf, mapMessage } from '../messages/message.mapper';
-import { MessagesRepository } from '../messages/messages.repository';
+import { Database } from '../database/database';
 import { QueueJob } from '../queue/job-queue';
 import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
-import { DeliverableWebhookEvent, WebhookEventsRepository } from './webhook-events.repository';
+import { signingSecrets } from './endpoints/endpoint-secrets';
+import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
+import { DeliverableWebhookEvent, eventIdOf, WebhookEventsRepository } from './webhook-events.repository';
 import { logWebhookOutcome } from './webhook-outcome-log';
-import { WebhookPoster } from './webhook-poster';
+import { WebhookPayloads } from './webhook-payloads';
+import { WebhookPoster, WebhookResponse } from './webhook-poster';
 import { webhookRetryPolicy } from './webhook-retry-policy';
 import { WebhookSigner } from './webhook-signer';
-import { Database } from '../database/database';
 
 /**
- * One attempt at one webhook event (SPEC §7): a signed POST, logged with its outcome; a 2xx is
- * success, a 410 stops, anything else is retried on WEBHOOK_RETRY_DELAYS with the same `webhook-id`.
+ * One attempt at one delivery of an event (SPEC §7, §11): a signed POST, logged with its outcome;
+ * a 2xx is success, a 410 stops, anything else is retried on WEBHOOK_RETRY_DELAYS with the same
+ * `webhook-id` (the event's, for every target). A delivery to an endpoint starts only while the
+ * endpoint exists and is enabled, and its outcome counts toward disabling a failing endpoint.
  */
 @Injectable()
 export class DeliverWebhookEventUseCase {
   constructor(
     private readonly database: Database,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
     private readonly webhooks: WebhookQueue,
     private readonly events: WebhookEventsRepository,
-    private readonly messages: MessagesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly payloads: WebhookPayloads,
     private readonly signer: WebhookSigner,
     private readonly poster: WebhookPoster,
   ) {}
@@ -32,31 +38,65 @@ export class DeliverWebhookEventUseCase {
     const event = await this.events.getForDelivery(job.data.eventId);
     // Delivered, given up or gone since this job was queued (a replay makes it pending again).
     if (!event || event.state !== 'pending') return this.completeWithNothingToDo(job);
-    const body = await this.payload(event);
+    const body = await this.payloads.body(event);
     if (body === undefined) return this.completeWithNothingToDo(job);
-    const attemptedAt = new Date();
+    const attemptedAt = this.clock.now();
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-    const response = await this.poster.post(
-      event.url,
-      {
-        'webhook-id': event.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': this.signer.sign(event.user_id, event.id, timestamp, body),
-      },
-      body,
-    );
-    const { state, retryAfterSeconds } = webhookRetryPolicy(
-      response.statusCode,
-      event.attempts,
-      this.config.webhooks.retryDelays,
-    );
-    const retrying = retryAfterSeconds !== undefined;
-    const nextAttemptAt = retrying ? new Date(Date.now() + retryAfterSeconds * 1000) : null;
-    // The attempt, the next one and this job's completion commit together (pg-boss would
-    // complete the job later, on its own, and a crash in between would send the event twice).
+    const id = eventIdOf(event);
+    const headers = (signature: string) => ({
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature,
+    });
+    if (event.endpoint_id === null) {
+      const signature = this.signer.sign(event.user_id, id, timestamp, body);
+      const response = await this.poster.post(event.url, headers(signature), body);
+      return this.record(job, event, attemptedAt, response);
+    }
+    // The attempt starts inside the transaction that share-locks its endpoint: a delete or a
+    // disable committed before finds nothing to send; one after waits until the POST has begun.
+    const started = await this.database.transaction(async (manager) => {
+      const endpoint = await this.endpoints.lockForAttempt(manager, event.endpoint_id!);
+      if (!endpoint?.enabled) {
+        if (endpoint) await this.events.skip(manager, event.id);
+        await this.webhooks.complete(manager, [job.id]);
+        return undefined;
+      }
+      const signature = this.signer.signWith(signingSecrets(endpoint, attemptedAt), id, timestamp, body);
+      return { response: this.poster.post(endpoint.url, headers(signature), body) };
+    });
+    if (started) await this.record(job, event, attemptedAt, await started.response);
+  }
+
+  /**
+   * The attempt, the next one and this job's completion commit together (pg-boss would complete
+   * the job later, on its own, and a crash in between would send the event twice).
+   */
+  private async record(
+    job: QueueJob<WebhookJob>,
+    event: DeliverableWebhookEvent,
+    attemptedAt: Date,
+    response: WebhookResponse,
+  ): Promise<void> {
+    const policy = webhookRetryPolicy(response.statusCode, event.attempts, this.config.webhooks.retryDelays);
+    let { state, retryAfterSeconds } = policy;
+    let nextAttemptAt: Date | null = null;
     await this.database.transaction(async (manager) => {
+      if (event.endpoint_id !== null) {
+        const stillEnabled = await this.endpoints.recordOutcome(
+          manager,
+          event.endpoint_id,
+          state === 'delivered',
+          attemptedAt,
+          this.config.webhooks.disableAfterSeconds,
+        );
+        // A disabled endpoint is sent nothing more: its retries end here.
+        if (!stillEnabled && retryAfterSeconds !== undefined) [state, retryAfterSeconds] = ['failed', undefined];
+      }
+      nextAttemptAt =
+        retryAfterSeconds !== undefined ? new Date(this.clock.now().getTime() + retryAfterSeconds * 1000) : null;
       await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
-      if (retrying) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
+      if (retryAfterSeconds !== undefined) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
       await this.webhooks.complete(manager, [job.id]);
     });
     logWebhookOutcome(event, response, state, nextAttemptAt);
@@ -65,25 +105,5 @@ export class DeliverWebhookEventUseCase {
   /** Left active, the job would come back after its lease, again and again, to do nothing. */
   private async completeWithNothingToDo(job: QueueJob<WebhookJob>): Promise<void> {
     await this.database.transaction((manager) => this.webhooks.complete(manager, [job.id]));
-  }
-
-  /**
-   * The event's body: the message as it stood at this status change (its first `sequence`
-   * history entries, its recipients then), the same on every attempt.
-   */
-  private async payload(event: DeliverableWebhookEvent): Promise<string | undefined> {
-    const row = await this.messages.getById(event.user_id, event.message_id);
-    if (!row) return undefined;
-    const history = historyAsOf(
-      (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!,
-      event.sequence,
-    );
-    const recipientFates = event.recipient_fates ?? row.recipient_fates;
-    const message = mapMessage({ ...row, status: event.status, recipient_fates: recipientFates }, history);
-    return JSON.stringify({
-      type: `message.${event.status}`,
-      timestamp: event.created_at.toISOString(),
-      data: { message, sequence: event.sequence },
-    });
   }
 }

@@ -9,10 +9,16 @@ export type WebhookState = 'pending' | 'delivered' | 'failed' | 'gone';
 
 export interface WebhookEventRow {
   id: string;
+  /** Null: recorded before endpoints; the event's id is `id` (eventIdOf). */
+  event_id: string | null;
+  /** Null: recorded before endpoints, `message.<status>` (eventTypeOf). */
+  type: string | null;
+  endpoint_id: string | null;
   user_id: string;
-  message_id: string;
-  sequence: number;
-  status: MessageStatus;
+  /** Null for account events. */
+  message_id: string | null;
+  sequence: number | null;
+  status: MessageStatus | null;
   url: string;
   state: WebhookState;
   attempts: number;
@@ -24,7 +30,31 @@ export interface WebhookEventRow {
 export interface DeliverableWebhookEvent extends WebhookEventRow {
   /** Null for an event recorded before recipients had fates. */
   recipient_fates: RecipientFate[] | null;
+  data: object | null;
 }
+
+/** The event's id: the `webhook-id` of every target and attempt. */
+export const eventIdOf = (row: Pick<WebhookEventRow, 'id' | 'event_id'>): string => row.event_id ?? row.id;
+
+export const eventTypeOf = (row: Pick<WebhookEventRow, 'type' | 'status'>): string =>
+  row.type ?? `message.${row.status}`;
+
+/** What the delivery log filters by (SPEC §11). */
+export interface DeliveryFilter {
+  messageId?: string;
+  endpointId?: string;
+  type?: string;
+}
+
+// Each filter is null or applies; an older row's type is `message.<status>`.
+const FILTER = `user_id = $1 AND ($2::uuid IS NULL OR message_id = $2) AND ($3::uuid IS NULL OR endpoint_id = $3)
+  AND ($4::text IS NULL OR coalesce(type, 'message.' || status) = $4)`;
+const filterParameters = (userId: string, filter: DeliveryFilter) => [
+  userId,
+  filter.messageId ?? null,
+  filter.endpointId ?? null,
+  filter.type ?? null,
+];
 
 export interface WebhookAttemptRow {
   event_id: string;
@@ -34,7 +64,8 @@ export interface WebhookAttemptRow {
   error: string | null;
 }
 
-const EVENT_COLUMNS = 'id, user_id, message_id, sequence, status, url, state, attempts, next_attempt_at, created_at';
+const EVENT_COLUMNS =
+  'id, event_id, type, endpoint_id, user_id, message_id, sequence, status, url, state, attempts, next_attempt_at, created_at';
 
 /**
  * The webhook outbox: one event per status change a webhook asked for, each with its attempts
@@ -48,16 +79,18 @@ export class WebhookEventsRepository {
   async getForDelivery(id: string): Promise<DeliverableWebhookEvent | undefined> {
     // Raw: every webhook attempt reads it, so it skips TypeORM's entity mapping.
     const rows: DeliverableWebhookEvent[] = await this.database.query(
-      `SELECT ${EVENT_COLUMNS}, recipient_fates FROM webhook_events WHERE id = $1`,
+      `SELECT ${EVENT_COLUMNS}, recipient_fates, data FROM webhook_events WHERE id = $1`,
       [id],
     );
     return rows[0];
   }
 
-  count(userId: string, messageId?: string): Promise<number> {
-    return this.database
-      .repository(WebhookEventEntity)
-      .countBy({ userId, ...(messageId !== undefined && { messageId }) });
+  async count(userId: string, filter: DeliveryFilter): Promise<number> {
+    const [row]: { count: string }[] = await this.database.query(
+      `SELECT count(*) FROM webhook_events WHERE ${FILTER}`,
+      filterParameters(userId, filter),
+    );
+    return Number(row.count);
   }
 
   /**
@@ -66,7 +99,7 @@ export class WebhookEventsRepository {
    */
   async list(
     userId: string,
-    messageId: string | undefined,
+    filter: DeliveryFilter,
     skip: number,
     take: number,
   ): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
@@ -78,9 +111,9 @@ export class WebhookEventsRepository {
            SELECT json_agg(json_build_object('event_id', a.event_id, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
              'duration_ms', a.duration_ms, 'error', a.error) ORDER BY a.id)
            FROM webhook_attempts a WHERE a.event_id = e.id), '[]') AS attempt_log
-         FROM webhook_events e WHERE user_id = $1 AND ($2::uuid IS NULL OR message_id = $2)
-         ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`,
-      [userId, messageId ?? null, skip, take],
+         FROM webhook_events e WHERE ${FILTER}
+         ORDER BY created_at DESC, id DESC OFFSET $5 LIMIT $6`,
+      [...filterParameters(userId, filter), skip, take],
     );
     return rows.map((row) => ({
       ...row,
@@ -97,8 +130,10 @@ export class WebhookEventsRepository {
   ): Promise<void> {
     // Raw: one statement for the attempt and its event's new state, on every attempt's path.
     await manager.query(
+      // An endpoint's delivery may be gone (the endpoint deleted during the attempt): then nothing is logged.
       `WITH attempt AS (
-         INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)
+         INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error)
+         SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM webhook_events WHERE id = $1)
        )
        UPDATE webhook_events SET state = $6, attempts = attempts + 1, next_attempt_at = $7 WHERE id = $1`,
       [
@@ -111,6 +146,11 @@ export class WebhookEventsRepository {
         nextAttemptAt,
       ],
     );
+  }
+
+  /** A delivery to an endpoint found disabled: given up without an attempt (SPEC §11: it is sent nothing). */
+  async skip(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`UPDATE webhook_events SET state = 'failed', next_attempt_at = NULL WHERE id = $1`, [id]);
   }
 
   /**

@@ -4,7 +4,13 @@ import { isUuid } from '../common/uuid';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { WebhookQueue } from '../queue/webhook-queue';
 import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookEventResponse } from './dto/webhook-event.dto';
-import { WebhookAttemptRow, WebhookEventRow, WebhookEventsRepository } from './webhook-events.repository';
+import {
+  eventIdOf,
+  eventTypeOf,
+  WebhookAttemptRow,
+  WebhookEventRow,
+  WebhookEventsRepository,
+} from './webhook-events.repository';
 import { Database } from '../database/database';
 
 /** The delivery log of a user's webhook events, and replays. */
@@ -17,10 +23,11 @@ export class WebhookEventsService {
   ) {}
 
   async list(userId: string, query: ListWebhookEventsQuery): Promise<WebhookEventPageResponse> {
-    const { messageId } = query;
-    const envelope = pageEnvelope(query, await this.events.count(userId, messageId));
+    const { messageId, endpointId, type } = query;
+    const filter = { messageId, endpointId, type };
+    const envelope = pageEnvelope(query, await this.events.count(userId, filter));
     const rows =
-      envelope.skip < envelope.total ? await this.events.list(userId, messageId, envelope.skip, query.take) : [];
+      envelope.skip < envelope.total ? await this.events.list(userId, filter, envelope.skip, query.take) : [];
     return {
       deliveries: rows.map((row) => mapEvent(row, row.attempt_log)),
       ...envelope,
@@ -49,8 +56,10 @@ export class WebhookEventsService {
 function mapEvent(row: WebhookEventRow, attempts: WebhookAttemptRow[]): WebhookEventResponse {
   return {
     id: row.id,
+    eventId: eventIdOf(row),
+    endpointId: row.endpoint_id,
     messageId: row.message_id,
-    type: `message.${row.status}`,
+    type: eventTypeOf(row),
     sequence: row.sequence,
     url: row.url,
     state: row.state,

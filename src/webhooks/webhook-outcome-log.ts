@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { eventIdOf, eventTypeOf } from './webhook-events.repository';
 import type { WebhookEventRow, WebhookState } from './webhook-events.repository';
 import type { WebhookResponse } from './webhook-poster';
 
@@ -20,10 +21,12 @@ export function logWebhookOutcome(
   const answer = response.statusCode !== undefined ? `HTTP ${response.statusCode}` : response.error;
   const outcome = state === 'pending' ? 'retrying' : state;
   const line = {
-    eventId: event.id,
+    eventId: eventIdOf(event),
+    deliveryId: event.id,
+    endpointId: event.endpoint_id,
     messageId: event.message_id,
     userId: event.user_id,
-    type: `message.${event.status}`,
+    type: eventTypeOf(event),
     attempt,
     outcome,
     statusCode: response.statusCode,

@@ -15,13 +15,24 @@ export class WebhookSigner {
     return `whsec_${this.keyFor(userId).toString('base64')}`;
   }
 
-  /** The `webhook-signature` header value. */
+  /** The `webhook-signature` header value, with the user's secret (a message's own webhook). */
   sign(userId: string, id: string, timestamp: number, body: string): string {
-    const mac = createHmac('sha256', this.keyFor(userId)).update(`${id}.${timestamp}.${body}`).digest('base64');
-    return `v1,${mac}`;
+    return signature(this.keyFor(userId), id, timestamp, body);
+  }
+
+  /** The header with one signature per `whsec_` secret, space-separated (an endpoint's, SPEC §11). */
+  signWith(secrets: string[], id: string, timestamp: number, body: string): string {
+    return secrets
+      .map((secret) => signature(Buffer.from(secret.slice('whsec_'.length), 'base64'), id, timestamp, body))
+      .join(' ');
   }
 
   private keyFor(userId: string): Buffer {
     return createHmac('sha256', this.config.webhooks.signingKey).update(`mailroom webhook secret\n${userId}`).digest();
   }
+}
+
+/** `v1,` + base64(HMAC-SHA256(key, `id.timestamp.body`)), as Standard Webhooks defines it. */
+function signature(key: Buffer, id: string, timestamp: number, body: string): string {
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }

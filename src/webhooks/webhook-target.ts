@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { isPublicAddress } from '../common/public-address';
+import { isPublicAddress, literalAddress } from '../common/public-address';
 
 /**
  * What a refused target is told, naming the setting that lifts the guard: a receiver on the
@@ -30,3 +30,18 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     callback(null, addresses[0].address, addresses[0].family);
   });
 };
+
+/**
+ * Why a webhook URL (a send's, an endpoint's) can never be delivered, said when it is given (SPEC
+ * §7): credentials, which would be sent as Basic auth and shown in the delivery log, or a private
+ * address named outright. Undefined when it may be; a host name is judged at each attempt.
+ */
+export function unreachableWebhookUrl(url: string, allowPrivateNetworks: boolean): string | undefined {
+  const target = new URL(url);
+  if (target.username || target.password) return 'must not contain a user name or password';
+  if (allowPrivateNetworks) return undefined;
+  const address = literalAddress(target);
+  if (address && !isPublicAddress(address))
+    return `must not name a private, loopback or link-local address (${address}); ${PRIVATE_NETWORKS_HINT}`;
+  return undefined;
+}

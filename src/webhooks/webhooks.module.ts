@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { MessagesModule } from '../messages/messages.module';
 import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
+import { WebhookEndpointsController } from './endpoints/webhook-endpoints.controller';
+import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
+import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service';
+import { WebhookPayloads } from './webhook-payloads';
 import { WebhookEventsRepository } from './webhook-events.repository';
 import { WebhookEventsService } from './webhook-events.service';
 import { WebhookPoster } from './webhook-poster';
@@ -8,11 +13,15 @@ import { WebhookSigner } from './webhook-signer';
 import { WebhookWorker } from './webhook.worker';
 import { WebhooksController } from './webhooks.controller';
 
-/** Webhooks: the secret and delivery-log endpoints, and the worker that posts events (in worker processes). */
+/** Webhooks: the secret, endpoint (SPEC §11) and delivery-log routes, and the worker that posts events (in worker processes). */
 @Module({
   imports: [MessagesModule],
-  controllers: [WebhooksController],
+  controllers: [WebhooksController, WebhookEndpointsController],
   providers: [
+    Clock,
+    WebhookEndpointsRepository,
+    WebhookEndpointsService,
+    WebhookPayloads,
     WebhookSigner,
     WebhookPoster,
     WebhookEventsRepository,

@@ -63,8 +63,10 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
           priority: 'high',
           customPayload: { orderId: 'A-1001', tenant: 'acme' },
         });
-        for (const { event } of events) {
-          expect(Object.keys(event).sort()).toEqual(['data', 'timestamp', 'type']);
+        for (const { id, event } of events) {
+          // SPEC §7: the body names the event, as its webhook-id header does.
+          expect(Object.keys(event).sort()).toEqual(['data', 'id', 'timestamp', 'type']);
+          expect(event.id).toBe(id);
           expect(Object.keys(event.data).sort()).toEqual(['message', 'sequence']);
           expect(Object.keys(event.data.message).sort()).toEqual(MESSAGE_FIELDS);
           const n = event.data.sequence;
@@ -92,6 +94,9 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
           const { id, event } = events.find((e) => e.event.data.sequence === delivery.sequence)!;
           expect(delivery).toEqual({
             id,
+            // SPEC §11: a message's own webhook is no endpoint's, and its delivery's id is its event's.
+            eventId: id,
+            endpointId: null,
             messageId: accepted.id,
             type: event.type,
             sequence: event.data.sequence,

@@ -42,6 +42,8 @@ export const verifiesRequest = (secret: string, request: ReceivedRequest) =>
   );
 
 export interface WebhookEvent {
+  /** The event's id, as its webhook-id header (SPEC §7). */
+  id: string;
   type: string;
   timestamp: string;
   data: {

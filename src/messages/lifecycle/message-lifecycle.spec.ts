@@ -70,8 +70,8 @@ describe(MessageLifecycle.name, () => {
       return Promise.resolve(
         sql.trimStart().startsWith('WITH given')
           ? [
-              { id: 'm2', status: 'queued', outbox_event_id: null },
-              { id: 'm1', status: 'queued', outbox_event_id: 'event-1' },
+              { id: 'm2', status: 'queued', outbox_event_ids: null },
+              { id: 'm1', status: 'queued', outbox_event_ids: ['event-1'] },
             ]
           : [],
       );
@@ -99,7 +99,7 @@ describe(MessageLifecycle.name, () => {
 
   it('claims a batch in one statement, noting attempts after the first in the history', async () => {
     query.mockResolvedValue([
-      { id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi', outbox_event_id: 'event-2' },
+      { id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi', outbox_event_ids: ['event-2'] },
     ]);
 
     const claimed = await sut.claim<{ subject: string }>(
@@ -131,7 +131,7 @@ describe(MessageLifecycle.name, () => {
   });
 
   it('finishes attempts with the targets and details given, and queues no job when no webhook asked', async () => {
-    query.mockResolvedValue([{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1, outbox_event_id: null }]);
+    query.mockResolvedValue([{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1, outbox_event_ids: null }]);
 
     const finished = await sut.finish(manager, [
       { messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy' },
@@ -159,8 +159,12 @@ describe(MessageLifecycle.name, () => {
 
   it('bounces and complains for one recipient, with the report in the history entry', async () => {
     query
-      .mockResolvedValueOnce([{ id: 'm1', userId: 'u', status: 'bounced', attempt: null, outbox_event_id: 'event-3' }])
-      .mockResolvedValueOnce([]);
+      .mockResolvedValueOnce([
+        { id: 'm1', userId: 'u', status: 'bounced', attempt: null, outbox_event_ids: ['event-3'] },
+      ])
+      .mockResolvedValueOnce([])
+      // The recipient statement's outbox rows: its recipient.complained event, to one endpoint.
+      .mockResolvedValueOnce([{ id: 'event-4' }]);
     const report = { messageId: 'm1', detail: '550 5.1.1 no such user', recipient: 'ada@example.com', position: 0 };
 
     expect(await sut.bounce(manager, report)).toEqual({ id: 'm1', userId: 'u', status: 'bounced', attempt: null });
@@ -181,6 +185,7 @@ describe(MessageLifecycle.name, () => {
       ['m1'],
       [JSON.stringify([{ p: 0, k: 'ada@example.com', s: 'complained', d: '550 5.1.1 no such user' }])],
     ]);
+    expect(outbox.enqueue).toHaveBeenLastCalledWith(manager, ['event-4']);
   });
 
   it('changes no fate for a recipient the message does not list (position -1 would read the last one)', async () => {

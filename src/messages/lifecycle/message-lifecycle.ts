@@ -6,7 +6,8 @@ import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
 import type { MessageRow, NewMessage } from '../messages.repository';
 import type { FateChange } from '../recipient-fates';
-import { OUTBOX_READS, outboxCte, recipientFatesSql, transitionSql } from './status-change.sql';
+import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from '../../events/outbox.sql';
+import { recipientFatesSql, transitionSql } from './status-change.sql';
 import { ACCEPTED_STATUS, MessageState, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
 
 /** One message's change in an event's batch. */
@@ -57,7 +58,7 @@ export interface MovedMessage {
 /**
  * Every status change of a message (SPEC §5), from its acceptance on: each event is one
  * statement per batch that moves the messages its guards allow, appends their history entries
- * and writes the webhook outbox rows they cause; the outbox rows' jobs are queued in the same
+ * and writes the event outbox rows they cause (src/events); the outbox rows' jobs are queued in the same
  * transaction (the caller's manager), so callers only say what happened.
  */
 @Injectable()
@@ -75,7 +76,7 @@ export class MessageLifecycle {
     manager: EntityManager,
     messages: NewMessage[],
   ): Promise<{ messages: MessageRow[]; outboxEventIds: string[] }> {
-    const stored = await preparedInTransaction<MessageRow & { outbox_event_id: string | null }>(
+    const stored = await preparedInTransaction<MessageRow & OutboxIds>(
       manager,
       `WITH given AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(${RECORDSET_COLUMNS.join(', ')}, sender_key text, recipient_keys text[])
@@ -96,9 +97,9 @@ export class MessageLifecycle {
          SELECT given.id, key, given.user_id, given.sent_at FROM given, unnest(given.recipient_keys) AS key
        ), history AS (
          INSERT INTO message_status_events (message_id, status, at) SELECT id, status, sent_at FROM accepted
-       ), ${outboxCte('m')}
-       SELECT ${ROW_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.id AS outbox_event_id
-       FROM m LEFT JOIN outbox ON outbox.message_id = m.id`,
+       ), ${messageOutboxCte('m', true, INITIALLY_SUPPRESSED)}
+       SELECT ${ROW_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.outbox_event_ids
+       FROM m LEFT JOIN ${OUTBOX_IDS_BY_MESSAGE} outbox ON outbox.message_id = m.id`,
       [JSON.stringify(messages.map(recordOf))],
     );
     for (const message of messages) {
@@ -230,8 +231,16 @@ export class MessageLifecycle {
     // A recipient the message does not list (position -1) changes no fate: `-> -1` would read the last one.
     const fates = position >= 0 ? [{ position, key: recipient, status, detail }] : [];
     const { moved } = await this.apply(manager, name, [{ messageId, detail, recipient, fates }]);
-    if (moved.length === 0 && fates.length > 0)
-      await preparedInTransaction(manager, recipientFatesSql(), [[messageId], [fatesJson(fates)]]);
+    if (moved.length === 0 && fates.length > 0) {
+      const events = await preparedInTransaction<{ id: string }>(manager, recipientFatesSql(), [
+        [messageId],
+        [fatesJson(fates)],
+      ]);
+      await this.webhookQueue.enqueue(
+        manager,
+        events.map((event) => event.id),
+      );
+    }
     return moved[0];
   }
 
@@ -254,19 +263,15 @@ export class MessageLifecycle {
     changes: StatusChange<N>[],
     returning?: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const rows = await preparedInTransaction<MovedMessage & R & { outbox_event_id: string | null }>(
-      manager,
-      transitionSql(name, returning),
-      [
-        changes.map((c) => c.messageId),
-        changes.map((c) => c.attempt ?? null),
-        changes.map((c) => c.status ?? null),
-        changes.map((c) => c.detail ?? null),
-        changes.map((c) => c.recipient ?? null),
-        changes.map((c) => (c.fates ? fatesJson(c.fates) : null)),
-        changes.map((c) => c.keepSuppressed ?? false),
-      ],
-    );
+    const rows = await preparedInTransaction<MovedMessage & R & OutboxIds>(manager, transitionSql(name, returning), [
+      changes.map((c) => c.messageId),
+      changes.map((c) => c.attempt ?? null),
+      changes.map((c) => c.status ?? null),
+      changes.map((c) => c.detail ?? null),
+      changes.map((c) => c.recipient ?? null),
+      changes.map((c) => (c.fates ? fatesJson(c.fates) : null)),
+      changes.map((c) => c.keepSuppressed ?? false),
+    ]);
     const outboxEventIds = await this.enqueueOutbox(manager, rows);
     return { moved: rows.map((row) => withoutOutboxEventId(row) as MovedMessage & R), outboxEventIds };
   }
@@ -283,8 +288,8 @@ export class MessageLifecycle {
     );
   }
 
-  private async enqueueOutbox(manager: EntityManager, rows: { outbox_event_id: string | null }[]): Promise<string[]> {
-    const eventIds = rows.flatMap((row) => (row.outbox_event_id ? [row.outbox_event_id] : []));
+  private async enqueueOutbox(manager: EntityManager, rows: OutboxIds[]): Promise<string[]> {
+    const eventIds = rows.flatMap((row) => row.outbox_event_ids ?? []);
     await this.webhookQueue.enqueue(manager, eventIds);
     return eventIds;
   }
@@ -302,9 +307,19 @@ function fatesJson(fates: FateChange[]): string {
   );
 }
 
-/** A statement's row without the outbox event id it reports for enqueueOutbox. */
-function withoutOutboxEventId<T extends { outbox_event_id: string | null }>(row: T): Omit<T, 'outbox_event_id'> {
-  const rest: Partial<T> = { ...row };
-  delete rest.outbox_event_id;
-  return rest as Omit<T, 'outbox_event_id'>;
+/** The outbox rows (one per event and target) a statement wrote for a message, for enqueueOutbox. */
+interface OutboxIds {
+  outbox_event_ids: string[] | null;
 }
+
+/** A statement's row without the outbox rows it reports for enqueueOutbox. */
+function withoutOutboxEventId<T extends OutboxIds>(row: T): Omit<T, 'outbox_event_ids'> {
+  const rest: Partial<T> = { ...row };
+  delete rest.outbox_event_ids;
+  return rest as Omit<T, 'outbox_event_ids'>;
+}
+
+/** Recipients accepted already suppressed (SPEC §5): each a recipient.suppressed event (SPEC §11). */
+const INITIALLY_SUPPRESSED = `SELECT m.id AS message_id, (f.i - 1)::int AS position, 'suppressed' AS status
+  FROM m, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
+  WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'`;

@@ -1,31 +1,5 @@
+import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from '../../events/outbox.sql';
 import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transitions';
-
-/** What the outbox CTE reads of each changed message, besides its id. */
-export const OUTBOX_READS = [
-  'user_id',
-  'status',
-  'status_changes',
-  'webhook_url',
-  'webhook_statuses',
-  'recipient_fates',
-] as const;
-
-/**
- * The CTE `outbox` that records, in the statement that changes statuses, the webhook events
- * those changes cause: one per message whose `webhook.status` selects its new status (every
- * status when empty), each with the message's recipients as they stood then, for its payload.
- * `changed` must return id and OUTBOX_READS.
- */
-export function outboxCte(changed: string): string {
-  return `outbox AS (
-    INSERT INTO webhook_events (id, user_id, message_id, sequence, status, url, created_at, next_attempt_at, recipient_fates)
-    SELECT gen_random_uuid(), user_id, id, status_changes, status, webhook_url, date_trunc('milliseconds', clock_timestamp()),
-      date_trunc('milliseconds', clock_timestamp()), recipient_fates
-    FROM ${changed}
-    WHERE webhook_url IS NOT NULL AND (cardinality(webhook_statuses) = 0 OR status = ANY (webhook_statuses))
-    RETURNING id, message_id
-  )`;
-}
 
 /** Now, as a RecipientFate's `at` reads: ISO 8601 UTC with milliseconds. */
 const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -38,10 +12,10 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
  * to be tried (a retry's claim leaves one the relay took or refused as it is). With `release`, recipients shown suppressed
  * and not named again go back to pending (taken off the list since: the claim judges again), unless
  * the change keeps them (`keep_suppressed`: a retry that sends only its remaining copies would never send them).
- * The webhook endpoints' recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) hook
- * in here: written from this CTE in the same statement, its rows joined with `moved` in
- * transitionSql (a change applies only to a message that moves) and taken whole in
- * recipientFatesSql (a report about a recipient, whether or not its message moves).
+ * The recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) are read from these rows
+ * (recipientEvents, into messageOutboxCte) in the same statement: in transitionSql those of the
+ * messages that move (named_changes joined with `moved`), in recipientFatesSql all of them (a report
+ * about a recipient, whether or not its message moves).
  */
 export function recipientChangesCte(source: string, release = false): string {
   const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before
@@ -80,8 +54,15 @@ const FATES_AFTER = `CASE WHEN p.patch IS NULL THEN m.recipient_fates ELSE (
     FROM jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
   ) END`;
 
-/** Recipient fates after which the history names the recipient (SPEC §5). */
+/** Recipient fates after which the history names the recipient (SPEC §5), and that are recipient events (SPEC §11). */
 const NAMED_IN_HISTORY = `('failed', 'bounced', 'complained', 'suppressed')`;
+
+/**
+ * The recipient events of a statement (messageOutboxCte): of `changes` (recipient_changes rows, one
+ * per recipient), those that entered a named fate; a new detail in the same fate is no new event.
+ */
+const recipientEvents = (changes: string) =>
+  `SELECT message_id, position, status FROM ${changes} WHERE status IN ${NAMED_IN_HISTORY} AND before IS DISTINCT FROM status`;
 
 /**
  * The statement of recipient changes that move no message (a report about a recipient of a
@@ -91,14 +72,17 @@ const NAMED_IN_HISTORY = `('failed', 'bounced', 'complained', 'suppressed')`;
 export function recipientFatesSql(): string {
   return `WITH change AS (
     SELECT * FROM unnest($1::uuid[], $2::jsonb[]) AS c(message_id, fates)
-  ), ${recipientChangesCte('change')}, ${FATE_PATCHES}
-  UPDATE messages m SET recipient_fates = ${FATES_AFTER}
-  FROM fate_patches p WHERE m.id = p.message_id`;
+  ), ${recipientChangesCte('change')}, ${FATE_PATCHES}, updated AS (
+    UPDATE messages m SET recipient_fates = ${FATES_AFTER}
+    FROM fate_patches p WHERE m.id = p.message_id
+    RETURNING m.id, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}
+  ), ${messageOutboxCte('updated', false, recipientEvents('(SELECT DISTINCT ON (message_id, position) * FROM recipient_changes ORDER BY message_id, position) rc'))}
+  SELECT id FROM outbox`;
 }
 
 /**
  * The one statement of an event's status changes, for a batch: the guarded UPDATE, the history
- * entries and the outbox rows. Parameters: $1 message ids, $2 attempts, $3 target statuses (for
+ * entries and the event outbox rows (messageOutboxCte: the message's event and its recipients'). Parameters: $1 message ids, $2 attempts, $3 target statuses (for
  * events with several), $4 history details, $5 the recipients per-recipient events name, $6 the recipients' fate changes
  * (FateChange[] as jsonb, recipientChangesCte), applied to the messages that move, $7 whether the claim keeps
  * recipients shown suppressed so (StatusChange.keepSuppressed). `returning` adds columns of the changed message
@@ -143,8 +127,8 @@ export function transitionSql(name: TransitionName, returning: Record<string, st
       FROM named JOIN moved ON moved.id = named.message_id
       WHERE NOT EXISTS (SELECT 1 FROM lone WHERE lone.message_id = named.message_id AND lone.recipient = named.recipient)
     ) entries ORDER BY id, position
-  ), ${outboxCte('moved')}
+  ), ${messageOutboxCte('moved', true, recipientEvents('named_changes'))}
   SELECT moved.id, moved.user_id AS "userId", moved.status, moved.attempt${extra.map(([as]) => `, moved."${as}"`).join('')},
-    outbox.id AS outbox_event_id
-  FROM moved LEFT JOIN outbox ON outbox.message_id = moved.id`;
+    outbox.outbox_event_ids
+  FROM moved LEFT JOIN ${OUTBOX_IDS_BY_MESSAGE} outbox ON outbox.message_id = moved.id`;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsIn, IsOptional, IsString, IsUrl } from 'class-validator';
-import { TextLength } from '../../common/validation/validators';
+import { IsArray, IsIn, IsOptional } from 'class-validator';
+import { IsWebhookUrl } from '../../common/validation/webhook-url';
 import { MESSAGE_STATUSES, MessageStatus } from '../../messages/message-status';
 
 export class WebhookSettingDto {
@@ -10,12 +10,7 @@ export class WebhookSettingDto {
     maxLength: 2048,
     description: 'Absolute http(s) URL of your receiver',
   })
-  @IsString()
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: 'must be an absolute http(s) URL' },
-  )
-  @TextLength(1, 2048)
+  @IsWebhookUrl()
   url!: string;
 
   @ApiPropertyOptional({

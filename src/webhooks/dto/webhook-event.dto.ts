@@ -1,12 +1,26 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { PageQuery } from '../../common/paging';
+import { TEST_EVENT_TYPE } from '../../events/event-types';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../endpoints/event-type-names';
+
+const LOGGED_TYPES = [...SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE];
 
 export class ListWebhookEventsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only the events of this message' })
   @IsOptional()
   @IsUUID('all', { message: 'must be a message id (UUID)' })
   messageId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only the deliveries to this endpoint' })
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a webhook endpoint id (UUID)' })
+  endpointId?: string;
+
+  @ApiPropertyOptional({ enum: LOGGED_TYPES, example: 'message.sent', description: 'Only events of this type' })
+  @IsOptional()
+  @IsIn(LOGGED_TYPES, { message: `must be one of: ${LOGGED_TYPES.join(', ')}` })
+  type?: string;
 }
 
 export class WebhookAttemptResponse {
@@ -26,17 +40,36 @@ export class WebhookAttemptResponse {
 // The schema keeps the API's name (GET /user/webhook-deliveries): clients generate code from it.
 @ApiSchema({ name: 'WebhookDeliveryResponse' })
 export class WebhookEventResponse {
-  @ApiProperty({ format: 'uuid', description: 'The `webhook-id` header of every attempt' })
+  @ApiProperty({ format: 'uuid', description: "The delivery's id (replay); a message's own webhook: also its event's" })
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
-  messageId!: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The event: the `webhook-id` header of every attempt, the same for every target',
+  })
+  eventId!: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: "The endpoint it goes to; null for a message's own webhook",
+  })
+  endpointId!: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null for account events' })
+  messageId!: string | null;
 
   @ApiProperty({ example: 'message.sent' })
   type!: string;
 
-  @ApiProperty({ example: 3, description: "The message's status change this event reports, from 1" })
-  sequence!: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 3,
+    description: "The message's status change this event reports, from 1; null for account events",
+  })
+  sequence!: number | null;
 
   @ApiProperty({ example: 'https://example.com/hooks/mailroom' })
   url!: string;

@@ -1,34 +1,59 @@
 import type { RecipientFate } from '../../messages/recipient-fates';
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MessageEntity } from '../../messages/entities/message.entity';
 import type { MessageStatus } from '../../messages/message-status';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
-/** One event of the webhook outbox: a status change some message's webhook asked to hear about. */
+/**
+ * One row of the event outbox (SPEC §11): an event for one target, a message's own webhook
+ * (endpointId null) or an endpoint. The API calls these deliveries.
+ */
 @Entity('webhook_events')
-@Unique('uq_webhook_events_message_sequence', ['messageId', 'sequence'])
 @Check('webhook_events_state_check', `state IN ('pending', 'delivered', 'failed', 'gone')`)
 @Index('ix_webhook_events_user_created', ['userId', 'createdAt', 'id'])
 @Index('ix_webhook_events_user_message', ['userId', 'messageId', 'createdAt', 'id'])
+@Index('ix_webhook_events_endpoint', ['endpointId', 'createdAt', 'id'], { where: 'endpoint_id IS NOT NULL' })
 export class WebhookEventEntity {
-  /** Also the `webhook-id` of every attempt. */
+  /** The delivery's id; for a message's own webhook also its event's. */
   @PrimaryColumn('uuid')
   id!: string;
+
+  /** The `webhook-id` of every attempt, the same for every target of the event; null: recorded before endpoints, `id` is. */
+  @Column('uuid', { name: 'event_id', nullable: true })
+  eventId!: string | null;
+
+  /** Null: recorded before endpoints, `message.<status>`. */
+  @Column('text', { nullable: true })
+  type!: string | null;
+
+  /** Null for a message's own webhook. */
+  @Column('uuid', { name: 'endpoint_id', nullable: true })
+  endpointId!: string | null;
+
+  @ManyToOne(() => WebhookEndpointEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'webhook_events_endpoint_id_fkey' })
+  endpoint?: WebhookEndpointEntity;
+
+  /** An account event's `data` as written at its change; a recipient event's recipient position. */
+  @Column('jsonb', { nullable: true })
+  data!: object | null;
 
   @Column('text', { name: 'user_id' })
   userId!: string;
 
-  @Column('uuid', { name: 'message_id' })
-  messageId!: string;
+  @Column('uuid', { name: 'message_id', nullable: true })
+  messageId!: string | null;
 
   @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'webhook_events_message_id_fkey' })
   message?: MessageEntity;
 
-  @Column('integer')
-  sequence!: number;
+  @Column('integer', { nullable: true })
+  sequence!: number | null;
 
-  @Column('text')
-  status!: MessageStatus;
+  /** The message's status at the change (message and recipient events). */
+  @Column('text', { nullable: true })
+  status!: MessageStatus | null;
 
   @Column('text')
   url!: string;

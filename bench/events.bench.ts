@@ -1,0 +1,195 @@
+// The price of account-wide events (SPEC §11), in one run (`npm run bench`, or `-- --only events`):
+// - sends and their delivery with no endpoint, then with one endpoint subscribed to every event
+//   (a receiver in this process answering 200), each on a database of its own: the accept rate of
+//   POST /sender/send, the delivery rate of a worker draining them (which posts the events too),
+//   and the outbox rows written (a user without endpoints or message webhooks: none);
+// - the fan-out rate: account events (POST /user/suppressions) to 3 endpoints, posted by one
+//   worker process, as deliveries (event × endpoint) a second.
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { post, SECRET } from './delivery.bench';
+import { BenchDatabase, benchDatabase, runConcurrently, SinkProcess, startMailroomProcess } from './support';
+
+const HTTP_CONNECTIONS = 32;
+const ENV = {
+  JWT_SECRET: SECRET,
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+};
+
+export interface EventsOptions {
+  /** Messages sent with 0 endpoints, and again with 1; account events fanned out to 3 endpoints. */
+  messages: number;
+}
+
+/** A receiver answering every POST with 200, counting them. */
+class CountingReceiver {
+  received = 0;
+  firstAt = 0;
+  lastAt = 0;
+  private readonly server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      this.lastAt = performance.now();
+      if (this.received++ === 0) this.firstAt = this.lastAt;
+      response.end('ok');
+    });
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  reset(): void {
+    [this.received, this.firstAt, this.lastAt] = [0, 0, 0];
+  }
+
+  async waitFor(count: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received < count) {
+      if (Date.now() > deadline) throw new Error(`the receiver saw ${this.received} of ${count} events in time`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+async function scalar(url: string, sql: string): Promise<number> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return Number((await client.query(sql)).rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+/** n sends with `endpoints` endpoints (subscribed to every event) on a fresh database: accept and delivery rates. */
+async function sendsAndDelivery(
+  database: BenchDatabase,
+  sink: SinkProcess,
+  receiver: CountingReceiver,
+  receiverUrl: string,
+  endpoints: number,
+  n: number,
+) {
+  const url = await database.another();
+  const env = { ...ENV, SMTP_URL: `smtp://127.0.0.1:${sink.port}` };
+  const api = await startMailroomProcess(url, { role: 'api', env });
+  let acceptRate: number;
+  try {
+    for (let i = 0; i < endpoints; i++) await post(api.port, '/user/webhook-endpoints', { url: receiverUrl });
+    const started = performance.now();
+    await runConcurrently(n, HTTP_CONNECTIONS, (i) =>
+      post(api.port, '/sender/send', {
+        subject: `Events benchmark ${i}`,
+        html: `<p>Message <b>${i}</b></p>`,
+        to: [`user${i}@example.com`],
+        sender: 'bench@example.com',
+      }),
+    );
+    acceptRate = n / ((performance.now() - started) / 1000);
+  } finally {
+    await api.stop();
+  }
+  receiver.reset();
+  const before = await sink.count();
+  const worker = await startMailroomProcess(url, { role: 'worker', env });
+  try {
+    await sink.waitFor(before + 1, 60_000);
+    const started = performance.now();
+    const first = await sink.count();
+    await sink.waitFor(before + n, 600_000);
+    const pending = `SELECT count(*) AS n FROM messages WHERE status <> 'sent'`;
+    while ((await scalar(url, pending)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const deliveryRate = (before + n - first) / ((performance.now() - started) / 1000);
+    // queued, sending, sent: 3 events a message to each endpoint.
+    if (endpoints > 0) await receiver.waitFor(3 * n * endpoints, 600_000);
+    const outboxRows = await scalar(url, `SELECT count(*) AS n FROM webhook_events`);
+    return { acceptRate, deliveryRate, outboxRows };
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** `events` account events (suppressions added) to 3 endpoints, posted by one worker: deliveries a second. */
+async function fanOut(database: BenchDatabase, receiver: CountingReceiver, receiverUrl: string, events: number) {
+  const url = await database.another();
+  const api = await startMailroomProcess(url, { role: 'api', env: ENV });
+  try {
+    for (let i = 0; i < 3; i++) await post(api.port, '/user/webhook-endpoints', { url: receiverUrl });
+    await runConcurrently(events, HTTP_CONNECTIONS, (i) =>
+      post(api.port, '/user/suppressions', { email: `gone${i}@example.com` }),
+    );
+  } finally {
+    await api.stop();
+  }
+  receiver.reset();
+  const worker = await startMailroomProcess(url, { role: 'worker', env: ENV });
+  try {
+    await receiver.waitFor(3 * events, 600_000);
+    return (receiver.received - 1) / ((receiver.lastAt - receiver.firstAt) / 1000);
+  } finally {
+    await worker.stop();
+  }
+}
+
+export async function eventsBench(options: EventsOptions): Promise<{ rows: string[][] }> {
+  const n = options.messages;
+  const sink = await SinkProcess.start();
+  const receiver = new CountingReceiver();
+  const receiverUrl = await receiver.start();
+  const database = await benchDatabase();
+  try {
+    const none = await sendsAndDelivery(database, sink, receiver, receiverUrl, 0, n);
+    const one = await sendsAndDelivery(database, sink, receiver, receiverUrl, 1, n);
+    const fanOutRate = await fanOut(database, receiver, receiverUrl, n);
+    const msgs = (rate: number) => `${rate.toFixed(0)} msg/s`;
+    const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+    return {
+      rows: [
+        [
+          `events: accept, POST /sender/send (${HTTP_CONNECTIONS} connections), ${n} messages, 1 subscribed endpoint`,
+          msgs(one.acceptRate),
+          `${msgs(none.acceptRate)} with none`,
+          ratio(one.acceptRate, none.acceptRate),
+          'both reported',
+          '—',
+        ],
+        [
+          `events: delivery, queued → worker → sink → sent, ${n} messages, 1 subscribed endpoint (its 3 events a message posted by the same worker)`,
+          msgs(one.deliveryRate),
+          `${msgs(none.deliveryRate)} with none`,
+          ratio(one.deliveryRate, none.deliveryRate),
+          'both reported',
+          '—',
+        ],
+        [
+          'events: outbox rows written, no endpoint and no message webhook / 1 endpoint',
+          `${none.outboxRows} / ${one.outboxRows}`,
+          '',
+          '',
+          `0 / ${3 * n}`,
+          none.outboxRows === 0 && one.outboxRows === 3 * n ? 'yes' : '**no**',
+        ],
+        [
+          `events: fan-out, ${n} account events to 3 endpoints, one worker process`,
+          `${fanOutRate.toFixed(0)} deliveries/s (${(fanOutRate / 3).toFixed(0)} events/s)`,
+          '',
+          '',
+          'reported',
+          '—',
+        ],
+      ],
+    };
+  } finally {
+    await receiver.stop();
+    await sink.stop();
+    await database.close();
+  }
+}

@@ -1,0 +1,10 @@
+import { Global, Module } from '@nestjs/common';
+import { EventOutbox } from './event-outbox';
+
+/**
+ * Events (SPEC §11): the catalogue and the outbox writer every change calls. Global, as the job
+ * queue below it: messages, domains, suppressions and inbound mail all write through it.
+ */
+@Global()
+@Module({ providers: [EventOutbox], exports: [EventOutbox] })
+export class EventsModule {}

@@ -1,0 +1,84 @@
+/**
+ * The outbox writer's SQL (SPEC §11): CTE fragments that a change's own statement includes, so
+ * that its events are written with it, one `webhook_events` row per event and target (a message's
+ * own webhook, each enabled endpoint of its owner that subscribes to the type). When nobody
+ * subscribes, the INSERT's SELECT finds no row and writes nothing.
+ */
+
+/** What the message event CTEs read of each changed message, besides its id. */
+export const OUTBOX_READS = [
+  'user_id',
+  'status',
+  'status_changes',
+  'webhook_url',
+  'webhook_statuses',
+  'recipient_fates',
+] as const;
+
+/** The moment of the change, as every event row records it. */
+const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
+
+/**
+ * The enabled endpoints of user `userId` (SQL) subscribing to event type `type` (SQL): an empty
+ * `events` means every type.
+ */
+export function subscribersSql(userId: string, type: string): string {
+  return `SELECT e.id, e.url FROM webhook_endpoints e
+    WHERE e.user_id = ${userId} AND e.enabled AND (cardinality(e.events) = 0 OR ${type} = ANY (e.events))`;
+}
+
+/**
+ * The CTEs `message_events` and `outbox` for message and recipient events of one statement.
+ * `changed`: the changed messages (id and OUTBOX_READS, as they stand after the change);
+ * `messageEvents`: whether each changed message entered its status (a `message.<status>` event);
+ * `recipientChanges`: a query of (message_id, position, status) rows, recipients that got a fate
+ * of RECIPIENT_EVENT_STATUSES (one per recipient), each of a message in `changed`.
+ * `outbox` returns the rows' id and message_id; the caller queues their jobs.
+ */
+export function messageOutboxCte(changed: string, messageEvents: boolean, recipientChanges?: string): string {
+  const sources = [
+    messageEvents &&
+      `SELECT c.id AS message_id, c.user_id, 'message.' || c.status AS type, c.status, c.status_changes, c.recipient_fates,
+        NULL::jsonb AS data,
+        CASE WHEN c.webhook_url IS NOT NULL AND (cardinality(c.webhook_statuses) = 0 OR c.status = ANY (c.webhook_statuses))
+          THEN c.webhook_url END AS own_url
+      FROM ${changed} c`,
+    recipientChanges &&
+      `SELECT c.id AS message_id, c.user_id, 'recipient.' || r.status AS type, c.status, c.status_changes, c.recipient_fates,
+        jsonb_build_object('position', r.position) AS data, NULL::text AS own_url
+      FROM (${recipientChanges}) r JOIN ${changed} c ON c.id = r.message_id`,
+  ].filter(Boolean);
+  // Materialized, so that each event's id is drawn once and shared by all its targets (webhook-id).
+  return `message_events AS MATERIALIZED (
+    SELECT gen_random_uuid() AS event_id, s.* FROM (${sources.join(' UNION ALL ')}) s
+  ), outbox AS (
+    INSERT INTO webhook_events (id, event_id, endpoint_id, type, user_id, message_id, sequence, status, url, created_at,
+      next_attempt_at, recipient_fates, data)
+    SELECT CASE WHEN t.endpoint_id IS NULL THEN ev.event_id ELSE gen_random_uuid() END, ev.event_id, t.endpoint_id, ev.type,
+      ev.user_id, ev.message_id, ev.status_changes, ev.status, t.url, ${NOW_MS}, ${NOW_MS}, ev.recipient_fates, ev.data
+    FROM message_events ev CROSS JOIN LATERAL (
+      SELECT NULL::uuid AS endpoint_id, ev.own_url AS url WHERE ev.own_url IS NOT NULL
+      UNION ALL SELECT s.id, s.url FROM (${subscribersSql('ev.user_id', 'ev.type')}) s
+    ) t
+    RETURNING id, message_id
+  )`;
+}
+
+/** The outbox rows of the statement per message (after messageOutboxCte), as `outbox_event_ids`, for a LEFT JOIN ON message_id. */
+export const OUTBOX_IDS_BY_MESSAGE = `(SELECT message_id, array_agg(id) AS outbox_event_ids FROM outbox GROUP BY message_id)`;
+
+/**
+ * The statement that writes account events ($1: a JSON array of {event_id, user_id, type, data,
+ * endpoint_id}) for their subscribers, or only for `endpoint_id` when given (enabled or not: the
+ * caller decided). Returns the rows' ids.
+ */
+export const ACCOUNT_OUTBOX_SQL = `WITH given AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(event_id uuid, user_id text, type text, data jsonb, endpoint_id uuid)
+  )
+  INSERT INTO webhook_events (id, event_id, endpoint_id, type, user_id, url, created_at, next_attempt_at, data)
+  SELECT gen_random_uuid(), g.event_id, t.id, g.type, g.user_id, t.url, ${NOW_MS}, ${NOW_MS}, g.data
+  FROM given g CROSS JOIN LATERAL (
+    SELECT e.id, e.url FROM webhook_endpoints e WHERE g.endpoint_id IS NOT NULL AND e.id = g.endpoint_id AND e.user_id = g.user_id
+    UNION ALL SELECT s.id, s.url FROM (${subscribersSql('g.user_id', 'g.type')}) s WHERE g.endpoint_id IS NULL
+  ) t
+  RETURNING id`;

@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import type { EndpointForAttempt } from './webhook-endpoints.repository';
+
+/** How long a rotated secret still signs (SPEC §11), so that receivers can switch without losing events. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** A new endpoint secret: `whsec_` + base64 of 32 random bytes (SPEC §11 asks for 24 at least). */
+export function newEndpointSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** The secrets that sign a request at `now`: the current one, and the previous one within its overlap. */
+export function signingSecrets(
+  endpoint: Pick<EndpointForAttempt, 'secret' | 'previousSecret' | 'previousSecretUntil'>,
+  now: Date,
+): string[] {
+  const { secret, previousSecret, previousSecretUntil } = endpoint;
+  return previousSecret && previousSecretUntil && now < previousSecretUntil ? [secret, previousSecret] : [secret];
+}

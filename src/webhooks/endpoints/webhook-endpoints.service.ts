@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import { InvalidInputError, NotFoundError, StateConflictError } from '../../common/problem/problem.errors';
+import { isUuid } from '../../common/uuid';
+import { Database } from '../../database/database';
+import { EventOutbox } from '../../events/event-outbox';
+import { TEST_EVENT_TYPE } from '../../events/event-types';
+import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
+import {
+  CreatedWebhookEndpointResponse,
+  CreateWebhookEndpointDto,
+  EndpointSecretResponse,
+  EndpointTestResponse,
+  UpdateWebhookEndpointDto,
+  WebhookEndpointListResponse,
+  WebhookEndpointResponse,
+} from './dto/webhook-endpoint.dto';
+import { newEndpointSecret, ROTATION_OVERLAP_MS } from './endpoint-secrets';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { unreachableWebhookUrl } from '../webhook-target';
+import { randomUUID } from 'node:crypto';
+
+/** As Resend and Svix cap them: enough for every consumer of an account, not a fan-out tool. */
+export const MAX_ENDPOINTS_PER_USER = 20;
+
+/** /user/webhook-endpoints (SPEC §11). */
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly outbox: EventOutbox,
+  ) {}
+
+  async create(userId: string, body: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointResponse> {
+    this.refuseUnreachable(body.url);
+    const result = await this.endpoints.add(
+      {
+        id: randomUUID(),
+        userId,
+        url: body.url,
+        events: [...new Set(body.events ?? [])],
+        description: body.description ?? null,
+        secret: newEndpointSecret(),
+      },
+      MAX_ENDPOINTS_PER_USER,
+    );
+    if (result === 'limit reached') {
+      throw new StateConflictError(
+        `You have ${MAX_ENDPOINTS_PER_USER} webhook endpoints, the most one user may have; delete one to add another.`,
+      );
+    }
+    return { ...map(result), secret: result.secret };
+  }
+
+  async list(userId: string): Promise<WebhookEndpointListResponse> {
+    return { endpoints: (await this.endpoints.list(userId)).map(map) };
+  }
+
+  async get(userId: string, id: string): Promise<WebhookEndpointResponse> {
+    return map(await this.find(userId, id));
+  }
+
+  async secret(userId: string, id: string): Promise<EndpointSecretResponse> {
+    return { secret: (await this.find(userId, id)).secret };
+  }
+
+  async update(userId: string, id: string, body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
+    this.refuseUnreachable(body.url);
+    const patch = { ...body, ...(body.events && { events: [...new Set(body.events)] }) };
+    const updated = isUuid(id) ? await this.endpoints.update(userId, id, patch) : undefined;
+    if (!updated) throw notFound(id);
+    return map(updated);
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.endpoints.remove(userId, id))) throw notFound(id);
+  }
+
+  /** The new secret; the old one keeps signing beside it for 24 hours (SPEC §11). */
+  async rotateSecret(userId: string, id: string): Promise<EndpointSecretResponse> {
+    const secret = newEndpointSecret();
+    const until = new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS);
+    if (!isUuid(id) || !(await this.endpoints.rotate(userId, id, secret, until))) throw notFound(id);
+    return { secret };
+  }
+
+  /** An `endpoint.test` event to this endpoint alone, whatever it subscribes to; 409 when it is disabled. */
+  async test(userId: string, id: string): Promise<EndpointTestResponse> {
+    const endpoint = await this.find(userId, id);
+    if (!endpoint.enabled) throw new StateConflictError(`Webhook endpoint ${id} is disabled; enable it to test it.`);
+    const [eventId] = await this.database.transaction((manager) =>
+      this.outbox.record(manager, [{ userId, type: TEST_EVENT_TYPE, data: { endpointId: id }, endpointId: id }]),
+    );
+    return { eventId };
+  }
+
+  /** A URL that can never be delivered: said now, as for a send's webhook (SPEC §7); a host name is judged at each attempt. */
+  private refuseUnreachable(url: string | undefined): void {
+    const problem = url && unreachableWebhookUrl(url, this.config.webhooks.allowPrivateNetworks);
+    if (problem) throw new InvalidInputError([{ field: 'url', message: problem }]);
+  }
+
+  private async find(userId: string, id: string): Promise<WebhookEndpointEntity> {
+    const endpoint = isUuid(id) ? await this.endpoints.get(userId, id) : undefined;
+    if (!endpoint) throw notFound(id);
+    return endpoint;
+  }
+}
+
+const notFound = (id: string) => new NotFoundError(isUuid(id) ? `Webhook endpoint ${id}` : 'That webhook endpoint');
+
+function map(endpoint: WebhookEndpointEntity): WebhookEndpointResponse {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    description: endpoint.description,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason as 'failing' | null,
+    createdAt: endpoint.createdAt.toISOString(),
+  };
+}

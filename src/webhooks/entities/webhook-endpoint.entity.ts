@@ -1,0 +1,50 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** A user's webhook endpoint (SPEC §11): where its account's events go, with its own signing secret. */
+@Entity('webhook_endpoints')
+@Index('ix_webhook_endpoints_user', ['userId', 'createdAt', 'id'])
+export class WebhookEndpointEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text', { name: 'user_id' })
+  userId!: string;
+
+  @Column('text')
+  url!: string;
+
+  /** Event types it receives; empty: all of them. */
+  @Column('text', { array: true, default: () => "'{}'" })
+  events!: string[];
+
+  @Column('text', { nullable: true })
+  description!: string | null;
+
+  @Column('boolean', { default: true })
+  enabled!: boolean;
+
+  /** Why it was disabled by the service (`failing`); null when enabled or disabled by its owner. */
+  @Column('text', { name: 'disabled_reason', nullable: true })
+  disabledReason!: string | null;
+
+  @Column('text')
+  secret!: string;
+
+  /** The secret before the last rotation, which still signs until previousSecretUntil. */
+  @Column('text', { name: 'previous_secret', nullable: true })
+  previousSecret!: string | null;
+
+  @Column({ type: 'timestamptz', name: 'previous_secret_until', precision: 3, nullable: true })
+  previousSecretUntil!: Date | null;
+
+  /** The first failed attempt since the last success; null when the last attempt succeeded. */
+  @Column({ type: 'timestamptz', name: 'failing_since', precision: 3, nullable: true })
+  failingSince!: Date | null;
+
+  /** Failed attempts since the last success. */
+  @Column('integer', { name: 'failed_attempts', default: 0 })
+  failedAttempts!: number;
+
+  @Column({ type: 'timestamptz', name: 'created_at', precision: 3 })
+  createdAt!: Date;
+}

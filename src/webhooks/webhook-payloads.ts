@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { historyAsOf, mapMessage } from '../messages/message.mapper';
+import { MessagesRepository } from '../messages/messages.repository';
+import type { DeliverableWebhookEvent } from './webhook-events.repository';
+import { eventIdOf, eventTypeOf } from './webhook-events.repository';
+
+/**
+ * The body of an event (SPEC §7, §11), the same on every attempt and for every target: message and
+ * recipient events show the message as it stood at the change (its first `sequence` history
+ * entries, its recipients then); account events carry the `data` written with their change.
+ */
+@Injectable()
+export class WebhookPayloads {
+  constructor(private readonly messages: MessagesRepository) {}
+
+  /** Undefined when the event's message is gone (retention). */
+  async body(event: DeliverableWebhookEvent): Promise<string | undefined> {
+    const type = eventTypeOf(event);
+    const timestamp = event.created_at.toISOString();
+    const data = event.message_id === null ? event.data : await this.messageData(event);
+    if (data === undefined) return undefined;
+    // The same for a message's own webhook (§7) and every endpoint (§11): the id is the event's.
+    return JSON.stringify({ id: eventIdOf(event), type, timestamp, data });
+  }
+
+  private async messageData(event: DeliverableWebhookEvent): Promise<object | undefined> {
+    const row = await this.messages.getById(event.user_id, event.message_id!);
+    if (!row) return undefined;
+    const sequence = event.sequence!;
+    const history = historyAsOf(
+      (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!,
+      sequence,
+    );
+    const recipientFates = event.recipient_fates ?? row.recipient_fates;
+    const message = mapMessage({ ...row, status: event.status!, recipient_fates: recipientFates }, history);
+    const position = (event.data as { position?: number } | null)?.position;
+    return position === undefined ? { message, sequence } : { message, recipient: message.recipients[position] };
+  }
+}
