@@ -1,5 +1,12 @@
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import {
+  consoleInBrowser,
+  newApiKey,
+  newConsolePage,
+  screenshot,
+  seriousAxeViolations,
+  signIn,
+} from '../support/console';
 import { storeMessages } from '../support/factories';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
@@ -90,13 +97,7 @@ describeInBrowser('Console overview browser tests')('the console: Overview (SPEC
     'shows a key without the read scope that the stats are not allowed, not a failure',
     async () => {
       const userId = newUserId();
-      const { key } = (
-        await t.http
-          .post('/user/api-keys')
-          .set(bearer(userId))
-          .send({ name: 'sender only', scopes: ['send'] })
-          .expect(201)
-      ).body;
+      const { key } = await newApiKey(t, userId, ['send']);
       const { context, page } = await newConsolePage(served.browser);
       await signIn(page, served.baseUrl, key, '/console/overview');
       await page.locator('.state-not-allowed').waitFor();
