@@ -24,6 +24,7 @@ import { SubmissionModule } from './submission/submission.module';
 import { SuppressionsModule } from './suppressions/suppressions.module';
 import { UnsubscribeModule } from './unsubscribe/unsubscribe.module';
 import { DomainsModule } from './domains/domains.module';
+import { InboundModule } from './inbound/inbound.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -65,6 +66,7 @@ export class AppModule {
         // The inbound SMTP listener (INBOUND_SMTP_PORT, worker processes).
         BouncesModule,
         DomainsModule,
+        InboundModule,
         HealthModule,
         MetricsModule,
       ],

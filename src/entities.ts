@@ -4,6 +4,8 @@ import { ApiKeyEntity } from './auth/api-keys/entities/api-key.entity';
 import { AttachmentEntity } from './attachments/entities/attachment.entity';
 import { AppliedReportEntity } from './bounces/entities/applied-report.entity';
 import { SendingDomainEntity } from './domains/entities/sending-domain.entity';
+import { InboundAttachmentEntity } from './inbound/entities/inbound-attachment.entity';
+import { InboundMailEntity } from './inbound/entities/inbound-mail.entity';
 import { IdempotencyKeyEntity } from './idempotency/entities/idempotency-key.entity';
 import { MessageCountChangeEntity } from './messages/entities/message-count-change.entity';
 import { MessageCountEntity } from './messages/entities/message-count.entity';
@@ -40,4 +42,6 @@ export const ENTITIES: Entities = [
   ApiKeyEntity,
   ApiKeyRevocationsEntity,
   MessageMimeEntity,
+  InboundMailEntity,
+  InboundAttachmentEntity,
 ];

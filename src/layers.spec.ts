@@ -17,6 +17,8 @@ const LAYERS: string[][] = [
   ['messages'],
   ['webhooks', 'suppressions', 'domains'],
   ['unsubscribe'],
+  // Received mail; the inbound listener (bounces) hands mail for receiving domains in here.
+  ['inbound'],
   ['bounces'],
   ['delivery', 'intake'],
   ['sender', 'health'],

@@ -9,9 +9,15 @@ import { bearer, newUserId } from './support/tokens';
 const UNDECODABLE = ['%ZZ', '%', '%4', '%E0%A4%A', '%C0%AF', '%ED%A0%80', 'abc%zz'];
 
 interface IdRoute {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
 }
+
+// A route that reads a body gets a valid one, so that its id alone decides the answer.
+const VALID_BODIES: Record<string, object> = {
+  'patch /domains/:id': { receiving: false },
+  'patch /user/webhook-endpoints/:id': { description: 'renamed' },
+};
 
 describe('routes with an id parameter', () => {
   let t: TestApp;
@@ -31,8 +37,11 @@ describe('routes with an id parameter', () => {
   });
   afterAll(() => t.close());
 
-  const call = (route: IdRoute, id: string, userId: string): Promise<Response> =>
-    t.http[route.method](route.path.replace(/:\w+/g, id)).set(bearer(userId));
+  const call = (route: IdRoute, id: string, userId: string): Promise<Response> => {
+    const request = t.http[route.method](route.path.replace(/:\w+/g, id)).set(bearer(userId));
+    const body = VALID_BODIES[`${route.method} ${route.path}`];
+    return body ? request.send(body) : request;
+  };
 
   const expectNotFoundProblem = (response: Response) => {
     expect(response.status).toBe(404);
@@ -45,7 +54,7 @@ describe('routes with an id parameter', () => {
     });
   };
 
-  it('finds the id routes: GET /user/messages/{id}, POST /user/webhook-deliveries/{id}/replay and the /domains/{id} routes at least', () => {
+  it('finds the id routes: GET /user/messages/{id}, POST /user/webhook-deliveries/{id}/replay, the /domains/{id} and /user/inbound/{id} routes at least', () => {
     expect(routes).toEqual(
       expect.arrayContaining([
         { method: 'get', path: '/user/messages/:id' },
@@ -53,6 +62,8 @@ describe('routes with an id parameter', () => {
         { method: 'get', path: '/domains/:id' },
         { method: 'post', path: '/domains/:id/verify' },
         { method: 'delete', path: '/domains/:id' },
+        { method: 'patch', path: '/domains/:id' },
+        { method: 'get', path: '/user/inbound/:id/attachments/:index' },
       ]),
     );
   });

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { InboundModule } from '../inbound/inbound.module';
 import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
 import { MessagesModule } from '../messages/messages.module';
 import { SuppressionsModule } from '../suppressions/suppressions.module';
@@ -9,9 +10,12 @@ import { InboundRoutes } from './inbound-routes';
 import { InboundSmtpListener } from './inbound-smtp.listener';
 import { VerpAddresses } from './verp-addresses';
 
-/** The bounce and complaint loop (SPEC §9): the inbound SMTP listener and what its reports do. */
+/**
+ * The bounce and complaint loop (SPEC §9): the inbound SMTP listener and what its reports do. The
+ * listener also takes mail for users' receiving domains, which it hands to src/inbound (SPEC §13).
+ */
 @Module({
-  imports: [MessageLifecycleModule, MessagesModule, SuppressionsModule, UnsubscribeModule],
+  imports: [InboundModule, MessageLifecycleModule, MessagesModule, SuppressionsModule, UnsubscribeModule],
   providers: [
     VerpAddresses,
     InboundRoutes,

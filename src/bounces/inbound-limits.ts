@@ -6,11 +6,17 @@ import { SmtpSessionLimits } from '../common/smtp-session-limits';
  * A report is small: bounces quote headers or a part of the message, not megabytes.
  */
 export class InboundLimits extends SmtpSessionLimits {
-  /** Bytes of one message (SIZE is advertised; past it, 552). */
+  /**
+   * Bytes of one message to BOUNCE_DOMAIN's addresses (past it, 552). SIZE advertises
+   * INBOUND_MAX_BYTES, the limit of mail for receiving domains (src/inbound).
+   */
   messageBytes = 1024 * 1024;
   /** Idle time before the server hangs up. */
   idleMs = 60_000;
-  /** Recipients of one transaction (a report goes to one address). */
+  /**
+   * BOUNCE_DOMAIN recipients of one transaction (a report goes to one address); past it, 452. The
+   * transaction's whole count is InboundMailLimits.recipients.
+   */
   recipientsPerMessage = 10;
   /**
    * Unknown recipients in one session: the last of them is answered 421 and the session closed

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { addressKey, asciiDomain } from '../common/addresses';
 import { AppConfig } from '../config/app-config';
+import { InboundMailboxes, InboundRecipient } from '../inbound/inbound-mailboxes';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { recipientKey } from '../messages/recipients';
 import { TokenRecipients } from '../messages/token-recipients';
 import type { ReportTarget } from './apply-reports.use-case';
 import { VerpAddresses } from './verp-addresses';
 
-/** Where mail to one address of BOUNCE_DOMAIN goes (SPEC §9). */
+/** Where mail to one address goes: BOUNCE_DOMAIN's (SPEC §9), or a user's receiving domain (SPEC §13). */
 export type InboundRoute =
+  /** Any local part at a user's receiving domain: stored as received mail (src/inbound). */
+  | { kind: 'mailbox'; recipient: InboundRecipient }
   /** `bounces+<token>`: reports about one recipient of one message. */
   | { kind: 'report'; target: ReportTarget; recipient: string }
   /** RFC 5321 §4.5.1 and RFC 2142 require these mailboxes; their mail is logged. */
@@ -19,7 +22,10 @@ export type InboundRoute =
 const UNSUBSCRIBE = 'unsubscribe+';
 const ROLE_MAILBOXES = ['postmaster', 'abuse'] as const;
 
-/** Decides, at RCPT, whether the listener takes mail for an address, and what the mail is for. */
+/**
+ * Decides, at RCPT, whether the listener takes mail for an address, and what the mail is for.
+ * BOUNCE_DOMAIN's addresses keep their rules (a user receiving for that name gets none of them).
+ */
 @Injectable()
 export class InboundRoutes {
   /** BOUNCE_DOMAIN in A-labels, as configured in either form. */
@@ -30,6 +36,7 @@ export class InboundRoutes {
     private readonly verp: VerpAddresses,
     private readonly recipients: TokenRecipients,
     private readonly unsubscribe: UnsubscribeService,
+    private readonly mailboxes: InboundMailboxes,
   ) {
     this.domain = config.deliverability.bounceDomain && asciiDomain(config.deliverability.bounceDomain);
   }
@@ -41,7 +48,10 @@ export class InboundRoutes {
     // The envelope address as smtp-server parsed it (an A-label domain turned into U-labels); the
     // domain is whatever follows the last @, compared in A-labels (asciiDomain also folds case).
     const at = address.lastIndexOf('@');
-    if (!this.domain || at < 1 || asciiDomain(address.slice(at + 1)) !== this.domain) return undefined;
+    if (!this.domain || at < 1 || asciiDomain(address.slice(at + 1)) !== this.domain) {
+      const recipient = await this.mailboxes.recipient(address);
+      return recipient && { kind: 'mailbox', recipient };
+    }
     const localPart = address.slice(0, at);
     const mailbox = ROLE_MAILBOXES.find((role) => role === localPart.toLowerCase());
     if (mailbox) return { kind: 'role', mailbox };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeliveryReport } from './delivery-report';
 import { MAX_REPORT_BYTES, readReports } from './report-reader';
-import { MAX_HEADER_BYTES } from './reports/report-mail';
+import { MAX_HEADER_BYTES } from '../common/mime/header-fields';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'bounces');
 const fixture = (name: string): string => readFileSync(join(FIXTURES, name), 'latin1');

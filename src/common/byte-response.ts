@@ -1,4 +1,6 @@
 import { StreamableFile } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import type { HeaderObject } from '@nestjs/swagger';
 import { create as contentDisposition } from 'content-disposition';
 import type { Response } from 'express';
 
@@ -25,3 +27,19 @@ export function sendBytes(response: Response, { bytes, contentType, fileName }: 
   response.setHeader('Content-Security-Policy', 'sandbox');
   return new StreamableFile(bytes, { length: bytes.length });
 }
+
+const STRING = { schema: { type: 'string' } } as const;
+/** What every byte answer carries (SPEC §12), documented once. */
+const BYTE_HEADERS: Record<string, HeaderObject> = {
+  'Content-Disposition': { description: '`attachment`, with the file name as RFC 6266 writes it', ...STRING },
+  'X-Content-Type-Options': { description: '`nosniff`', ...STRING },
+  'Content-Security-Policy': { description: '`sandbox`', ...STRING },
+};
+
+/** The 200 of a route answering with sendBytes: `mediaType` bytes with the headers above. */
+export const ApiBytesResponse = (mediaType: string, description: string) =>
+  ApiOkResponse({
+    description,
+    headers: BYTE_HEADERS,
+    content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
+  });

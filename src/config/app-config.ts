@@ -63,6 +63,16 @@ export class AppConfig {
     encryptionKey: string;
   };
 
+  /** SPEC §13: mail received for users' receiving domains. */
+  readonly inbound!: {
+    /** The host receiving domains' MX records name. */
+    mxHost: string;
+    /** Largest mail for a receiving domain (SIZE). */
+    maxBytes: number;
+    /** PEM contents; unset: no STARTTLS on the inbound listener. */
+    tls: { cert: Buffer; key: Buffer } | undefined;
+  };
+
   /** SPEC §10: the SMTP submission server of API processes. */
   readonly submission!: {
     /** Unset: no submission server. */
@@ -135,6 +145,11 @@ export class AppConfig {
       },
       retentionDays: vars.MESSAGE_RETENTION_DAYS,
       submission: submission(vars),
+      inbound: {
+        mxHost: (vars.INBOUND_MX_HOST ?? new URL(vars.PUBLIC_URL ?? 'http://localhost').hostname).toLowerCase(),
+        maxBytes: vars.INBOUND_MAX_BYTES ?? 10 * 1024 * 1024,
+        tls: tlsPair(vars.INBOUND_TLS_CERT, vars.INBOUND_TLS_KEY, 'INBOUND_TLS'),
+      },
       limits: {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,
         maxAttachmentBytes: vars.MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
@@ -149,7 +164,7 @@ export class AppConfig {
  * refused with the reason beats a listener that refuses every client.
  */
 function submission(vars: Environment): AppConfig['submission'] {
-  const tls = submissionTls(vars);
+  const tls = tlsPair(vars.SUBMISSION_TLS_CERT, vars.SUBMISSION_TLS_KEY, 'SUBMISSION_TLS');
   const allowInsecureAuth = vars.SUBMISSION_ALLOW_INSECURE_AUTH === 'true';
   if (vars.SUBMISSION_SMTP_PORT !== undefined && !tls && !allowInsecureAuth) {
     throw new ConfigurationError(
@@ -159,12 +174,15 @@ function submission(vars: Environment): AppConfig['submission'] {
   return { smtpPort: vars.SUBMISSION_SMTP_PORT, tls, allowInsecureAuth };
 }
 
-/** The certificate and key, read once: a path that cannot be read stops the start, naming the variable. */
-function submissionTls(vars: Environment): AppConfig['submission']['tls'] {
-  const { SUBMISSION_TLS_CERT: cert, SUBMISSION_TLS_KEY: key } = vars;
+/** A certificate and key (`<prefix>_CERT`, `<prefix>_KEY`), read once: a path that cannot be read stops the start, naming the variable. */
+function tlsPair(
+  cert: string | undefined,
+  key: string | undefined,
+  prefix: string,
+): { cert: Buffer; key: Buffer } | undefined {
   if (!cert && !key) return undefined;
   if (!cert || !key)
-    throw new ConfigurationError('Set both SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY (PEM file paths), or neither.');
+    throw new ConfigurationError(`Set both ${prefix}_CERT and ${prefix}_KEY (PEM file paths), or neither.`);
   const read = (name: string, path: string) => {
     try {
       return readFileSync(path);
@@ -172,7 +190,7 @@ function submissionTls(vars: Environment): AppConfig['submission']['tls'] {
       throw new ConfigurationError(`${name}: cannot read ${path} (${(error as Error).message})`);
     }
   };
-  return { cert: read('SUBMISSION_TLS_CERT', cert), key: read('SUBMISSION_TLS_KEY', key) };
+  return { cert: read(`${prefix}_CERT`, cert), key: read(`${prefix}_KEY`, key) };
 }
 
 function tokenVerification(vars: Environment, production: boolean, dataDir: string): TokenVerification {

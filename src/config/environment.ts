@@ -182,6 +182,30 @@ export class Environment {
   @IsIn(['true', 'false'], { message: 'SUBMISSION_ALLOW_INSECURE_AUTH must be true or false' })
   SUBMISSION_ALLOW_INSECURE_AUTH?: string;
 
+  /** The host a receiving domain's MX record points at (SPEC §13); unset: the host of PUBLIC_URL. */
+  @IsOptional()
+  @IsFQDN({ require_tld: false }, { message: 'INBOUND_MX_HOST must be a host name, like mx.example.com' })
+  INBOUND_MX_HOST?: string;
+
+  /** The largest inbound mail for a receiving domain; at least 1 MiB (bounce mail keeps its 1 MiB), at most 50 MiB. */
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1024 * 1024)
+  @Max(50 * 1024 * 1024)
+  INBOUND_MAX_BYTES?: number;
+
+  /** PEM files; both or neither (AppConfig checks the pair and reads them). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  INBOUND_TLS_CERT?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  INBOUND_TLS_KEY?: string;
+
   @IsOptional()
   @Matches(/^[^\s,]+(,[^\s,]+)*$/, {
     message: 'DNS_SERVERS must be comma-separated host:port entries, like 1.1.1.1,127.0.0.1:5353',

@@ -19,6 +19,7 @@ import { RecipientFates1764691200000 } from './migrations/1764691200000-recipien
 import { SuppressionScope1764691201000 } from './migrations/1764691201000-suppression-scope';
 import { TextOnlyAndInlineImages1764691202000 } from './migrations/1764691202000-text-only-and-inline-images';
 import { WebhookEndpoints1764777600000 } from './migrations/1764777600000-webhook-endpoints';
+import { InboundMail1764950400000 } from './migrations/1764950400000-inbound-mail';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   SuppressionScope1764691201000,
   TextOnlyAndInlineImages1764691202000,
   WebhookEndpoints1764777600000,
+  InboundMail1764950400000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { AppConfig } from '../config/app-config';
 import { dkimRecord } from './dkim-record';
 
-export const DNS_RECORD_PURPOSES = ['dkim', 'spf', 'dmarc'] as const;
+export const DNS_RECORD_PURPOSES = ['dkim', 'spf', 'dmarc', 'inbound'] as const;
 export type DnsRecordPurpose = (typeof DNS_RECORD_PURPOSES)[number];
 
 /** An hour: short enough that a mistake is mended soon, long enough not to burden resolvers. */
@@ -11,7 +11,7 @@ export const DNS_RECORD_TTL_SECONDS = 3600;
 
 /** A record as the user types it into their DNS provider. */
 export interface DnsRecord {
-  type: 'TXT';
+  type: 'TXT' | 'MX';
   /** The full name, without a trailing dot. */
   name: string;
   /** The name relative to `zone` (`@` for the zone's apex): what most DNS providers' forms ask for. */
@@ -21,7 +21,7 @@ export interface DnsRecord {
   value: string;
   ttl: number;
   purpose: DnsRecordPurpose;
-  /** Whether verify depends on it: DKIM alone; SPF and DMARC are recommended. */
+  /** Whether verify depends on it: DKIM alone; SPF and DMARC are recommended, MX is for receiving. */
   required: boolean;
 }
 
@@ -41,24 +41,34 @@ export class DnsRecords {
   private readonly spfDomain: string | undefined;
   /** The SPF mechanism that authorizes our relay, which a domain's one SPF record must contain. */
   readonly spfMechanism: string;
+  private readonly mxHost: string;
 
   constructor(config: AppConfig) {
     this.spfDomain = config.deliverability.bounceDomain;
     this.spfMechanism = relayMechanism(config.delivery.smtpUrl);
+    this.mxHost = config.inbound.mxHost;
   }
 
-  for(domain: { name: string; selector: string; publicKey: string }): DnsRecord[] {
+  /** A receiving domain (SPEC §13) also needs its MX record, naming the inbound listener's host. */
+  for(domain: { name: string; selector: string; publicKey: string; receiving?: boolean }): DnsRecord[] {
     return [
       record('dkim', dkimRecordName(domain), domain.name, dkimRecord(domain.publicKey)),
       record('spf', this.spfDomain ?? domain.name, this.spfDomain ?? domain.name, `v=spf1 ${this.spfMechanism} ~all`),
       record('dmarc', `_dmarc.${domain.name}`, domain.name, 'v=DMARC1; p=none; adkim=r; aspf=r'),
+      ...(domain.receiving ? [record('inbound', domain.name, domain.name, `10 ${this.mxHost}`, 'MX')] : []),
     ];
   }
 }
 
-function record(purpose: DnsRecordPurpose, name: string, zone: string, value: string): DnsRecord {
+function record(
+  purpose: DnsRecordPurpose,
+  name: string,
+  zone: string,
+  value: string,
+  type: DnsRecord['type'] = 'TXT',
+): DnsRecord {
   const host = name === zone ? '@' : name.slice(0, -(zone.length + 1));
-  return { type: 'TXT', name, host, zone, value, ttl: DNS_RECORD_TTL_SECONDS, purpose, required: purpose === 'dkim' };
+  return { type, name, host, zone, value, ttl: DNS_RECORD_TTL_SECONDS, purpose, required: purpose === 'dkim' };
 }
 
 /** The SPF mechanism that names the relay's address; with no relay (the outbox), the domain's own MX hosts. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res, UseInterceptors } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiBearerAuth,
@@ -14,7 +14,13 @@ import type { AuthUser } from '../auth/auth-user';
 import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { DomainsService, MAX_DOMAINS_PER_USER } from './domains.service';
-import { CreateDomainDto, DomainListResponse, DomainResponse, DomainVerificationResponse } from './dto/domain.dto';
+import {
+  CreateDomainDto,
+  DomainListResponse,
+  DomainResponse,
+  DomainVerificationResponse,
+  UpdateDomainDto,
+} from './dto/domain.dto';
 import { VerifyDomainUseCase } from './verify-domain.use-case';
 
 @ApiTags('domains')
@@ -90,6 +96,35 @@ export class DomainsController {
   @ApiProblemResponses(401, 404, 429)
   verify(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<DomainVerificationResponse> {
     return this.verifyDomain.execute(user.id, id);
+  }
+
+  @Patch(':id')
+  @RequiresScope('send')
+  @UseInterceptors(JsonBodyInterceptor)
+  @ApiOperation({
+    summary: 'Turn receiving mail at this domain on or off',
+    description:
+      'On a verified domain. While on, the inbound listener takes mail for any address at the domain and `GET /user/inbound` lists it; `dnsRecords` then carries the MX record to publish (`purpose: inbound`).',
+  })
+  @ApiOkResponse({ type: DomainResponse })
+  @ApiProblemResponses(
+    400,
+    401,
+    404,
+    {
+      status: 409,
+      when: 'The domain is still pending, or another account receives mail for its name',
+      detail: 'mail.example.com is pending: verify it (POST /domains/{id}/verify) before receiving mail for it.',
+    },
+    415,
+    429,
+  )
+  update(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Body() body: UpdateDomainDto,
+  ): Promise<DomainResponse> {
+    return this.service.update(user.id, id, body);
   }
 
   @Delete(':id')

@@ -4,6 +4,7 @@ import { DnsRecords } from './dns-records';
 import { DomainsController } from './domains.controller';
 import { DomainsRepository } from './domains.repository';
 import { DomainsService } from './domains.service';
+import { ReceivingDomains } from './receiving-domains';
 import { SigningKeys } from './signing-keys';
 import { TxtLookup } from './txt-lookup';
 import { VerifyDomainUseCase } from './verify-domain.use-case';
@@ -19,7 +20,8 @@ import { VerifyDomainUseCase } from './verify-domain.use-case';
     DomainsService,
     VerifyDomainUseCase,
     SigningKeys,
+    ReceivingDomains,
   ],
-  exports: [SigningKeys],
+  exports: [SigningKeys, ReceivingDomains],
 })
 export class DomainsModule {}

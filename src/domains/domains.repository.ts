@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { SendingDomainEntity } from './entities/sending-domain.entity';
 
+const UNIQUE_VIOLATION = '23505';
 // Advisory lock space of the per-user domain count (the other half of the key is the user's hash).
 const DOMAIN_COUNT_LOCK = 0x646f6d73;
 
@@ -78,6 +79,42 @@ export class DomainsRepository {
     if (rows.length === 0) return undefined;
     const domain = await manager.getRepository(SendingDomainEntity).findOneByOrFail({ id });
     return { domain, changed: rows[0].was !== verified };
+  }
+
+  /**
+   * Turns receiving on or off; 'taken' when another user receives for the name (the partial unique
+   * index decides, so two users turning it on at once cannot both win). Undefined: no such domain.
+   */
+  async setReceiving(
+    userId: string,
+    id: string,
+    receiving: boolean,
+  ): Promise<SendingDomainEntity | 'taken' | undefined> {
+    // An UPDATE's raw answer is [rows, affected].
+    const [rows] = await this.database
+      .query<[{ id: string }[], number]>(
+        `UPDATE sending_domains SET receiving = $3 WHERE user_id = $1 AND id = $2 AND NOT EXISTS (
+         SELECT 1 FROM sending_domains other
+         WHERE $3 AND other.receiving AND other.name = sending_domains.name AND other.id <> sending_domains.id)
+       RETURNING id`,
+        [userId, id, receiving],
+      )
+      .catch((error: { code?: string }) => {
+        // Two users turning it on at the same moment: the index refuses the second.
+        if (error.code === UNIQUE_VIOLATION) return [[], 0] as [{ id: string }[], number];
+        throw error;
+      });
+    if (rows.length > 0) return this.get(userId, id);
+    return (await this.get(userId, id)) ? 'taken' : undefined;
+  }
+
+  /** The user receiving mail for a domain name (A-labels, lower case), if any. */
+  async receiverOf(name: string): Promise<string | undefined> {
+    const rows: { user_id: string }[] = await this.database.query(
+      `SELECT user_id FROM sending_domains WHERE name = $1 AND receiving`,
+      [name],
+    );
+    return rows[0]?.user_id;
   }
 
   /** Whether there was a domain to remove. */

@@ -8,7 +8,7 @@ import { DkimKeyCipher } from './dkim-key-cipher';
 import { DnsRecords } from './dns-records';
 import { toDomainName } from './domain-name';
 import { AddResult, DomainsRepository } from './domains.repository';
-import { CreateDomainDto, DomainListResponse, DomainResponse } from './dto/domain.dto';
+import { CreateDomainDto, DomainListResponse, DomainResponse, UpdateDomainDto } from './dto/domain.dto';
 import { SendingDomainEntity } from './entities/sending-domain.entity';
 
 /** Enough for every brand and subdomain of one customer; a bound on the keys one caller can make us generate and store. */
@@ -70,6 +70,22 @@ export class DomainsService {
     return this.map(await this.find(userId, id));
   }
 
+  /** PATCH /domains/{id} (SPEC §13): receiving on or off. */
+  async update(userId: string, id: string, body: UpdateDomainDto): Promise<DomainResponse> {
+    const domain = await this.find(userId, id);
+    if (body.receiving && !domain.verifiedAt)
+      throw new StateConflictError(
+        `${domain.name} is pending: verify it (POST /domains/${domain.id}/verify) before receiving mail for it.`,
+      );
+    const result = await this.domains.setReceiving(userId, domain.id, body.receiving);
+    if (result === undefined) throw notFound(id);
+    if (result === 'taken')
+      throw new StateConflictError(
+        `Another account receives mail for ${domain.name}; one account receives for a domain name.`,
+      );
+    return this.map(result);
+  }
+
   async remove(userId: string, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.domains.remove(userId, id))) throw notFound(id);
   }
@@ -89,6 +105,7 @@ export class DomainsService {
       dkim: { selector: domain.selector, publicKey: domain.publicKey },
       dnsRecords: this.records.for(domain),
       verifiedAt: domain.verifiedAt?.toISOString() ?? null,
+      receiving: domain.receiving,
     };
   }
 }

@@ -1,23 +1,13 @@
 import { Controller, Get, Param, Res, StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { HeaderObject } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
-import { sendBytes } from '../common/byte-response';
+import { ApiBytesResponse, sendBytes } from '../common/byte-response';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
 import { MessageContentResponse } from './dto/message-content.response';
 import { MessageContentService } from './message-content.service';
-
-const STRING = { schema: { type: 'string' } } as const;
-/** What every byte answer carries (SPEC §12), documented once. */
-const BYTE_HEADERS: Record<string, HeaderObject> = {
-  'Content-Disposition': { description: '`attachment`, with the file name as RFC 6266 writes it', ...STRING },
-  'X-Content-Type-Options': { description: '`nosniff`', ...STRING },
-  'Content-Security-Policy': { description: '`sandbox`', ...STRING },
-};
-const BINARY = { schema: { type: 'string', format: 'binary' } };
 
 @ApiTags('messages')
 @ApiBearerAuth()
@@ -44,11 +34,7 @@ export class MessageContentController {
     summary: "One of a message's attachments, as a download",
     description: '`index` as listed by `GET /user/messages/{id}/content`, from 0. Served with its stored Content-Type.',
   })
-  @ApiOkResponse({
-    description: 'The attachment bytes',
-    headers: BYTE_HEADERS,
-    content: { 'application/octet-stream': BINARY },
-  })
+  @ApiBytesResponse('application/octet-stream', 'The attachment bytes')
   @ApiProblemResponses(
     401,
     {
@@ -74,11 +60,7 @@ export class MessageContentController {
     description:
       'As composed for delivery, by the same code: without what differs per recipient copy (List-Unsubscribe) and without a DKIM signature; Bcc never appears. Dated when it was accepted.',
   })
-  @ApiOkResponse({
-    description: 'The message (RFC 5322)',
-    headers: BYTE_HEADERS,
-    content: { 'message/rfc822': BINARY },
-  })
+  @ApiBytesResponse('message/rfc822', 'The message (RFC 5322)')
   @ApiProblemResponses(401, 404, 429)
   async raw(
     @CurrentUser() user: AuthUser,

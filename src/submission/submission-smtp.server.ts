@@ -7,7 +7,7 @@ import { SmtpListening } from '../common/smtp-listening';
 import { FailureBudget } from '../common/failure-budget';
 import { Slots } from '../common/slots';
 import { asciiReplyText, replyToRefusal, SmtpReply, smtpReply } from './smtp-replies';
-import { SpooledMessage } from './spooled-message';
+import { SpooledMessage } from '../common/spooled-message';
 import { SubmissionLimits } from './submission-limits';
 import { SubmitMessageUseCase } from './submit-message.use-case';
 

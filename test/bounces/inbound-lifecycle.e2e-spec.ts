@@ -1,11 +1,12 @@
 // The inbound listener starts and stops with the app (SPEC §8, §9): worker processes only, and
-// only with INBOUND_SMTP_PORT and BOUNCE_DOMAIN set; a closed app leaves the port closed.
+// only with INBOUND_SMTP_PORT set (BOUNCE_DOMAIN or not: receiving domains need none, SPEC §13);
+// a closed app leaves the port closed.
 import { createConnection } from 'node:net';
 import { InboundSmtpListener } from '../../src/bounces/inbound-smtp.listener';
 import { bootTestApp } from '../support/test-app';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN } from './bounce-app';
-import { converse } from './smtp-clients';
+import { converse, sendWithNodemailer } from './smtp-clients';
 import { itIfPython } from '../support/python';
 
 const itWithPython = itIfPython("inbound-lifecycle: the tests that speak through Python's smtplib");
@@ -45,7 +46,6 @@ describe('the inbound listener with the app', () => {
 
   it.each([
     ['an API process', { ROLE: 'api', BOUNCE_DOMAIN, INBOUND_SMTP_PORT: '0' }],
-    ['a worker without BOUNCE_DOMAIN', { ROLE: 'worker', INBOUND_SMTP_PORT: '0' }],
     ['a worker without INBOUND_SMTP_PORT', { ROLE: 'worker', BOUNCE_DOMAIN }],
   ])(
     'does not listen in %s',
@@ -53,6 +53,25 @@ describe('the inbound listener with the app', () => {
       const t = await bootTestApp(env, { isolatedDatabase: true });
       try {
         expect(t.app.get(InboundSmtpListener).port).toBeUndefined();
+      } finally {
+        await t.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'listens in a worker without BOUNCE_DOMAIN, for receiving domains (SPEC §13), refusing an address of no receiving domain (550)',
+    async () => {
+      const t = await bootTestApp({ ROLE: 'worker', INBOUND_SMTP_PORT: '0' }, { isolatedDatabase: true });
+      try {
+        const port = t.app.get(InboundSmtpListener).port!;
+        expect(port).toEqual(expect.any(Number));
+        const raw = Buffer.from('From: cara@example.org\r\nSubject: hi\r\n\r\nhi\r\n');
+        expect(await sendWithNodemailer(port, 'desk@nobody-receives.example', raw, 'cara@example.org')).toMatchObject({
+          accepted: false,
+          code: 550,
+        });
       } finally {
         await t.close();
       }

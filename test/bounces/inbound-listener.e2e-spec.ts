@@ -182,10 +182,10 @@ describe('the inbound SMTP listener', () => {
   );
 
   itWithPython(
-    'advertises SIZE, takes a message of exactly that size and refuses one byte more with 552',
+    'advertises SIZE (INBOUND_MAX_BYTES, for receiving domains), takes a report of exactly 1 MiB and refuses one byte more with 552',
     async () => {
       const { features } = await converse(app.inboundPort(), [{ cmd: 'QUIT' }]);
-      expect(features.size).toBe(String(MIB));
+      expect(features.size).toBe(String(10 * MIB));
       const rcpt = `postmaster@${BOUNCE_DOMAIN}`;
       expect(
         await sendWithNodemailer(app.inboundPort(), rcpt, messageOfSize(MIB), 'someone@elsewhere.example'),
@@ -193,9 +193,15 @@ describe('the inbound SMTP listener', () => {
       expect(
         await sendWithNodemailer(app.inboundPort(), rcpt, messageOfSize(MIB + 1), 'someone@elsewhere.example'),
       ).toMatchObject({ accepted: false, code: 552 });
-      // A sender that says its size up front is refused at MAIL FROM.
-      const { replies } = await converse(app.inboundPort(), [{ cmd: `MAIL FROM:<> SIZE=${MIB + 1}` }]);
-      expect(replies[0][0]).toBe(552);
+      // A sender that says its size up front is refused at RCPT for BOUNCE_DOMAIN's addresses, and
+      // at MAIL FROM past SIZE itself.
+      const { replies } = await converse(app.inboundPort(), [
+        { cmd: `MAIL FROM:<> SIZE=${MIB + 1}` },
+        { cmd: `RCPT TO:<${rcpt}>` },
+        { cmd: 'RSET' },
+        { cmd: `MAIL FROM:<> SIZE=${10 * MIB + 1}` },
+      ]);
+      expect(replies.map(([code]) => code)).toEqual([250, 552, 250, 552]);
     },
     TIMEOUT,
   );

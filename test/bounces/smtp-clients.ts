@@ -14,8 +14,13 @@ const run = promisify(execFile);
 /** What the server said: `accepted` with its reply, or the code of its refusal. */
 export type Outcome = { accepted: true; reply: string } | { accepted: false; code: number; reply: string };
 
-/** nodemailer, from the null sender (as bounces are sent, RFC 5321 §4.5.5). */
-export async function sendWithNodemailer(port: number, to: string, raw: Buffer, from = ''): Promise<Outcome> {
+/** nodemailer, from the null sender (as bounces are sent, RFC 5321 §4.5.5) unless told; one RCPT for each entry of `to`. */
+export async function sendWithNodemailer(
+  port: number,
+  to: string | string[],
+  raw: Buffer,
+  from = '',
+): Promise<Outcome> {
   const transport = createTransport({
     host: '127.0.0.1',
     port,
@@ -24,7 +29,7 @@ export async function sendWithNodemailer(port: number, to: string, raw: Buffer, 
     name: 'relay.example.net',
   });
   try {
-    const info = await transport.sendMail({ envelope: { from, to: [to] }, raw });
+    const info = await transport.sendMail({ envelope: { from, to: [to].flat() }, raw });
     return { accepted: true, reply: String(info.response) };
   } catch (error) {
     const { responseCode, response, message } = error as { responseCode?: number; response?: string; message: string };

@@ -1,6 +1,6 @@
 import { DeliveryReport } from '../delivery-report';
 import { classify, Failure, gaveUp } from './classify';
-import { Fields, fieldGroups } from './header-fields';
+import { Fields, fieldGroups } from '../../common/mime/header-fields';
 import { recipientOf } from './recipient';
 import { MailServer } from './servers';
 import { parseStatus } from './status-code';

@@ -1,5 +1,5 @@
 import { DeliveryReport } from '../delivery-report';
-import { Fields, fieldsOf } from './header-fields';
+import { Fields, fieldsOf } from '../../common/mime/header-fields';
 import { addressesIn, addressIn, recipientOf } from './recipient';
 
 export const FEEDBACK_REPORT_TYPE = 'message/feedback-report';

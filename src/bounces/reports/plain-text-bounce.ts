@@ -1,6 +1,6 @@
 import { DeliveryReport } from '../delivery-report';
 import { classify, Failure, gaveUp } from './classify';
-import { headerFieldsOf } from './header-fields';
+import { headerFieldsOf } from '../../common/mime/header-fields';
 import { splitAtQuotedOriginal } from './quoted-original';
 import { addressesIn, addressIn } from './recipient';
 import { ReportMail } from './report-mail';

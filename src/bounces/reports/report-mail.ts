@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import libmime from 'libmime';
-import { Fields, fieldsOf, headerFieldsOf } from './header-fields';
+import { Fields, fieldsOf, headerFieldsOf, MAX_HEADER_BYTES } from '../../common/mime/header-fields';
 
 /** The parts of a received report the readers look at. */
 export interface ReportMail {
@@ -21,13 +21,6 @@ export interface ReportMail {
 
 // The returned message, whole (RFC 3462 §2, RFC 6532) or as headers only (RFC 3462 §3).
 const ORIGINAL_MESSAGE_TYPES = ['message/rfc822', 'message/global', 'text/rfc822-headers', 'message/global-headers'];
-
-/**
- * The largest header block of the report or of one of its parts. Real ones stay under a few KiB
- * (the longest in the bounce corpus, Office 365's, under 15); mailparser's header splitter slows
- * down quadratically past ~100 KiB of folded lines, so a longer block refuses the whole report.
- */
-export const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * Parses the report with mailparser. The delivery-status part is kept as a part of its own

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString } from 'class-validator';
+import { IsBoolean, IsString } from 'class-validator';
 import { IsDomainName, MAX_DOMAIN_NAME_LENGTH } from '../domain-name';
 import { DNS_RECORD_PURPOSES } from '../dns-records';
 import type { DnsRecordPurpose } from '../dns-records';
@@ -18,9 +18,19 @@ export class CreateDomainDto {
   name!: string;
 }
 
+export class UpdateDomainDto {
+  @ApiProperty({
+    example: true,
+    description:
+      'Receive mail at any address of this domain (SPEC §13): the domain must be verified, and no other user may receive for its name. Publish the `inbound` MX record of `dnsRecords` to have mail arrive',
+  })
+  @IsBoolean()
+  receiving!: boolean;
+}
+
 export class DnsRecordResponse {
-  @ApiProperty({ enum: ['TXT'], example: 'TXT' })
-  type!: 'TXT';
+  @ApiProperty({ enum: ['TXT', 'MX'], example: 'TXT' })
+  type!: 'TXT' | 'MX';
 
   @ApiProperty({
     example: 'mr202611a1b2c3d4._domainkey.mail.example.com',
@@ -56,7 +66,7 @@ export class DnsRecordResponse {
     enum: DNS_RECORD_PURPOSES,
     example: 'dkim',
     description:
-      "`dkim`: required, checked by verify, signs your mail. `spf` (for the envelope sender's domain) and `dmarc`: recommended, not checked",
+      "`dkim`: required, checked by verify, signs your mail. `spf` (for the envelope sender's domain) and `dmarc`: recommended, not checked. `inbound`: the MX record of a receiving domain (`10 <host>`), not checked",
   })
   purpose!: DnsRecordPurpose;
 
@@ -102,6 +112,13 @@ export class DomainResponse {
 
   @ApiProperty({ type: [DnsRecordResponse], description: 'The records to publish, exactly as given' })
   dnsRecords!: DnsRecordResponse[];
+
+  @ApiProperty({
+    example: false,
+    description:
+      'Whether mail to any address at this domain is received (`PATCH /domains/{id}`), listed by `GET /user/inbound`',
+  })
+  receiving!: boolean;
 
   @ApiProperty({
     type: String,

@@ -6,6 +6,8 @@ import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 // One key record per name and selector in DNS: two users of one domain never share a selector.
 @Unique('uq_sending_domains_name_selector', ['name', 'selector'])
 @Index('ix_sending_domains_user_created', ['userId', 'createdAt', 'id'])
+// One user receives for a domain name (SPEC §13), though several may send from it.
+@Index('uq_sending_domains_receiver', ['name'], { unique: true, where: 'receiving = true' })
 export class SendingDomainEntity {
   @PrimaryColumn('uuid')
   id!: string;
@@ -30,6 +32,10 @@ export class SendingDomainEntity {
 
   @Column({ type: 'timestamptz', name: 'verified_at', precision: 3, nullable: true })
   verifiedAt!: Date | null;
+
+  /** Whether the inbound listener takes mail for any address at this name for this user (SPEC §13). */
+  @Column('boolean', { default: false })
+  receiving!: boolean;
 
   @Column({ type: 'timestamptz', name: 'created_at', precision: 3 })
   createdAt!: Date;

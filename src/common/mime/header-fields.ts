@@ -1,5 +1,14 @@
 import libmime from 'libmime';
 
+/**
+ * The largest header block of a received mail or of one of its parts, for mailparser's
+ * `maxHeadSize` (the guard of every reader of received mail: bounce reports and inbound mail).
+ * Real ones stay under a few KiB (the longest in the bounce corpus, Office 365's, under 15);
+ * mailparser's header splitter slows down quadratically past ~100 KiB of folded lines (195 s on
+ * a megabyte), so a longer block refuses the whole mail.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
 /** One group of RFC 822-style fields (a DSN's per-message or per-recipient group, a feedback report). */
 export interface Fields {
   /** The first value of a field, by case-insensitive name; undefined when absent or empty. */
@@ -17,7 +26,7 @@ export interface Fields {
 export function fieldsOf(block: string): Fields {
   const parsed = new Map<string, string[]>();
   for (const line of unfolded(block.replace(/^\s+/, ''))) {
-    const { key, value } = libmime.decodeHeader(line);
+    const { key, value } = decodedField(line);
     if (key === '' || value === '') continue;
     const values = parsed.get(key);
     if (values) values.push(value);
@@ -25,6 +34,15 @@ export function fieldsOf(block: string): Fields {
   }
   const all = (name: string): string[] => parsed.get(name.toLowerCase()) ?? [];
   return { all, first: (name) => all(name)[0] };
+}
+
+/**
+ * One field (its folded lines joined, as mailparser's `headerLines` keep them) read by libmime:
+ * the lower-cased name and the unfolded value. A line at a time, never libmime's quadratic
+ * decodeHeaders over a block.
+ */
+export function decodedField(line: string): { key: string; value: string } {
+  return libmime.decodeHeader(line);
 }
 
 function unfolded(block: string): string[] {

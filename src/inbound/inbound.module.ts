@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { DomainsModule } from '../domains/domains.module';
+import { MessagesModule } from '../messages/messages.module';
+import { InboundController } from './inbound.controller';
+import { InboundMailLimits } from './inbound-mail-limits';
+import { InboundMailboxes } from './inbound-mailboxes';
+import { InboundRepository } from './inbound.repository';
+import { InboundRetention } from './inbound-retention';
+import { InboundService } from './inbound.service';
+import { MailVerdicts } from './mail-verdicts';
+import { ReceiveInboundMailUseCase } from './receive-inbound-mail.use-case';
+import { ReplyLinks } from './reply-links';
+
+/**
+ * Received mail (SPEC §13): which addresses are taken, reading, judging and storing a mail, the
+ * list and its bytes, retention. The inbound SMTP listener (src/bounces) hands mail in here.
+ */
+@Module({
+  imports: [DomainsModule, MessagesModule],
+  controllers: [InboundController],
+  providers: [
+    { provide: InboundMailLimits, useValue: new InboundMailLimits() },
+    InboundMailboxes,
+    InboundRepository,
+    InboundRetention,
+    InboundService,
+    MailVerdicts,
+    ReceiveInboundMailUseCase,
+    ReplyLinks,
+  ],
+  exports: [InboundMailboxes, ReceiveInboundMailUseCase, InboundMailLimits],
+})
+export class InboundModule {}

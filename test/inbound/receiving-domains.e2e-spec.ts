@@ -1,0 +1,138 @@
+// PATCH /domains/{id} {receiving} (SPEC §13): a verified domain only, one receiver per domain
+// name across users, the MX record in dnsRecords, and the listener taking its mail from then on.
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { sendWithNodemailer } from '../bounces/smtp-clients';
+import { bearer, newUserId } from '../support/tokens';
+import { bootInboundApp, newDomain, TIMEOUT } from './inbound-app';
+
+const compose = (to: string): Promise<Buffer> =>
+  new MailComposer({ from: 'cara@example.org', to, subject: 'hello', text: 'hi' }).compile().build();
+
+describe('receiving domains', () => {
+  const app = bootInboundApp({ INBOUND_MX_HOST: 'mx.mailroom.example' });
+  const { t } = app;
+
+  it(
+    'refuses a pending domain (409) and turns a verified one on, showing its MX record',
+    async () => {
+      const userId = newUserId('receiving');
+      const pending = (await t.http.post('/domains').set(bearer(userId)).send({ name: newDomain() }).expect(201)).body;
+      expect(pending.receiving).toBe(false);
+      const refused = await t.http.patch(`/domains/${pending.id}`).set(bearer(userId)).send({ receiving: true });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toMatch(/pending/);
+
+      const domain = await app.receivingDomain(userId);
+      expect(domain.receiving).toBe(true);
+      expect(domain.dnsRecords.filter((r: { purpose: string }) => r.purpose === 'inbound')).toEqual([
+        {
+          type: 'MX',
+          name: domain.name,
+          host: '@',
+          zone: domain.name,
+          value: '10 mx.mailroom.example',
+          ttl: 3600,
+          purpose: 'inbound',
+          required: false,
+        },
+      ]);
+      expect((await t.http.get(`/domains/${domain.id}`).set(bearer(userId)).expect(200)).body.receiving).toBe(true);
+
+      const off = (
+        await t.http.patch(`/domains/${domain.id}`).set(bearer(userId)).send({ receiving: false }).expect(200)
+      ).body;
+      expect(off.receiving).toBe(false);
+      expect(off.dnsRecords.map((r: { purpose: string }) => r.purpose)).toEqual(['dkim', 'spf', 'dmarc']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'lets one user receive for a domain name: the second is a 409, and mail goes to the first',
+    async () => {
+      const [first, second] = [newUserId('first'), newUserId('second')];
+      const name = newDomain('shared');
+      await app.receivingDomain(first, name);
+      const theirs = await app.verifiedDomain(second, name);
+      const refused = await t.http.patch(`/domains/${theirs.id}`).set(bearer(second)).send({ receiving: true });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toBe(
+        `Another account receives mail for ${name}; one account receives for a domain name.`,
+      );
+
+      expect(
+        await sendWithNodemailer(app.port(), `sales@${name}`, await compose(`sales@${name}`), 'cara@example.org'),
+      ).toEqual({
+        accepted: true,
+        reply: expect.stringMatching(/^250 /),
+      });
+      expect((await app.list(first)).total).toBe(1);
+      expect((await app.list(second)).total).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'stops taking mail once receiving is off (550 at RCPT), and refuses any address of a domain nobody receives for',
+    async () => {
+      const userId = newUserId('off');
+      const domain = await app.receivingDomain(userId);
+      await t.http.patch(`/domains/${domain.id}`).set(bearer(userId)).send({ receiving: false }).expect(200);
+      const to = `info@${domain.name}`;
+      expect(await sendWithNodemailer(app.port(), to, await compose(to), 'cara@example.org')).toMatchObject({
+        accepted: false,
+        code: 550,
+      });
+      const elsewhere = `info@${newDomain('nobody')}`;
+      expect(
+        await sendWithNodemailer(app.port(), elsewhere, await compose(elsewhere), 'cara@example.org'),
+      ).toMatchObject({
+        accepted: false,
+        code: 550,
+      });
+      expect((await app.list(userId)).total).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps receiving when a later verify no longer finds the DKIM record: the MX, not the key, decides',
+    async () => {
+      const userId = newUserId('pending-again');
+      const domain = await app.receivingDomain(userId);
+      app.dns.unpublish(domain.dnsRecords.find((r: { purpose: string }) => r.purpose === 'dkim').name);
+      const checked = (await t.http.post(`/domains/${domain.id}/verify`).set(bearer(userId)).expect(200)).body;
+      expect({ status: checked.status, receiving: checked.receiving }).toEqual({ status: 'pending', receiving: true });
+      const to = `info@${domain.name}`;
+      expect(await sendWithNodemailer(app.port(), to, await compose(to), 'cara@example.org')).toMatchObject({
+        accepted: true,
+      });
+      expect((await app.list(userId)).total).toBe(1);
+    },
+    TIMEOUT,
+  );
+
+  it.each([
+    [{ receiving: 'yes' }, 'receiving'],
+    [{}, 'receiving'],
+    [{ receiving: true, name: 'x.example' }, 'name'],
+  ])('refuses the body %j naming %s (400), changing nothing', async (body, field) => {
+    const userId = newUserId('bad-body');
+    const domain = await app.verifiedDomain(userId);
+    const refused = await t.http.patch(`/domains/${domain.id}`).set(bearer(userId)).send(body).expect(400);
+    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    expect((await t.http.get(`/domains/${domain.id}`).set(bearer(userId)).expect(200)).body.receiving).toBe(false);
+  });
+
+  it("answers another user's domain, an unknown and a malformed id with 404", async () => {
+    const owner = newUserId('owner');
+    const domain = await app.verifiedDomain(owner);
+    for (const id of [domain.id, '0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e', 'not-an-id'])
+      await t.http
+        .patch(`/domains/${id}`)
+        .set(bearer(newUserId('other')))
+        .send({ receiving: true })
+        .expect(404);
+    expect((await t.http.get(`/domains/${domain.id}`).set(bearer(owner)).expect(200)).body.receiving).toBe(false);
+  });
+});
