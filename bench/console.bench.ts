@@ -4,7 +4,7 @@
 //   of navigation, by Chromium's own clock: the moment the first row is painted, on the
 //   navigation's timeline (performance.now(), whose origin is the navigation's start), in a
 //   fresh browser context each run (no cache, a signed-in tab as sign-in leaves it).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sign } from 'jsonwebtoken';
@@ -29,6 +29,16 @@ export function firstLoadBytes(): { files: Record<string, number>; total: number
     names.map((name) => [name, gzipSync(readFileSync(join(DIST, name)), { level: 9 }).length]),
   );
   return { files, total: Object.values(files).reduce((sum, size) => sum + size, 0) };
+}
+
+/**
+ * The gzip size of the Overview chart's chunk (uPlot with its stylesheet), which Overview, the
+ * page sign-in lands on, loads after the first load.
+ */
+export function chartChunkBytes(): number {
+  return readdirSync(join(DIST, 'assets'))
+    .filter((name) => name.startsWith('stats-chart-'))
+    .reduce((sum, name) => sum + gzipSync(readFileSync(join(DIST, 'assets', name)), { level: 9 }).length, 0);
 }
 
 // Runs in the page before its own scripts: notes the first frame painted with a row of messages.
@@ -92,7 +102,7 @@ async function timeNavigations(baseUrl: string, token: string): Promise<Navigati
   }
 }
 
-/** The two rows of bench/results.md; the navigation is skipped, saying so, without Chromium. */
+/** The three rows of bench/results.md; the navigation is skipped, saying so, without Chromium. */
 export async function consoleBench(databaseUrl: string): Promise<{ rows: string[][]; passed: boolean }> {
   const { files, total } = firstLoadBytes();
   const kb = total / 1000;
@@ -105,11 +115,20 @@ export async function consoleBench(databaseUrl: string): Promise<{ rows: string[
           .replace(/-[\w-]{8}\./, '.')} ${(size / 1000).toFixed(1)}`,
     )
     .join(' + ');
-  const sizeOk = kb <= FIRST_LOAD_LIMIT_KB;
+  const withChartKb = kb + chartChunkBytes() / 1000;
+  const sizeOk = withChartKb <= FIRST_LOAD_LIMIT_KB;
   const rows = [
     [
       `console: first load, JS + CSS gzip (${detail} KB)`,
       `${kb.toFixed(1)} KB`,
+      '',
+      '',
+      `≤ ${FIRST_LOAD_LIMIT_KB} KB`,
+      kb <= FIRST_LOAD_LIMIT_KB ? 'yes' : '**no**',
+    ],
+    [
+      `console: landing on Overview, the first load and the chart's chunk (uPlot), JS + CSS gzip`,
+      `${withChartKb.toFixed(1)} KB`,
       '',
       '',
       `≤ ${FIRST_LOAD_LIMIT_KB} KB`,

@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import {
+  consoleInBrowser,
+  newApiKey,
+  newConsolePage,
+  screenshot,
+  seriousAxeViolations,
+  signIn,
+} from '../support/console';
 import { sendBody, storeMessage, storeMessages } from '../support/factories';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
@@ -147,13 +154,7 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
     'shows a read-only key the actions it may not take as not allowed, at 375 px',
     async () => {
       const userId = newUserId();
-      const { key } = (
-        await t.http
-          .post('/user/api-keys')
-          .set(bearer(userId))
-          .send({ name: 'ro', scopes: ['read'] })
-          .expect(201)
-      ).body;
+      const { key } = await newApiKey(t, userId, ['read']);
       const message = await storeMessage(t.db, userId, { subject: 'Queued one' });
       const { context, page } = await newConsolePage(served.browser, 375);
       await signIn(page, served.baseUrl, key, `/console/messages/${message.id}`);

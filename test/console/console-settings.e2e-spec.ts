@@ -1,5 +1,12 @@
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import {
+  consoleInBrowser,
+  newApiKey,
+  newConsolePage,
+  screenshot,
+  seriousAxeViolations,
+  signIn,
+} from '../support/console';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
 /** SPEC §14: the Domains, API keys and Suppressions pages against a real server, database and DNS server. */
@@ -71,6 +78,8 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
       await screenshot(page, 'api-keys-created');
 
       await page.getByRole('button', { name: 'Done' }).click();
+      // The click returns before React re-renders: wait for the key's box to go, then look for the key anywhere.
+      await page.getByTestId('new-key').waitFor({ state: 'detached' });
       expect(await page.getByText(key).count()).toBe(0);
       await page.reload();
       await row.waitFor();
@@ -130,13 +139,7 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
         .send({ name: `${userId.slice(-8)}.example.org` })
         .expect(201);
       await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: 'x@example.com' }).expect(201);
-      const { key } = (
-        await t.http
-          .post('/user/api-keys')
-          .set(bearer(userId))
-          .send({ name: 'ro', scopes: ['read'] })
-          .expect(201)
-      ).body;
+      const { key } = await newApiKey(t, userId, ['read']);
       const { context, page } = await newConsolePage(served.browser, 375);
       await signIn(page, served.baseUrl, key, '/console/domains');
 

@@ -1,5 +1,12 @@
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import {
+  consoleInBrowser,
+  newApiKey,
+  newConsolePage,
+  screenshot,
+  seriousAxeViolations,
+  signIn,
+} from '../support/console';
 import { storeMessage } from '../support/factories';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 import { waitForAsync } from '../support/wait-for';
@@ -8,8 +15,7 @@ import { waitForAsync } from '../support/wait-for';
 describeInBrowser('Console sign-in browser tests')('the console: serving and sign-in (SPEC §14)', () => {
   const { t, served } = consoleInBrowser();
 
-  const newKey = async (userId: string, scopes = ['send', 'read', 'keys']) =>
-    (await t.http.post('/user/api-keys').set(bearer(userId)).send({ name: 'console', scopes }).expect(201)).body;
+  const newKey = (userId: string, scopes = ['send', 'read', 'keys']) => newApiKey(t, userId, scopes);
 
   it('redirects / to /console/ and serves every console file with the CSP, none of it inline', async () => {
     await t.http.get('/').expect(302).expect('Location', '/console/');

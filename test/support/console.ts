@@ -6,6 +6,7 @@ import { BROWSER_TIMEOUT, launchChromium } from './browser';
 import { PROJECT_ROOT } from './child-processes';
 import { TestDnsServer } from './dns-server';
 import { bootTestApp, type TestApp } from './test-app';
+import { bearer } from './tokens';
 
 const BUILD_LOCK = join(PROJECT_ROOT, 'console', '.build-lock');
 const BUILD_TIMEOUT_MS = 240_000;
@@ -54,6 +55,11 @@ export async function signIn(page: Page, baseUrl: string, token: string, path = 
   await page.getByLabel('API key or JWT').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** A new API key of `userId` with `scopes`, made through the API: `{id, key, …}` as it answers. */
+export async function newApiKey(t: TestApp, userId: string, scopes: string[]): Promise<{ id: string; key: string }> {
+  return (await t.http.post('/user/api-keys').set(bearer(userId)).send({ name: 'console', scopes }).expect(201)).body;
 }
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -42,6 +42,12 @@ function isProblem(body: unknown): body is Problem {
   return typeof body === 'object' && body !== null && 'detail' in body && 'status' in body;
 }
 
+/** The error for a non-2xx answer read without openapi-fetch (a download's bytes). */
+export async function errorOf(response: Response): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => undefined);
+  return new ApiError(response.status, isProblem(body) ? body : undefined);
+}
+
 /** The data of a 2xx answer; anything else thrown as an ApiError that TanStack Query reports. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;

@@ -7,6 +7,10 @@ export const queryKeys = {
     all: ['messages'] as const,
     list: (filters: MessageFilters) => ['messages', 'list', filters] as const,
     detail: (id: string) => ['messages', 'detail', id] as const,
+    content: (id: string) => ['messages', 'content', id] as const,
+  },
+  stats: {
+    last30Days: ['stats', 'last-30-days'] as const,
   },
   webhookDeliveries: {
     all: ['webhook-deliveries'] as const,

@@ -1,12 +1,14 @@
 /**
- * The console's pages in the order the navigation shows them. Overview (§12 stats), Webhooks
- * (§11 endpoints) and Inbound (§13) take their places here once their APIs exist.
+ * The console's pages in the order the navigation shows them. Webhooks (§11 endpoints) and
+ * Inbound (§13) take their places here once their APIs exist.
  */
 export const NAVIGATION = [
+  { path: '/overview', label: 'Overview' },
   { path: '/messages', label: 'Messages' },
   { path: '/domains', label: 'Domains' },
   { path: '/suppressions', label: 'Suppressions' },
   { path: '/api-keys', label: 'API keys' },
 ] as const;
 
-export const HOME = '/messages';
+/** Where sign-in lands: how the sending is going, as Postmark's and Resend's dashboards open. */
+export const HOME = '/overview';

@@ -3,6 +3,7 @@ import { ApiKeysPage } from '../features/api-keys/api-keys-page';
 import { DomainsPage } from '../features/domains/domains-page';
 import { MessagePage } from '../features/message/message-page';
 import { MessagesPage } from '../features/messages/messages-page';
+import { OverviewPage } from '../features/overview/overview-page';
 import { SuppressionsPage } from '../features/suppressions/suppressions-page';
 import { Empty } from '../components/states';
 import { HOME } from './navigation';
@@ -11,6 +12,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route index element={<Navigate to={HOME} replace />} />
+      <Route path="overview" element={<OverviewPage />} />
       <Route path="messages" element={<MessagesPage />} />
       <Route path="messages/:id" element={<MessagePage />} />
       <Route path="domains" element={<DomainsPage />} />

@@ -5,12 +5,14 @@ import { ConfirmButton } from '../../components/confirm-button';
 import { QueryView } from '../../components/query-view';
 import { InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
+import { ContentSection } from './content-section';
 import { MessageFields } from './message-fields';
 import { Recipients } from './recipients';
 import { Timeline } from './timeline';
 import { WebhookDeliveries } from './webhook-deliveries';
 
-/** What happened to one message and why (SPEC §14): its fields, recipients, timeline, webhooks. */
+/** What happened to one message and why (SPEC §14): its fields, recipients, timeline,
+ * content and webhooks. */
 export function MessagePage() {
   const { id = '' } = useParams();
   const query = useMessage(id);
@@ -53,6 +55,7 @@ function MessageView({ message }: { message: Message }) {
       <MessageFields message={message} />
       <Recipients message={message} />
       <Timeline message={message} />
+      <ContentSection messageId={message.id} />
       <WebhookDeliveries messageId={message.id} />
     </>
   );

@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
+import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import { sendBody } from '../support/factories';
+import { bearer, newUserId, tokenFor } from '../support/tokens';
+import { waitFor } from '../support/wait-for';
+
+/** A mail that tries every way to run script, leave the preview or phone home; `origin` is the test's own server. */
+function hostileHtml(origin: string): string {
+  return [
+    `<html><head><title>Hijacked</title><meta http-equiv="refresh" content="0;url=${origin}/refresh"></head><body>`,
+    `<script>console.log('HOSTILE-SCRIPT-RAN'); alert('script'); top.document.title = 'pwned'; top.location = '${origin}/script';</script>`,
+    `<img alt="remote" src="${origin}/remote.png">`,
+    `<img alt="broken" src="cid:logo" onerror="console.log('HOSTILE-ONERROR-RAN'); alert('onerror'); top.location = '${origin}/onerror'">`,
+    '<p>Visible body of the hostile mail</p></body></html>',
+  ].join('\n');
+}
+
+/** SPEC §14: the Message page's content — a sandboxed preview, the text, headers, attachments, .eml. */
+describeInBrowser('Console content browser tests')("the console: a message's content (SPEC §12, §14)", () => {
+  const { t, served } = consoleInBrowser();
+  const requests: string[] = [];
+  let server: Server;
+  let origin: string;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      response.end('tracked');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it(
+    'shows hostile HTML in a sandbox where no script runs, nothing remote loads and nothing navigates',
+    async () => {
+      const userId = newUserId();
+      const sent = await t.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(sendBody({ subject: 'Hostile mail', html: hostileHtml(origin), text: 'Plain words for the reader' }))
+        .expect(201);
+      // The server answers: a request the preview made would be counted.
+      expect(await (await fetch(`${origin}/reachable`)).text()).toBe('tracked');
+      const { context, page } = await newConsolePage(served.browser);
+      const consoleLines: string[] = [];
+      const dialogs: string[] = [];
+      page.on('console', (message) => consoleLines.push(message.text()));
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${sent.body.id}`);
+      const url = page.url();
+      const title = await page.title();
+
+      const preview = page.locator('iframe.mail-preview');
+      expect(await preview.getAttribute('sandbox')).toBe('');
+      await page.frameLocator('iframe.mail-preview').getByText('Visible body of the hostile mail').waitFor();
+      // The real signals that the preview tried each: Chromium's reports of the sandbox and the CSP refusing them.
+      const reported = (text: string) => consoleLines.some((line) => line.includes(text));
+      await waitFor(() => reported(`Loading the image '${origin}/remote.png' violates`), 'the remote image refused');
+      await waitFor(
+        () => reported("Refused to execute the redirect specified via '<meta http-equiv='refresh'"),
+        'the refresh refused',
+      );
+      await waitFor(() => reported("Blocked script execution in 'about:srcdoc'"), 'the script refused');
+      await page.getByText('Plain words for the reader').waitFor();
+
+      expect(requests).toEqual(['/reachable']);
+      expect(dialogs).toEqual([]);
+      expect(consoleLines.filter((line) => line.includes('HOSTILE'))).toEqual([]);
+      expect(page.url()).toBe(url);
+      expect(await page.title()).toBe(title);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'message-content-hostile');
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
+    'shows the text, the custom headers and the attachments, and downloads an attachment and the .eml with the credential',
+    async () => {
+      const userId = newUserId();
+      const sent = await t.http
+        .post('/sender/send')
+        .set(bearer(userId))
+        .send(
+          sendBody({
+            subject: 'Invoice with files',
+            headers: { 'X-Campaign': 'spring-2026' },
+            attachments: [
+              { fileName: 'invoice.txt', content: Buffer.from('Invoice 42: 10 EUR').toString('base64') },
+              { fileName: 'logo.png', content: Buffer.from('not really a png').toString('base64'), contentId: 'logo' },
+            ],
+          }),
+        )
+        .expect(201);
+      const { context, page } = await newConsolePage(served.browser, 375);
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${sent.body.id}`);
+      const content = page.getByRole('region', { name: 'Content' });
+      await content.getByText('spring-2026').waitFor();
+      await content.getByText('X-Campaign').waitFor();
+      await content.getByText('inline as cid:logo').waitFor();
+
+      const [attachment] = await Promise.all([
+        page.waitForEvent('download'),
+        content.getByRole('button', { name: 'invoice.txt' }).click(),
+      ]);
+      expect(attachment.suggestedFilename()).toBe('invoice.txt');
+      expect(await readFile(await attachment.path(), 'utf8')).toBe('Invoice 42: 10 EUR');
+      const [eml] = await Promise.all([
+        page.waitForEvent('download'),
+        content.getByRole('button', { name: 'Download .eml' }).click(),
+      ]);
+      expect(eml.suggestedFilename()).toBe(`${sent.body.id}.eml`);
+      expect(await readFile(await eml.path(), 'utf8')).toMatch(/^Subject: Invoice with files$/m);
+
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'message-content-375');
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+});
