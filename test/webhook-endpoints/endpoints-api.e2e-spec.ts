@@ -147,6 +147,8 @@ describe('webhook endpoints API (SPEC §11)', () => {
       [{}, ['url']],
       [{ url: 'ftp://example.com/x' }, ['url']],
       [{ url: 'not a url' }, ['url']],
+      // A host class-validator's IsUrl takes but the WHATWG URL parser refuses (an invalid punycode label).
+      [{ url: 'https://xn--a.example/hook' }, ['url']],
       [{ url: null }, ['url']],
       [{ url: longUrl(2049) }, ['url']],
       // Never deliverable (SPEC §7): a private address named outright, credentials in the URL.
@@ -185,11 +187,13 @@ describe('webhook endpoints API (SPEC §11)', () => {
       'enabled',
       'events',
     ]);
-    // null is a value only `description` takes; the others are NOT NULL columns (a 400, not a 500).
+    // null is a value only `description` takes; the others are NOT NULL columns (a 400, not a 500);
+    // and a URL the WHATWG parser refuses.
     for (const [body, field] of [
       [{ url: null }, 'url'],
       [{ events: null }, 'events'],
       [{ enabled: null }, 'enabled'],
+      [{ url: 'https://xn--a.example/hook' }, 'url'],
     ] as const) {
       const nulled = await t.http.patch(`/user/webhook-endpoints/${id}`).set(bearer(userId)).send(body);
       expect({
