@@ -118,6 +118,15 @@ describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', (
       const [first, again] = receiver.on(sentOnly);
       expect([again.headers['webhook-id'], again.rawBody]).toEqual([first.headers['webhook-id'], first.rawBody]);
       expect(verdicts(sent.secret, again)).toEqual(BOTH);
+
+      // Not for a disabled endpoint: a 409, as its test gets, and the delivery stays as it was.
+      await t.http.patch(`/user/webhook-endpoints/${sent.id}`).set(bearer(userId)).send({ enabled: false }).expect(200);
+      const refused = await t.http.post(`/user/webhook-deliveries/${delivery.id}/replay`).set(bearer(userId));
+      expect([refused.status, refused.body.detail]).toEqual([409, expect.stringMatching(/disabled/)]);
+      await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
+      const afterRefusal = await deliveriesOf(t.http, userId, { endpointId: sent.id });
+      expect(afterRefusal.deliveries).toEqual([expect.objectContaining({ id: delivery.id, state: 'delivered' })]);
+      expect(receiver.on(sentOnly)).toHaveLength(2);
     },
     TIMEOUT,
   );
