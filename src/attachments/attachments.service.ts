@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { lookup as contentTypeOf } from 'mime-types';
 import { v7 as uuidv7 } from 'uuid';
+import { servableMediaType } from '../common/media-type';
 import { InvalidInputError } from '../common/problem/problem.errors';
 import { isSafeFileName } from '../common/validation/validators';
 import { AttachmentsRepository, StoredAttachment } from './attachments.repository';
@@ -12,9 +13,6 @@ export interface UploadedFilePart {
   mimetype: string;
   buffer: Buffer;
 }
-
-// type/subtype in RFC 6838 characters: nothing that could break out of a Content-Type header.
-const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 @Injectable()
 export class AttachmentsService {
@@ -47,8 +45,7 @@ export class AttachmentsService {
  * well-formed. (busboy reports a part without a usable Content-Type as text/plain, RFC 7578.)
  */
 function contentTypeFor(fileName: string, declared: string): string {
-  const type = declared.toLowerCase();
-  return contentTypeOf(fileName) || (MEDIA_TYPE.test(type) ? type : 'application/octet-stream');
+  return contentTypeOf(fileName) || servableMediaType(declared);
 }
 
 function mapAttachment(attachment: StoredAttachment): AttachmentResponse {

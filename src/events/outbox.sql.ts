@@ -15,7 +15,11 @@ export const OUTBOX_READS = [
   'recipient_fates',
 ] as const;
 
-/** The moment of the change, as every event row records it. */
+/**
+ * The moment of an event, drawn once per event in a materialized CTE, so that every target's row
+ * of it records the same `created_at` (its payload's `timestamp`): clock_timestamp() per inserted
+ * row would give one event as many moments as it has targets.
+ */
 const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
 
 /**
@@ -48,14 +52,14 @@ export function messageOutboxCte(changed: string, messageEvents: boolean, recipi
         jsonb_build_object('position', r.position) AS data, NULL::text AS own_url
       FROM (${recipientChanges}) r JOIN ${changed} c ON c.id = r.message_id`,
   ].filter(Boolean);
-  // Materialized, so that each event's id is drawn once and shared by all its targets (webhook-id).
+  // Materialized, so that each event's id and moment are drawn once and shared by all its targets (webhook-id).
   return `message_events AS MATERIALIZED (
-    SELECT gen_random_uuid() AS event_id, s.* FROM (${sources.join(' UNION ALL ')}) s
+    SELECT gen_random_uuid() AS event_id, ${NOW_MS} AS created_at, s.* FROM (${sources.join(' UNION ALL ')}) s
   ), outbox AS (
     INSERT INTO webhook_events (id, event_id, endpoint_id, type, user_id, message_id, sequence, status, url, created_at,
       next_attempt_at, recipient_fates, data)
     SELECT CASE WHEN t.endpoint_id IS NULL THEN ev.event_id ELSE gen_random_uuid() END, ev.event_id, t.endpoint_id, ev.type,
-      ev.user_id, ev.message_id, ev.status_changes, ev.status, t.url, ${NOW_MS}, ${NOW_MS}, ev.recipient_fates, ev.data
+      ev.user_id, ev.message_id, ev.status_changes, ev.status, t.url, ev.created_at, ev.created_at, ev.recipient_fates, ev.data
     FROM message_events ev CROSS JOIN LATERAL (
       SELECT NULL::uuid AS endpoint_id, ev.own_url AS url WHERE ev.own_url IS NOT NULL
       UNION ALL SELECT s.id, s.url FROM (${subscribersSql('ev.user_id', 'ev.type')}) s
@@ -72,11 +76,11 @@ export const OUTBOX_IDS_BY_MESSAGE = `(SELECT message_id, array_agg(id) AS outbo
  * endpoint_id}) for their subscribers, or only for `endpoint_id` when given (enabled or not: the
  * caller decided). Returns the rows' ids.
  */
-export const ACCOUNT_OUTBOX_SQL = `WITH given AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS g(event_id uuid, user_id text, type text, data jsonb, endpoint_id uuid)
+export const ACCOUNT_OUTBOX_SQL = `WITH given AS MATERIALIZED (
+    SELECT g.*, ${NOW_MS} AS created_at FROM jsonb_to_recordset($1::jsonb) AS g(event_id uuid, user_id text, type text, data jsonb, endpoint_id uuid)
   )
   INSERT INTO webhook_events (id, event_id, endpoint_id, type, user_id, url, created_at, next_attempt_at, data)
-  SELECT gen_random_uuid(), g.event_id, t.id, g.type, g.user_id, t.url, ${NOW_MS}, ${NOW_MS}, g.data
+  SELECT gen_random_uuid(), g.event_id, t.id, g.type, g.user_id, t.url, g.created_at, g.created_at, g.data
   FROM given g CROSS JOIN LATERAL (
     SELECT e.id, e.url FROM webhook_endpoints e WHERE g.endpoint_id IS NOT NULL AND e.id = g.endpoint_id AND e.user_id = g.user_id
     UNION ALL SELECT s.id, s.url FROM (${subscribersSql('g.user_id', 'g.type')}) s WHERE g.endpoint_id IS NULL

@@ -1,5 +1,6 @@
 import libmime from 'libmime';
 import { simpleParser } from 'mailparser';
+import { servableMediaType } from '../common/media-type';
 import { isReservedHeaderName } from '../common/validation/custom-headers';
 import { textAlternative } from '../mime/text-alternative';
 
@@ -15,7 +16,8 @@ export interface SubmittedContent {
 /**
  * The submitted MIME read back with mailparser, as delivery sends it: its HTML part (none for a
  * text-only mail), its text part as given, or derived from the HTML as a REST send's is, and
- * every attachment in the order of its parts, inline ones included.
+ * every attachment in the order of its parts, inline ones included, each with a type it can be
+ * served with.
  */
 export async function submittedContent(mime: Buffer): Promise<SubmittedContent> {
   const parsed = await simpleParser(mime, {
@@ -42,7 +44,8 @@ export async function submittedContent(mime: Buffer): Promise<SubmittedContent> 
     headers,
     attachments: parsed.attachments.map((a) => ({
       fileName: a.filename ?? null,
-      contentType: a.contentType,
+      // As received: a type with a control character would make the download's header invalid.
+      contentType: servableMediaType(a.contentType),
       content: a.content,
       contentId: a.contentId?.replace(/^<|>$/g, '') ?? null,
     })),

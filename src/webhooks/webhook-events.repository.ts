@@ -155,10 +155,21 @@ export class WebhookEventsRepository {
 
   /**
    * Makes an event of this user's pending again. 'queued': it was not pending, so it needs a job;
-   * 'already': it is pending, its job is on the queue; 'missing': no such event of this user.
+   * 'already': it is pending, its job is on the queue; 'missing': no such event of this user;
+   * 'refused': `mayResend` said no for its endpoint (an endpoint's event only), nothing changed.
    */
-  async markForReplay(manager: EntityManager, userId: string, id: string): Promise<'queued' | 'already' | 'missing'> {
+  async markForReplay(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+    mayResend: (endpointId: string) => Promise<boolean>,
+  ): Promise<'queued' | 'already' | 'missing' | 'refused'> {
     const events = manager.getRepository(WebhookEventEntity);
+    // The endpoint first (an event's never changes), then the event: the order an attempt's
+    // record takes its locks in, so that the two cannot deadlock.
+    const target = await events.findOne({ select: { id: true, endpointId: true }, where: { userId, id } });
+    if (!target) return 'missing';
+    if (target.endpointId !== null && !(await mayResend(target.endpointId))) return 'refused';
     const before = await events.findOne({
       select: { id: true, state: true },
       where: { userId, id },

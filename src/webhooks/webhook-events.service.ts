@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { pageEnvelope } from '../common/paging';
 import { isUuid } from '../common/uuid';
-import { NotFoundError } from '../common/problem/problem.errors';
+import { NotFoundError, StateConflictError } from '../common/problem/problem.errors';
 import { WebhookQueue } from '../queue/webhook-queue';
 import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookEventResponse } from './dto/webhook-event.dto';
 import {
@@ -12,6 +12,7 @@ import {
   WebhookEventsRepository,
 } from './webhook-events.repository';
 import { Database } from '../database/database';
+import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 
 /** The delivery log of a user's webhook events, and replays. */
 @Injectable()
@@ -20,6 +21,7 @@ export class WebhookEventsService {
     private readonly database: Database,
     private readonly events: WebhookEventsRepository,
     private readonly webhooks: WebhookQueue,
+    private readonly endpoints: WebhookEndpointsRepository,
   ) {}
 
   async list(userId: string, query: ListWebhookEventsQuery): Promise<WebhookEventPageResponse> {
@@ -37,18 +39,24 @@ export class WebhookEventsService {
 
   /**
    * Sends the event again, with the same `webhook-id`: one more attempt for a delivered, failed or
-   * gone event; nothing new for a pending one, whose next attempt is already on the queue.
+   * gone event; nothing new for a pending one, whose next attempt is already on the queue. An
+   * event for a disabled endpoint is refused (409), as its test is: no attempt would be made.
    */
   async replay(userId: string, id: string): Promise<{ id: string; state: 'pending' }> {
-    const replayed =
-      isUuid(id) &&
-      (await this.database.transaction(async (manager) => {
-        const marked = await this.events.markForReplay(manager, userId, id);
-        if (marked === 'queued') await this.webhooks.enqueue(manager, [id]);
-        return marked !== 'missing';
-      }));
+    const marked = isUuid(id)
+      ? await this.database.transaction(async (manager) => {
+          // Share-locked until the replay commits: a disable after it waits, then the attempt skips.
+          const enabled = async (endpointId: string) =>
+            (await this.endpoints.lockForAttempt(manager, endpointId))?.enabled === true;
+          const outcome = await this.events.markForReplay(manager, userId, id, enabled);
+          if (outcome === 'queued') await this.webhooks.enqueue(manager, [id]);
+          return outcome;
+        })
+      : 'missing';
+    if (marked === 'refused')
+      throw new StateConflictError(`Webhook delivery ${id} is for a disabled endpoint; enable it to replay it.`);
     // The API's name for an event: its routes are /user/webhook-deliveries.
-    if (!replayed) throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
+    if (marked === 'missing') throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
     return { id, state: 'pending' };
   }
 }

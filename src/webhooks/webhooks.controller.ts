@@ -40,7 +40,7 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Send an event again, with the same webhook-id' })
   @ApiAcceptedResponse({ schema: { example: { id: '01a1ffa8-9fc5-732e-a326-ec80b8d3887f', state: 'pending' } } })
-  @ApiProblemResponses(401, 404, 429)
+  @ApiProblemResponses(401, 404, 409, 429)
   replay(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<{ id: string; state: 'pending' }> {
     return this.events.replay(user.id, id);
   }

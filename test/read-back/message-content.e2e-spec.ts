@@ -300,6 +300,44 @@ describe('reading back a message (SPEC §12)', () => {
     expect(delivered.to).toContain('secret@example.com');
   });
 
+  it('serves a submitted attachment whose Content-Type holds a control character as application/octet-stream', async () => {
+    const { key } = await apiKeyFor(t, userId);
+    // mailparser keeps the type as written; as a response header it would be refused (a 500).
+    const raw = [
+      'From: zoe@example.com',
+      'To: ada@example.com',
+      'Subject: A hostile part type',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'See the attachment.',
+      '--b',
+      'Content-Type: application/x\u0001evil',
+      'Content-Disposition: attachment; filename="evil.bin"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      PDF.toString('base64'),
+      '--b--',
+      '',
+    ].join('\r\n');
+    const envelope = { from: 'zoe@example.com', to: ['ada@example.com'] };
+    const outcome = await submitWithNodemailer(submissionPort(t), key, { envelope, raw });
+    if (!outcome.accepted) throw new Error(`the submission was refused: ${outcome.reply}`);
+    await waitForStatus(t.http, userId, outcome.messageId, 'sent');
+
+    const response = await bytes(`/user/messages/${outcome.messageId}/attachments/0`);
+    expect(response.status).toBe(200);
+    expect(Buffer.compare(response.body as Buffer, PDF)).toBe(0);
+    expectByteHeaders(response, 'application/octet-stream', 'evil.bin');
+    const { body } = await get(`/user/messages/${outcome.messageId}/content`).expect(200);
+    expect(body.attachments).toEqual([
+      { index: 0, fileName: 'evil.bin', contentType: 'application/octet-stream', size: PDF.length, contentId: null },
+    ]);
+  });
+
   it('answers 404 for an unknown or malformed id on every read-back endpoint', async () => {
     for (const id of ['0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e', 'not-an-id', `${rich.id}x`]) {
       for (const path of ['content', 'attachments/0', 'raw']) {

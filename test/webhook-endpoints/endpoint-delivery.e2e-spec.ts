@@ -40,6 +40,18 @@ describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', (
       for (const path of [everything, sentOnly, suppressions, own])
         for (const { requests } of eventsAt(receiver, path)) expect(requests.map((r) => r.answered)).toEqual([200]);
 
+      // One event, one moment: every target's body of a webhook-id carries the same timestamp
+      // (each target's row used to take its own clock_timestamp(), a millisecond apart at times).
+      const momentsById = new Map<string, Set<string>>();
+      for (const path of [everything, sentOnly, suppressions, own])
+        for (const { event, requests } of eventsAt(receiver, path)) {
+          const id = String(requests[0].headers['webhook-id']);
+          momentsById.set(id, (momentsById.get(id) ?? new Set<string>()).add(event.timestamp));
+        }
+      expect(momentsById.size).toBe(5);
+      const moments = [...momentsById].map(([id, timestamps]) => [id, [...timestamps]]);
+      expect(moments.filter(([, timestamps]) => timestamps.length !== 1)).toEqual([]);
+
       // One event, one webhook-id, whatever the target; an endpoint's body names it.
       const sentAt = (path: string) => eventsAt(receiver, path).find(({ event }) => event.type === 'message.sent')!;
       const ids = [everything, sentOnly, own].map((path) => String(sentAt(path).requests[0].headers['webhook-id']));
@@ -106,6 +118,15 @@ describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', (
       const [first, again] = receiver.on(sentOnly);
       expect([again.headers['webhook-id'], again.rawBody]).toEqual([first.headers['webhook-id'], first.rawBody]);
       expect(verdicts(sent.secret, again)).toEqual(BOTH);
+
+      // Not for a disabled endpoint: a 409, as its test gets, and the delivery stays as it was.
+      await t.http.patch(`/user/webhook-endpoints/${sent.id}`).set(bearer(userId)).send({ enabled: false }).expect(200);
+      const refused = await t.http.post(`/user/webhook-deliveries/${delivery.id}/replay`).set(bearer(userId));
+      expect([refused.status, refused.body.detail]).toEqual([409, expect.stringMatching(/disabled/)]);
+      await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
+      const afterRefusal = await deliveriesOf(t.http, userId, { endpointId: sent.id });
+      expect(afterRefusal.deliveries).toEqual([expect.objectContaining({ id: delivery.id, state: 'delivered' })]);
+      expect(receiver.on(sentOnly)).toHaveLength(2);
     },
     TIMEOUT,
   );

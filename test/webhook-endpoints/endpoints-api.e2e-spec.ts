@@ -147,6 +147,9 @@ describe('webhook endpoints API (SPEC §11)', () => {
       [{}, ['url']],
       [{ url: 'ftp://example.com/x' }, ['url']],
       [{ url: 'not a url' }, ['url']],
+      // A host class-validator's IsUrl takes but the WHATWG URL parser refuses (an invalid punycode label).
+      [{ url: 'https://xn--a.example/hook' }, ['url']],
+      [{ url: null }, ['url']],
       [{ url: longUrl(2049) }, ['url']],
       // Never deliverable (SPEC §7): a private address named outright, credentials in the URL.
       [{ url: 'http://127.0.0.1:8080/hook' }, ['url']],
@@ -184,8 +187,28 @@ describe('webhook endpoints API (SPEC §11)', () => {
       'enabled',
       'events',
     ]);
+    // null is a value only `description` takes; the others are NOT NULL columns (a 400, not a 500);
+    // and a URL the WHATWG parser refuses.
+    for (const [body, field] of [
+      [{ url: null }, 'url'],
+      [{ events: null }, 'events'],
+      [{ enabled: null }, 'enabled'],
+      [{ url: 'https://xn--a.example/hook' }, 'url'],
+    ] as const) {
+      const nulled = await t.http.patch(`/user/webhook-endpoints/${id}`).set(bearer(userId)).send(body);
+      expect({
+        body,
+        status: nulled.status,
+        fields: nulled.body.errors?.map((e: { field: string }) => e.field),
+      }).toEqual({ body, status: 400, fields: [field] });
+    }
     const unchanged = await t.http.get(`/user/webhook-endpoints/${id}`).set(bearer(userId)).expect(200);
-    expect(unchanged.body).toMatchObject({ events: [], description: 'd'.repeat(255), enabled: true });
+    expect(unchanged.body).toMatchObject({
+      url: longUrl(2048),
+      events: [],
+      description: 'd'.repeat(255),
+      enabled: true,
+    });
   });
 
   it('needs the keys scope to create, change or reveal, and read to list (SPEC §11)', async () => {

@@ -82,6 +82,20 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset)', () => {
     expect(await rowsOwnedBy(t.db, userId)).toMatchObject({ messages: 0 });
   });
 
+  // class-validator's IsUrl takes this host; the WHATWG URL parser (which delivery uses) refuses it.
+  it('refuses a webhook URL the WHATWG URL parser refuses with 400 naming webhook.url, not a 500', async () => {
+    const userId = newUserId('whatwg');
+    const response = await t.http
+      .post('/sender/send')
+      .set(bearer(userId))
+      .send(sendBody({ webhook: { url: 'https://xn--a.example/hook' } }));
+    expect({ status: response.status, fields: response.body.errors?.map((e: { field: string }) => e.field) }).toEqual({
+      status: 400,
+      fields: ['webhook.url'],
+    });
+    expect(await rowsOwnedBy(t.db, userId)).toEqual(NOTHING_OWNED);
+  });
+
   it('accepts a public address at send time', async () => {
     const userId = newUserId('public');
     // 'failed' never happens to a message the sink accepts, so no request leaves the machine.

@@ -1,4 +1,4 @@
-import { ValidationOptions, registerDecorator } from 'class-validator';
+import { ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
 import { customHeaderProblem, isMimeType } from './custom-headers';
 import { isEmailAddress } from './email-address';
 import { isMailbox } from './mailbox';
@@ -268,3 +268,9 @@ export const IsMimeType = (options?: ValidationOptions) =>
     'must be the MIME type of a single part (type/subtype, such as application/pdf; not multipart/* or message/*)',
     options,
   );
+
+/**
+ * Optional, yet not nullable: a field that may be left out but whose null is refused like any
+ * other wrong value (IsOptional would let null through to a NOT NULL column).
+ */
+export const IsOmittable = () => ValidateIf((_object: object, value: unknown) => value !== undefined);

@@ -1,5 +1,15 @@
-import { IsString, IsUrl } from 'class-validator';
+import { isURL, IsString, ValidateBy } from 'class-validator';
 import { TextLength } from './validators';
+
+const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/**
+ * An absolute http(s) URL by validator.js's rules that the WHATWG URL parser (Node's `URL`, which
+ * every later step and the HTTP client use) reads too: validator.js takes hosts that `URL` refuses,
+ * such as an invalid punycode label (`xn--a.example`).
+ */
+const isWebhookUrl = (value: unknown): boolean =>
+  typeof value === 'string' && isURL(value, URL_OPTIONS) && URL.canParse(value);
 
 /** A webhook target (SPEC §4 `webhook.url`, §11 endpoints): an absolute http(s) URL of at most 2,048 characters. */
 export const IsWebhookUrl =
@@ -8,8 +18,8 @@ export const IsWebhookUrl =
     // In the order stacked decorators run, bottom first, so that failing rules are reported in the same order.
     const rules = [
       TextLength(1, 2048),
-      IsUrl(
-        { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+      ValidateBy(
+        { name: 'isWebhookUrl', validator: { validate: isWebhookUrl } },
         { message: 'must be an absolute http(s) URL' },
       ),
       IsString(),

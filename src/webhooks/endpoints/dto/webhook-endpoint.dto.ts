@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
 import { IsWebhookUrl } from '../../../common/validation/webhook-url';
-import { TextLength } from '../../../common/validation/validators';
+import { IsOmittable, TextLength } from '../../../common/validation/validators';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../event-type-names';
 
 const URL_PROPERTY = {
@@ -25,7 +25,7 @@ export class CreateWebhookEndpointDto {
   url!: string;
 
   @ApiPropertyOptional(EVENTS_PROPERTY)
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
   @IsIn(SUBSCRIBABLE_EVENT_TYPES, { each: true, message: EVENTS_MESSAGE })
@@ -38,10 +38,11 @@ export class CreateWebhookEndpointDto {
   description?: string;
 }
 
-// Every field of a creation, each optional; validated by the same rules.
-export class UpdateWebhookEndpointDto extends PartialType(CreateWebhookEndpointDto) {
+// Every field of a creation, each optional; validated by the same rules. Only `description` may
+// be null (it clears it): the other columns are NOT NULL, so their null is a 400.
+export class UpdateWebhookEndpointDto extends PartialType(CreateWebhookEndpointDto, { skipNullProperties: false }) {
   @ApiPropertyOptional({ example: true, description: 'true clears `disabledReason`' })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   enabled?: boolean;
 }
