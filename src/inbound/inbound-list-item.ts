@@ -1,9 +1,12 @@
 import type { InboundListItemResponse } from './dto/inbound.response';
 import type { InboundMailEntity } from './entities/inbound-mail.entity';
-import type { InboundAttachmentInfo } from './inbound.repository';
+import type { InboundAttachmentEntity } from './entities/inbound-attachment.entity';
 
 /** A received mail as lists show it (SPEC §13), and as inbound.received carries it (§11). */
-export function listItem(row: InboundMailEntity, attachments: InboundAttachmentInfo[]): InboundListItemResponse {
+export function listItem(
+  row: InboundMailEntity,
+  attachments: Pick<InboundAttachmentEntity, 'position' | 'fileName' | 'contentType' | 'size'>[],
+): InboundListItemResponse {
   return {
     id: row.id,
     receivedAt: row.receivedAt.toISOString(),
