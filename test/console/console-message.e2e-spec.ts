@@ -1,0 +1,57 @@
+import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
+import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import { storeMessage } from '../support/factories';
+import { newUserId, tokenFor } from '../support/tokens';
+
+/** Issue 27: the Message page answers "what happened and why", and the navigation fits 375 px. */
+describeInBrowser('Console message page browser tests')('the console: Message page and narrow navigation', () => {
+  const { t, served } = consoleInBrowser();
+
+  it(
+    'shows when a deferred message is tried next, and how far off that is',
+    async () => {
+      const userId = newUserId();
+      const message = await storeMessage(t.db, userId, { subject: 'Greylisted one', status: 'deferred' });
+      // TypeORM answers an UPDATE … RETURNING with [rows, count].
+      const [[{ next }]] = await t.db.query(
+        `UPDATE messages SET next_attempt_at = date_trunc('milliseconds', now()) + interval '5 minutes'
+         WHERE id = $1 RETURNING next_attempt_at AS next`,
+        [message.id],
+      );
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${message.id}`);
+
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+      const note = timeline.getByText(/Next attempt at/);
+      await note.waitFor();
+      expect(await note.innerText()).toMatch(/Next attempt at .+ \(in 5 min\)\.$/);
+      expect(await note.locator('time').last().getAttribute('datetime')).toBe((next as Date).toISOString());
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'message-deferred');
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
+    'shows Cancel disabled with the reason where SPEC §5 does not allow it',
+    async () => {
+      const userId = newUserId();
+      const message = await storeMessage(t.db, userId, { subject: 'Delivered one', status: 'sent' });
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${message.id}`);
+
+      const cancel = page.getByRole('button', { name: 'Cancel' });
+      await cancel.waitFor();
+      expect(await cancel.isDisabled()).toBe(true);
+      const reason = 'Cannot cancel: this message is sent; only a scheduled, queued or deferred message can be.';
+      await page.getByText(reason).waitFor();
+      // The reason is the button's description, for a screen reader on the button itself.
+      const describedBy = (await cancel.getAttribute('aria-describedby'))!;
+      expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(reason);
+      expect(await page.getByText('Next attempt at').count()).toBe(0);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+});
