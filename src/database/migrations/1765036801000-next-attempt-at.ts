@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * it from the row rather than joining pg-boss's job table. Messages deferred before take it from
  * their waiting retry job, where pg-boss's schema is there already (a new database has none yet).
  */
-export class NextAttemptAt1765036800000 implements MigrationInterface {
-  name = 'NextAttemptAt1765036800000';
+export class NextAttemptAt1765036801000 implements MigrationInterface {
+  name = 'NextAttemptAt1765036801000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE messages ADD COLUMN next_attempt_at timestamptz(3)`);
