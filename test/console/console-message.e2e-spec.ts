@@ -67,42 +67,40 @@ describeInBrowser('Console message page browser tests')('the console: Message pa
       const { context, page } = await newConsolePage(served.browser, NARROW);
       await signIn(page, served.baseUrl, tokenFor(userId), '/console/overview');
       const nav = page.getByRole('navigation', { name: 'Console' });
-      // Filled to 8 with the pages to come, cloned from a real item so that they take its styles.
-      await nav.evaluate(
-        (element, { coming, total }) => {
-          const labels = [...element.querySelectorAll('a')].map((a) => a.textContent);
-          for (const label of coming.filter((name) => !labels.includes(name))) {
-            if (element.querySelectorAll('a').length >= total) break;
-            const clone = element.querySelector('a:not(.active)')!.cloneNode() as HTMLAnchorElement;
-            clone.textContent = label;
-            clone.href = `#${label.toLowerCase()}`;
-            element.append(clone);
-          }
-        },
-        { coming: COMING_PAGES, total: NAV_ITEMS },
-      );
+      // Filled to 8 with the pages to come, cloned from a real item so that they take its styles
+      // (a script string: this tsconfig has no DOM types).
+      await page.evaluate(`(() => {
+        const nav = document.querySelector('nav[aria-label="Console"]');
+        const labels = [...nav.querySelectorAll('a')].map((a) => a.textContent);
+        for (const label of ${JSON.stringify(COMING_PAGES)}.filter((name) => !labels.includes(name))) {
+          if (nav.querySelectorAll('a').length >= ${NAV_ITEMS}) break;
+          const clone = nav.querySelector('a:not(.active)').cloneNode();
+          clone.textContent = label;
+          clone.href = '#' + label.toLowerCase();
+          nav.append(clone);
+        }
+      })()`);
       const labels = await nav.getByRole('link').allInnerTexts();
       expect(labels).toHaveLength(NAV_ITEMS);
 
       // From the top of the page: the skip link, then each item in turn.
+      const focused = page.locator(':focus');
       await page.locator('body').focus();
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+      expect(await focused.innerText()).toBe('Skip to content');
       for (const label of labels) {
         await page.keyboard.press('Tab');
-        const focused = await page.evaluate(() => {
-          const element = document.activeElement as HTMLElement;
-          const box = element.getBoundingClientRect();
-          return { text: element.textContent, left: box.left, right: box.right, top: box.top, bottom: box.bottom };
-        });
-        expect(focused.text).toBe(label);
+        expect(await focused.innerText()).toBe(label);
+        const box = (await focused.boundingBox())!;
         // Its focus ring (3 px, 2 px off) in view too: nothing clips it, nothing scrolls it away.
-        expect(focused.left).toBeGreaterThanOrEqual(5);
-        expect(focused.right).toBeLessThanOrEqual(NARROW - 5);
-        expect(focused.top).toBeGreaterThanOrEqual(5);
-        expect(focused.bottom).toBeLessThanOrEqual(900);
+        expect(box.x).toBeGreaterThanOrEqual(5);
+        expect(box.x + box.width).toBeLessThanOrEqual(NARROW - 5);
+        expect(box.y).toBeGreaterThanOrEqual(5);
+        expect(box.y + box.height).toBeLessThanOrEqual(900);
       }
-      const clipped = await nav.evaluate((element) => element.scrollWidth > element.clientWidth);
+      const clipped = await page.evaluate<boolean>(
+        `(() => { const nav = document.querySelector('nav[aria-label="Console"]'); return nav.scrollWidth > nav.clientWidth; })()`,
+      );
       expect(clipped).toBe(false);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW);
       expect(await seriousAxeViolations(page)).toEqual([]);
