@@ -254,4 +254,38 @@ describeInBrowser('Console webhooks browser tests')('the console: Webhooks (SPEC
     },
     TIMEOUT,
   );
+
+  it(
+    'says in words that an endpoint was disabled for failing, and shows a key without read the page as not allowed',
+    async () => {
+      const userId = newUserId();
+      const url = receiver.url(`/hooks/failing/${randomUUID()}`);
+      const { id } = await createEndpoint(t.http, userId, url);
+      // What the worker writes after WEBHOOK_DISABLE_AFTER_SECONDS of failures (SPEC §11), without waiting days.
+      await t.db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'failing' WHERE id = $1`, [id]);
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), '/console/webhooks');
+      const card = page.getByRole('article', { name: url });
+      await card.getByText('Disabled automatically: every attempt to it failed for days.').waitFor();
+      expect(await card.getByRole('button', { name: 'Send test' }).isDisabled()).toBe(true);
+      await card.getByRole('button', { name: 'Enable' }).click();
+      await card.getByText('enabled', { exact: true }).waitFor();
+      expect(await card.getByText('Disabled automatically').count()).toBe(0);
+      const { body } = await t.http.get(`/user/webhook-endpoints/${id}`).set(bearer(userId)).expect(200);
+      expect(body).toMatchObject({ enabled: true, disabledReason: null });
+      await context.close();
+
+      // Listing needs read: a send-only key is told so for both lists, not shown a failure.
+      const { key } = await newApiKey(t, userId, ['send']);
+      const other = await newConsolePage(served.browser);
+      await signIn(other.page, served.baseUrl, key, '/console/webhooks');
+      await other.page.getByText('Not allowed', { exact: true }).first().waitFor();
+      expect(await other.page.getByText('Not allowed', { exact: true }).count()).toBe(2);
+      expect(await other.page.getByText('Something went wrong').count()).toBe(0);
+      expect(await seriousAxeViolations(other.page)).toEqual([]);
+      await screenshot(other.page, 'webhooks-send-only');
+      await other.context.close();
+    },
+    TIMEOUT,
+  );
 });
