@@ -1,12 +1,14 @@
 /**
- * The console's pages in the order the navigation shows them. Webhooks (§11 endpoints) and
- * Inbound (§13) take their places here once their APIs exist.
+ * The console's pages in the order the navigation shows them. Webhooks sits after Suppressions,
+ * beside the other settings, as Postmark's and Resend's dashboards place it. Inbound (§13) takes
+ * its place here once its API exists.
  */
 export const NAVIGATION = [
   { path: '/overview', label: 'Overview' },
   { path: '/messages', label: 'Messages' },
   { path: '/domains', label: 'Domains' },
   { path: '/suppressions', label: 'Suppressions' },
+  { path: '/webhooks', label: 'Webhooks' },
   { path: '/api-keys', label: 'API keys' },
 ] as const;
 

@@ -5,6 +5,7 @@ import { MessagePage } from '../features/message/message-page';
 import { MessagesPage } from '../features/messages/messages-page';
 import { OverviewPage } from '../features/overview/overview-page';
 import { SuppressionsPage } from '../features/suppressions/suppressions-page';
+import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { Empty } from '../components/states';
 import { HOME } from './navigation';
 
@@ -18,6 +19,7 @@ export function AppRoutes() {
       <Route path="domains" element={<DomainsPage />} />
       <Route path="api-keys" element={<ApiKeysPage />} />
       <Route path="suppressions" element={<SuppressionsPage />} />
+      <Route path="webhooks" element={<WebhooksPage />} />
       <Route path="*" element={<Empty title="No such page">Pick one from the navigation.</Empty>} />
     </Routes>
   );
