@@ -1,10 +1,11 @@
 /**
- * The console's pages in the order the navigation shows them. Webhooks (§11 endpoints) and
- * Inbound (§13) take their places here once their APIs exist.
+ * The console's pages in the order the navigation shows them. Webhooks (§11 endpoints) take
+ * their place here once the console has their page.
  */
 export const NAVIGATION = [
   { path: '/overview', label: 'Overview' },
   { path: '/messages', label: 'Messages' },
+  { path: '/inbound', label: 'Inbound' },
   { path: '/domains', label: 'Domains' },
   { path: '/suppressions', label: 'Suppressions' },
   { path: '/api-keys', label: 'API keys' },
