@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { InboundMail } from '../../api/inbound';
+import { FieldList } from '../../components/field-list';
 import { Moment } from '../../components/moment';
 
 const list = (values: string[]) => (values.length ? values.join(', ') : null);
@@ -25,16 +26,5 @@ export function InboundFields({ mail }: { mail: InboundMail }) {
       ) : null,
     ],
   ];
-  return (
-    <dl className="fields card">
-      {rows
-        .filter(([, value]) => value !== null)
-        .map(([name, value]) => (
-          <div key={name} className="field">
-            <dt>{name}</dt>
-            <dd className="wrap">{value}</dd>
-          </div>
-        ))}
-    </dl>
-  );
+  return <FieldList rows={rows} />;
 }
