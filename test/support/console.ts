@@ -93,8 +93,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /**
  * For the describe it is called in: the console built, a DNS server on loopback that the app
- * verifies domains against, the app listening on loopback, and one Chromium for the file.
- * `env` and `options` go to bootTestApp (a worker, say, with a database of its own).
+ * verifies domains against, the app listening on loopback (with `env` besides, on a database of its
+ * own when `isolatedDatabase`), and one Chromium for the file.
  */
 export function consoleInBrowser(
   env: Record<string, string> = {},

@@ -1,3 +1,4 @@
+import type { InboundFilters } from './inbound';
 import type { MessageFilters } from './messages';
 import type { DeliveryFilters } from './webhook-deliveries';
 
@@ -25,6 +26,11 @@ export const queryKeys = {
   },
   domains: {
     all: ['domains'] as const,
+  },
+  inbound: {
+    all: ['inbound'] as const,
+    list: (filters: InboundFilters) => ['inbound', 'list', filters] as const,
+    detail: (id: string) => ['inbound', 'detail', id] as const,
   },
   apiKeys: {
     all: ['api-keys'] as const,

@@ -1,11 +1,11 @@
 /**
- * The console's pages in the order the navigation shows them. Webhooks sits after Suppressions,
- * beside the other settings, as Postmark's and Resend's dashboards place it. Inbound (§13) takes
- * its place here once its API exists.
+ * The console's pages in the order the navigation shows them: what was sent and received first,
+ * then the settings; Webhooks beside them, as Postmark's and Resend's dashboards place it.
  */
 export const NAVIGATION = [
   { path: '/overview', label: 'Overview' },
   { path: '/messages', label: 'Messages' },
+  { path: '/inbound', label: 'Inbound' },
   { path: '/domains', label: 'Domains' },
   { path: '/suppressions', label: 'Suppressions' },
   { path: '/webhooks', label: 'Webhooks' },
