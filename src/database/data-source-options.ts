@@ -21,6 +21,7 @@ import { TextOnlyAndInlineImages1764691202000 } from './migrations/1764691202000
 import { WebhookEndpoints1764777600000 } from './migrations/1764777600000-webhook-endpoints';
 import { InboundMail1764950400000 } from './migrations/1764950400000-inbound-mail';
 import { AccountEventRetention1765036800000 } from './migrations/1765036800000-account-event-retention';
+import { NextAttemptAt1765036801000 } from './migrations/1765036801000-next-attempt-at';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -46,6 +47,7 @@ export const MIGRATIONS = [
   WebhookEndpoints1764777600000,
   InboundMail1764950400000,
   AccountEventRetention1765036800000,
+  NextAttemptAt1765036801000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;
