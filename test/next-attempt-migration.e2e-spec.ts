@@ -1,8 +1,9 @@
-// The migration that adds the Message's nextAttemptAt: a message deferred before it takes the start of
-// its waiting retry job (pg-boss's own schema, made by pg-boss), every other message null.
+// The migrations that add the Message's nextAttemptAt: a message deferred before them takes the start
+// of its waiting retry job (pg-boss's own schema, made by pg-boss), every other message null.
 import PgBoss from 'pg-boss';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { NextAttemptAt1765036801000 } from '../src/database/migrations/1765036801000-next-attempt-at';
+import { NextAttemptAtBackfill1765036802000 } from '../src/database/migrations/1765036802000-next-attempt-at-backfill';
 import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
 import { scratchDatabase } from './support/scratch-database';
 
@@ -10,11 +11,13 @@ const SENDER = '00000000-0000-4000-8000-000000000001';
 const DEFERRED = '00000000-0000-4000-8000-0000000000d1';
 const SENT = '00000000-0000-4000-8000-0000000000a1';
 
-describe('migration NextAttemptAt1765036801000', () => {
+describe('migrations NextAttemptAt1765036801000 and NextAttemptAtBackfill1765036802000', () => {
   const { migratedTo, url } = scratchDatabase('next_attempt_migration');
 
   it("gives a message deferred before it its retry job's start, and every other message null", async () => {
-    expect(MIGRATIONS).toContain(NextAttemptAt1765036801000);
+    expect(MIGRATIONS.indexOf(NextAttemptAtBackfill1765036802000)).toBe(
+      MIGRATIONS.indexOf(NextAttemptAt1765036801000) + 1,
+    );
     const old = await migratedTo(MIGRATIONS.slice(0, MIGRATIONS.indexOf(NextAttemptAt1765036801000)));
     await old.runMigrations();
     await old.query(`INSERT INTO senders (id, user_id, email) VALUES ($1, 'u1', 'a@example.com')`, [SENDER]);
