@@ -12,7 +12,12 @@ export function hostileHtml(origin: string): string {
     `<script>console.log('HOSTILE-SCRIPT-RAN'); alert('script'); top.document.title = 'pwned'; top.location = '${origin}/script';</script>`,
     `<img alt="remote" src="${origin}/remote.png">`,
     `<img alt="broken" src="cid:logo" onerror="console.log('HOSTILE-ONERROR-RAN'); alert('onerror'); top.location = '${origin}/onerror'">`,
-    '<p>Visible body of the hostile mail</p></body></html>',
+    // Inline CSS is allowed (mail needs it), so its every way to reach another origin is tried too.
+    `<style>@import url(${origin}/import.css); @font-face { font-family: probe; src: url(${origin}/font.woff) }`,
+    `.tracked { background: url(${origin}/bg-rule.png) }</style>`,
+    `<link rel="stylesheet" href="${origin}/link.css">`,
+    `<div class="tracked">rule</div><div style="background-image: url(${origin}/bg-attr.png)">attribute</div>`,
+    '<p style="font-family: probe">Visible body of the hostile mail</p></body></html>',
   ].join('\n');
 }
 
@@ -57,4 +62,12 @@ export async function waitForRefusals(consoleLines: string[], origin: string): P
     'the refresh refused',
   );
   await waitFor(() => reported("Blocked script execution in 'about:srcdoc'"), 'the script refused');
+  for (const [kind, path] of [
+    ['stylesheet', 'import.css'],
+    ['stylesheet', 'link.css'],
+    ['font', 'font.woff'],
+    ['image', 'bg-rule.png'],
+    ['image', 'bg-attr.png'],
+  ])
+    await waitFor(() => reported(`Loading the ${kind} '${origin}/${path}' violates`), `the ${kind} ${path} refused`);
 }

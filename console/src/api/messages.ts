@@ -64,10 +64,16 @@ export function useMessages(filters: MessageFilters) {
   });
 }
 
+/** Statuses a message leaves on its own (a worker, the clock): its page keeps asking while it has one. */
+const MOVING = new Set(['scheduled', 'queued', 'sending', 'deferred']);
+const REFRESH_MS = 5_000;
+
 export function useMessage(id: string) {
   return useQuery({
     queryKey: queryKeys.messages.detail(id),
     queryFn: () => unwrap(api.GET('/user/messages/{id}', { params: { path: { id } } })),
+    // A deferred message's page would otherwise say "due now" long after the retry delivered it.
+    refetchInterval: (query) => (query.state.data && MOVING.has(query.state.data.status) ? REFRESH_MS : false),
   });
 }
 
