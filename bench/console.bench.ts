@@ -7,10 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { sign } from 'jsonwebtoken';
 import { hasChromium, launchChromium } from '../test/support/chromium';
 import { BENCH_USER } from './list-database';
-import { median, ROOT, startMailroomProcess } from './support';
+import { BENCH_JWT_SECRET, benchToken, median, ROOT, startMailroomProcess } from './support';
 
 const DIST = join(ROOT, 'console/dist');
 const FIRST_LOAD_LIMIT_KB = 250;
@@ -19,7 +18,6 @@ const NAVIGATIONS = 10;
 // Unmeasured navigations first, as the list benchmark warms up: the API process's first requests
 // compile its path and prepare its statements, which a serving process has long done.
 const WARM_UP_NAVIGATIONS = 2;
-const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 
 /** The gzip size of each file index.html loads at once (its script, style sheets and preloads). */
 export function firstLoadBytes(): { files: Record<string, number>; total: number } {
@@ -141,10 +139,10 @@ export async function consoleBench(databaseUrl: string): Promise<{ rows: string[
   }
   const mailroom = await startMailroomProcess(databaseUrl, {
     role: 'api',
-    env: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
+    env: { JWT_SECRET: BENCH_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '100000000' },
   });
   try {
-    const token = sign({}, SECRET, { algorithm: 'HS256', subject: BENCH_USER, expiresIn: 3600 });
+    const token = benchToken(BENCH_USER);
     const list = await fetch(`http://127.0.0.1:${mailroom.port}/user/messages?take=1`, {
       headers: { Authorization: `Bearer ${token}` },
     });

@@ -14,7 +14,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { sign } from 'jsonwebtoken';
 import { generateKeyPairSync, KeyObject, randomUUID } from 'node:crypto';
 import { createTransport } from 'nodemailer';
 import { toMimeMessage } from '../src/mime/mime';
@@ -24,10 +23,14 @@ import { DkimKeyCipher } from '../src/domains/dkim-key-cipher';
 import { MAX_BATCH_MESSAGES } from '../src/sender/dto/send-batch.dto';
 import { cpuMs, treeCpuMs } from './cpu-time';
 import {
+  BENCH_JWT_SECRET,
+  benchBearer,
   BenchDatabase,
   benchDatabase,
   checkNothingDied,
+  markdownTable,
   median,
+  RESULT_HEADER,
   ROOT,
   runBench,
   runConcurrently,
@@ -57,10 +60,9 @@ export const CPU_HEADER = ['phase', 'API', 'PostgreSQL', 'worker', 'sink', 'benc
 const CONCURRENCY = 8; // WORKER_CONCURRENCY's default: SMTP connections on both sides
 const HTTP_CONNECTIONS = 32;
 const BATCH_CLIENTS = 4;
-export const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 // Shared by the bench's processes, which have a DATA_DIR each, so that one opens the keys another stored.
 const ENCRYPTION_KEY = 'bench-data-encryption-key-of-32-characters';
-const AUTHORIZATION = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: 'bench', expiresIn: 24 * 3600 })}`;
+const AUTHORIZATION = benchBearer('bench', 24 * 3600);
 
 const message = (i: number) => ({
   subject: `Benchmark message ${i}`,
@@ -116,7 +118,7 @@ export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryR
       nodeArgs,
       // The bench's own limit: far above what it sends in a minute (the product's default is 600).
       env: {
-        JWT_SECRET: SECRET,
+        JWT_SECRET: BENCH_JWT_SECRET,
         DATA_ENCRYPTION_KEY: ENCRYPTION_KEY,
         RATE_LIMIT_PER_MINUTE: '100000000',
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
@@ -461,13 +463,6 @@ async function waitUntilAllSent(databaseUrl: string): Promise<void> {
   }
 }
 
-export const tableOf = (header: string[], rows: string[][]) =>
-  [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-
 if (require.main === module) {
   const { values } = parseArgs({
     options: {
@@ -489,8 +484,8 @@ if (require.main === module) {
   runBench(async () => {
     const result = await deliveryBench(options);
     process.stdout.write(
-      `\nDelivery benchmark\n\n${tableOf(['measure', 'Mailroom', 'baseline', 'ratio', 'target', 'met'], result.rows)}\n\n` +
-        `CPU ms per message (share of a core for the end-to-end loads)\n\n${tableOf(CPU_HEADER, result.cpu)}\n`,
+      `\nDelivery benchmark\n\n${markdownTable(RESULT_HEADER, result.rows)}\n\n` +
+        `CPU ms per message (share of a core for the end-to-end loads)\n\n${markdownTable(CPU_HEADER, result.cpu)}\n`,
     );
   });
 }

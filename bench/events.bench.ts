@@ -8,12 +8,19 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { post, SECRET } from './delivery.bench';
-import { BenchDatabase, benchDatabase, runConcurrently, SinkProcess, startMailroomProcess } from './support';
+import { post } from './delivery.bench';
+import {
+  BENCH_JWT_SECRET,
+  BenchDatabase,
+  benchDatabase,
+  runConcurrently,
+  SinkProcess,
+  startMailroomProcess,
+} from './support';
 
 const HTTP_CONNECTIONS = 32;
 const ENV = {
-  JWT_SECRET: SECRET,
+  JWT_SECRET: BENCH_JWT_SECRET,
   RATE_LIMIT_PER_MINUTE: '100000000',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
 };

@@ -7,15 +7,20 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { sign } from 'jsonwebtoken';
 import { createTransport } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { freePort } from '../src/common/free-port';
 import { TestDnsServer } from '../test/support/dns-server';
-import { benchDatabase, runBench, runConcurrently, startMailroomProcess } from './support';
+import {
+  BENCH_JWT_SECRET,
+  benchDatabase,
+  benchToken,
+  runBench,
+  runConcurrently,
+  startMailroomProcess,
+} from './support';
 
 const CLIENTS = 8;
-const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 const DOMAIN = 'inbound-bench.example.com';
 
 /** smtp-server taking every mail and dropping it, as the baseline: the same library our listener is built on. */
@@ -47,9 +52,9 @@ async function inboundBench(count: number): Promise<void> {
   const smtpPort = await freePort();
   const mailroom = await startMailroomProcess(database.url, {
     role: 'all',
-    env: { JWT_SECRET: SECRET, INBOUND_SMTP_PORT: String(smtpPort), DNS_SERVERS: await dns.start() },
+    env: { JWT_SECRET: BENCH_JWT_SECRET, INBOUND_SMTP_PORT: String(smtpPort), DNS_SERVERS: await dns.start() },
   });
-  const token = sign({}, SECRET, { algorithm: 'HS256', subject: 'bench-inbound', expiresIn: 3600 });
+  const token = benchToken('bench-inbound');
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`http://127.0.0.1:${mailroom.port}${path}`, {
       method,

@@ -8,15 +8,13 @@ import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sign } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.setup';
 import { AppConfig } from '../src/config/app-config';
 import { MessageRetention, PURGE_BATCH } from '../src/messages/message-retention';
 import { BENCH_USER, benchListDatabase } from './list-database';
-import { median } from './support';
+import { BENCH_JWT_SECRET, benchBearer, median } from './support';
 
-const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 const SEEDED_UNTIL = Date.parse('2026-11-21T00:00:00Z');
 const DAY_MS = 86_400_000;
 
@@ -32,7 +30,7 @@ async function main(): Promise<void> {
     ROLE: 'api',
     LOG_LEVEL: 'warn',
     DATABASE_URL: database.url,
-    JWT_SECRET: SECRET,
+    JWT_SECRET: BENCH_JWT_SECRET,
     DATA_DIR: dataDir,
     RATE_LIMIT_PER_MINUTE: '100000000',
     MESSAGE_RETENTION_DAYS: '1',
@@ -45,7 +43,7 @@ async function main(): Promise<void> {
   try {
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };
-    const authorization = `Bearer ${sign({}, SECRET, { algorithm: 'HS256', subject: BENCH_USER, expiresIn: 3600 })}`;
+    const authorization = benchBearer(BENCH_USER);
     const list = async () => {
       const started = performance.now();
       const response = await fetch(`http://127.0.0.1:${port}/user/messages`, { headers: { authorization } });

@@ -4,11 +4,35 @@ import { ChildProcess, ChildProcessWithoutNullStreams, spawn } from 'node:child_
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sign } from 'jsonwebtoken';
 import { createInterface, Interface } from 'node:readline';
 import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/database/embedded-postgres';
 
 export const ROOT = join(__dirname, '..');
 export const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
+
+/** The JWT secret of every Mailroom process a bench starts. */
+export const BENCH_JWT_SECRET = 'bench-secret-of-at-least-thirty-two-characters';
+
+/** A JWT of `subject`, signed with BENCH_JWT_SECRET. */
+export function benchToken(subject: string, expiresInSeconds = 3600): string {
+  return sign({}, BENCH_JWT_SECRET, { algorithm: 'HS256', subject, expiresIn: expiresInSeconds });
+}
+
+/** The Authorization header value of benchToken(subject). */
+export const benchBearer = (subject: string, expiresInSeconds = 3600) =>
+  `Bearer ${benchToken(subject, expiresInSeconds)}`;
+
+/** The columns of every table of bench/results.md but the CPU one. */
+export const RESULT_HEADER = ['measure', 'Mailroom', 'baseline', 'ratio', 'target', 'met'];
+
+/** A Markdown table. */
+export const markdownTable = (header: string[], rows: string[][]) =>
+  [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 
 // Everything a bench run starts (Mailroom processes, the sink, an embedded PostgreSQL) is stopped
 // whatever ends the run: its end, an error, Ctrl-C, SIGTERM or SIGHUP. Stops run last started

@@ -5,13 +5,21 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { sendProblem } from './common/problem/send-problem';
 
 /**
- * SPEC §14: the console's pages load only this origin's files; no inline or evaluated script, no
- * inline style element, and no page of another origin may frame them.
+ * SPEC §14: the console's pages load only this origin's files; no inline or evaluated script, and
+ * no page of another origin may frame them.
+ *
+ * Inline styles are allowed for one reader: the mail preview's `<iframe sandbox srcdoc>` inherits
+ * this policy, and mail is styled with `<style>` and `style=""` almost always, so under
+ * `style-src 'self'` every mail showed unstyled. No per-document escape exists (a srcdoc or blob:
+ * document inherits the policy, a meta CSP can only tighten it, a style attribute takes no nonce).
+ * What inline CSS could still do is bounded by the rest: it cannot run script, and img-src,
+ * font-src (default-src) and connect-src 'self' keep its url()s and @imports from reaching any
+ * other origin, so a mail's styles neither phone home nor load a remote image.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

@@ -68,6 +68,7 @@ describe('POST /sender/send', () => {
       bcc: null,
       replyTo: null,
       scheduledAt: null,
+      nextAttemptAt: null,
       // One per distinct recipient, the address part as given (SPEC §5 "Recipients").
       recipients: [
         { email: 'Ada@Example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt },

@@ -20,6 +20,9 @@ import { SuppressionScope1764691201000 } from './migrations/1764691201000-suppre
 import { TextOnlyAndInlineImages1764691202000 } from './migrations/1764691202000-text-only-and-inline-images';
 import { WebhookEndpoints1764777600000 } from './migrations/1764777600000-webhook-endpoints';
 import { InboundMail1764950400000 } from './migrations/1764950400000-inbound-mail';
+import { AccountEventRetention1765036800000 } from './migrations/1765036800000-account-event-retention';
+import { NextAttemptAt1765036801000 } from './migrations/1765036801000-next-attempt-at';
+import { NextAttemptAtBackfill1765036802000 } from './migrations/1765036802000-next-attempt-at-backfill';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -44,6 +47,9 @@ export const MIGRATIONS = [
   TextOnlyAndInlineImages1764691202000,
   WebhookEndpoints1764777600000,
   InboundMail1764950400000,
+  AccountEventRetention1765036800000,
+  NextAttemptAt1765036801000,
+  NextAttemptAtBackfill1765036802000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { repeatEvery, retentionCutoff } from '../common/periodic-purge';
 import { AppConfig } from '../config/app-config';
 import { InboundRepository } from './inbound.repository';
 
-const DAY_MS = 86_400_000;
 const EVERY_MS = 10 * 60_000;
 /** Mails per transaction: small enough that no lock is held for long (raw mail is up to 10 MiB). */
 const PURGE_BATCH = 100;
@@ -16,8 +16,7 @@ const PURGE_BATCH = 100;
 @Injectable()
 export class InboundRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(InboundRetention.name);
-  private timer?: NodeJS.Timeout;
-  private purging?: Promise<unknown>;
+  private schedule?: { stop: () => Promise<void> };
   private stopped = false;
 
   constructor(
@@ -27,27 +26,21 @@ export class InboundRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    const run = () => {
-      this.purging ??= this.purge()
+    this.schedule = repeatEvery(EVERY_MS, () =>
+      this.purge()
         .then((purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} inbound mails past retention`))
-        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge inbound mail past the retention window'))
-        .finally(() => (this.purging = undefined));
-    };
-    setImmediate(run);
-    this.timer = setInterval(run, EVERY_MS);
-    this.timer.unref();
+        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge inbound mail past the retention window')),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.purging;
+    await this.schedule?.stop();
   }
 
   /** Deletes every mail received before the window; returns how many. */
   async purge(now = new Date()): Promise<number> {
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    const before = new Date(today - this.config.retentionDays! * DAY_MS);
+    const before = retentionCutoff(this.config.retentionDays!, now);
     let purged = 0;
     for (let n = PURGE_BATCH; n === PURGE_BATCH && !this.stopped; purged += n)
       n = await this.inbound.purge(before, PURGE_BATCH);

@@ -76,6 +76,7 @@ describe(`${MessageIntake.name}.acceptMany`, () => {
           bcc: null,
           reply_to: null,
           scheduled_at: null,
+          next_attempt_at: null,
         })),
         outboxEventIds: [],
       }),

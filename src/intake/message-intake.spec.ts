@@ -82,6 +82,7 @@ describe(MessageIntake.name, () => {
         bcc: null,
         reply_to: null,
         scheduled_at: null,
+        next_attempt_at: null,
       };
       return Promise.resolve({ messages: [row], outboxEventIds: ['event-1'] });
     });

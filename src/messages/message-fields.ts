@@ -4,7 +4,7 @@ import type { RecipientFate } from './recipient-fates';
 /**
  * Where a field goes besides the stored message: `row` — lists and look-ups read it back and the
  * API echoes it (MessageRow, mapMessage); `claimed` — the delivery claim reads it (ClaimedFields);
- * `computed` — accept() computes it rather than taking it from the new message.
+ * `computed` — accept() computes it (or leaves it to its default) rather than taking it from the new message.
  */
 type Use = 'row' | 'claimed' | 'computed';
 
@@ -54,6 +54,8 @@ export const MESSAGE_FIELDS = {
   replyTo: field<string[] | null>()('reply_to', 'text[]', ['row', 'claimed']),
   /** The moment asked for; the message is `scheduled` while it is after sentAt. */
   scheduledAt: field<Date | null>()('scheduled_at', 'timestamptz', ['row']),
+  /** While deferred, when the next attempt is due; the statement that defers the message writes it. */
+  nextAttemptAt: field<Date | null>()('next_attempt_at', 'timestamptz', ['row', 'computed']),
   /** Each recipient's own fate (SPEC §5), in delivery order; the lifecycle's statements change it with the status. */
   recipientFates: field<RecipientFate[]>()('recipient_fates', 'jsonb', ['row'], 'recipients'),
   /** null: a text-only message. */

@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { repeatEvery, retentionCutoff } from '../common/periodic-purge';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { DeliveryQueue } from '../queue/delivery-queue';
 import { WebhookQueue } from '../queue/webhook-queue';
 import { MESSAGE_STATUSES, MessageStatus } from './message-status';
 
-const DAY_MS = 86_400_000;
 const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
 export const PURGE_BATCH = 1_000;
@@ -26,8 +26,7 @@ const FINISHED = MESSAGE_STATUSES.filter((s) => !UNFINISHED.includes(s));
 @Injectable()
 export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(MessageRetention.name);
-  private timer?: NodeJS.Timeout;
-  private purging?: Promise<unknown>;
+  private schedule?: { stop: () => Promise<void> };
   private readonly stopping = new AbortController();
 
   constructor(
@@ -39,29 +38,18 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    const run = () => {
-      this.purging ??= this.purge()
+    this.schedule = repeatEvery(EVERY_MS, () =>
+      this.purge()
         .then(
           (purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} messages past the retention window`),
         )
-        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge messages past the retention window'))
-        .finally(() => (this.purging = undefined));
-    };
-    setImmediate(run);
-    this.timer = setInterval(run, EVERY_MS);
-    this.timer.unref();
+        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge messages past the retention window')),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopping.abort();
-    clearInterval(this.timer);
-    await this.purging;
-  }
-
-  /** The first moment kept: midnight UTC, `retentionDays` days before today. */
-  cutoff(now = new Date()): Date {
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    return new Date(today - this.config.retentionDays! * DAY_MS);
+    await this.schedule?.stop();
   }
 
   /**
@@ -71,7 +59,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
    * whole. Returns how many messages it deleted.
    */
   async purge(now = new Date(), batch = PURGE_BATCH): Promise<number> {
-    const before = this.cutoff(now);
+    const before = retentionCutoff(this.config.retentionDays!, now);
     let purged = 0;
     // Each batch starts where the last one ended: the unfinished messages it stepped over are not
     // read again by every batch (with the bench seed's 10% unfinished, 300,000 messages into a

@@ -1,5 +1,5 @@
-import { historyAsOf } from './message.mapper';
-import type { StatusEventRow } from './messages.repository';
+import { historyAsOf, mapMessage } from './message.mapper';
+import type { MessageRow, StatusEventRow } from './messages.repository';
 import type { MessageStatus } from './message-status';
 
 const at = new Date('2026-03-01T10:00:00.000Z');
@@ -32,5 +32,35 @@ describe('historyAsOf', () => {
 
   it('is the whole history for a sequence past its changes', () => {
     expect(historyAsOf(history, 9)).toEqual(history);
+  });
+});
+
+describe('mapMessage', () => {
+  const due = new Date('2026-03-01T10:05:00.000Z');
+  const row = (status: MessageStatus): MessageRow => ({
+    id: 'm',
+    user_id: 'u',
+    sender_id: 's',
+    sender: 'a@example.com',
+    recipients: ['b@example.com'],
+    subject: 'Hi',
+    status,
+    priority: 'normal',
+    bulk_sending_id: null,
+    contact_id: null,
+    custom_payload: null,
+    sent_at: at,
+    cc: null,
+    bcc: null,
+    reply_to: null,
+    scheduled_at: null,
+    next_attempt_at: due,
+    recipient_fates: [],
+  });
+
+  it('shows the next attempt of a deferred message only, whatever the row still holds', () => {
+    expect(mapMessage(row('deferred')).nextAttemptAt).toBe(due.toISOString());
+    for (const status of ['sending', 'sent', 'failed', 'canceled'] as const)
+      expect(mapMessage(row(status)).nextAttemptAt).toBeNull();
   });
 });

@@ -8,6 +8,9 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
   const message = rowAsApi(row);
   return {
     ...message,
+    // Only a deferred message has a next attempt, whoever wrote the row (a process of the previous
+    // version claiming a deferred message leaves the column as it was).
+    ...(row.status !== 'deferred' && { nextAttemptAt: null }),
     // A message stored with no fates kept (before they were, or by the previous version).
     ...(row.recipient_fates.length === 0 && {
       recipients: fatesFromStatus({ ...row, to: row.recipients, sentAt: row.sent_at }),

@@ -30,6 +30,7 @@ function row(id: string): MessageRow {
     bcc: null,
     reply_to: null,
     scheduled_at: null,
+    next_attempt_at: null,
     recipient_fates: [],
   };
 }

@@ -148,6 +148,28 @@ export class WebhookEventsRepository {
     );
   }
 
+  /**
+   * Deletes up to `limit` deliveries of account events (those without a message: a message's
+   * go with it) created before `before` and no longer pending, oldest first, with their attempts
+   * (ON DELETE CASCADE); returns how many. SKIP LOCKED: one an attempt or a replay holds stays
+   * for the next run.
+   */
+  async purgeAccountEvents(before: Date, limit: number): Promise<number> {
+    const [{ deleted }]: { deleted: number }[] = await this.database.query(
+      `WITH gone AS (
+         DELETE FROM webhook_events WHERE id IN (
+           SELECT id FROM webhook_events
+           WHERE message_id IS NULL AND created_at < $1 AND state <> 'pending'
+           ORDER BY created_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS deleted FROM gone`,
+      [before, limit],
+    );
+    return deleted;
+  }
+
   /** A delivery to an endpoint found disabled: given up without an attempt (SPEC §11: it is sent nothing). */
   async skip(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`UPDATE webhook_events SET state = 'failed', next_attempt_at = NULL WHERE id = $1`, [id]);

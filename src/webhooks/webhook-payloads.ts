@@ -27,12 +27,20 @@ export class WebhookPayloads {
     const row = await this.messages.getById(event.user_id, event.message_id!);
     if (!row) return undefined;
     const sequence = event.sequence!;
-    const history = historyAsOf(
-      (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!,
-      sequence,
-    );
+    const fullHistory = (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!;
+    const history = historyAsOf(fullHistory, sequence);
     const recipientFates = event.recipient_fates ?? row.recipient_fates;
-    const message = mapMessage({ ...row, status: event.status!, recipient_fates: recipientFates }, history);
+    // The next attempt the row holds is this change's only while no later change happened.
+    const changedSince = fullHistory.filter((entry) => !entry.note).length > sequence;
+    const message = mapMessage(
+      {
+        ...row,
+        status: event.status!,
+        recipient_fates: recipientFates,
+        next_attempt_at: changedSince ? null : row.next_attempt_at,
+      },
+      history,
+    );
     const position = (event.data as { position?: number } | null)?.position;
     return position === undefined ? { message, sequence } : { message, recipient: message.recipients[position] };
   }

@@ -10,6 +10,7 @@ import { WebhookEventsRepository } from './webhook-events.repository';
 import { WebhookEventsService } from './webhook-events.service';
 import { WebhookPoster } from './webhook-poster';
 import { WebhookSigner } from './webhook-signer';
+import { WebhookRetention } from './webhook-retention';
 import { WebhookWorker } from './webhook.worker';
 import { WebhooksController } from './webhooks.controller';
 
@@ -28,6 +29,7 @@ import { WebhooksController } from './webhooks.controller';
     WebhookEventsService,
     DeliverWebhookEventUseCase,
     WebhookWorker,
+    WebhookRetention,
   ],
 })
 export class WebhooksModule {}

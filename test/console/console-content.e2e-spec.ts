@@ -1,44 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
 import { sendBody } from '../support/factories';
+import { hostileHtml, trackingServer, waitForRefusals, watchPage } from '../support/hostile-preview';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
-import { waitFor } from '../support/wait-for';
-
-/** A mail that tries every way to run script, leave the preview or phone home; `origin` is the test's own server. */
-function hostileHtml(origin: string): string {
-  return [
-    `<html><head><title>Hijacked</title><meta http-equiv="refresh" content="0;url=${origin}/refresh"></head><body>`,
-    `<script>console.log('HOSTILE-SCRIPT-RAN'); alert('script'); top.document.title = 'pwned'; top.location = '${origin}/script';</script>`,
-    `<img alt="remote" src="${origin}/remote.png">`,
-    `<img alt="broken" src="cid:logo" onerror="console.log('HOSTILE-ONERROR-RAN'); alert('onerror'); top.location = '${origin}/onerror'">`,
-    '<p>Visible body of the hostile mail</p></body></html>',
-  ].join('\n');
-}
 
 /** SPEC §14: the Message page's content — a sandboxed preview, the text, headers, attachments, .eml. */
 describeInBrowser('Console content browser tests')("the console: a message's content (SPEC §12, §14)", () => {
   const { t, served } = consoleInBrowser();
-  const requests: string[] = [];
-  let server: Server;
-  let origin: string;
-
-  beforeAll(async () => {
-    server = createServer((request, response) => {
-      requests.push(request.url ?? '');
-      response.end('tracked');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const tracking = trackingServer();
+  const { requests } = tracking;
 
   it(
     'shows hostile HTML in a sandbox where no script runs, nothing remote loads and nothing navigates',
     async () => {
       const userId = newUserId();
+      const origin = tracking.origin();
       const sent = await t.http
         .post('/sender/send')
         .set(bearer(userId))
@@ -47,13 +24,7 @@ describeInBrowser('Console content browser tests')("the console: a message's con
       // The server answers: a request the preview made would be counted.
       expect(await (await fetch(`${origin}/reachable`)).text()).toBe('tracked');
       const { context, page } = await newConsolePage(served.browser);
-      const consoleLines: string[] = [];
-      const dialogs: string[] = [];
-      page.on('console', (message) => consoleLines.push(message.text()));
-      page.on('dialog', (dialog) => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
-      });
+      const { consoleLines, dialogs } = watchPage(page);
       await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${sent.body.id}`);
       const url = page.url();
       const title = await page.title();
@@ -61,14 +32,7 @@ describeInBrowser('Console content browser tests')("the console: a message's con
       const preview = page.locator('iframe.mail-preview');
       expect(await preview.getAttribute('sandbox')).toBe('');
       await page.frameLocator('iframe.mail-preview').getByText('Visible body of the hostile mail').waitFor();
-      // The real signals that the preview tried each: Chromium's reports of the sandbox and the CSP refusing them.
-      const reported = (text: string) => consoleLines.some((line) => line.includes(text));
-      await waitFor(() => reported(`Loading the image '${origin}/remote.png' violates`), 'the remote image refused');
-      await waitFor(
-        () => reported("Refused to execute the redirect specified via '<meta http-equiv='refresh'"),
-        'the refresh refused',
-      );
-      await waitFor(() => reported("Blocked script execution in 'about:srcdoc'"), 'the script refused');
+      await waitForRefusals(consoleLines, origin);
       await page.getByText('Plain words for the reader').waitFor();
 
       expect(requests).toEqual(['/reachable']);

@@ -119,7 +119,9 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
       await page.locator('.page-header .badge-canceled').waitFor();
       const { body } = await t.http.get(`/user/messages/${message.id}`).set(bearer(userId)).expect(200);
       expect(body.status).toBe('canceled');
-      expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+      // Final now: Cancel stays, disabled, saying why (SPEC §5).
+      expect(await page.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+      await page.getByText('Cannot cancel: this message is canceled').waitFor();
       await page.getByRole('link', { name: '← Messages' }).click();
       await page.locator('tr', { hasText: 'Password reset' }).locator('.badge-canceled').waitFor();
       await context.close();

@@ -93,15 +93,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /**
  * For the describe it is called in: the console built, a DNS server on loopback that the app
- * verifies domains against, the app listening on loopback, and one Chromium for the file.
+ * verifies domains against, the app listening on loopback (with `env` besides, on a database of its
+ * own when `isolatedDatabase`), and one Chromium for the file.
  */
-export function consoleInBrowser(): { t: TestApp; dns: TestDnsServer; served: { browser: Browser; baseUrl: string } } {
+export function consoleInBrowser(
+  env: Record<string, string> = {},
+  options: { isolatedDatabase?: boolean } = {},
+): { t: TestApp; dns: TestDnsServer; served: { browser: Browser; baseUrl: string } } {
   const t = {} as TestApp;
   const dns = new TestDnsServer();
   const served = {} as { browser: Browser; baseUrl: string };
   beforeAll(async () => {
     await ensureConsoleBuilt();
-    Object.assign(t, await bootTestApp({ DNS_SERVERS: await dns.start() }));
+    Object.assign(t, await bootTestApp({ DNS_SERVERS: await dns.start(), ...env }, options));
     await t.app.listen(0, '127.0.0.1');
     served.baseUrl = await t.app.getUrl();
     served.browser = await launchChromium();

@@ -26,6 +26,8 @@ export function scratchDatabase(label: string) {
   });
 
   return {
+    /** The database's URL, for a client other than TypeORM (pg-boss making its own schema). */
+    url: url.toString(),
     migratedTo: (migrations: (typeof MIGRATIONS)[number][]) =>
       new DataSource({ ...dataSourceOptions(url.toString(), ENTITIES), migrations }).initialize(),
   };

@@ -25,6 +25,7 @@ const MESSAGE_FIELDS = [
   'bcc',
   'replyTo',
   'scheduledAt',
+  'nextAttemptAt',
   'recipients',
   'statusHistory',
 ].sort();
@@ -218,6 +219,17 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
         expect(deferred.status).toBe('deferred');
         expect(deferred.statusHistory).toEqual(final.statusHistory.slice(0, 3));
         expect(deferred.statusHistory[2].detail).toContain('451 4.3.0 Try again later');
+        // The retry's moment (DELIVERY_RETRY_DELAYS 1 s after the deferral) while the message still waits
+        // for it when the event goes out; null once the retry began, as it has for the other events.
+        const due = Date.parse(deferred.statusHistory[2].at) + 1000;
+        if (deferred.nextAttemptAt !== null)
+          expect(Math.abs(Date.parse(deferred.nextAttemptAt) - due)).toBeLessThan(50);
+        expect(events.filter((_, i) => i !== 2).map(({ event }) => event.data.message.nextAttemptAt)).toEqual([
+          null,
+          null,
+          null,
+          null,
+        ]);
         expect(events[4].event.data.message.statusHistory).toEqual(final.statusHistory);
       },
       TIMEOUT,

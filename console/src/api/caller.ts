@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { api, unwrap, type Schemas } from './client';
 import { queryKeys } from './query-keys';
@@ -23,8 +23,21 @@ export function useCaller() {
 }
 
 /** Tries a credential before keeping it: the caller it names, or the API's refusal. */
-export function identify(token: string): Promise<Caller> {
+function identify(token: string): Promise<Caller> {
   return unwrap(api.GET('/user/me', { headers: { Authorization: `Bearer ${token}` } }));
+}
+
+/**
+ * Signs in with `token` once the API has said whom it names (rejects with the API's refusal
+ * otherwise). The answer becomes the caller at once, so the first page already shows what this
+ * credential may not do, instead of controls that are enabled until GET /user/me answers again.
+ */
+export function useSignIn(): (token: string) => Promise<void> {
+  const client = useQueryClient();
+  return async (token) => {
+    client.setQueryData(queryKeys.caller(token), await identify(token));
+    session.signIn(token);
+  };
 }
 
 export interface Permission {

@@ -34,3 +34,13 @@ export function useDeleteDomain() {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
   });
 }
+
+/** Turns receiving on or off (SPEC §13); a pending domain, or a name another user receives for, is a 409. */
+export function useSetReceiving() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, receiving }: { id: string; receiving: boolean }) =>
+      unwrap(api.PATCH('/domains/{id}', { params: { path: { id } }, body: { receiving } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
+  });
+}

@@ -1,37 +1,13 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, errorOf, unwrap, type Schemas } from './client';
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap, type Schemas } from './client';
 import { queryKeys } from './query-keys';
-import { session } from './session';
 
 export type MessageContent = Schemas['MessageContentResponse'];
-export type Attachment = MessageContent['attachments'][number];
 
 /** SPEC §12: the body as accepted, its custom headers and its attachments' descriptions. */
 export function useMessageContent(id: string) {
   return useQuery({
     queryKey: queryKeys.messages.content(id),
     queryFn: () => unwrap(api.GET('/user/messages/{id}/content', { params: { path: { id } } })),
-  });
-}
-
-/**
- * Downloads one of a message's byte endpoints (an attachment, the `.eml`). A link cannot carry the
- * Authorization header, so the bytes are fetched with the credential and saved from a blob: URL
- * (a download is no fetch the console's CSP governs).
- */
-export function useDownload() {
-  return useMutation({
-    mutationFn: async ({ path, fileName }: { path: string; fileName: string }) => {
-      const response = await fetch(path, { headers: { Authorization: `Bearer ${session.token() ?? ''}` } });
-      if (response.status === 401) session.expire();
-      if (!response.ok) throw await errorOf(response);
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      link.click();
-      // The click has handed the blob to the download; the URL is no longer needed.
-      setTimeout(() => URL.revokeObjectURL(url), 0);
-    },
   });
 }

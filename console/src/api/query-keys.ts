@@ -1,4 +1,6 @@
+import type { InboundFilters } from './inbound';
 import type { MessageFilters } from './messages';
+import type { DeliveryFilters } from './webhook-deliveries';
 
 /** Every query key of the console, one factory per resource (TanStack Query's effective keys). */
 export const queryKeys = {
@@ -15,9 +17,20 @@ export const queryKeys = {
   webhookDeliveries: {
     all: ['webhook-deliveries'] as const,
     forMessage: (messageId: string, page: number) => ['webhook-deliveries', 'message', messageId, page] as const,
+    list: (filters: DeliveryFilters) => ['webhook-deliveries', 'list', filters] as const,
+  },
+  webhookEndpoints: {
+    all: ['webhook-endpoints'] as const,
+    list: ['webhook-endpoints', 'list'] as const,
+    secret: (id: string) => ['webhook-endpoints', 'secret', id] as const,
   },
   domains: {
     all: ['domains'] as const,
+  },
+  inbound: {
+    all: ['inbound'] as const,
+    list: (filters: InboundFilters) => ['inbound', 'list', filters] as const,
+    detail: (id: string) => ['inbound', 'detail', id] as const,
   },
   apiKeys: {
     all: ['api-keys'] as const,

@@ -1,13 +1,45 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
 import { queryKeys } from './query-keys';
 
 export type WebhookDelivery = Schemas['WebhookDeliveryResponse'];
+type ListQuery = NonNullable<
+  import('../../generated/openapi').paths['/user/webhook-deliveries']['get']['parameters']['query']
+>;
+export type LoggedEventType = NonNullable<ListQuery['type']>;
+
+/** The Webhooks page's delivery filters as its URL holds them ('' for none). */
+export interface DeliveryFilters {
+  endpointId: string;
+  type: LoggedEventType | '';
+  page: number;
+}
 
 export function useMessageWebhookDeliveries(messageId: string, page: number) {
   return useQuery({
     queryKey: queryKeys.webhookDeliveries.forMessage(messageId, page),
     queryFn: () => unwrap(api.GET('/user/webhook-deliveries', { params: { query: { messageId, page, take: 20 } } })),
+  });
+}
+
+export function useWebhookDeliveries(filters: DeliveryFilters) {
+  return useQuery({
+    queryKey: queryKeys.webhookDeliveries.list(filters),
+    queryFn: () =>
+      unwrap(
+        api.GET('/user/webhook-deliveries', {
+          params: {
+            query: {
+              endpointId: filters.endpointId || undefined,
+              type: filters.type || undefined,
+              page: filters.page,
+              take: 20,
+            },
+          },
+        }),
+      ),
+    // The page shown stays while the next one loads, so paging does not blank the table.
+    placeholderData: keepPreviousData,
   });
 }
 

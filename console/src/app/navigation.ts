@@ -1,12 +1,14 @@
 /**
- * The console's pages in the order the navigation shows them. Webhooks (§11 endpoints) and
- * Inbound (§13) take their places here once their APIs exist.
+ * The console's pages in the order the navigation shows them: what was sent and received first,
+ * then the settings; Webhooks beside them, as Postmark's and Resend's dashboards place it.
  */
 export const NAVIGATION = [
   { path: '/overview', label: 'Overview' },
   { path: '/messages', label: 'Messages' },
+  { path: '/inbound', label: 'Inbound' },
   { path: '/domains', label: 'Domains' },
   { path: '/suppressions', label: 'Suppressions' },
+  { path: '/webhooks', label: 'Webhooks' },
   { path: '/api-keys', label: 'API keys' },
 ] as const;
 

@@ -12,6 +12,8 @@ export function ActionButton({
   children,
   type = 'button',
   className,
+  expanded,
+  reasonId,
 }: {
   permission: Permission;
   onClick?: () => void;
@@ -19,8 +21,13 @@ export function ActionButton({
   children: ReactNode;
   type?: 'button' | 'submit';
   className?: string;
+  /** For a button that shows or hides something: whether it is shown now. */
+  expanded?: boolean;
+  /** The id of the reason shown once for a group of controls; it is then not repeated beside this one. */
+  reasonId?: string;
 }) {
-  const reasonId = useId();
+  const ownReasonId = useId();
+  const describedBy = reasonId ?? ownReasonId;
   return (
     <span className="action">
       <button
@@ -28,13 +35,14 @@ export function ActionButton({
         className={className}
         onClick={onClick}
         disabled={!permission.allowed || pending}
-        aria-describedby={permission.allowed ? undefined : reasonId}
+        aria-describedby={permission.allowed ? undefined : describedBy}
         aria-busy={pending || undefined}
+        aria-expanded={expanded}
       >
         {children}
       </button>
-      {!permission.allowed && (
-        <span id={reasonId} className="inline-note">
+      {!permission.allowed && !reasonId && (
+        <span id={ownReasonId} className="inline-note">
           {permission.reason}
         </span>
       )}

@@ -9,17 +9,26 @@ export function ConfirmButton({
   pending,
   children,
   question,
+  reasonId,
 }: {
   permission: Permission;
   onConfirm: () => void;
   pending?: boolean;
   children: ReactNode;
   question: string;
+  /** As ActionButton's: the id of a reason shown once for a group of controls. */
+  reasonId?: string;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
-      <ActionButton permission={permission} onClick={() => setAsking(true)} className="danger-quiet" pending={pending}>
+      <ActionButton
+        permission={permission}
+        onClick={() => setAsking(true)}
+        className="danger-quiet"
+        pending={pending}
+        reasonId={reasonId}
+      >
         {children}
       </ActionButton>
     );

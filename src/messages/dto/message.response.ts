@@ -136,6 +136,16 @@ export class MessageResponse {
   scheduledAt!: string | null;
 
   @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: null,
+    description:
+      'While `deferred`: when the next delivery attempt is due (DELIVERY_RETRY_DELAYS after the deferral); null in every other status. In a webhook event: as at delivery, null once the message has changed since',
+  })
+  nextAttemptAt!: string | null;
+
+  @ApiProperty({
     type: [RecipientFateResponse],
     description:
       "Each recipient's own fate, to, cc then bcc, repeats dropped (SPEC §5): `suppressed` when on the suppression list",

@@ -107,6 +107,10 @@ export class MessageEntity {
   @Column({ type: 'jsonb', name: 'recipient_fates', default: () => "'[]'" })
   recipientFates!: RecipientFate[];
 
+  /** While deferred, when the next delivery attempt is due (its retry job's start); null otherwise. */
+  @Column({ type: 'timestamptz', name: 'next_attempt_at', precision: 3, nullable: true })
+  nextAttemptAt!: Date | null;
+
   @Column({ type: 'timestamptz', name: 'updated_at', precision: 3 })
   updatedAt!: Date;
 }

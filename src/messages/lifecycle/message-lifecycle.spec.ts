@@ -122,6 +122,7 @@ describe(MessageLifecycle.name, () => {
       [null, null],
       [null, null],
       [false, true],
+      [null, null],
     ]);
     expect(claimed).toEqual({
       moved: [{ id: 'm2', userId: 'u', status: 'sending', attempt: 2, subject: 'Hi' }],
@@ -130,14 +131,16 @@ describe(MessageLifecycle.name, () => {
     expect(outbox.enqueue).toHaveBeenCalledWith(manager, ['event-2']);
   });
 
-  it('finishes attempts with the targets and details given, and queues no job when no webhook asked', async () => {
+  it('finishes attempts with the targets, details and retry delays given, and queues no job when no webhook asked', async () => {
     query.mockResolvedValue([{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1, outbox_event_ids: null }]);
 
     const finished = await sut.finish(manager, [
-      { messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy' },
+      { messageId: 'm1', attempt: 1, status: 'deferred', detail: '421 busy', retryAfterSeconds: 60 },
     ]);
 
-    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null], [null], [false]]);
+    expect(query.mock.calls[0][1]).toEqual([['m1'], [1], ['deferred'], ['421 busy'], [null], [null], [false], [60]]);
+    // The delay becomes the message's next_attempt_at in the same statement, and only for a deferral.
+    expect(query.mock.calls[0][0]).toMatch(/next_attempt_at = CASE WHEN c\.status = 'deferred'/);
     expect(finished).toEqual({
       moved: [{ id: 'm1', userId: 'u', status: 'deferred', attempt: 1 }],
       outboxEventIds: [],

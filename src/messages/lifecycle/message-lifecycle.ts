@@ -28,6 +28,8 @@ export interface StatusChange<N extends TransitionName = TransitionName> {
    * since, as on a retry that sends only its remaining copies (judged at the first attempt).
    */
   keepSuppressed?: boolean;
+  /** For a finish that defers the message: the delay before its next attempt, kept as its nextAttemptAt. */
+  retryAfterSeconds?: number;
 }
 
 /** A history entry that changes no status: a report worth keeping that moves nothing (SPEC §9). */
@@ -166,7 +168,9 @@ export class MessageLifecycle {
    */
   suppress(
     manager: EntityManager,
-    changes: (Required<Omit<StatusChange<'suppress'>, 'status' | 'recipient' | 'fates' | 'keepSuppressed'>> &
+    changes: (Required<
+      Omit<StatusChange<'suppress'>, 'status' | 'recipient' | 'fates' | 'keepSuppressed' | 'retryAfterSeconds'>
+    > &
       Pick<StatusChange, 'fates'>)[],
   ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'suppress', changes);
@@ -247,8 +251,8 @@ export class MessageLifecycle {
   /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
   finish(
     manager: EntityManager,
-    outcomes: (Required<Omit<StatusChange<'finish'>, 'recipient' | 'fates' | 'keepSuppressed'>> &
-      Pick<StatusChange, 'fates'>)[],
+    outcomes: (Required<Omit<StatusChange<'finish'>, 'recipient' | 'fates' | 'keepSuppressed' | 'retryAfterSeconds'>> &
+      Pick<StatusChange, 'fates' | 'retryAfterSeconds'>)[],
   ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
     return this.apply(manager, 'finish', outcomes);
   }
@@ -271,6 +275,7 @@ export class MessageLifecycle {
       changes.map((c) => c.recipient ?? null),
       changes.map((c) => (c.fates ? fatesJson(c.fates) : null)),
       changes.map((c) => c.keepSuppressed ?? false),
+      changes.map((c) => c.retryAfterSeconds ?? null),
     ]);
     const outboxEventIds = await this.enqueueOutbox(manager, rows);
     return { moved: rows.map((row) => withoutOutboxEventId(row) as MovedMessage & R), outboxEventIds };

@@ -85,20 +85,25 @@ export function recipientFatesSql(): string {
  * entries and the event outbox rows (messageOutboxCte: the message's event and its recipients'). Parameters: $1 message ids, $2 attempts, $3 target statuses (for
  * events with several), $4 history details, $5 the recipients per-recipient events name, $6 the recipients' fate changes
  * (FateChange[] as jsonb, recipientChangesCte), applied to the messages that move, $7 whether the claim keeps
- * recipients shown suppressed so (StatusChange.keepSuppressed). `returning` adds columns of the changed message
+ * recipients shown suppressed so (StatusChange.keepSuppressed), $8 the delay in seconds before the next attempt (for a
+ * message deferred: its next_attempt_at, every other change clears it). `returning` adds columns of the changed message
  * (`m`), by output name, for callers that need them in the same round trip.
  */
 export function transitionSql(name: TransitionName, returning: Record<string, string> = {}): string {
   // The claim and the suppress judge the suppression list again (SPEC §5).
   const release = name === 'claim' || name === 'suppress';
   const fixed = fixedTarget(name);
+  const target = fixed ? `'${fixed}'` : 'c.status';
   const extra = Object.entries(returning);
   return `WITH change AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::boolean[])
-      AS c(message_id, attempt, status, detail, recipient, fates, keep_suppressed)
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::boolean[], $8::int[])
+      AS c(message_id, attempt, status, detail, recipient, fates, keep_suppressed, retry_after_seconds)
   ), ${recipientChangesCte('change', release)}, ${FATE_PATCHES}, moved AS (
-    UPDATE messages m SET status = ${fixed ? `'${fixed}'` : 'c.status'},${countsAttempt(name) ? ' delivery_attempts = c.attempt,' : ''}
-      status_changes = m.status_changes + 1, updated_at = clock_timestamp(), recipient_fates = ${FATES_AFTER}
+    UPDATE messages m SET status = ${target},${countsAttempt(name) ? ' delivery_attempts = c.attempt,' : ''}
+      status_changes = m.status_changes + 1, updated_at = clock_timestamp(), recipient_fates = ${FATES_AFTER},
+      -- The retry job starts after the same delay (DeliveryRecorder queues it in this transaction).
+      next_attempt_at = CASE WHEN ${target} = 'deferred'
+        THEN date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => coalesce(c.retry_after_seconds, 0)) END
     FROM change c LEFT JOIN fate_patches p ON p.message_id = c.message_id
     WHERE m.id = c.message_id AND (${guardSql(name)})
     RETURNING m.id, c.attempt, c.detail, c.recipient, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}

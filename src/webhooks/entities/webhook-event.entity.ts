@@ -13,6 +13,7 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 @Index('ix_webhook_events_user_created', ['userId', 'createdAt', 'id'])
 @Index('ix_webhook_events_user_message', ['userId', 'messageId', 'createdAt', 'id'])
 @Index('ix_webhook_events_endpoint', ['endpointId', 'createdAt', 'id'], { where: 'endpoint_id IS NOT NULL' })
+@Index('ix_webhook_events_account_created', ['createdAt'], { where: 'message_id IS NULL' })
 export class WebhookEventEntity {
   /** The delivery's id; for a message's own webhook also its event's. */
   @PrimaryColumn('uuid')

@@ -7,6 +7,7 @@ import { Moment } from '../../components/moment';
 import { InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
 import { Cell, Table } from '../../components/table';
+import { ReceivingToggle } from './receiving-toggle';
 
 export function DomainCard({ domain }: { domain: Domain }) {
   const verify = useVerifyDomain();
@@ -39,6 +40,7 @@ export function DomainCard({ domain }: { domain: Domain }) {
         </ConfirmButton>
       </header>
       <InlineError error={verify.error ?? remove.error} />
+      <ReceivingToggle domain={domain} />
       {verification && (
         <div role="status" className={verification.status === 'verified' ? 'inline-success' : 'inline-note'}>
           {verification.status === 'verified' ? (

@@ -6,13 +6,15 @@ import { QueryView } from '../../components/query-view';
 import { Empty, InlineError } from '../../components/states';
 import { DomainCard } from './domain-card';
 
-/** Sending domains (SPEC §9): add one, publish its records, verify, delete. */
+/** Sending domains (SPEC §9): add one, publish its records, verify, receive (§13), delete. */
 export function DomainsPage() {
   const query = useDomains();
   return (
     <section aria-labelledby="domains-title">
       <h1 id="domains-title">Domains</h1>
-      <p className="muted">Mail from a verified domain is signed with its DKIM key.</p>
+      <p className="muted">
+        Mail from a verified domain is signed with its DKIM key; a verified domain can also receive mail.
+      </p>
       <AddDomain />
       <QueryView query={query} what="domains">
         {({ domains }) =>

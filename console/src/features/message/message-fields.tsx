@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Message } from '../../api/messages';
+import { FieldList } from '../../components/field-list';
 import { Moment } from '../../components/moment';
 
 const list = (values: string[] | null | undefined) => (values?.length ? values.join(', ') : null);
@@ -23,16 +24,5 @@ export function MessageFields({ message }: { message: Message }) {
       message.customPayload ? <code key="payload">{JSON.stringify(message.customPayload)}</code> : null,
     ],
   ];
-  return (
-    <dl className="fields card">
-      {rows
-        .filter(([, value]) => value !== null && value !== undefined)
-        .map(([name, value]) => (
-          <div key={name} className="field">
-            <dt>{name}</dt>
-            <dd className="wrap">{value}</dd>
-          </div>
-        ))}
-    </dl>
-  );
+  return <FieldList rows={rows} />;
 }

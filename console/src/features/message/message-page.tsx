@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router';
-import { usePermission } from '../../api/caller';
+import { usePermission, type Permission } from '../../api/caller';
 import { CANCELABLE, useCancelMessage, useMessage, type Message } from '../../api/messages';
 import { ConfirmButton } from '../../components/confirm-button';
 import { QueryView } from '../../components/query-view';
@@ -30,6 +30,15 @@ export function MessagePage() {
   );
 }
 
+/** Cancel as SPEC §5 allows it: from scheduled, queued or deferred; otherwise why not, as the API's 409 says. */
+function cancelable(message: Message): Permission {
+  if (CANCELABLE.includes(message.status)) return { allowed: true };
+  return {
+    allowed: false,
+    reason: `Cannot cancel: this message is ${message.status}; only a scheduled, queued or deferred message can be.`,
+  };
+}
+
 function MessageView({ message }: { message: Message }) {
   const cancel = useCancelMessage(message.id);
   const canSend = usePermission('send');
@@ -40,16 +49,14 @@ function MessageView({ message }: { message: Message }) {
           {message.subject}
         </h1>
         <StatusBadge status={message.status} />
-        {CANCELABLE.includes(message.status) && (
-          <ConfirmButton
-            permission={canSend}
-            pending={cancel.isPending}
-            onConfirm={() => cancel.mutate()}
-            question="Cancel this message? It will not be sent."
-          >
-            Cancel
-          </ConfirmButton>
-        )}
+        <ConfirmButton
+          permission={canSend.allowed ? cancelable(message) : canSend}
+          pending={cancel.isPending}
+          onConfirm={() => cancel.mutate()}
+          question="Cancel this message? It will not be sent."
+        >
+          Cancel
+        </ConfirmButton>
       </header>
       <InlineError error={cancel.error} />
       <MessageFields message={message} />

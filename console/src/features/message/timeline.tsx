@@ -1,6 +1,7 @@
 import type { Message } from '../../api/messages';
 import { Moment } from '../../components/moment';
 import { StatusBadge } from '../../components/status-badge';
+import { NextAttempt } from './next-attempt';
 
 /** The status history, oldest first, each change with its SMTP reply or reason (SPEC §5). */
 export function Timeline({ message }: { message: Message }) {
@@ -12,7 +13,8 @@ export function Timeline({ message }: { message: Message }) {
       {message.status === 'deferred' && (
         <p className="inline-note">
           Deferred {deferrals} {deferrals === 1 ? 'time' : 'times'}: the server refused it for now, and it is tried
-          again on the service's retry schedule until it is accepted or the retries run out.
+          again on the service's retry schedule until it is accepted or the retries run out.{' '}
+          {message.nextAttemptAt && <NextAttempt iso={message.nextAttemptAt} />}
         </p>
       )}
       <ol className="timeline">

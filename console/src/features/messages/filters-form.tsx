@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { MESSAGE_STATUSES, PAGE_SIZES, type MessageFilters, type MessageStatus } from '../../api/messages';
+import { MESSAGE_STATUSES, type MessageFilters, type MessageStatus } from '../../api/messages';
+import { FilterPanel, PageSizeSelect, useFilterDraft } from '../../components/filter-panel';
 
 const TEXT = ['fromEmail', 'toEmail', 'startDate', 'endDate', 'bulkSending'] as const;
-const OPEN_AT_START = window.matchMedia('(min-width: 641px)').matches;
 
 /** Every filter of SPEC §6; applying them starts again at page 1. */
 export function FiltersForm({
@@ -12,13 +11,7 @@ export function FiltersForm({
   filters: MessageFilters;
   onApply: (next: MessageFilters) => void;
 }) {
-  const [draft, setDraft] = useState(filters);
-  const [shownFor, setShownFor] = useState(filters);
-  // A new URL (back, forward, a link) resets what the form shows.
-  if (shownFor !== filters) {
-    setShownFor(filters);
-    setDraft(filters);
-  }
+  const [draft, setDraft] = useFilterDraft(filters);
   const text = (name: 'fromEmail' | 'toEmail' | 'startDate' | 'endDate' | 'bulkSending') => ({
     id: `filter-${name}`,
     name,
@@ -32,10 +25,6 @@ export function FiltersForm({
         ? draft.statuses.filter((s) => s !== status)
         : MESSAGE_STATUSES.filter((s) => s === status || draft.statuses.includes(s)),
     });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply({ ...draft, page: 1 });
-  };
   const clear = () =>
     onApply({
       ...filters,
@@ -50,59 +39,35 @@ export function FiltersForm({
 
   const active = [filters.statuses.length > 0, ...TEXT.map((name) => filters[name] !== '')].filter(Boolean).length;
   return (
-    // Folded on a narrow screen, so that the list is what a phone shows first.
-    <details className="filters card" open={OPEN_AT_START}>
-      <summary>Filters{active > 0 && ` (${active} applied)`}</summary>
-      <form onSubmit={submit} aria-label="Filter messages">
-        <fieldset className="statuses">
-          <legend>Status</legend>
-          {MESSAGE_STATUSES.map((status) => (
-            <label key={status} className="check">
-              <input
-                type="checkbox"
-                name="statuses"
-                value={status}
-                checked={draft.statuses.includes(status)}
-                onChange={() => toggle(status)}
-              />
-              {status}
-            </label>
-          ))}
-        </fieldset>
-        <div className="filter-grid">
-          <label htmlFor="filter-fromEmail">From</label>
-          <input type="email" placeholder="sender@example.com" {...text('fromEmail')} />
-          <label htmlFor="filter-toEmail">To</label>
-          <input type="email" placeholder="recipient@example.com" {...text('toEmail')} />
-          <label htmlFor="filter-startDate">Sent from</label>
-          <input type="date" {...text('startDate')} />
-          <label htmlFor="filter-endDate">Sent until</label>
-          <input type="date" {...text('endDate')} />
-          <label htmlFor="filter-bulkSending">Bulk sending id</label>
-          <input type="text" {...text('bulkSending')} />
-          <label htmlFor="filter-take">Per page</label>
-          <select
-            id="filter-take"
-            name="take"
-            value={draft.take}
-            onChange={(event) => setDraft({ ...draft, take: Number(event.target.value) })}
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="primary">
-            Apply filters
-          </button>
-          <button type="button" onClick={clear}>
-            Clear
-          </button>
-        </div>
-      </form>
-    </details>
+    <FilterPanel name="Filter messages" active={active} onApply={() => onApply({ ...draft, page: 1 })} onClear={clear}>
+      <fieldset className="statuses">
+        <legend>Status</legend>
+        {MESSAGE_STATUSES.map((status) => (
+          <label key={status} className="check">
+            <input
+              type="checkbox"
+              name="statuses"
+              value={status}
+              checked={draft.statuses.includes(status)}
+              onChange={() => toggle(status)}
+            />
+            {status}
+          </label>
+        ))}
+      </fieldset>
+      <div className="filter-grid">
+        <label htmlFor="filter-fromEmail">From</label>
+        <input type="email" placeholder="sender@example.com" {...text('fromEmail')} />
+        <label htmlFor="filter-toEmail">To</label>
+        <input type="email" placeholder="recipient@example.com" {...text('toEmail')} />
+        <label htmlFor="filter-startDate">Sent from</label>
+        <input type="date" {...text('startDate')} />
+        <label htmlFor="filter-endDate">Sent until</label>
+        <input type="date" {...text('endDate')} />
+        <label htmlFor="filter-bulkSending">Bulk sending id</label>
+        <input type="text" {...text('bulkSending')} />
+        <PageSizeSelect id="filter-take" value={draft.take} onChange={(take) => setDraft({ ...draft, take })} />
+      </div>
+    </FilterPanel>
   );
 }

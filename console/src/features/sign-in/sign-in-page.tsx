@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { identify } from '../../api/caller';
+import { useSignIn } from '../../api/caller';
 import type { SignedOutReason } from '../../api/session';
-import { session } from '../../api/session';
 
 const REASONS: Record<SignedOutReason, string> = {
   'signed-out': 'You are signed out; the credential is forgotten.',
@@ -13,6 +12,7 @@ export function SignInPage({ reason }: { reason: SignedOutReason | null }) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const signIn = useSignIn();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -21,8 +21,7 @@ export function SignInPage({ reason }: { reason: SignedOutReason | null }) {
     setPending(true);
     setError(null);
     try {
-      await identify(token);
-      session.signIn(token);
+      await signIn(token);
     } catch (failure) {
       setError((failure as Error).message);
       setPending(false);

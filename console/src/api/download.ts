@@ -1,0 +1,25 @@
+import { useMutation } from '@tanstack/react-query';
+import { errorOf } from './client';
+import { session } from './session';
+
+/**
+ * Downloads one of a mail's byte endpoints (an attachment, the `.eml`; SPEC §12, §13). A link cannot
+ * carry the Authorization header, so the bytes are fetched with the credential and saved from a
+ * blob: URL (a download is no fetch the console's CSP governs).
+ */
+export function useDownload() {
+  return useMutation({
+    mutationFn: async ({ path, fileName }: { path: string; fileName: string }) => {
+      const response = await fetch(path, { headers: { Authorization: `Bearer ${session.token() ?? ''}` } });
+      if (response.status === 401) session.expire();
+      if (!response.ok) throw await errorOf(response);
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = fileName;
+      link.click();
+      // The click has handed the blob to the download; the URL is no longer needed.
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+    },
+  });
+}

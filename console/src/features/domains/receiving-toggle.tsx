@@ -1,0 +1,40 @@
+import { useId } from 'react';
+import { usePermission } from '../../api/caller';
+import { useSetReceiving, type Domain } from '../../api/domains';
+import { InlineError } from '../../components/states';
+
+/**
+ * Receiving on or off (SPEC §13) as a switch: a pending domain and a name another user receives
+ * for are the API's 409s, shown as their detail; a key without `send` sees it disabled and why.
+ */
+export function ReceivingToggle({ domain }: { domain: Domain }) {
+  const set = useSetReceiving();
+  const canSend = usePermission('send');
+  const reasonId = useId();
+  return (
+    <div className="receiving">
+      <label className="check">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={domain.receiving}
+          disabled={!canSend.allowed || set.isPending}
+          aria-describedby={canSend.allowed ? undefined : reasonId}
+          onChange={() => set.mutate({ id: domain.id, receiving: !domain.receiving })}
+        />
+        Receive mail
+      </label>{' '}
+      <span className="muted small">
+        {domain.receiving
+          ? 'On: mail to any address at this domain is listed under Inbound once its MX record is published.'
+          : 'Off.'}
+      </span>
+      {!canSend.allowed && (
+        <span id={reasonId} className="inline-note">
+          {canSend.reason}
+        </span>
+      )}
+      <InlineError error={set.error} />
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { usePermission } from '../../api/caller';
+import { useReplayDelivery, useWebhookDeliveries, type WebhookDelivery } from '../../api/webhook-deliveries';
+import { useWebhookEndpoints } from '../../api/webhook-endpoints';
+import { ActionButton } from '../../components/action-button';
+import { Moment } from '../../components/moment';
+import { Pager } from '../../components/pager';
+import { QueryView } from '../../components/query-view';
+import { Empty, InlineError } from '../../components/states';
+import { StatusBadge } from '../../components/status-badge';
+import { Cell, Table } from '../../components/table';
+import { LOGGED_TYPES, useDeliveryFilters } from './use-delivery-filters';
+
+/** Every delivery of the account's events, newest first, by endpoint and type (SPEC §11), with replay. */
+export function DeliveriesSection() {
+  const [filters, show] = useDeliveryFilters();
+  const query = useWebhookDeliveries(filters);
+  const endpoints = useWebhookEndpoints().data?.endpoints ?? [];
+  const filtered = filters.endpointId !== '' || filters.type !== '';
+
+  return (
+    <section aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Deliveries</h2>
+      <form className="card inline-form" role="search" aria-label="Filter deliveries">
+        <label htmlFor="delivery-endpoint">Endpoint</label>
+        <select
+          id="delivery-endpoint"
+          value={filters.endpointId}
+          onChange={(event) => show({ ...filters, endpointId: event.target.value, page: 1 })}
+        >
+          <option value="">All, and messages&apos; own webhooks</option>
+          {endpoints.map((endpoint) => (
+            <option key={endpoint.id} value={endpoint.id}>
+              {endpoint.description ? `${endpoint.description} (${endpoint.url})` : endpoint.url}
+            </option>
+          ))}
+          {/* A link to a deleted endpoint still says what it filters by. */}
+          {filters.endpointId && !endpoints.some((endpoint) => endpoint.id === filters.endpointId) && (
+            <option value={filters.endpointId}>{filters.endpointId}</option>
+          )}
+        </select>
+        <label htmlFor="delivery-type">Type</label>
+        <select
+          id="delivery-type"
+          value={filters.type}
+          onChange={(event) => show({ ...filters, type: event.target.value as typeof filters.type, page: 1 })}
+        >
+          <option value="">Any type</option>
+          {LOGGED_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+        {filtered && (
+          <button type="button" onClick={() => show({ endpointId: '', type: '', page: 1 })}>
+            Clear filters
+          </button>
+        )}
+      </form>
+      <QueryView query={query} what="webhook deliveries">
+        {(result) =>
+          result.deliveries.length === 0 ? (
+            <Empty title={filtered ? 'No deliveries match' : 'No webhook deliveries yet'}>
+              {filtered ? 'Try another endpoint or type.' : 'Events appear here as they are sent to your endpoints.'}
+            </Empty>
+          ) : (
+            <>
+              <Table columns={['Event', 'To', 'State', 'Attempts', 'Last response', 'Next retry', '']}>
+                {result.deliveries.map((delivery) => (
+                  <DeliveryRow key={delivery.id} delivery={delivery} />
+                ))}
+              </Table>
+              <Pager
+                page={result.page}
+                totalPages={result.totalPages}
+                total={result.total}
+                hasNext={result.hasNext}
+                noun="deliveries"
+                one="delivery"
+                onPage={(page) => show({ ...filters, page })}
+              />
+            </>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}
+
+function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
+  const replay = useReplayDelivery();
+  // SPEC §6: replay sends again, so it is the send scope's, not the keys scope's.
+  const canSend = usePermission('send');
+  const last = delivery.attempts.at(-1);
+  return (
+    <tr>
+      {/* One element a cell: a narrow screen lays each cell's children out side by side. */}
+      <Cell label="Event">
+        <span>
+          <code>{delivery.type}</code>
+          <br />
+          <Moment iso={delivery.createdAt} />
+        </span>
+      </Cell>
+      <Cell label="To" wrap>
+        <span>
+          {delivery.url}
+          {delivery.endpointId === null && <span className="muted small"> (the message&apos;s own webhook)</span>}
+        </span>
+      </Cell>
+      <Cell label="State">
+        <StatusBadge status={delivery.state} />
+      </Cell>
+      <Cell label="Attempts">{delivery.attempts.length}</Cell>
+      <Cell label="Last response" wrap>
+        {!last ? (
+          <span className="muted">none yet</span>
+        ) : (
+          <span>
+            {last.statusCode ?? 'no answer'}
+            {last.error && <span className="detail small"> · {last.error}</span>}
+          </span>
+        )}
+      </Cell>
+      <Cell label="Next retry">
+        {delivery.nextAttemptAt ? <Moment iso={delivery.nextAttemptAt} /> : <span className="muted">none</span>}
+      </Cell>
+      <Cell label="Actions">
+        <span>
+          <ActionButton
+            permission={canSend}
+            pending={replay.isPending}
+            onClick={() => replay.mutate(delivery.id)}
+            className="small-button"
+          >
+            Replay
+          </ActionButton>
+          {replay.isSuccess && (
+            <span role="status" className="inline-note">
+              Queued again.
+            </span>
+          )}
+          <InlineError error={replay.error} />
+        </span>
+      </Cell>
+    </tr>
+  );
+}

@@ -1,0 +1,52 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { repeatEvery, retentionCutoff } from '../common/periodic-purge';
+import { AppConfig } from '../config/app-config';
+import { WebhookQueue } from '../queue/webhook-queue';
+import { WebhookEventsRepository } from './webhook-events.repository';
+
+const EVERY_MS = 10 * 60_000;
+/** Deliveries per transaction: small enough that no lock is held for long. */
+const PURGE_BATCH = 1_000;
+
+/**
+ * MESSAGE_RETENTION_DAYS for the delivery log of account events (domain, suppression, inbound:
+ * SPEC §11), which have no message to be deleted with: worker processes delete those created
+ * before the window once they are no longer pending, with their attempts, at start and every 10
+ * minutes, then the queue's jobs left without their event.
+ */
+@Injectable()
+export class WebhookRetention implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(WebhookRetention.name);
+  private schedule?: { stop: () => Promise<void> };
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly events: WebhookEventsRepository,
+    private readonly queue: WebhookQueue,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
+    this.schedule = repeatEvery(EVERY_MS, () =>
+      this.purge()
+        .then((purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} account-event deliveries`))
+        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge account-event deliveries')),
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping.abort();
+    await this.schedule?.stop();
+  }
+
+  /** Deletes every finished account-event delivery created before the window; returns how many. */
+  async purge(now = new Date()): Promise<number> {
+    const before = retentionCutoff(this.config.retentionDays!, now);
+    let purged = 0;
+    for (let n = PURGE_BATCH; n === PURGE_BATCH && !this.stopping.signal.aborted; purged += n)
+      n = await this.events.purgeAccountEvents(before, PURGE_BATCH);
+    if (purged > 0) await this.queue.deleteJobsOfDeletedEvents(this.stopping.signal);
+    return purged;
+  }
+}

@@ -1,0 +1,117 @@
+import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
+import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import { storeMessage } from '../support/factories';
+import { newUserId, tokenFor } from '../support/tokens';
+
+/** Pages still to come (SPEC §14) that the narrow test adds where the navigation lacks them: 8 items in all. */
+const COMING_PAGES = ['Inbound', 'Webhooks', 'Settings'];
+const NAV_ITEMS = 8;
+const NARROW = 375;
+
+/** Issue 27: the Message page answers "what happened and why", and the navigation fits 375 px. */
+describeInBrowser('Console message page browser tests')('the console: Message page and narrow navigation', () => {
+  const { t, served } = consoleInBrowser();
+
+  it(
+    'shows when a deferred message is tried next, and how far off that is',
+    async () => {
+      const userId = newUserId();
+      const message = await storeMessage(t.db, userId, { subject: 'Greylisted one', status: 'deferred' });
+      // TypeORM answers an UPDATE … RETURNING with [rows, count].
+      const [[{ next }]] = await t.db.query(
+        `UPDATE messages SET next_attempt_at = date_trunc('milliseconds', now()) + interval '5 minutes'
+         WHERE id = $1 RETURNING next_attempt_at AS next`,
+        [message.id],
+      );
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${message.id}`);
+
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+      const note = timeline.getByText(/Next attempt at/);
+      await note.waitFor();
+      expect(await note.innerText()).toMatch(/Next attempt at .+ \(in 5 min\)\.$/);
+      expect(await note.locator('time').last().getAttribute('datetime')).toBe((next as Date).toISOString());
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'message-deferred');
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
+    'shows Cancel disabled with the reason where SPEC §5 does not allow it',
+    async () => {
+      const userId = newUserId();
+      const message = await storeMessage(t.db, userId, { subject: 'Delivered one', status: 'sent' });
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${message.id}`);
+
+      const cancel = page.getByRole('button', { name: 'Cancel' });
+      await cancel.waitFor();
+      expect(await cancel.isDisabled()).toBe(true);
+      const reason = 'Cannot cancel: this message is sent; only a scheduled, queued or deferred message can be.';
+      await page.getByText(reason).waitFor();
+      // The reason is the button's description, for a screen reader on the button itself.
+      const describedBy = (await cancel.getAttribute('aria-describedby'))!;
+      expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(reason);
+      expect(await page.getByText('Next attempt at').count()).toBe(0);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
+    `reaches every one of ${NAV_ITEMS} navigation items by keyboard at ${NARROW} px, each in full view`,
+    async () => {
+      const userId = newUserId();
+      const { context, page } = await newConsolePage(served.browser, NARROW);
+      await signIn(page, served.baseUrl, tokenFor(userId), '/console/overview');
+      const nav = page.getByRole('navigation', { name: 'Console' });
+      // Filled to 8 with the pages to come, cloned from a real item so that they take its styles
+      // (a script string: this tsconfig has no DOM types).
+      await page.evaluate(`(() => {
+        const nav = document.querySelector('nav[aria-label="Console"]');
+        const labels = [...nav.querySelectorAll('a')].map((a) => a.textContent);
+        for (const label of ${JSON.stringify(COMING_PAGES)}.filter((name) => !labels.includes(name))) {
+          if (nav.querySelectorAll('a').length >= ${NAV_ITEMS}) break;
+          const clone = nav.querySelector('a:not(.active)').cloneNode();
+          clone.textContent = label;
+          clone.href = '#' + label.toLowerCase();
+          nav.append(clone);
+        }
+      })()`);
+      const labels = await nav.getByRole('link').allInnerTexts();
+      expect(labels).toHaveLength(NAV_ITEMS);
+
+      // From the top of the page: the skip link, then each item in turn.
+      const focused = page.locator(':focus');
+      await page.locator('body').focus();
+      await page.keyboard.press('Tab');
+      expect(await focused.innerText()).toBe('Skip to content');
+      for (const label of labels) {
+        await page.keyboard.press('Tab');
+        expect(await focused.innerText()).toBe(label);
+        const box = (await focused.boundingBox())!;
+        // Its focus ring (3 px, 2 px off) in view too: nothing clips it, nothing scrolls it away.
+        expect(box.x).toBeGreaterThanOrEqual(5);
+        expect(box.x + box.width).toBeLessThanOrEqual(NARROW - 5);
+        expect(box.y).toBeGreaterThanOrEqual(5);
+        expect(box.y + box.height).toBeLessThanOrEqual(900);
+      }
+      const clipped = await page.evaluate<boolean>(
+        `(() => { const nav = document.querySelector('nav[aria-label="Console"]'); return nav.scrollWidth > nav.clientWidth; })()`,
+      );
+      expect(clipped).toBe(false);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'navigation-375');
+
+      // Enter on a real item goes there.
+      await nav.getByRole('link', { name: 'Messages' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/console\/messages$/);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+});
