@@ -57,6 +57,8 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
    * that no admission here overlooks one.
    */
   private readonly sending = new Map<string, number>();
+  /** Keys whose admitted hits a background write (writeSoon) is sending now. */
+  private readonly writing = new Set<string>();
   private timer?: NodeJS.Timeout;
   private writes = Promise.resolve();
   private lastSweep = performance.now();
@@ -103,6 +105,9 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     ttlMs: number,
     limit?: number,
   ): Promise<{ spent: boolean; hits: number; msLeft: number }> {
+    // A write of this key's admitted hits already on its way: this count goes after it, so that its
+    // answer (the request's RateLimit-Remaining) counts them; the other way round it could run first.
+    if (this.writing.has(counter)) await this.writes;
     const known = this.windows.get(counter);
     const unwritten = known?.unwritten ?? 0;
     if (known) known.unwritten = 0;
@@ -166,7 +171,13 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     const batch: [string, number][] = [];
     for (const [counter, known] of this.windows) if (known.unwritten > 0) batch.push([counter, known.unwritten]);
     for (const [counter] of batch) this.windows.get(counter)!.unwritten = 0;
-    if (batch.length > 0) await this.write(batch, this.ttlMs);
+    if (batch.length === 0) return;
+    for (const [counter] of batch) this.writing.add(counter);
+    try {
+      await this.write(batch, this.ttlMs);
+    } finally {
+      for (const [counter] of batch) this.writing.delete(counter);
+    }
   }
 
   /** One statement for every key; each row brings back the window's count of every process. */
