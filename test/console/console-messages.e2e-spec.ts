@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import {
@@ -78,6 +79,20 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
         .getByText(/endDate/)
         .first()
         .waitFor();
+      // A 400 is an input problem: the fields it names, and no retry (the same request would fail again).
+      await page.goto(`${served.baseUrl}/console/messages?startDate=not-a-date`);
+      const problem = page.getByRole('alert').filter({ hasText: 'Check the filters' });
+      await problem.locator('.field-error code', { hasText: 'startDate' }).waitFor();
+      expect(await problem.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      expect(await page.getByText('Something went wrong').count()).toBe(0);
+
+      await page.goto(`${served.baseUrl}/console/messages/${randomUUID()}`);
+      const notFound = page.getByRole('alert').filter({ hasText: 'Not found' });
+      await notFound.waitFor();
+      expect(await notFound.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      await notFound.getByRole('link', { name: 'Back to Messages' }).click();
+      await page.getByText('No messages yet').waitFor();
+
       await page.goto(`${served.baseUrl}/console/messages?bulkSending=nothing-like-it`);
       await page.getByText('No message matches these filters').waitFor();
       await context.close();
