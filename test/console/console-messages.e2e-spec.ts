@@ -173,6 +173,9 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
       const userId = newUserId();
       const { key } = await newApiKey(t, userId, ['read']);
       const message = await storeMessage(t.db, userId, { subject: 'Queued one' });
+      // A subject that wraps (issue 27: its sender line was pushed to x=430), and one word longer than the screen.
+      const long = `Your invoice for November is ready, with every line item listed ${'x'.repeat(80)}`;
+      await storeMessage(t.db, userId, { subject: long, sender: 'billing-department@example.com' });
       const { context, page } = await newConsolePage(served.browser, 375);
       await signIn(page, served.baseUrl, key, `/console/messages/${message.id}`);
 
@@ -184,6 +187,7 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
       await screenshot(page, 'message-read-only-375');
       await page.getByRole('link', { name: 'Messages' }).first().click();
       await page.getByRole('link', { name: 'Queued one' }).waitFor();
+      await page.getByRole('link', { name: long }).waitFor();
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'messages-375');
