@@ -104,7 +104,9 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
       </Cell>
       <Cell label="To" wrap>
         <span>
-          {delivery.url}
+          <span className="clamp" title={delivery.url}>
+            {delivery.url}
+          </span>
           {delivery.endpointId === null && <span className="muted small"> (the message&apos;s own webhook)</span>}
         </span>
       </Cell>
