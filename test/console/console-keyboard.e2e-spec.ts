@@ -30,4 +30,26 @@ describeInBrowser('Console keyboard browser tests')('the console: keyboard', () 
     },
     BROWSER_TIMEOUT,
   );
+
+  it(
+    'rings a date input while its calendar button has the focus',
+    async () => {
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(newUserId()));
+      const date = page.getByLabel('Sent from');
+      await date.focus();
+      // Month, day, year, then the calendar button: three Tabs reach it, a fourth leaves the input.
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+      const ring = () =>
+        date.evaluate((input) => {
+          const style = getComputedStyle(input);
+          return { focused: input === document.activeElement, outline: `${style.outlineStyle} ${style.outlineWidth}` };
+        });
+      expect(await ring()).toEqual({ focused: true, outline: 'solid 3px' });
+      await page.keyboard.press('Tab');
+      expect((await ring()).focused).toBe(false);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
 });
