@@ -2,8 +2,8 @@ import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import { consoleInBrowser, newConsolePage, signIn } from '../support/console';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
-/** Issue 27: what a keyboard user found missing. */
-describeInBrowser('Console keyboard browser tests')('the console: keyboard', () => {
+/** Issue 27: what a keyboard user and the browser's tab found missing. */
+describeInBrowser('Console keyboard browser tests')('the console: keyboard and icon', () => {
   const { t, served } = consoleInBrowser();
 
   it(
@@ -48,6 +48,22 @@ describeInBrowser('Console keyboard browser tests')('the console: keyboard', () 
       expect(await ring()).toEqual({ focused: true, outline: 'solid 3px' });
       await page.keyboard.press('Tab');
       expect((await ring()).focused).toBe(false);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
+    'links an SVG icon of its own origin, so the browser does not ask for /favicon.ico',
+    async () => {
+      const { context, page } = await newConsolePage(served.browser);
+      await page.goto(`${served.baseUrl}/console/`);
+      const href = await page.locator('link[rel="icon"]').getAttribute('href');
+      expect(href).toMatch(/^\/console\/assets\/.+\.svg$/);
+      const icon = await page.request.get(`${served.baseUrl}${href}`);
+      expect(icon.status()).toBe(200);
+      expect(icon.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(await icon.text()).toContain('<svg');
       await context.close();
     },
     BROWSER_TIMEOUT,
