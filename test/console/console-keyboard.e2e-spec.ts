@@ -21,9 +21,12 @@ describeInBrowser('Console keyboard browser tests')('the console: keyboard and i
       await question.getByRole('button', { name: 'Yes, delete' }).waitFor();
       await page.keyboard.press('Escape');
       await question.waitFor({ state: 'detached' });
-      await page.waitForFunction(() => document.activeElement?.textContent === 'Delete');
+      // A string, evaluated in the page: the test's tsconfig has no `document`.
+      await page.waitForFunction("document.activeElement?.textContent === 'Delete'");
       expect(
-        await card.getByRole('button', { name: 'Delete' }).evaluate((button) => button === document.activeElement),
+        await card
+          .getByRole('button', { name: 'Delete' })
+          .evaluate((button) => button.ownerDocument.activeElement === button),
       ).toBe(true);
       expect((await t.http.get('/domains').set(bearer(userId)).expect(200)).body.domains).toHaveLength(1);
       await context.close();
@@ -42,8 +45,11 @@ describeInBrowser('Console keyboard browser tests')('the console: keyboard and i
       for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
       const ring = () =>
         date.evaluate((input) => {
-          const style = getComputedStyle(input);
-          return { focused: input === document.activeElement, outline: `${style.outlineStyle} ${style.outlineWidth}` };
+          const style = input.ownerDocument.defaultView!.getComputedStyle(input);
+          return {
+            focused: input.ownerDocument.activeElement === input,
+            outline: `${style.outlineStyle} ${style.outlineWidth}`,
+          };
         });
       expect(await ring()).toEqual({ focused: true, outline: 'solid 3px' });
       await page.keyboard.press('Tab');
