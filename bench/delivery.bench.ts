@@ -21,7 +21,7 @@ import { Client } from 'pg';
 import { AppConfig } from '../src/config/app-config';
 import { DkimKeyCipher } from '../src/domains/dkim-key-cipher';
 import { MAX_BATCH_MESSAGES } from '../src/sender/dto/send-batch.dto';
-import { cpuMs, treeCpuMs } from './cpu-time';
+import { cpuMs, treeCpuMs } from '../test/support/cpu-time';
 import {
   BENCH_JWT_SECRET,
   benchBearer,

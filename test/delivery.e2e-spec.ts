@@ -8,7 +8,7 @@ import { sendBody } from './support/factories';
 import { PYTHON, pythonPresent } from './support/python';
 import { noticeSkip } from './support/skip-notice';
 import { SmtpSink } from './support/smtp-sink';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 
@@ -248,7 +248,7 @@ describe('shutdown and settings', () => {
 
   it('finishes a delivery it has started before the mailer closes, rather than deferring it', async () => {
     const port = await sink.start();
-    const databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+    const databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
     try {
       for (let round = 0; round < 5; round++) {
         const t = await bootTestApp({ ROLE: 'all', SMTP_URL: sink.url(port), DATABASE_URL: databaseUrl });

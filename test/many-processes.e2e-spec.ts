@@ -3,7 +3,6 @@
 // run's server: DATABASE_URL's when it is set, else the embedded one). Each worker relays through a
 // real SMTP sink of its own, so that the test knows which worker handed over which copy; webhooks go
 // to a real HTTP receiver. Read with Node's fetch and the pg client.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Pool } from 'pg';
 import { freePort } from '../src/common/free-port';
 import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
@@ -11,6 +10,7 @@ import { WEBHOOK_QUEUE } from '../src/queue/webhook-queue';
 import { exitOf, ServiceProcess, startServiceProcess, waitUntilAnswering } from './support/child-processes';
 import { sendBody } from './support/factories';
 import { SinkReply, SmtpSink } from './support/smtp-sink';
+import { ProcessResources } from './support/process-resources';
 import { createIsolatedDatabase, dropDatabase } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitFor } from './support/wait-for';
@@ -42,9 +42,8 @@ let databaseUrl: string;
 let database: Pool;
 /** Replies sink 0 holds open in the crash test, released there or in afterAll. */
 const held: { messageId: string; release: (reply: SinkReply) => void }[] = [];
-const processNames = new Map<ServiceProcess, string>();
-/** Most connections each process held to the database at once, sampled during the tests. */
-const peakConnections = new Map<string, number>();
+/** Each process's connections and CPU, for the report. */
+let resources: ProcessResources;
 let sampler: NodeJS.Timeout | undefined;
 
 beforeAll(async () => {
@@ -52,6 +51,7 @@ beforeAll(async () => {
   await receiver.start();
   databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
   database = new Pool({ connectionString: databaseUrl, max: 2 });
+  resources = new ProcessResources(database);
   // Every process sets the queue's lease as it starts, so all of them are given the same one.
   const shared = {
     DATABASE_URL: databaseUrl,
@@ -68,7 +68,7 @@ beforeAll(async () => {
   for (const i of [0, 1]) {
     const [apiPort, workerPort] = [await freePort(), await freePort()];
     const api = startServiceProcess({ ...shared, ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort) });
-    processNames.set(api, `api-${i}`);
+    resources.add(api.child.pid!, `api-${i}`);
     apis.push({ service: api, base: `http://127.0.0.1:${apiPort}` });
     const worker = startServiceProcess({
       ...shared,
@@ -77,13 +77,13 @@ beforeAll(async () => {
       PORT: String(workerPort),
       SMTP_URL: sinkUrls[i],
     });
-    processNames.set(worker, `worker-${i}`);
+    resources.add(worker.child.pid!, `worker-${i}`);
     workers.push(worker);
     ready.push(waitUntilAnswering(`http://127.0.0.1:${apiPort}/health/ready`, api, STARTUP_MS));
     ready.push(waitUntilAnswering(`http://127.0.0.1:${workerPort}/health/ready`, worker, STARTUP_MS));
   }
   await Promise.all(ready);
-  sampler = setInterval(() => void sampleConnections().catch(() => undefined), 100);
+  sampler = setInterval(() => void resources.sampleConnections().catch(() => undefined), 100);
 }, STARTUP_MS + 30_000);
 
 afterAll(async () => {
@@ -96,10 +96,7 @@ afterAll(async () => {
     for (const sink of sinks) await sink.stop();
   } finally {
     if (databaseUrl) await dropDatabase(databaseUrl);
-    const peaks = [...peakConnections]
-      .sort()
-      .map(([name, n]) => `${name} ${n}`)
-      .join(', ');
+    const peaks = resources?.peakConnections();
     if (peaks) process.stdout.write(`many-processes: peak database connections per process: ${peaks}\n`);
   }
 }, TIMEOUT);
@@ -165,90 +162,6 @@ async function waitUntilSent(api: number, userId: string, total: number, timeout
   }
 }
 
-/** Counts the connections each process holds now (pg_stat_activity), keeping the peak; for the report. */
-async function sampleConnections(): Promise<void> {
-  const { rows } = await database.query<{ port: number }>(
-    `SELECT client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
-  );
-  const owners = portOwners();
-  const counts = new Map<string, number>();
-  for (const { port } of rows) {
-    const owner = owners.get(port) ?? 'other (this test)';
-    counts.set(owner, (counts.get(owner) ?? 0) + 1);
-  }
-  for (const [name, n] of counts) peakConnections.set(name, Math.max(peakConnections.get(name) ?? 0, n));
-}
-
-/**
- * Which of this file's processes owns each local TCP port, read from /proc (the sockets among a
- * process's open files, and the ports of those sockets): pg_stat_activity names a client only by
- * its address and port.
- */
-function portOwners(): Map<number, string> {
-  const ownerOfSocket = new Map<string, string>();
-  for (const [{ child }, name] of processNames) {
-    try {
-      for (const fd of readdirSync(`/proc/${child.pid}/fd`)) {
-        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${child.pid}/fd/${fd}`))?.[1];
-        if (inode) ownerOfSocket.set(inode, name);
-      }
-    } catch {
-      // exited, or closed a file while we looked
-    }
-  }
-  const owners = new Map<number, string>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    // Columns: sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const columns = line.trim().split(/\s+/);
-      const owner = ownerOfSocket.get(columns[9]);
-      if (owner) owners.set(parseInt(columns[1].split(':')[1], 16), owner);
-    }
-  }
-  return owners;
-}
-
-/** CPU seconds (user + system) process `pid` has used, from /proc/<pid>/stat (USER_HZ is 100); 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields from the state on (the command name before it may hold spaces): utime and stime are the 12th and 13th.
-    const [utime, stime] = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .slice(11, 13)
-      .map(Number);
-    return (utime + stime) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds used so far by each process of this file, each PostgreSQL backend on its database, and this test. */
-async function cpuSnapshot(): Promise<Map<string, number>> {
-  const { user, system } = process.cpuUsage();
-  const used = new Map<string, number>([['test (client, sinks, receiver)', (user + system) / 1e6]]);
-  for (const [{ child }, name] of processNames) used.set(name, cpuSeconds(child.pid!));
-  const { rows } = await database.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
-  );
-  for (const { pid } of rows) used.set(`postgres backends:${pid}`, cpuSeconds(pid));
-  return used;
-}
-
-/** CPU seconds each process (backends summed) used between two snapshots, as one line. */
-function cpuBetween(before: Map<string, number>, after: Map<string, number>): string {
-  const spent = new Map<string, number>();
-  for (const [key, seconds] of after) {
-    const name = key.split(':')[0];
-    spent.set(name, (spent.get(name) ?? 0) + seconds - (before.get(key) ?? 0));
-  }
-  return [...spent]
-    .sort()
-    .map(([name, seconds]) => `${name} ${seconds.toFixed(2)}`)
-    .join(', ');
-}
-
 /**
  * Polls pg-boss until `queue` holds no job in `states`; by default none that may still run, so that
  * nothing more can be sent or posted.
@@ -295,13 +208,13 @@ describe('two API and two worker processes on one PostgreSQL', () => {
         })),
       ];
 
-      const cpuBefore = await cpuSnapshot();
+      const cpuBefore = await resources.cpuSnapshot();
       const startedAt = Date.now();
       const ids = await acceptAll(requests, userId);
       const acceptedAt = Date.now();
       await waitUntilSent(1, userId, SENDS);
       const sentAt = Date.now();
-      const cpu = cpuBetween(cpuBefore, await cpuSnapshot());
+      const cpu = ProcessResources.cpuBetween(cpuBefore, await resources.cpuSnapshot());
       process.stdout.write(
         `many-processes: ${SENDS} messages accepted by 2 APIs in ${acceptedAt - startedAt} ms (${Math.round((SENDS * 1000) / (acceptedAt - startedAt))}/s), ` +
           `all sent by 2 workers ${sentAt - startedAt} ms after the first request (${Math.round((SENDS * 1000) / (sentAt - startedAt))}/s end to end); CPU s meanwhile: ${cpu}\n`,

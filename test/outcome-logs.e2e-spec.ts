@@ -6,7 +6,7 @@ import { freePort } from '../src/common/free-port';
 import { startWorkerProcess, WorkerProcess } from './support/child-processes';
 import { sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
-import { createIsolatedDatabase, dropDatabase } from './support/test-app';
+import { createMigratedDatabase, dropDatabase } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -23,7 +23,7 @@ let http: ReturnType<typeof request>;
 beforeAll(async () => {
   const smtpUrl = sink.url(await sink.start());
   await receiver.start();
-  databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+  databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
   const port = await freePort();
   service = startWorkerProcess({
     ROLE: 'all',

@@ -27,21 +27,27 @@ const TIMEOUT = 120_000;
 const STARTUP_MS = 60_000;
 const SHUTDOWN_MS = 30_000;
 
-const children: ChildProcessWithoutNullStreams[] = [];
-const dataDirs: string[] = [];
+/** What a test started and the folders it gave them; stopped and removed after it. */
+interface Started {
+  children: ChildProcessWithoutNullStreams[];
+  dataDirs: string[];
+}
+const perTest: Started = { children: [], dataDirs: [] };
 
-afterEach(async () => {
-  for (const child of children.splice(0)) await killChild(child);
-  for (const dir of dataDirs.splice(0)) {
+async function stopAndRemove(started: Started): Promise<void> {
+  for (const child of started.children.splice(0)) await killChild(child);
+  for (const dir of started.dataDirs.splice(0)) {
     // A server killed the hard way leaves its PostgreSQL behind: stop that too, by pid.
     await stopProcessesMentioning(dir);
     rmSync(dir, { recursive: true, force: true });
   }
-}, TIMEOUT);
+}
 
-function freshDataDir(): string {
+afterEach(() => stopAndRemove(perTest), TIMEOUT);
+
+function freshDataDir(owner: Started = perTest): string {
   const dir = mkdtempSync(join(tmpdir(), 'mailroom-process-'));
-  dataDirs.push(dir);
+  owner.dataDirs.push(dir);
   return dir;
 }
 
@@ -77,13 +83,14 @@ interface Mailroom {
 function spawnMailroom(
   dataDir: string,
   env: Record<string, string>,
+  owner: Started = perTest,
 ): {
   child: ChildProcessWithoutNullStreams;
   stdout: () => string;
   stderr: () => string;
 } {
   const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: PROJECT_ROOT, env: userEnv(dataDir, env) });
-  children.push(child);
+  owner.children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -92,9 +99,9 @@ function spawnMailroom(
 }
 
 /** Starts `src/main.ts` and waits for the banner line that prints the demo user's token. */
-async function startMailroom(dataDir: string): Promise<Mailroom> {
+async function startMailroom(dataDir: string, owner: Started = perTest): Promise<Mailroom> {
   const port = await freePort();
-  const { child, stdout, stderr } = spawnMailroom(dataDir, { PORT: String(port) });
+  const { child, stdout, stderr } = spawnMailroom(dataDir, { PORT: String(port) }, owner);
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
     const token = demoTokenIn(stdout());
@@ -159,65 +166,87 @@ function claims(token: string): Record<string, unknown> {
 }
 
 describe('the mailroom process (node src/main.ts)', () => {
-  it(
-    'serves on the embedded defaults and prints a demo token that lists and sends',
-    async () => {
-      const dataDir = freshDataDir();
-      const mailroom = await startMailroom(dataDir);
+  // One start serves the checks that only read it and send as its demo user (a start is most of
+  // each test's time); what stops, restarts or fails to start has a process of its own below.
+  describe('started once on the embedded defaults', () => {
+    const shared: Started = { children: [], dataDirs: [] };
+    let dataDir: string;
+    let mailroom: Mailroom;
+    beforeAll(async () => {
+      dataDir = freshDataDir(shared);
+      mailroom = await startMailroom(dataDir, shared);
+    }, TIMEOUT);
+    afterAll(() => stopAndRemove(shared), TIMEOUT);
 
-      // The README's examples' user: what they send shows up under the banner's token (in Swagger UI).
-      expect(claims(mailroom.token)).toMatchObject({ sub: README_USER });
-      const ready = await api(mailroom.base, '/health/ready');
-      expect(ready).toMatchObject({ status: 200, body: { status: 'ok' } });
-      const empty = await api(mailroom.base, '/user/messages', { token: mailroom.token });
-      expect(empty).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
+    it(
+      'prints a short banner whose addresses answer and a demo token that lists and sends, into the outbox, with no line per route above it',
+      async () => {
+        const stdout = mailroom.stdout();
+        expect(stdout).toContain('Mailroom is ready (ROLE=all)');
+        expect(bannerRow(stdout, 'API')).toBe(mailroom.base);
+        expect(bannerRow(stdout, 'Swagger UI')).toBe(`${mailroom.base}/docs`);
+        expect(bannerRow(stdout, 'Metrics')).toBe(`${mailroom.base}/metrics`);
+        expect(bannerRow(stdout, 'Mail')).toBe(
+          `written as .eml files to ${join(dataDir, 'outbox')} (set SMTP_URL to send)`,
+        );
+        for (const url of [bannerRow(stdout, 'Swagger UI')!, bannerRow(stdout, 'Metrics')!])
+          expect((await fetch(url)).status).toBe(200);
 
-      const sent = await api(mailroom.base, '/sender/send', {
-        method: 'POST',
-        token: mailroom.token,
-        body: sendBody(),
-      });
+        // The README's examples' user: what they send shows up under the banner's token (in Swagger UI).
+        expect(claims(mailroom.token)).toMatchObject({ sub: README_USER });
+        const ready = await api(mailroom.base, '/health/ready');
+        expect(ready).toMatchObject({ status: 200, body: { status: 'ok' } });
+        const empty = await api(mailroom.base, '/user/messages', { token: mailroom.token });
+        expect(empty).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
 
-      expect(sent).toMatchObject({
-        status: 201,
-        body: { status: 'queued', userId: README_USER, subject: 'Your invoice' },
-      });
-      const listed = await api(mailroom.base, '/user/messages', { token: mailroom.token });
-      expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
-      // The embedded server keeps its data where SPEC §1 says.
-      expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
-    },
-    TIMEOUT,
-  );
+        const sent = await api(mailroom.base, '/sender/send', {
+          method: 'POST',
+          token: mailroom.token,
+          body: sendBody(),
+        });
 
-  it(
-    'prints a short banner whose addresses answer and whose outbox receives the mail, with no line per route above it',
-    async () => {
-      const dataDir = freshDataDir();
-      const mailroom = await startMailroom(dataDir);
-      const stdout = mailroom.stdout();
+        expect(sent).toMatchObject({
+          status: 201,
+          body: { status: 'queued', userId: README_USER, subject: 'Your invoice' },
+        });
+        const listed = await api(mailroom.base, '/user/messages', { token: mailroom.token });
+        expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
+        const eml = join(dataDir, 'outbox', `${sent.body.id}.eml`);
+        await until(() => existsSync(eml), `${eml} written`);
+        // The embedded server keeps its data where SPEC §1 says.
+        expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+        // Nest's lines for each module and route are at debug now.
+        expect(mailroom.stdout()).not.toMatch(/Mapped \{|dependencies initialized|RoutesResolver/);
+      },
+      TIMEOUT,
+    );
 
-      expect(stdout).toContain('Mailroom is ready (ROLE=all)');
-      expect(bannerRow(stdout, 'API')).toBe(mailroom.base);
-      expect(bannerRow(stdout, 'Swagger UI')).toBe(`${mailroom.base}/docs`);
-      expect(bannerRow(stdout, 'Metrics')).toBe(`${mailroom.base}/metrics`);
-      expect(bannerRow(stdout, 'Mail')).toBe(
-        `written as .eml files to ${join(dataDir, 'outbox')} (set SMTP_URL to send)`,
-      );
-      for (const url of [bannerRow(stdout, 'Swagger UI')!, bannerRow(stdout, 'Metrics')!])
-        expect((await fetch(url)).status).toBe(200);
-      const sent = await api(mailroom.base, '/sender/send', {
-        method: 'POST',
-        token: mailroom.token,
-        body: sendBody(),
-      });
-      const eml = join(dataDir, 'outbox', `${sent.body.id}.eml`);
-      await until(() => existsSync(eml), `${eml} written`);
-      // Nest's lines for each module and route are at debug now.
-      expect(stdout).not.toMatch(/Mapped \{|dependencies initialized|RoutesResolver/);
-    },
-    TIMEOUT,
-  );
+    it(
+      'accepts a token from the token CLI run on the same DATA_DIR, and no token signed with another key',
+      async () => {
+        const { stdout } = await promisify(execFile)(
+          process.execPath,
+          [...TS_NODE, 'src/auth/token.cli.ts', '--sub', 'someone', '--ttl', '5m'],
+          { cwd: PROJECT_ROOT, env: userEnv(dataDir), timeout: STARTUP_MS },
+        );
+
+        const token = stdout.trim();
+        expect(token).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+        const { sub, iat, exp } = claims(token);
+        expect(sub).toBe('someone');
+        expect(Number(exp) - Number(iat)).toBe(300);
+        const listed = await api(mailroom.base, '/user/messages', { token });
+        expect(listed).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
+        // The control: the server does not accept just any well-formed token.
+        const foreign = sign({}, 'some-other-key-of-at-least-thirty-two-characters', {
+          subject: 'someone',
+          expiresIn: 300,
+        });
+        expect((await api(mailroom.base, '/user/messages', { token: foreign })).status).toBe(401);
+      },
+      TIMEOUT,
+    );
+  });
 
   it(
     'exits 1 with one line naming the taken port, and stops the PostgreSQL server it started',
@@ -241,35 +270,6 @@ describe('the mailroom process (node src/main.ts)', () => {
       } finally {
         holder.close();
       }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'accepts a token from the token CLI run on the same DATA_DIR, and no token signed with another key',
-    async () => {
-      const dataDir = freshDataDir();
-      const mailroom = await startMailroom(dataDir);
-
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [...TS_NODE, 'src/auth/token.cli.ts', '--sub', 'someone', '--ttl', '5m'],
-        { cwd: PROJECT_ROOT, env: userEnv(dataDir), timeout: STARTUP_MS },
-      );
-
-      const token = stdout.trim();
-      expect(token).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
-      const { sub, iat, exp } = claims(token);
-      expect(sub).toBe('someone');
-      expect(Number(exp) - Number(iat)).toBe(300);
-      const listed = await api(mailroom.base, '/user/messages', { token });
-      expect(listed).toMatchObject({ status: 200, body: { messages: [], total: 0 } });
-      // The control: the server does not accept just any well-formed token.
-      const foreign = sign({}, 'some-other-key-of-at-least-thirty-two-characters', {
-        subject: 'someone',
-        expiresIn: 300,
-      });
-      expect((await api(mailroom.base, '/user/messages', { token: foreign })).status).toBe(401);
     },
     TIMEOUT,
   );

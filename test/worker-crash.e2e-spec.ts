@@ -4,7 +4,7 @@
 import { exitOf, startWorkerProcess, WorkerProcess } from './support/child-processes';
 import { sendBody } from './support/factories';
 import { SinkReply, SmtpSink } from './support/smtp-sink';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 
@@ -27,8 +27,8 @@ const held = new Map<string, (reply: SinkReply) => void>();
 
 beforeAll(async () => {
   sinkUrl = sink.url(await sink.start());
-  databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
-  // The API process migrates the new database; it runs ROLE=api, so it only queues. It gets the
+  databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
+  // The API process, on a database of this suite's own, runs ROLE=api, so it only queues. It gets the
   // workers' lease as well: every process sets the pg-boss queue's options as it starts
   // (DeliveryQueue.options in src/queue/delivery-queue.ts, applied by JobQueue.ensureQueue in
   // src/queue/job-queue.ts), and jobs take the lease when inserted.

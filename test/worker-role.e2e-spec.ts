@@ -5,7 +5,7 @@ import { freePort } from '../src/common/free-port';
 import { startWorkerProcess, waitUntilAnswering, WorkerProcess } from './support/child-processes';
 import { sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from './support/test-app';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';
 
@@ -22,7 +22,7 @@ let worker: WorkerProcess | undefined;
 
 beforeAll(async () => {
   smtpUrl = sink.url(await sink.start());
-  databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+  databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
   api = await bootTestApp({ SMTP_URL: smtpUrl, DATABASE_URL: databaseUrl });
 }, TIMEOUT);
 

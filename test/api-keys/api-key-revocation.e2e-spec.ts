@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from '../support/test-app';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 
 const keyAuth = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -16,7 +16,7 @@ describe('API key revocation across processes', () => {
   let b: TestApp;
 
   beforeAll(async () => {
-    databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+    databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
     const env = { DATABASE_URL: databaseUrl, DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') };
     [a, b] = await Promise.all([bootTestApp(env), bootTestApp(env)]);
   });

@@ -8,10 +8,12 @@ export default async function globalTeardown(): Promise<void> {
     await state.embedded.server.stop();
     rmSync(state.embedded.dataDir, { recursive: true, force: true });
   }
-  if (state?.dropUrl) {
-    const client = new Client({ connectionString: state.dropUrl.maintenanceUrl });
+  // The embedded server's folder went with it; on another server both databases are dropped.
+  for (const database of state?.dropUrl ? [state.template, state.dropUrl] : []) {
+    if (!database) continue;
+    const client = new Client({ connectionString: database.maintenanceUrl });
     await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${state.dropUrl.name}" WITH (FORCE)`);
+    await client.query(`DROP DATABASE IF EXISTS "${database.name}" WITH (FORCE)`);
     await client.end();
   }
 }

@@ -34,7 +34,7 @@ export async function bootTestApp(
   const sharedUrl = process.env.TEST_DATABASE_URL;
   if (!sharedUrl)
     throw new Error('TEST_DATABASE_URL is set by test/support/global-setup.ts; run the e2e project with jest.');
-  const databaseUrl = options.isolatedDatabase ? await createIsolatedDatabase(sharedUrl) : sharedUrl;
+  const databaseUrl = options.isolatedDatabase ? await createMigratedDatabase(sharedUrl) : sharedUrl;
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-data-'));
   const config = AppConfig.fromEnvironment({
     NODE_ENV: 'test',
@@ -60,10 +60,36 @@ export async function bootTestApp(
 
 /** An empty database beside the shared one; the application migrates it when it starts. */
 export async function createIsolatedDatabase(sharedUrl: string): Promise<string> {
+  return createBeside(sharedUrl, (maintenanceUrl, name) => createDatabaseIfMissing(maintenanceUrl, name));
+}
+
+/**
+ * A database beside the shared one, already as the migrations leave it: a copy of the template
+ * global-setup.ts made (CREATE DATABASE … TEMPLATE), for suites that start an app on it anyway.
+ * A suite that tests the start-up migration itself takes an empty one (createIsolatedDatabase).
+ */
+export async function createMigratedDatabase(sharedUrl: string): Promise<string> {
+  const template = process.env.TEST_TEMPLATE_DATABASE;
+  if (!template) throw new Error('TEST_TEMPLATE_DATABASE is set by test/support/global-setup.ts.');
+  return createBeside(sharedUrl, async (maintenanceUrl, name) => {
+    const client = new Client({ connectionString: maintenanceUrl });
+    await client.connect();
+    try {
+      await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    } finally {
+      await client.end();
+    }
+  });
+}
+
+async function createBeside(
+  sharedUrl: string,
+  create: (maintenanceUrl: string, name: string) => Promise<void>,
+): Promise<string> {
   const url = new URL(sharedUrl);
   const name = `${url.pathname.slice(1)}_${randomBytes(3).toString('hex')}`;
   url.pathname = '/postgres';
-  await createDatabaseIfMissing(url.toString(), name);
+  await create(url.toString(), name);
   url.pathname = `/${name}`;
   return url.toString();
 }

@@ -3,7 +3,7 @@
 // worker processes share a database of their own.
 import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
 import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from '../support/test-app';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf } from '../webhooks/webhook-endpoints';
@@ -29,7 +29,7 @@ describe('fan-out survives a killed worker (ROLE=api, then real worker processes
 
   beforeAll(async () => {
     await receiver.start();
-    databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+    databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
     api = await bootTestApp({ ...env, DATABASE_URL: databaseUrl });
   }, TIMEOUT);
 

@@ -6,7 +6,7 @@ import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-proc
 import { sendBody } from '../support/factories';
 import { SmtpSink } from '../support/smtp-sink';
 import { waitFor } from '../support/wait-for';
-import { bootTestApp, createIsolatedDatabase, dropDatabase, TestApp } from '../support/test-app';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 import { ReceiverReply, WebhookReceiver } from '../support/webhook-receiver';
 import { distinctEvents, header, verifiesRequest } from './signatures';
@@ -37,7 +37,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
     await receiver.start();
     smtpUrl = sink.url(await sink.start());
     env.SMTP_URL = smtpUrl;
-    databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+    databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
     api = await bootTestApp({ ...env, DATABASE_URL: databaseUrl });
   }, TIMEOUT);
 
