@@ -32,8 +32,9 @@ describe(startupBanner.name, () => {
   ])('shows HOST=%s as %s', (host, base) => {
     const sut = startupBanner(config({ HOST: host, PORT: '8080' }));
 
-    expect(sut.rows.slice(0, 3)).toEqual([
+    expect(sut.rows.slice(0, 4)).toEqual([
       ['API', base],
+      ['Console', `${base}/console`],
       ['Swagger UI', `${base}/docs`],
       ['Metrics', `${base}/metrics`],
     ]);
@@ -56,6 +57,7 @@ describe(startupBanner.name, () => {
     expect(formatBanner(sut)).toBe(
       '\nMailroom is ready (ROLE=api)\n' +
         '  API         http://localhost:3000\n' +
+        '  Console     http://localhost:3000/console\n' +
         '  Swagger UI  http://localhost:3000/docs\n' +
         '  Metrics     http://localhost:3000/metrics\n' +
         '  Mail        written as .eml files to /srv/mailroom/outbox (set SMTP_URL to send)\n' +

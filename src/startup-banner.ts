@@ -7,8 +7,9 @@ export interface Banner {
 }
 
 /**
- * What a user needs once the process is ready: where it answers (a worker: only to probes and
- * scrapers), where mail goes, how an app logs in to SMTP submission, a token to try it.
+ * What a user needs once the process is ready: where it answers (the API and the console of
+ * SPEC §14; a worker: only to probes and scrapers), where mail goes, how an app logs in to SMTP
+ * submission, a token to try it.
  */
 export function startupBanner(config: AppConfig, demoToken?: { user: string; token: string; ttl: string }): Banner {
   const base = `http://${displayHost(config.host)}:${config.port}`;
@@ -17,6 +18,7 @@ export function startupBanner(config: AppConfig, demoToken?: { user: string; tok
       ? [['Health', `${base}/health`]]
       : [
           ['API', base],
+          ['Console', `${base}/console`],
           ['Swagger UI', `${base}/docs`],
         ];
   rows.push(['Metrics', `${base}/metrics`], ['Mail', mailTransport(config)]);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import {
@@ -78,6 +79,20 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
         .getByText(/endDate/)
         .first()
         .waitFor();
+      // A 400 is an input problem: the fields it names, and no retry (the same request would fail again).
+      await page.goto(`${served.baseUrl}/console/messages?startDate=not-a-date`);
+      const problem = page.getByRole('alert').filter({ hasText: 'Check the filters' });
+      await problem.locator('.field-error code', { hasText: 'startDate' }).waitFor();
+      expect(await problem.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      expect(await page.getByText('Something went wrong').count()).toBe(0);
+
+      await page.goto(`${served.baseUrl}/console/messages/${randomUUID()}`);
+      const notFound = page.getByRole('alert').filter({ hasText: 'Not found' });
+      await notFound.waitFor();
+      expect(await notFound.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      await notFound.getByRole('link', { name: 'Back to Messages' }).click();
+      await page.getByText('No messages yet').waitFor();
+
       await page.goto(`${served.baseUrl}/console/messages?bulkSending=nothing-like-it`);
       await page.getByText('No message matches these filters').waitFor();
       await context.close();
@@ -158,6 +173,9 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
       const userId = newUserId();
       const { key } = await newApiKey(t, userId, ['read']);
       const message = await storeMessage(t.db, userId, { subject: 'Queued one' });
+      // A subject that wraps (issue 27: its sender line was pushed to x=430), and one word longer than the screen.
+      const long = `Your invoice for November is ready, with every line item listed ${'x'.repeat(80)}`;
+      await storeMessage(t.db, userId, { subject: long, sender: 'billing-department@example.com' });
       const { context, page } = await newConsolePage(served.browser, 375);
       await signIn(page, served.baseUrl, key, `/console/messages/${message.id}`);
 
@@ -169,6 +187,7 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
       await screenshot(page, 'message-read-only-375');
       await page.getByRole('link', { name: 'Messages' }).first().click();
       await page.getByRole('link', { name: 'Queued one' }).waitFor();
+      await page.getByRole('link', { name: long }).waitFor();
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'messages-375');

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
+import { useSingleMutation } from './use-single-mutation';
 import { queryKeys } from './query-keys';
 
 export type ApiKey = Schemas['ApiKeyResponse'];
@@ -11,7 +12,7 @@ export function useApiKeys() {
 
 export function useCreateApiKey() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (body: NewApiKey) => unwrap(api.POST('/user/api-keys', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.apiKeys.all }),
   });
@@ -19,7 +20,7 @@ export function useCreateApiKey() {
 
 export function useDeleteApiKey() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (id: string) => unwrap(api.DELETE('/user/api-keys/{id}', { params: { path: { id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.apiKeys.all }),
   });

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
+import { useSingleMutation } from './use-single-mutation';
 import { queryKeys } from './query-keys';
 
 export type Domain = Schemas['DomainResponse'];
@@ -12,7 +13,7 @@ export function useDomains() {
 
 export function useAddDomain() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (name: string) => unwrap(api.POST('/domains', { body: { name } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
   });
@@ -21,7 +22,7 @@ export function useAddDomain() {
 /** Looks the domain's records up; the answer says which are missing and why. */
 export function useVerifyDomain() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (id: string) => unwrap(api.POST('/domains/{id}/verify', { params: { path: { id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
   });
@@ -29,7 +30,7 @@ export function useVerifyDomain() {
 
 export function useDeleteDomain() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (id: string) => unwrap(api.DELETE('/domains/{id}', { params: { path: { id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),
   });
@@ -38,7 +39,7 @@ export function useDeleteDomain() {
 /** Turns receiving on or off (SPEC §13); a pending domain, or a name another user receives for, is a 409. */
 export function useSetReceiving() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: ({ id, receiving }: { id: string; receiving: boolean }) =>
       unwrap(api.PATCH('/domains/{id}', { params: { path: { id } }, body: { receiving } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.domains.all }),

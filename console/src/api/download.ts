@@ -1,5 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { errorOf } from './client';
+import { useSingleMutation } from './use-single-mutation';
 import { session } from './session';
 
 /**
@@ -8,7 +8,7 @@ import { session } from './session';
  * blob: URL (a download is no fetch the console's CSP governs).
  */
 export function useDownload() {
-  return useMutation({
+  return useSingleMutation({
     mutationFn: async ({ path, fileName }: { path: string; fileName: string }) => {
       const response = await fetch(path, { headers: { Authorization: `Bearer ${session.token() ?? ''}` } });
       if (response.status === 401) session.expire();

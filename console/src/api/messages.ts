@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
+import { useSingleMutation } from './use-single-mutation';
 import { queryKeys } from './query-keys';
 
 export type Message = Schemas['MessageResponse'];
@@ -79,7 +80,7 @@ export function useMessage(id: string) {
 
 export function useCancelMessage(id: string) {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: () => unwrap(api.POST('/user/messages/{id}/cancel', { params: { path: { id } } })),
     onSuccess: (message) => {
       client.setQueryData(queryKeys.messages.detail(id), message);

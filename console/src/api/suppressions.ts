@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
+import { useSingleMutation } from './use-single-mutation';
 import { queryKeys } from './query-keys';
 
 export type Suppression = Schemas['SuppressionResponse'];
@@ -16,7 +17,7 @@ export function useSuppressions(email: string, page: number) {
 
 export function useAddSuppression() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (body: NewSuppression) => unwrap(api.POST('/user/suppressions', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.suppressions.all }),
   });
@@ -24,7 +25,7 @@ export function useAddSuppression() {
 
 export function useRemoveSuppression() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (email: string) => unwrap(api.DELETE('/user/suppressions/{email}', { params: { path: { email } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.suppressions.all }),
   });

@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
+import { useSingleMutation } from './use-single-mutation';
 import { queryKeys } from './query-keys';
 
 export type WebhookDelivery = Schemas['WebhookDeliveryResponse'];
@@ -45,7 +46,7 @@ export function useWebhookDeliveries(filters: DeliveryFilters) {
 
 export function useReplayDelivery() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (id: string) => unwrap(api.POST('/user/webhook-deliveries/{id}/replay', { params: { path: { id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhookDeliveries.all }),
   });

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
+import { useSingleMutation } from './use-single-mutation';
 import { queryKeys } from './query-keys';
 
 export type WebhookEndpoint = Schemas['WebhookEndpointResponse'];
@@ -56,7 +57,7 @@ export function useWebhookEndpoints() {
 
 export function useCreateEndpoint() {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (body: NewWebhookEndpoint) => unwrap(api.POST('/user/webhook-endpoints', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhookEndpoints.list }),
   });
@@ -64,7 +65,7 @@ export function useCreateEndpoint() {
 
 export function useUpdateEndpoint(id: string) {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: (body: WebhookEndpointChange) =>
       unwrap(api.PATCH('/user/webhook-endpoints/{id}', { params: { path: { id } }, body })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhookEndpoints.list }),
@@ -73,7 +74,7 @@ export function useUpdateEndpoint(id: string) {
 
 export function useDeleteEndpoint(id: string) {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: () => unwrap(api.DELETE('/user/webhook-endpoints/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       client.removeQueries({ queryKey: queryKeys.webhookEndpoints.secret(id) });
@@ -97,7 +98,7 @@ export function useEndpointSecret(id: string, revealed: boolean) {
 
 export function useRotateSecret(id: string) {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: () => unwrap(api.POST('/user/webhook-endpoints/{id}/rotate-secret', { params: { path: { id } } })),
     // A revealed secret shows the new one at once.
     onSuccess: (answer) => client.setQueryData(queryKeys.webhookEndpoints.secret(id), answer),
@@ -106,7 +107,7 @@ export function useRotateSecret(id: string) {
 
 export function useTestEndpoint(id: string) {
   const client = useQueryClient();
-  return useMutation({
+  return useSingleMutation({
     mutationFn: () => unwrap(api.POST('/user/webhook-endpoints/{id}/test', { params: { path: { id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhookDeliveries.all }),
   });

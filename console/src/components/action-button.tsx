@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 import type { Permission } from '../api/caller';
 
 /**
@@ -14,6 +14,7 @@ export function ActionButton({
   className,
   expanded,
   reasonId,
+  buttonRef,
 }: {
   permission: Permission;
   onClick?: () => void;
@@ -25,12 +26,14 @@ export function ActionButton({
   expanded?: boolean;
   /** The id of the reason shown once for a group of controls; it is then not repeated beside this one. */
   reasonId?: string;
+  buttonRef?: Ref<HTMLButtonElement>;
 }) {
   const ownReasonId = useId();
   const describedBy = reasonId ?? ownReasonId;
   return (
     <span className="action">
       <button
+        ref={buttonRef}
         type={type}
         className={className}
         onClick={onClick}

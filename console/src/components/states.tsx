@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 
 /** The four states every view designs besides its data: loading, empty, error, not allowed. */
@@ -29,18 +30,52 @@ export function NotAllowed({ detail }: { detail: string }) {
   );
 }
 
-/** A failed request: the problem's `detail` (SPEC §14); a 403 is "not allowed", not a failure. */
-export function Failure({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+/** Where a "Not found" leads back to. */
+export interface WayBack {
+  to: string;
+  label: string;
+}
+
+/**
+ * A failed request: the problem's `detail` (SPEC §14). Only a 5xx or a network failure is "went
+ * wrong" with a retry; a 4xx is the request's own fault, which the same request would repeat: a
+ * 403 is "not allowed", a 404 "not found" with a way back, another 4xx an input problem (the
+ * filters in the URL, a search) with the fields it names.
+ */
+export function Failure({
+  error,
+  onRetry,
+  inputTitle = 'Check the filters',
+  back = { to: '/', label: 'Back to the start' },
+}: {
+  error: Error;
+  onRetry?: () => void;
+  /** The title of a 4xx answer's state: what the reader should look at. */
+  inputTitle?: string;
+  back?: WayBack;
+}) {
+  const status = error instanceof ApiError ? error.status : undefined;
   if (error instanceof ApiError && error.notAllowed) return <NotAllowed detail={error.message} />;
+  if (status === 404)
+    return (
+      <div className="state state-not-found" role="alert">
+        <p className="state-title">Not found</p>
+        <p className="state-hint">{error.message}</p>
+        <p>
+          <Link to={back.to}>{back.label}</Link>
+        </p>
+      </div>
+    );
+  const inputProblem = status !== undefined && status >= 400 && status < 500;
   return (
     <div className="state state-error" role="alert">
-      <p className="state-title">Something went wrong</p>
+      <p className="state-title">{inputProblem ? inputTitle : 'Something went wrong'}</p>
       <p className="state-hint">{error.message}</p>
       <FieldErrors error={error} />
       {error instanceof ApiError && error.problem?.requestId && (
         <p className="muted small">Request id {error.problem.requestId}</p>
       )}
-      {onRetry && (
+      {onRetry && !inputProblem && (
         <button type="button" onClick={onRetry}>
           Try again
         </button>

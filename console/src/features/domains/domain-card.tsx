@@ -6,6 +6,7 @@ import { CopyButton } from '../../components/copy-button';
 import { Moment } from '../../components/moment';
 import { InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
+import { HostName } from '../../components/host-name';
 import { Cell, Table } from '../../components/table';
 import { ReceivingToggle } from './receiving-toggle';
 
@@ -95,7 +96,10 @@ function Record({ record }: { record: DnsRecord }) {
       </Cell>
       <Cell label="Type">{record.type}</Cell>
       <Cell label="Host">
-        <code className="wrap">{record.name}</code> <CopyButton value={record.name} label={`${record.purpose} host`} />
+        {/* One element: a narrow screen lays a cell's children side by side, squeezing the name. */}
+        <span>
+          <HostName name={record.name} /> <CopyButton value={record.name} label={`${record.purpose} host`} />
+        </span>
       </Cell>
       <Cell label="Value">
         <code className="wrap record-value">{record.value}</code>{' '}

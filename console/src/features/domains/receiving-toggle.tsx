@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { usePermission } from '../../api/caller';
+import { useSucceededSince } from '../../api/later-success';
 import { useSetReceiving, type Domain } from '../../api/domains';
 import { InlineError } from '../../components/states';
 
@@ -11,6 +12,8 @@ export function ReceivingToggle({ domain }: { domain: Domain }) {
   const set = useSetReceiving();
   const canSend = usePermission('send');
   const reasonId = useId();
+  // A 409 here is stale once another action (adding, verifying, another switch) has succeeded.
+  const stale = useSucceededSince(set.submittedAt);
   return (
     <div className="receiving">
       <label className="check">
@@ -34,7 +37,7 @@ export function ReceivingToggle({ domain }: { domain: Domain }) {
           {canSend.reason}
         </span>
       )}
-      <InlineError error={set.error} />
+      <InlineError error={stale ? null : set.error} />
     </div>
   );
 }

@@ -16,7 +16,12 @@ export function InboundMailPage() {
           ← Inbound
         </Link>
       </p>
-      <QueryView query={query} what="the mail">
+      <QueryView
+        query={query}
+        what="the mail"
+        inputTitle="Check the mail id in the address"
+        back={{ to: '/inbound', label: 'Back to Inbound' }}
+      >
         {(mail) => <InboundMailView mail={mail} />}
       </QueryView>
     </section>

@@ -23,7 +23,12 @@ export function MessagePage() {
           ← Messages
         </Link>
       </p>
-      <QueryView query={query} what="the message">
+      <QueryView
+        query={query}
+        what="the message"
+        inputTitle="Check the message id in the address"
+        back={{ to: '/messages', label: 'Back to Messages' }}
+      >
         {(message) => <MessageView message={message} />}
       </QueryView>
     </section>

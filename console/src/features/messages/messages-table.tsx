@@ -10,9 +10,12 @@ export function MessagesTable({ messages }: { messages: Message[] }) {
     <Table columns={['Subject', 'To', 'Status', 'Sent']}>
       {messages.map((message) => (
         <tr key={message.id}>
-          <Cell label="Subject">
-            <Link to={`/messages/${message.id}`}>{message.subject}</Link>
-            <div className="muted small">{message.sender}</div>
+          <Cell label="Subject" wrap>
+            {/* One block: on a narrow screen the cell is a row (label, value), and the sender goes under the subject. */}
+            <div>
+              <Link to={`/messages/${message.id}`}>{message.subject}</Link>
+              <div className="muted small">{message.sender}</div>
+            </div>
           </Cell>
           <Cell label="To" wrap>
             {message.to.join(', ')}

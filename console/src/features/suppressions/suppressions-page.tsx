@@ -42,10 +42,15 @@ export function SuppressionsPage() {
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           placeholder="someone@example.com"
+          aria-describedby="suppression-search-hint"
         />
         <button type="submit">Search</button>
+        {/* The API filters by the exact address (SPEC §9); part of one is refused, not matched. */}
+        <span id="suppression-search-hint" className="inline-note">
+          A whole address: the search finds that address only.
+        </span>
       </form>
-      <QueryView query={query} what="suppressions">
+      <QueryView query={query} what="suppressions" inputTitle="Check the search">
         {(result) =>
           result.suppressions.length === 0 ? (
             <Empty title={email ? `${email} is not suppressed` : 'No suppressed addresses'}>

@@ -1,4 +1,5 @@
-import { usePermission } from '../../api/caller';
+import { useId } from 'react';
+import { usePermission, type Permission } from '../../api/caller';
 import { useReplayDelivery, useWebhookDeliveries, type WebhookDelivery } from '../../api/webhook-deliveries';
 import { useWebhookEndpoints } from '../../api/webhook-endpoints';
 import { ActionButton } from '../../components/action-button';
@@ -16,6 +17,11 @@ export function DeliveriesSection() {
   const query = useWebhookDeliveries(filters);
   const endpoints = useWebhookEndpoints().data?.endpoints ?? [];
   const filtered = filters.endpointId !== '' || filters.type !== '';
+  // SPEC §6: replay sends again, so it is the send scope's, not the keys scope's. A key without it
+  // is told once above the list, not in every row's Replay cell.
+  const canSend = usePermission('send');
+  const ownReasonId = useId();
+  const reasonId = canSend.allowed ? undefined : ownReasonId;
 
   return (
     <section aria-labelledby="deliveries-title">
@@ -65,9 +71,14 @@ export function DeliveriesSection() {
             </Empty>
           ) : (
             <>
+              {reasonId && (
+                <p id={reasonId} className="inline-note">
+                  {canSend.reason}
+                </p>
+              )}
               <Table columns={['Event', 'To', 'State', 'Attempts', 'Last response', 'Next retry', '']}>
                 {result.deliveries.map((delivery) => (
-                  <DeliveryRow key={delivery.id} delivery={delivery} />
+                  <DeliveryRow key={delivery.id} delivery={delivery} canSend={canSend} reasonId={reasonId} />
                 ))}
               </Table>
               <Pager
@@ -87,10 +98,16 @@ export function DeliveriesSection() {
   );
 }
 
-function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
+function DeliveryRow({
+  delivery,
+  canSend,
+  reasonId,
+}: {
+  delivery: WebhookDelivery;
+  canSend: Permission;
+  reasonId: string | undefined;
+}) {
   const replay = useReplayDelivery();
-  // SPEC §6: replay sends again, so it is the send scope's, not the keys scope's.
-  const canSend = usePermission('send');
   const last = delivery.attempts.at(-1);
   return (
     <tr>
@@ -104,7 +121,9 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
       </Cell>
       <Cell label="To" wrap>
         <span>
-          {delivery.url}
+          <span className="clamp" title={delivery.url}>
+            {delivery.url}
+          </span>
           {delivery.endpointId === null && <span className="muted small"> (the message&apos;s own webhook)</span>}
         </span>
       </Cell>
@@ -132,6 +151,7 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
             pending={replay.isPending}
             onClick={() => replay.mutate(delivery.id)}
             className="small-button"
+            reasonId={reasonId}
           >
             Replay
           </ActionButton>

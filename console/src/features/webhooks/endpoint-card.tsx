@@ -39,7 +39,8 @@ export function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
   return (
     <article className="card endpoint" aria-labelledby={titleId}>
       <header className="page-header">
-        <h3 id={titleId} className="wrap">
+        {/* A URL may be 2,000 characters: a few lines of it, all of it on hover and in Edit. */}
+        <h3 id={titleId} className="clamp" title={endpoint.url}>
           {endpoint.url}
         </h3>
         <StatusBadge status={endpoint.enabled ? 'enabled' : 'disabled'} />

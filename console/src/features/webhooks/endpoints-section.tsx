@@ -20,7 +20,15 @@ export function EndpointsSection() {
       <header className="page-header">
         <h2 id="endpoints-title">Endpoints</h2>
         {!adding && (
-          <ActionButton permission={canManage} onClick={() => setAdding(true)} className="primary">
+          <ActionButton
+            permission={canManage}
+            onClick={() => {
+              // The last endpoint's secret banner goes: it would read as this one's.
+              create.reset();
+              setAdding(true);
+            }}
+            className="primary"
+          >
             Add endpoint
           </ActionButton>
         )}
@@ -28,8 +36,12 @@ export function EndpointsSection() {
       {create.data && (
         <div className="card created-key" role="status">
           <p>
-            Endpoint added. Copy its signing secret now: it is shown here only once (Reveal shows it later to a key with
-            the keys scope).
+            Endpoint added:{' '}
+            <strong className="clamp" title={create.data.url}>
+              {create.data.description || create.data.url}
+            </strong>
+            Copy its signing secret now: it is shown here only once (Reveal shows it later to a key with the keys
+            scope).
           </p>
           <code className="wrap secret" data-testid="new-endpoint-secret">
             {create.data.secret}
