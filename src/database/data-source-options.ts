@@ -22,7 +22,6 @@ import { WebhookEndpoints1764777600000 } from './migrations/1764777600000-webhoo
 import { InboundMail1764950400000 } from './migrations/1764950400000-inbound-mail';
 import { AccountEventRetention1765036800000 } from './migrations/1765036800000-account-event-retention';
 import { NextAttemptAt1765036801000 } from './migrations/1765036801000-next-attempt-at';
-import { NextAttemptAtBackfill1765036802000 } from './migrations/1765036802000-next-attempt-at-backfill';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -49,7 +48,6 @@ export const MIGRATIONS = [
   InboundMail1764950400000,
   AccountEventRetention1765036800000,
   NextAttemptAt1765036801000,
-  NextAttemptAtBackfill1765036802000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

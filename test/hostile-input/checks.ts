@@ -145,6 +145,8 @@ export function expectAcceptedSend(
     cc: message.cc === null ? null : expect.any(Array),
     bcc: message.bcc === null ? null : expect.any(Array),
     replyTo: message.replyTo === null ? null : expect.any(Array),
+    // Only a deferred message has a next attempt.
+    nextAttemptAt: null,
     // One pending recipient per to, cc and bcc entry, in that order (SPEC §5; the user is new: nothing suppressed).
     recipients: (['to', 'cc', 'bcc'] as const).flatMap((type) =>
       ((message[type] ?? []) as string[]).map((entry) => ({
