@@ -1,17 +1,20 @@
 /** Previous / next over a paged list of SPEC §6's shape, with where the reader is. */
-export function Pager({
-  page,
-  totalPages,
-  total,
-  hasNext,
-  noun,
-  one,
-  onPage,
-}: {
+/** What every paged answer of the API says of where it is (SPEC §6). */
+export interface Paging {
   page: number;
   totalPages: number;
   total: number;
   hasNext: boolean;
+}
+
+export function Pager({
+  of: { page, totalPages, total, hasNext },
+  noun,
+  one,
+  onPage,
+}: {
+  /** The paged answer itself. */
+  of: Paging;
   noun: string;
   /** The noun for one of them. */
   one: string;

@@ -41,15 +41,7 @@ export function InboundPage() {
           ) : (
             <div aria-busy={query.isFetching || undefined}>
               <InboundTable mails={page.inbound} />
-              <Pager
-                page={page.page}
-                totalPages={page.totalPages}
-                total={page.total}
-                hasNext={page.hasNext}
-                noun="mails"
-                one="mail"
-                onPage={(next) => show({ ...filters, page: next })}
-              />
+              <Pager of={page} noun="mails" one="mail" onPage={(next) => show({ ...filters, page: next })} />
             </div>
           )
         }

@@ -26,17 +26,7 @@ export function WebhookDeliveries({ messageId }: { messageId: string }) {
                   <Delivery key={delivery.id} delivery={delivery} />
                 ))}
               </ul>
-              {result.totalPages > 1 && (
-                <Pager
-                  page={page}
-                  totalPages={result.totalPages}
-                  total={result.total}
-                  hasNext={result.hasNext}
-                  noun="events"
-                  one="event"
-                  onPage={setPage}
-                />
-              )}
+              {result.totalPages > 1 && <Pager of={result} noun="events" one="event" onPage={setPage} />}
             </>
           )
         }

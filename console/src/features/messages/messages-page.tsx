@@ -41,15 +41,7 @@ export function MessagesPage() {
           ) : (
             <div aria-busy={query.isFetching || undefined}>
               <MessagesTable messages={page.messages} />
-              <Pager
-                page={page.page}
-                totalPages={page.totalPages}
-                total={page.total}
-                hasNext={page.hasNext}
-                noun="messages"
-                one="message"
-                onPage={(next) => show({ ...filters, page: next })}
-              />
+              <Pager of={page} noun="messages" one="message" onPage={(next) => show({ ...filters, page: next })} />
             </div>
           )
         }

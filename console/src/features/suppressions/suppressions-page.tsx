@@ -63,15 +63,7 @@ export function SuppressionsPage() {
                   <Row key={entry.email} entry={entry} />
                 ))}
               </Table>
-              <Pager
-                page={result.page}
-                totalPages={result.totalPages}
-                total={result.total}
-                hasNext={result.hasNext}
-                noun="addresses"
-                one="address"
-                onPage={(next) => show(email, next)}
-              />
+              <Pager of={result} noun="addresses" one="address" onPage={(next) => show(email, next)} />
             </>
           )
         }

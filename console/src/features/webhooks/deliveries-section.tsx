@@ -81,15 +81,7 @@ export function DeliveriesSection() {
                   <DeliveryRow key={delivery.id} delivery={delivery} canSend={canSend} reasonId={reasonId} />
                 ))}
               </Table>
-              <Pager
-                page={result.page}
-                totalPages={result.totalPages}
-                total={result.total}
-                hasNext={result.hasNext}
-                noun="deliveries"
-                one="delivery"
-                onPage={(page) => show({ ...filters, page })}
-              />
+              <Pager of={result} noun="deliveries" one="delivery" onPage={(page) => show({ ...filters, page })} />
             </>
           )
         }
