@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import {
+  consoleInBrowser,
+  newConsolePage,
+  pageWidth,
+  screenshot,
+  seriousAxeViolations,
+  signIn,
+} from '../support/console';
 import { sendBody } from '../support/factories';
 import { hostileHtml, trackingServer, waitForRefusals, watchPage } from '../support/hostile-preview';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
@@ -85,7 +92,7 @@ describeInBrowser('Console content browser tests')("the console: a message's con
       expect(eml.suggestedFilename()).toBe(`${sent.body.id}.eml`);
       expect(await readFile(await eml.path(), 'utf8')).toMatch(/^Subject: Invoice with files$/m);
 
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'message-content-375');
       await context.close();

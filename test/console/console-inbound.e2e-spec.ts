@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
@@ -10,6 +11,7 @@ import {
   consoleInBrowser,
   newApiKey,
   newConsolePage,
+  pageWidth,
   screenshot,
   seriousAxeViolations,
   signIn,
@@ -96,6 +98,14 @@ describeInBrowser('Console inbound browser tests')('the console: Inbound and rec
       await page.getByLabel('To', { exact: true }).fill(`desk@${name}`);
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.getByText('No mail matches these filters').waitFor();
+
+      // A mail that is not this user's (or nobody's) is Not found, with the way back, not a failure.
+      await page.goto(`${served.baseUrl}/console/inbound/${randomUUID()}`);
+      const notFound = page.getByRole('alert').filter({ hasText: 'Not found' });
+      await notFound.waitFor();
+      expect(await notFound.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      await notFound.getByRole('link', { name: 'Back to Inbound' }).click();
+      await page.getByText('Page 1 of 2 · 12 mails').waitFor();
       await context.close();
     },
     BROWSER_TIMEOUT,
@@ -247,12 +257,12 @@ describeInBrowser('Console inbound browser tests')('the console: Inbound and rec
       expect(await toggle.isDisabled()).toBe(true);
       expect(await toggle.isChecked()).toBe(true);
       await page.getByText('Not allowed: this API key lacks the send scope (it has read).').first().waitFor();
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
 
       await page.goto(`${served.baseUrl}/console/inbound`);
       await page.getByRole('link', { name: 'Narrow screens' }).click();
       await page.getByRole('heading', { name: 'Narrow screens' }).waitFor();
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'inbound-mail-375');
       await context.close();

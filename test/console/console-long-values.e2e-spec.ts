@@ -1,10 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, screenshot, signIn } from '../support/console';
+import { consoleInBrowser, newConsolePage, pageWidth, screenshot, signIn } from '../support/console';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 import { createEndpoint } from '../webhook-endpoints/endpoint-support';
 
-const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 const height = async (locator: Locator) => (await locator.boundingBox())?.height ?? Infinity;
 
 /** Issue 27: long values (a 2,000-character URL, a long host name) stay in their card or cell. */
@@ -31,7 +30,7 @@ describeInBrowser('Console long values browser tests')('the console: long values
       expect(await to.locator('[title]').getAttribute('title')).toBe(url);
       expect(await height(to)).toBeLessThan(120);
       expect((await to.boundingBox())?.width).toBeLessThan(450);
-      expect(await scrollWidth(page)).toBeLessThanOrEqual(1280);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(1280);
       await screenshot(page, 'webhooks-long-url');
 
       await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -79,7 +78,7 @@ describeInBrowser('Console long values browser tests')('the console: long values
       expect(
         await hosts.first().evaluate((code) => new Set([...code.getClientRects()].map((rect) => rect.top)).size),
       ).toBeGreaterThan(1);
-      expect(await scrollWidth(page)).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       await screenshot(page, 'domains-long-host-375');
       await context.close();
     },

@@ -1,5 +1,12 @@
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, screenshot, seriousAxeViolations, signIn } from '../support/console';
+import {
+  consoleInBrowser,
+  newConsolePage,
+  pageWidth,
+  screenshot,
+  seriousAxeViolations,
+  signIn,
+} from '../support/console';
 import { storeMessage } from '../support/factories';
 import { newUserId, tokenFor } from '../support/tokens';
 
@@ -88,7 +95,7 @@ describeInBrowser('Console message page browser tests')('the console: Message pa
         `(() => { const nav = document.querySelector('nav[aria-label="Console"]'); return nav.scrollWidth > nav.clientWidth; })()`,
       );
       expect(clipped).toBe(false);
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(NARROW);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'navigation-375');
 

@@ -5,6 +5,7 @@ import {
   consoleInBrowser,
   newApiKey,
   newConsolePage,
+  pageWidth,
   screenshot,
   seriousAxeViolations,
   signIn,
@@ -183,12 +184,12 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
       await cancel.waitFor();
       expect(await cancel.isDisabled()).toBe(true);
       await page.getByText('Not allowed: this API key lacks the send scope (it has read).').first().waitFor();
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       await screenshot(page, 'message-read-only-375');
       await page.getByRole('link', { name: 'Messages' }).first().click();
       await page.getByRole('link', { name: 'Queued one' }).waitFor();
       await page.getByRole('link', { name: long }).waitFor();
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'messages-375');
       await context.close();

@@ -3,6 +3,7 @@ import {
   consoleInBrowser,
   newApiKey,
   newConsolePage,
+  pageWidth,
   screenshot,
   seriousAxeViolations,
   signIn,
@@ -72,7 +73,7 @@ describeInBrowser('Console overview browser tests')('the console: Overview (SPEC
 
       await page.setViewportSize({ width: 375, height: 900 });
       await canvas.waitFor();
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'overview-375');
       await context.close();

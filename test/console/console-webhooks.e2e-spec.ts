@@ -7,6 +7,7 @@ import {
   consoleInBrowser,
   newApiKey,
   newConsolePage,
+  pageWidth,
   screenshot,
   seriousAxeViolations,
   signIn,
@@ -257,7 +258,7 @@ describeInBrowser('Console webhooks browser tests')('the console: Webhooks (SPEC
         const describedBy = await replay.getAttribute('aria-describedby');
         expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(sendReason);
       }
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await screenshot(page, 'webhooks-read-only-375');
       await context.close();

@@ -86,6 +86,9 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     );
 }
 
+/** How wide the page's content is: more than the viewport means the reader scrolls sideways. */
+export const pageWidth = (page: Page): Promise<number> => page.evaluate<number>('document.documentElement.scrollWidth');
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
