@@ -28,7 +28,8 @@ if (!available) noticeSkip(`Bounce corpus floors SKIPPED: no corpus at ${CORPUS}
     expect([...falseHard, ...score.extraHard]).toEqual([]);
   });
 
-  it('reads at least 90% of the hard bounces as such', () => {
+  // Fails on purpose: The floor the per-server rules reached by fitting these samples; the general rules read 82% here, and bench:bounces holds the per-fold measure (issue 33 item 15).
+  it.failing('reads at least 90% of the hard bounces as such', () => {
     const { right, total } = recallOf(score, 'bounce');
     expect(total).toBeGreaterThan(0);
     expect(right / total).toBeGreaterThanOrEqual(0.9);

@@ -7,7 +7,6 @@ import { readPlainTextBounce } from './reports/plain-text-bounce';
 import { addressIn } from './reports/recipient';
 import { parseReportMail, ReportMail } from './reports/report-mail';
 import { splitAtQuotedOriginal } from './reports/quoted-original';
-import { MailServer, serversOf } from './reports/servers';
 
 /**
  * The largest report read. A bounce quotes the original message, but servers cap what they
@@ -46,17 +45,17 @@ export async function readReports(raw: Buffer): Promise<DeliveryReport[]> {
  * non-standard ones, then the free-text bounces, and auto-replies last (some bounces are marked
  * auto-replied too).
  */
-const READERS: ((mail: ReportMail, servers: MailServer[]) => DeliveryReport[])[] = [
+const READERS: ((mail: ReportMail) => DeliveryReport[])[] = [
   (mail) =>
     mail
       .parts(FEEDBACK_REPORT_TYPE)
       .slice(0, 1)
       .flatMap((part) => readFeedbackReport(part, mail.original)),
-  (mail, servers) =>
+  (mail) =>
     mail
       .parts(...DELIVERY_STATUS_TYPES)
-      .flatMap((part) => readDeliveryStatus(part, splitAtQuotedOriginal(mail.text).own, servers)),
-  (mail, servers) => readDeliveryStatusInText(mail.text, servers),
+      .flatMap((part) => readDeliveryStatus(part, splitAtQuotedOriginal(mail.text).own)),
+  (mail) => readDeliveryStatusInText(mail.text),
   (mail) => readJunkMailReport(mail.original),
   (mail) => readAmazonSesNotification(mail.text),
   readPlainTextBounce,
@@ -64,10 +63,8 @@ const READERS: ((mail: ReportMail, servers: MailServer[]) => DeliveryReport[])[]
 ];
 
 function readMail(mail: ReportMail): DeliveryReport[] {
-  // Which servers wrote the report decides which of their own words count (reports/servers/).
-  const servers = serversOf(mail);
   for (const read of READERS) {
-    const reports = read(mail, servers);
+    const reports = read(mail);
     if (reports.length > 0) return reports;
   }
   return [];

@@ -2,7 +2,6 @@ import { DeliveryReport } from '../delivery-report';
 import { classify, Failure, gaveUp } from './classify';
 import { Fields, fieldGroups } from '../../common/mime/header-fields';
 import { recipientOf } from './recipient';
-import { MailServer } from './servers';
 import { parseStatus } from './status-code';
 
 /** The MIME types of an RFC 3464 delivery status part, and its RFC 6533 UTF-8 variant. */
@@ -16,11 +15,11 @@ const ACTION_ALIASES = new Map([['expired', 'failed']]);
  * Final-Recipient (else Original-Recipient), classified from Action, Status and Diagnostic-Code.
  * The first group holds the per-message fields and names no recipient.
  */
-export function readDeliveryStatus(body: string, humanText: string, servers: MailServer[] = []): DeliveryReport[] {
-  return readGroups(fieldGroups(body).flatMap(recipientGroups), humanText, servers);
+export function readDeliveryStatus(body: string, humanText: string): DeliveryReport[] {
+  return readGroups(fieldGroups(body).flatMap(recipientGroups), humanText);
 }
 
-function readGroups(groups: Fields[], humanText: string, servers: MailServer[]): DeliveryReport[] {
+function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
   return groups.map((group) => {
     const status = parseStatus(group.first('status'))?.text;
     const diagnostic = diagnosticOf(group.first('diagnostic-code')) ?? group.first('status') ?? '';
@@ -29,7 +28,7 @@ function readGroups(groups: Fields[], humanText: string, servers: MailServer[]):
     // The human-readable text is this recipient's own only when the report names no other.
     const ownText = groups.length === 1 ? humanText : '';
     const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
-    const failure: Failure = { action, status, diagnostic, context: humanText, ownText, servers, recipient };
+    const failure: Failure = { action, status, diagnostic, context: humanText, ownText };
     const kind = classify(failure) ?? 'unrecognized';
     return {
       kind,
@@ -46,11 +45,11 @@ function readGroups(groups: Fields[], humanText: string, servers: MailServer[]):
  * forwarded as text, a gateway that flattens MIME): the groups that name a recipient and say
  * what happened to it, read as a delivery-status part.
  */
-export function readDeliveryStatusInText(text: string, servers: MailServer[] = []): DeliveryReport[] {
+export function readDeliveryStatusInText(text: string): DeliveryReport[] {
   const named = (group: Fields) =>
     group.first('final-recipient') !== undefined && (group.first('action') ?? group.first('status')) !== undefined;
   const groups = fieldGroups(text).flatMap(recipientGroups).filter(named);
-  return groups.length === 0 ? [] : readGroups(groups, text, servers);
+  return groups.length === 0 ? [] : readGroups(groups, text);
 }
 
 /**
