@@ -15,7 +15,7 @@ import { splitAtQuotedOriginal } from './reports/quoted-original';
  */
 export const MAX_REPORT_BYTES = 1024 * 1024;
 /** How much of a diagnostic a report keeps (it lands in the message's history). */
-const MAX_DIAGNOSTIC_LENGTH = 1000;
+export const MAX_DIAGNOSTIC_LENGTH = 1000;
 
 /**
  * What a message received by the inbound listener says, one report per recipient it is about

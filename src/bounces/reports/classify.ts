@@ -96,6 +96,9 @@ const REFUSED_AT_RCPT: RegExp[] = [
  * The families of wording by which servers say the address itself does not exist, or its domain
  * does not or takes no mail: the RFC 3463 X.1.x subjects in words. Each family is written by
  * many servers (the bench names the corpus families each one reads), none by one server alone.
+ * A few words may stand between a family's subject and its verb ("the account you addressed does
+ * not exist", "Domain example.org does not exist"): `(?:[^.;:]|\.(?=\S)){0,60}?`, up to 40 or 60
+ * characters within one clause (no ';', ':' or sentence-ending '.'), bounded to stay linear.
  */
 export const ADDRESS_WORDINGS: { family: string; words: RegExp; lookup?: true }[] = [
   {
@@ -105,7 +108,7 @@ export const ADDRESS_WORDINGS: { family: string; words: RegExp; lookup?: true }[
     // "Unknown user:", Exchange 5.5 "Unknown Recipient".
     family: 'no such user',
     words:
-      /user unknown|unknown (?:user|recipient|mailbox|address)|recipient unknown|no such (?:user|mailbox|recipient|address|account)|(?:user|account|mailbox|address|recipient) (?:that you tried to reach )?(?:does not|doesn'?t) exist|no mailbox here|recipnotfound|doesn'?t have an? [\w.-]+ account/i,
+      /user unknown|unknown (?:user|recipient|mailbox|address)|recipient unknown|no such (?:user|mailbox|recipient|address|account)|(?:user|account|mailbox|address|recipient)\b(?:[^.;:]|\.(?=\S)){0,40}?\b(?:does not|doesn'?t) exist|no mailbox here|recipnotfound|doesn'?t have an? [\w.-]+ account/i,
   },
   {
     // A lookup that found nothing: "User not found", "Recipient not found by SMTP address lookup",
@@ -113,7 +116,7 @@ export const ADDRESS_WORDINGS: { family: string; words: RegExp; lookup?: true }[
     family: 'not found',
     lookup: true,
     words:
-      /(?:user|recipient|mailbox|address|account) (?:was )?not found|(?:user|recipient|mailbox|address|account) (?:couldn'?t|could not|cannot|can'?t) be found/i,
+      /(?:user|recipient|mailbox|address|account)\b(?:[^.;:]|\.(?=\S)){0,60}?\b(?:was |is )?not found|(?:user|recipient|mailbox|address|account) (?:couldn'?t|could not|cannot|can'?t) be found/i,
   },
   {
     // "Invalid recipient", "invalid mailbox", "No valid recipients", "not a valid mailbox".
@@ -135,7 +138,7 @@ export const ADDRESS_WORDINGS: { family: string; words: RegExp; lookup?: true }[
     family: 'no such domain',
     lookup: true,
     words:
-      /host or domain name not found|domain (?:name )?not found|no such domain|domain (?:does not|doesn'?t) exist|invalid domain name|unknown host|host unknown|illegal host\/domain|couldn'?t find any host/i,
+      /host or domain name not found|domain (?:name )?not found|no such domain|domain\b(?:[^.;:]|\.(?=\S)){0,60}?\b(?:does not|doesn'?t) exist|invalid domain name|unknown host|host unknown|illegal host\/domain|couldn'?t find any host/i,
   },
   {
     // X.1.10 in words: a domain that publishes no mail host or a null MX (RFC 7505): "No MX found",
