@@ -2,7 +2,12 @@ import { DeliveryReport } from './delivery-report';
 import { readAmazonSesNotification } from './reports/amazon-ses-notification';
 import { readAutoReply } from './reports/auto-reply';
 import { DELIVERY_STATUS_TYPES, readDeliveryStatus, readDeliveryStatusInText } from './reports/dsn';
-import { FEEDBACK_REPORT_TYPE, readFeedbackReport, readJunkMailReport } from './reports/feedback-report';
+import {
+  FEEDBACK_REPORT_TYPE,
+  readFeedbackReport,
+  readFeedbackReportInText,
+  readJunkMailReport,
+} from './reports/feedback-report';
 import { readPlainTextBounce } from './reports/plain-text-bounce';
 import { addressIn } from './reports/recipient';
 import { parseReportMail, ReportMail } from './reports/report-mail';
@@ -56,6 +61,7 @@ const READERS: ((mail: ReportMail) => DeliveryReport[])[] = [
       .parts(...DELIVERY_STATUS_TYPES)
       .flatMap((part) => readDeliveryStatus(part, splitAtQuotedOriginal(mail.text).own)),
   (mail) => readDeliveryStatusInText(mail.text),
+  (mail) => readFeedbackReportInText(mail.text, mail.original),
   (mail) => readJunkMailReport(mail.original),
   (mail) => readAmazonSesNotification(mail.text),
   readPlainTextBounce,

@@ -159,3 +159,32 @@ describe('readReports: a diagnostic at the longest the reader keeps, and one pas
     expect(reports[0].diagnostic).toBe(diagnostic.slice(0, MAX_DIAGNOSTIC_LENGTH));
   });
 });
+
+describe('readReports: feedback report fields pasted into the text (no message/feedback-report part)', () => {
+  const forwarded = (fields: string) =>
+    notice(
+      'Abuse Desk <abuse@isp.example.net>',
+      'Fwd: complaint about message from mailroom.example.com',
+      `A user of ours reported this message as spam.\n\n${fields}\n\nThe reported message's headers follow.\n`,
+    );
+
+  it('reads them as a complaint about Original-Rcpt-To, with the fields RFC 5965 requires beside Feedback-Type', async () => {
+    expect(
+      await forwarded(
+        'Feedback-Type: abuse\nUser-Agent: ExampleFBL/2.0\nVersion: 1\nOriginal-Rcpt-To: <reader@isp.example.net>',
+      ),
+    ).toEqual([{ kind: 'complaint', recipient: 'reader@isp.example.net' }]);
+    expect(await forwarded('Version: 1\nFeedback-Type: opt-out\nOriginal-Rcpt-To: reader@isp.example.net')).toEqual([
+      { kind: 'complaint', recipient: 'reader@isp.example.net' },
+    ]);
+  });
+
+  it('reads no complaint from a text that only mentions the field, or a feedback type that is none', async () => {
+    expect(await forwarded('Please fill in Feedback-Type: abuse in your reports.')).toEqual([
+      { kind: 'unrecognized', recipient: undefined },
+    ]);
+    expect(
+      await forwarded('Feedback-Type: not-spam\nUser-Agent: ExampleFBL/2.0\nOriginal-Rcpt-To: reader@isp.example.net'),
+    ).toEqual([{ kind: 'other', recipient: 'reader@isp.example.net' }]);
+  });
+});
