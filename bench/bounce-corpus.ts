@@ -143,6 +143,16 @@ function crossValidation(recipients: ScoredRecipient[], k: number, seed: number)
     );
   });
   folds.forEach((fold, index) => console.log(`\nfold ${index + 1}: ${fold.servers.join(', ')}`));
+  console.log('\nWhat each rule read (hard bounces read right), by fold and server family:\n');
+  console.log('| rule | hard bounces | folds | server families |');
+  console.log('|---|---:|---:|---|');
+  const read = recipients.filter((recipient) => recipient.expected === 'bounce' && recipient.right);
+  for (const rule of [...new Set(read.flatMap((recipient) => recipient.rules))].sort()) {
+    const bearing = read.filter((recipient) => recipient.rules.includes(rule));
+    const servers = [...new Set(bearing.map((recipient) => recipient.server))].sort();
+    const bearingFolds = folds.filter((fold) => fold.recipients.some((recipient) => bearing.includes(recipient)));
+    console.log(`| ${rule} | ${bearing.length} | ${bearingFolds.length} | ${servers.join(', ')} |`);
+  }
   console.log(`\nHard bounces not read on their fold: ${misses.length}`);
   misses.forEach((line) => console.log(line));
 }
