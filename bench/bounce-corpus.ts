@@ -14,12 +14,13 @@ import { parseArgs } from 'node:util';
 import {
   CORPUS,
   corpusAvailable,
+  crossValidate,
   Fold,
-  foldsOf,
+  FOLD_SEED,
+  FOLDS,
   KINDS,
   READS,
   recallOf,
-  rulesBorneOut,
   ScoredRecipient,
   scoreCorpus,
 } from '../test/support/bounce-corpus';
@@ -29,8 +30,8 @@ async function main(): Promise<void> {
     options: {
       lf: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
-      folds: { type: 'string', default: '5' },
-      seed: { type: 'string', default: '33' },
+      folds: { type: 'string', default: String(FOLDS) },
+      seed: { type: 'string', default: String(FOLD_SEED) },
     },
   });
   if (!corpusAvailable()) {
@@ -105,7 +106,7 @@ function familyTable(recipients: ScoredRecipient[], familyOf: (recipient: Scored
 
 /** The folds table: per held-out fold, hard-bounce recall, complaints, false hard, and how the rest was read. */
 function crossValidation(recipients: ScoredRecipient[], k: number, seed: number): void {
-  const folds = foldsOf(recipients, k, seed);
+  const scores = crossValidate(recipients, k, seed);
   console.log(
     `\n${k}-fold cross-validation by server family (seed ${seed}; targets: hard >= 0.9, complaints 100%, false hard 0):\n`,
   );
@@ -113,21 +114,7 @@ function crossValidation(recipients: ScoredRecipient[], k: number, seed: number)
     '| fold | families | recipients | hard bounces read | complaints | false hard | soft kept | delay | other | soft/delay/other read otherwise |',
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
-  const misses: string[] = [];
-  folds.forEach((fold, index) => {
-    const borne = rulesBorneOut(folds, index);
-    const hard = fold.recipients.filter((recipient) => recipient.expected === 'bounce');
-    const read = hard.filter((recipient) => recipient.right && recipient.rules.some((rule) => borne.has(rule)));
-    hard
-      .filter((recipient) => !read.includes(recipient))
-      .forEach((recipient) =>
-        misses.push(
-          `  fold ${index + 1} ${recipient.file} (${recipient.server}, ${recipient.reason} ${recipient.status}): ` +
-            (recipient.right
-              ? `read by ${recipient.rules.join(', ')}, borne by no other fold`
-              : `read ${recipient.read}: ${diagnostic(recipient)}`),
-        ),
-      );
+  scores.forEach(({ fold, hard, hardRead, falseHard }, index) => {
     const cell = (kind: string) => rightOf(fold, kind);
     const otherwise = ['soft', 'delay', 'other']
       .flatMap((kind) =>
@@ -136,13 +123,12 @@ function crossValidation(recipients: ScoredRecipient[], k: number, seed: number)
           .map((recipient) => `${kind} as ${recipient.read}`),
       )
       .join(', ');
-    const falseHard = fold.recipients.filter((recipient) => recipient.falseHard).length;
     console.log(
-      `| ${index + 1} | ${fold.servers.length} | ${fold.recipients.length} | ${read.length}/${hard.length} (${ratio(read.length, hard.length)}) | ` +
-        `${cell('complaint')} | ${falseHard} | ${cell('soft')} | ${cell('delay')} | ${cell('other')} | ${otherwise || '-'} |`,
+      `| ${index + 1} | ${fold.servers.length} | ${fold.recipients.length} | ${hardRead.length}/${hard.length} (${ratio(hardRead.length, hard.length)}) | ` +
+        `${cell('complaint')} | ${falseHard.length} | ${cell('soft')} | ${cell('delay')} | ${cell('other')} | ${otherwise || '-'} |`,
     );
   });
-  folds.forEach((fold, index) => console.log(`\nfold ${index + 1}: ${fold.servers.join(', ')}`));
+  scores.forEach(({ fold }, index) => console.log(`\nfold ${index + 1}: ${fold.servers.join(', ')}`));
   console.log('\nWhat each rule read (hard bounces read right), by fold and server family:\n');
   console.log('| rule | hard bounces | folds | server families |');
   console.log('|---|---:|---:|---|');
@@ -150,9 +136,20 @@ function crossValidation(recipients: ScoredRecipient[], k: number, seed: number)
   for (const rule of [...new Set(read.flatMap((recipient) => recipient.rules))].sort()) {
     const bearing = read.filter((recipient) => recipient.rules.includes(rule));
     const servers = [...new Set(bearing.map((recipient) => recipient.server))].sort();
-    const bearingFolds = folds.filter((fold) => fold.recipients.some((recipient) => bearing.includes(recipient)));
-    console.log(`| ${rule} | ${bearing.length} | ${bearingFolds.length} | ${servers.join(', ')} |`);
+    const folds = scores.filter(({ fold }) => fold.recipients.some((recipient) => bearing.includes(recipient)));
+    console.log(`| ${rule} | ${bearing.length} | ${folds.length} | ${servers.join(', ')} |`);
   }
+  const misses = scores.flatMap(({ hard, hardRead }, index) =>
+    hard
+      .filter((recipient) => !hardRead.includes(recipient))
+      .map(
+        (recipient) =>
+          `  fold ${index + 1} ${recipient.file} (${recipient.server}, ${recipient.reason} ${recipient.status}): ` +
+          (recipient.right
+            ? `read by ${recipient.rules.join(', ')}, borne by no other fold`
+            : `read ${recipient.read}: ${diagnostic(recipient)}`),
+      ),
+  );
   console.log(`\nHard bounces not read on their fold: ${misses.length}`);
   misses.forEach((line) => console.log(line));
 }

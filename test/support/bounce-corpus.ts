@@ -238,6 +238,36 @@ export function rulesBorneOut(folds: Fold[], heldOut: number): Set<string> {
 
 const STANDARD_CODES = ['X.1.1', 'X.1.2', 'X.1.3', 'X.1.6', 'X.1.10'];
 
+/** What one held-out fold scores. */
+export interface FoldScore {
+  fold: Fold;
+  /** The fold's hard bounces, and those read as such by a rule the other folds bear out. */
+  hard: ScoredRecipient[];
+  hardRead: ScoredRecipient[];
+  complaints: ScoredRecipient[];
+  falseHard: ScoredRecipient[];
+}
+
+/** Each fold scored as held out: rules borne out by the other k-1 folds only (rulesBorneOut). */
+export function crossValidate(recipients: ScoredRecipient[], k: number, seed: number): FoldScore[] {
+  const folds = foldsOf(recipients, k, seed);
+  return folds.map((fold, index) => {
+    const borne = rulesBorneOut(folds, index);
+    const hard = fold.recipients.filter((recipient) => recipient.expected === 'bounce');
+    return {
+      fold,
+      hard,
+      hardRead: hard.filter((recipient) => recipient.right && recipient.rules.some((rule) => borne.has(rule))),
+      complaints: fold.recipients.filter((recipient) => recipient.expected === 'complaint'),
+      falseHard: fold.recipients.filter((recipient) => recipient.falseHard),
+    };
+  });
+}
+
+/** The folds and seed the bench prints and the corpus spec holds. */
+export const FOLDS = 5;
+export const FOLD_SEED = 33;
+
 /** A small seeded generator (mulberry32), so that the folds are the same on every run. */
 function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
