@@ -36,7 +36,7 @@ export async function readReports(raw: Buffer): Promise<DeliveryReport[]> {
     return [unrecognized(`not a MIME message: ${(error as Error).message}`)];
   }
   try {
-    const reports = readMail(mail);
+    const reports = await throughReturnedReport(readMail(mail), mail);
     return reports.length > 0
       ? reports.map((report) => finish(report, mail))
       : [unrecognized('no delivery status, feedback report or bounce text found')];
@@ -74,6 +74,28 @@ function readMail(mail: ReportMail): DeliveryReport[] {
     if (reports.length > 0) return reports;
   }
   return [];
+}
+
+/*
+ * A gateway that forwards another server's bounce as the message it returns (a content filter in
+ * front of the mail server: "Unable to deliver message to <a@b>", no reason given, with the mail
+ * server's own DSN or bounce text attached as message/rfc822): its own words say only that
+ * delivery failed, the report inside says why. The returned message is read as a report, one
+ * level deep, when the gateway's own reading is a failure with no status code and the report
+ * inside is about the same recipient (or names none, and then is about the gateway's).
+ */
+async function throughReturnedReport(reports: DeliveryReport[], mail: ReportMail): Promise<DeliveryReport[]> {
+  const [outer] = reports;
+  if (reports.length !== 1 || outer.kind !== 'soft' || outer.status !== undefined || outer.gaveUp) return reports;
+  if (mail.returned === undefined) return reports;
+  const inner = readMail(await parseReportMail(mail.returned)).filter((report) => report.kind !== 'unrecognized');
+  const recipient = (report: DeliveryReport) => report.recipient ?? outer.recipient;
+  const same = outer.recipient === undefined || inner.every((report) => recipient(report) === outer.recipient);
+  if (inner.length === 0 || !same) return reports;
+  return inner.map((report) => {
+    const named = recipient(report);
+    return { ...report, ...(named !== undefined && { recipient: named }) };
+  });
 }
 
 function finish(report: DeliveryReport, mail: ReportMail): DeliveryReport {
