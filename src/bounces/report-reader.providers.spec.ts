@@ -100,20 +100,20 @@ describe('readReports with the words of identified mail providers', () => {
       ).toEqual(kept('nobody@yahoo.com'));
     });
 
-    // Fails on purpose: Wrong by SPEC §9 in its second half: a DNS finding (no mail host) is about the domain whoever reports it; now hard from any reporter (issue 33 item 15).
-    it.failing('reads "No mx record found for domain" in its own notice as hard', async () => {
+    it('reads "No mx record found for domain" in its own notice, and in any other reporter\'s, as hard', async () => {
       const body = (line: string) =>
         `Sorry, we were unable to deliver your message to the following address.\n\n<someone@nomx.example>:\n${line}\n\n--- Below this line is a copy of the message.\n`;
       expect(
         await notice('MAILER-DAEMON@yahoo.com', 'Failure Notice', body('No mx record found for domain=nomx.example')),
       ).toEqual(hard('someone@nomx.example'));
+      // SPEC §9: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
       expect(
         await notice(
           'MAILER-DAEMON@mail.example.org',
           'Failure Notice',
           body('No mx record found for domain=nomx.example'),
         ),
-      ).toEqual(kept('someone@nomx.example'));
+      ).toEqual(hard('someone@nomx.example'));
     });
   });
 

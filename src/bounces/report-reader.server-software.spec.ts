@@ -38,6 +38,7 @@ describe('readReports with the words of identified mail server software', () => 
 
   describe('Lotus Notes and Domino', () => {
     it('reads "not listed in Domino Directory" as hard (subject DELIVERY FAILURE:)', async () => {
+      // SPEC §9: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
       expect(
         await notice(
           'Postmaster@corp.example',
@@ -61,19 +62,15 @@ describe('readReports with the words of identified mail server software', () => 
       expect(await notes('Several matches found in Domino Directory')).toEqual(kept('jane@corp.example'));
     });
 
-    // Fails on purpose: Wrong by SPEC §9: a directory lookup that lacks the name is about the address, whoever reports it (issue 33 item 15).
-    it.failing(
-      'keeps the address on "not listed in Domino Directory" from a notice that is not Domino\'s',
-      async () => {
-        expect(
-          await notice(
-            'Postmaster@relay.example.net',
-            'Undelivered Mail Returned to Sender',
-            'Your message was not delivered to:\n\n  jane@corp.example\n\nbecause:\n\n  User Jane Doe (jane@corp.example) not listed in Domino Directory\n',
-          ),
-        ).toEqual(kept('jane@corp.example'));
-      },
-    );
+    it('reads "not listed in Domino Directory" as hard from a notice that is not Domino\'s too', async () => {
+      expect(
+        await notice(
+          'Postmaster@relay.example.net',
+          'Undelivered Mail Returned to Sender',
+          'Your message was not delivered to:\n\n  jane@corp.example\n\nbecause:\n\n  User Jane Doe (jane@corp.example) not listed in Domino Directory\n',
+        ),
+      ).toEqual(hard('jane@corp.example'));
+    });
   });
 
   describe('IMail (X-Mailer: <SMTP32 …>)', () => {
@@ -157,22 +154,19 @@ describe('readReports with the words of identified mail server software', () => 
       );
 
     it('reads "... unknown host" as hard and a full mailbox as soft', async () => {
+      // SPEC §9: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
       expect(await smail('someone@nohost.example ... unknown host')).toEqual(hard('someone@nohost.example'));
       expect(await smail('someone@nohost.example ... mailbox full')).toEqual(kept('someone@nohost.example'));
     });
 
-    // Fails on purpose: Wrong by SPEC §9: a reporter's own DNS finding (unknown host) is about the domain, whatever the notice's layout (issue 33 item 15).
-    it.failing(
-      'keeps the address on "... unknown host" from a notice without its "Failed addresses follow:"',
-      async () => {
-        expect(
-          await notice(
-            '<MAILER-DAEMON@mx.example.net>',
-            'mail failed, returning to sender',
-            'Delivery failed for the following address:\n someone@nohost.example ... unknown host\n',
-          ),
-        ).toEqual(kept('someone@nohost.example'));
-      },
-    );
+    it('reads "... unknown host" as hard from a notice without its "Failed addresses follow:" too', async () => {
+      expect(
+        await notice(
+          '<MAILER-DAEMON@mx.example.net>',
+          'mail failed, returning to sender',
+          'Delivery failed for the following address:\n someone@nohost.example ... unknown host\n',
+        ),
+      ).toEqual(hard('someone@nohost.example'));
+    });
   });
 });
