@@ -21,6 +21,11 @@ export interface Failure {
    * recipient, a live refusal); '' for a report naming others, whose text is shared.
    */
   ownText?: string;
+  /**
+   * The report's structure places the refusal at RCPT TO, beside what its words say (a DSN whose
+   * Diagnostic-Code quotes its Final-Recipient right after the reply code: repliesNaming).
+   */
+  atRcpt?: true;
 }
 
 /*
@@ -274,7 +279,7 @@ function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
     defined.every((code) => isAddressStatus(code) || isVagueStatus(code) || allowed(code));
   const ownText = failure.ownText ?? context ?? '';
   const wordsSay = wordsIn(diagnostic);
-  if (said(REFUSED_AT_RCPT, `${diagnostic}\n${ownText}`) && wordsSay)
+  if ((failure.atRcpt || said(REFUSED_AT_RCPT, `${diagnostic}\n${ownText}`)) && wordsSay)
     return pointsNowhereElse((code) => isCatchAllStatus(code) || isDisabledMailboxStatus(code));
   const noRemoteReply = replyClassOf(diagnostic) === undefined && replyClassOf(ownText) === undefined;
   const lookupSays = wordsIn(diagnostic, LOOKUP_FAILED) || wordsIn(ownText, LOOKUP_FAILED);

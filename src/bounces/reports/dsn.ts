@@ -1,7 +1,7 @@
 import { DeliveryReport } from '../delivery-report';
 import { classify, Failure, gaveUp } from './classify';
 import { Fields, fieldGroups } from '../../common/mime/header-fields';
-import { recipientOf } from './recipient';
+import { addressIn, recipientOf } from './recipient';
 import { parseStatus } from './status-code';
 
 /** The MIME types of an RFC 3464 delivery status part, and its RFC 6533 UTF-8 variant. */
@@ -28,7 +28,14 @@ function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
     // The human-readable text is this recipient's own only when the report names no other.
     const ownText = groups.length === 1 ? humanText : '';
     const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
-    const failure: Failure = { action, status, diagnostic, context: humanText, ownText };
+    const failure: Failure = {
+      action,
+      status,
+      diagnostic,
+      context: humanText,
+      ownText,
+      ...(repliesNaming(diagnostic, recipient) && { atRcpt: true as const }),
+    };
     const kind = classify(failure) ?? 'unrecognized';
     return {
       kind,
@@ -38,6 +45,24 @@ function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
       diagnostic: diagnostic || `Action: ${action ?? 'none'}`,
     };
   });
+}
+
+// A reply code and the path in angle brackets right after it: `550 <a@b>: User unknown`, `550: <a@b>: …`.
+const REPLY_AND_PATH = /^[45]\d\d[\s:-]+<([^\s<>]{1,320})>/;
+
+/*
+ * Whether the remote reply echoes the recipient's path right after its code ("550 <a@b>: User
+ * unknown"): the form of a reply to RCPT TO, the command that carries that `<path>` (RFC 5321
+ * §4.1.1.3), where a server says whether it takes mail for it. A reply to DATA is about the message as a whole (RFC 5321
+ * §4.1.1.4): KDDI's filter, for one, answers "550 : User unknown" there, and the same server's
+ * "550 <a@b>: User unknown" at RCPT TO. Read only in a DSN, where Final-Recipient says whom the
+ * Diagnostic-Code is about. A reply giving an enhanced code first ("550 5.0.0 <a@b>…") is read
+ * by its code, and a bare address after the code ("550 a@b... No such user", a filter's notice
+ * among them) echoes no path.
+ */
+function repliesNaming(diagnostic: string, recipient: string | undefined): boolean {
+  const match = REPLY_AND_PATH.exec(diagnostic);
+  return match !== null && recipient !== undefined && addressIn(match[1]) === recipient;
 }
 
 /**
