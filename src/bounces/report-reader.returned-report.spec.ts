@@ -1,3 +1,4 @@
+import { MAX_HEADER_BYTES } from '../common/mime/header-fields';
 import { hard, kept, read } from '../../test/support/report-samples';
 
 /*
@@ -65,6 +66,27 @@ describe('readReports of a gateway notice whose returned message is a bounce', (
       await gateway(
         'Reason: Unable to deliver message to <ghost@example.jp>.',
         'From: sender@mailroom.example\nTo: ghost@example.jp\nSubject: Your invoice\n\nHello, your invoice is attached.\n',
+      ),
+    ).toEqual(kept('ghost@example.jp'));
+  });
+
+  it('opens one level only: a bounce returned inside the returned notice is not read', async () => {
+    const nested = innerDsn('ghost@example.jp', '5.1.1', '550 5.1.1 User unknown');
+    const innerGateway =
+      'From: postmaster@filter.example.jp\nTo: sender@mailroom.example\nSubject: Mail could not be delivered\n' +
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="gw2"\n\n' +
+      `--gw2\nContent-Type: text/plain\n\nThe following mail could not be delivered.\n\n--gw2\nContent-Type: message/rfc822\n\n${nested}\n--gw2--\n`;
+    expect(await gateway('Reason: Unable to deliver message to <ghost@example.jp>.', innerGateway)).toEqual(
+      kept('ghost@example.jp'),
+    );
+  });
+
+  it("keeps the gateway's own reading when the returned message's header block is past mailparser's limit", async () => {
+    const longHeader = `X-Filler: ${'a'.repeat(MAX_HEADER_BYTES + 1)}\n`;
+    expect(
+      await gateway(
+        'Reason: Unable to deliver message to <ghost@example.jp>.',
+        longHeader + innerDsn('ghost@example.jp', '5.1.1', '550 5.1.1 User unknown'),
       ),
     ).toEqual(kept('ghost@example.jp'));
   });

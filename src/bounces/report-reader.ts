@@ -81,14 +81,18 @@ function readMail(mail: ReportMail): DeliveryReport[] {
  * front of the mail server: "Unable to deliver message to <a@b>", no reason given, with the mail
  * server's own DSN or bounce text attached as message/rfc822): its own words say only that
  * delivery failed, the report inside says why. The returned message is read as a report, one
- * level deep, when the gateway's own reading is a failure with no status code and the report
- * inside is about the same recipient (or names none, and then is about the gateway's).
+ * level deep (a report returned inside it is not opened), when the gateway's own reading is a
+ * failure with no status code and the report inside is about the same recipient (or names none,
+ * and then is about the gateway's).
  */
 async function throughReturnedReport(reports: DeliveryReport[], mail: ReportMail): Promise<DeliveryReport[]> {
   const [outer] = reports;
   if (reports.length !== 1 || outer.kind !== 'soft' || outer.status !== undefined || outer.gaveUp) return reports;
   if (mail.returned === undefined) return reports;
-  const inner = readMail(await parseReportMail(mail.returned)).filter((report) => report.kind !== 'unrecognized');
+  // A returned message mailparser refuses (a header block past its limit) leaves the gateway's own reading.
+  const returned = await parseReportMail(mail.returned).catch(() => undefined);
+  if (returned === undefined) return reports;
+  const inner = readMail(returned).filter((report) => report.kind !== 'unrecognized');
   const recipient = (report: DeliveryReport) => report.recipient ?? outer.recipient;
   const same = outer.recipient === undefined || inner.every((report) => recipient(report) === outer.recipient);
   if (inner.length === 0 || !same) return reports;
