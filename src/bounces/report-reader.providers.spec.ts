@@ -126,7 +126,7 @@ describe('readReports with the words of identified mail providers', () => {
           `<taro@${domain}>: ${reply.replace('ADDRESS', `taro@${domain}`)}\n`,
       );
 
-    // Fails on purpose: KDDI's own rule (deleted): a 550 "User unknown" with no word of the SMTP stage is also what filters say (issue 33 item 15).
+    // Fails on purpose: KDDI's own rule (deleted): in a plain-text notice a 550 "User unknown" with no word of the SMTP stage is also what filters say; the DSN form is read (issue 33 item 15).
     it.failing('reads "550 <address>: User unknown" as hard', async () => {
       expect(await relayed('550 <ADDRESS>: User unknown')).toEqual(hard('taro@ezweb.ne.jp'));
       expect(await relayed('550: <ADDRESS>: User unknown', 'au.com')).toEqual(hard('taro@au.com'));

@@ -56,7 +56,7 @@ describe('readReports on a report naming several recipients', () => {
     ]);
   });
 
-  // Fails on purpose: Its first recipient was read by KDDI's own rule (deleted, issue 33 item 15); the second is still kept.
+  // Fails on purpose: Its first recipient, in a plain-text notice, was read by KDDI's own rule (deleted, issue 33 item 15); the second is still kept.
   it.failing(
     "keeps a plain-text notice's second recipient when the opening lines hold an identified server's phrase",
     async () => {
