@@ -68,6 +68,13 @@ describe('readReports of a gateway notice whose returned message is a bounce', (
         'From: sender@mailroom.example\nTo: ghost@example.jp\nSubject: Your invoice\n\nHello, your invoice is attached.\n',
       ),
     ).toEqual(kept('ghost@example.jp'));
+    expect(
+      await gateway(
+        'Reason: Unable to deliver message to <ghost@example.jp>.',
+        'From: sender@mailroom.example\nTo: ghost@example.jp\nSubject: Your order is delayed\n\n' +
+          'Your message delayed: our courier will keep trying until Friday (reference 4.2.0).\n',
+      ),
+    ).toEqual(kept('ghost@example.jp'));
   });
 
   it('opens one level only: a bounce returned inside the returned notice is not read', async () => {

@@ -92,10 +92,12 @@ async function throughReturnedReport(reports: DeliveryReport[], mail: ReportMail
   // A returned message mailparser refuses (a header block past its limit) leaves the gateway's own reading.
   const returned = await parseReportMail(mail.returned).catch(() => undefined);
   if (returned === undefined) return reports;
-  const inner = readMail(returned).filter((report) => report.kind !== 'unrecognized');
+  const inner = readMail(returned);
   const recipient = (report: DeliveryReport) => report.recipient ?? outer.recipient;
   const same = outer.recipient === undefined || inner.every((report) => recipient(report) === outer.recipient);
-  if (inner.length === 0 || !same) return reports;
+  // Only a permanent failure, as the gateway says: words in an ordinary returned mail ("will keep trying") change nothing.
+  const failed = inner.every((report) => report.kind === 'bounce' || report.kind === 'soft');
+  if (inner.length === 0 || !same || !failed) return reports;
   return inner.map((report) => {
     const named = recipient(report);
     return { ...report, ...(named !== undefined && { recipient: named }) };
