@@ -77,4 +77,45 @@ describe("readReports with words given at RCPT TO in other servers' wordings", (
       { kind: 'soft', recipient: 'ghost@example.org', gaveUp: true },
     ]);
   });
+
+  describe('a DSN whose Diagnostic-Code echoes the Final-Recipient path right after the reply code', () => {
+    const relayed = (diagnostic: string, text = 'Your message could not be delivered to one or more recipients.') =>
+      dsn(
+        'MAILER-DAEMON@relay.example.net',
+        text,
+        `Final-Recipient: rfc822; ghost@example.jp\nAction: failed\nStatus: 5.0.0\nDiagnostic-Code: smtp; ${diagnostic}`,
+      );
+
+    it('reads "550 <address>: User unknown" (the reply to RCPT TO, which carries that path) as hard', async () => {
+      expect(await relayed('550 <ghost@example.jp>: User unknown')).toEqual(hard('ghost@example.jp'));
+      expect(await relayed('550: <Ghost@Example.JP>: User unknown')).toEqual(hard('ghost@example.jp'));
+    });
+
+    it('keeps the address when the reply names no path, another path, a bare address or an enhanced code first', async () => {
+      expect(await relayed('550 : User unknown')).toEqual(kept('ghost@example.jp'));
+      expect(await relayed('550 <other@example.jp>: User unknown')).toEqual(kept('ghost@example.jp'));
+      expect(await relayed('550 ghost@example.jp... No such user')).toEqual(kept('ghost@example.jp'));
+      expect(await relayed('550 5.0.0 <ghost@example.jp>... User unknown')).toEqual(kept('ghost@example.jp'));
+    });
+
+    it('keeps the address when the path is echoed with words that are not about the address, or after DATA', async () => {
+      expect(await relayed('550 <ghost@example.jp>: Mailbox full')).toEqual(kept('ghost@example.jp'));
+      expect(
+        await relayed(
+          '550 <ghost@example.jp>: User unknown',
+          '<ghost@example.jp>: host mx.example.jp[192.0.2.2] said: 550 <ghost@example.jp>: User unknown (in reply to end of DATA command)',
+        ),
+      ).toEqual(kept('ghost@example.jp'));
+    });
+
+    it('keeps the address of the same reply in a plain-text notice, where no field says whom it is about', async () => {
+      expect(
+        await notice(
+          'MAILER-DAEMON@relay.example.net',
+          'Undelivered Mail Returned to Sender',
+          'Delivery failed.\n\n<ghost@example.jp>: host mx.example.jp[192.0.2.2] said: 550 <ghost@example.jp>: User unknown\n',
+        ),
+      ).toEqual(kept('ghost@example.jp'));
+    });
+  });
 });

@@ -2,6 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeliveryReport, ReportKind } from '../../src/bounces/delivery-report';
 import { readReports } from '../../src/bounces/report-reader';
+import { addressWordingsIn } from '../../src/bounces/reports/classify';
+import { splitAtQuotedOriginal } from '../../src/bounces/reports/quoted-original';
+import { parseReportMail } from '../../src/bounces/reports/report-mail';
+import { parseStatus } from '../../src/bounces/reports/status-code';
 
 /**
  * Reads the shared corpus of real bounces (../shared/bounce-corpus, beside the repository: Sisimai's
@@ -56,6 +60,14 @@ export interface ScoredRecipient {
   reason: string;
   status: string;
   report?: DeliveryReport;
+  /** The server family the sample comes from (serverFamilyOf): the unit the folds keep together. */
+  server: string;
+  /**
+   * For a recipient read as `bounce`: the address rules its report shows (an RFC 3463 address
+   * code, `X.1.1`…, and the wording families of classify.ts in its diagnostic or the report's own
+   * text), so that a fold can tell whether a rule is borne out elsewhere.
+   */
+  rules: string[];
 }
 
 export interface CorpusScore {
@@ -80,6 +92,9 @@ export async function scoreCorpus(options: { lf?: boolean } = {}): Promise<Corpu
     const stored = readFileSync(join(CORPUS, 'eml', sample.file));
     const raw = options.lf ? stored : Buffer.from(stored.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
     const { paired, unpaired } = pairReports(sample.recipients, await readReports(raw));
+    const mail = await parseReportMail(raw);
+    const server = serverFamilyOf(sample.file, mail.from);
+    const ownText = splitAtQuotedOriginal(mail.text).own;
     sample.recipients.forEach((expected, index) => {
       const report = paired[index];
       const read = readOf(report);
@@ -93,6 +108,8 @@ export async function scoreCorpus(options: { lf?: boolean } = {}): Promise<Corpu
         reason: expected.reason,
         status: expected.status,
         report,
+        server,
+        rules: read === 'bounce' && report !== undefined ? rulesOf(report, ownText) : [],
       });
     });
     unpaired
@@ -128,4 +145,137 @@ export function pairReports(
 export function recallOf(score: CorpusScore, kind: ReportKind): { right: number; total: number } {
   const expected = score.recipients.filter((recipient) => recipient.expected === kind);
   return { right: expected.filter((recipient) => recipient.right).length, total: expected.length };
+}
+
+/*
+ * Families of mail servers, for cross-validation folds that keep a family's samples together: the
+ * corpus's lhost-/rhost- names with one provider's several names joined (its own relays and the
+ * servers it runs: Gmail and Google Workspace, Outlook and Office 365…), Sisimai's unnamed MTAs
+ * (lhost-x1…x6) as one, and the standard-format samples (rfc3464, arf, rfc3834), which many
+ * servers write, by the domain that sent the report.
+ */
+const PROVIDERS: [RegExp, string][] = [
+  [/^(?:gmail|google\w*|gsuite)$|(?:^|\.)google(?:mail)?\.com$/, 'google'],
+  [/^(?:exchange\d+|office365|outlook|microsoft)$|(?:^|\.)(?:hotmail|outlook|live|msn)\.\w+$/, 'microsoft'],
+  [/^(?:yahoo\w*|aol)$|(?:^|\.)(?:yahoo|aol|ymail)\.[\w.]+$/, 'yahoo'],
+  [/^(?:kddi|ezweb)$|(?:^|\.)(?:ezweb\.ne\.jp|au\.com)$/, 'kddi'],
+  [/^(?:amazon\w*|receivingses)$|(?:^|\.)amazonses\.com$/, 'amazon'],
+  [/^v?\d?sendmail$/, 'sendmail'],
+  [/^(?:notes|domino)$/, 'domino'],
+  [/^x\d$/, 'unnamed-mta'],
+];
+
+export function serverFamilyOf(file: string, from: string | undefined): string {
+  const family = familyOf(file);
+  const name = /^[lr]host-/.test(family) ? family.slice('lhost-'.length) : (from?.split('@')[1] ?? family);
+  const provider = PROVIDERS.find(([pattern]) => pattern.test(name));
+  if (provider) return provider[1];
+  // A standard report from another domain: its last two labels (a server family's hosts share them).
+  return /^[lr]host-/.test(family) ? name : name.split('.').slice(-2).join('.');
+}
+
+/** The address rules a `bounce` report shows: its RFC 3463 address code and the wording families. */
+function rulesOf(report: DeliveryReport, ownText: string): string[] {
+  const code = parseStatus(report.status);
+  const codes = code && code.subject === 1 ? [`X.1.${code.detail}`] : code?.subject === 4 ? ['X.4.4'] : [];
+  const words = new Set([...addressWordingsIn(report.diagnostic), ...addressWordingsIn(ownText)]);
+  return [...codes, ...words];
+}
+
+export interface Fold {
+  servers: string[];
+  recipients: ScoredRecipient[];
+}
+
+/**
+ * k folds of whole server families: the families shuffled with a fixed seed, then dealt, the
+ * largest first, each to the fold with the fewest hard bounces so far (then the fewest
+ * recipients), so that every fold has hard bounces to score and no family is split.
+ */
+export function foldsOf(recipients: ScoredRecipient[], k: number, seed: number): Fold[] {
+  const random = mulberry32(seed);
+  const families = [...new Set(recipients.map((recipient) => recipient.server))].sort();
+  for (let index = families.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [families[index], families[other]] = [families[other], families[index]];
+  }
+  const of = (family: string) => recipients.filter((recipient) => recipient.server === family);
+  const hard = (group: ScoredRecipient[]) => group.filter((recipient) => recipient.expected === 'bounce').length;
+  const bySize = families
+    .map((family, order) => ({ family, order, group: of(family) }))
+    .sort((a, b) => hard(b.group) - hard(a.group) || b.group.length - a.group.length || a.order - b.order);
+  const folds: Fold[] = Array.from({ length: k }, () => ({ servers: [], recipients: [] }));
+  for (const { family, group } of bySize) {
+    const fold = folds.reduce((best, candidate) =>
+      hard(candidate.recipients) < hard(best.recipients) ||
+      (hard(candidate.recipients) === hard(best.recipients) && candidate.recipients.length < best.recipients.length)
+        ? candidate
+        : best,
+    );
+    fold.servers.push(family);
+    fold.recipients.push(...group);
+  }
+  return folds;
+}
+
+/**
+ * The address rules borne out by the other folds: each rule that decided a hard bounce read
+ * right there. Scoring a fold, a hard bounce counts as read only when one of its rules is among
+ * these, so a rule that only one family's samples bear shows as a miss on that family's fold.
+ * The RFC 3463 address codes (X.1.1, X.1.2, X.1.3, X.1.6, X.1.10) are the standard's, not learned
+ * from any sample: always borne.
+ */
+export function rulesBorneOut(folds: Fold[], heldOut: number): Set<string> {
+  return new Set([
+    ...STANDARD_CODES,
+    ...folds
+      .filter((_, index) => index !== heldOut)
+      .flatMap((fold) => fold.recipients)
+      .filter((recipient) => recipient.expected === 'bounce' && recipient.right)
+      .flatMap((recipient) => recipient.rules),
+  ]);
+}
+
+const STANDARD_CODES = ['X.1.1', 'X.1.2', 'X.1.3', 'X.1.6', 'X.1.10'];
+
+/** What one held-out fold scores. */
+export interface FoldScore {
+  fold: Fold;
+  /** The fold's hard bounces, and those read as such by a rule the other folds bear out. */
+  hard: ScoredRecipient[];
+  hardRead: ScoredRecipient[];
+  complaints: ScoredRecipient[];
+  falseHard: ScoredRecipient[];
+}
+
+/** Each fold scored as held out: rules borne out by the other k-1 folds only (rulesBorneOut). */
+export function crossValidate(recipients: ScoredRecipient[], k: number, seed: number): FoldScore[] {
+  const folds = foldsOf(recipients, k, seed);
+  return folds.map((fold, index) => {
+    const borne = rulesBorneOut(folds, index);
+    const hard = fold.recipients.filter((recipient) => recipient.expected === 'bounce');
+    return {
+      fold,
+      hard,
+      hardRead: hard.filter((recipient) => recipient.right && recipient.rules.some((rule) => borne.has(rule))),
+      complaints: fold.recipients.filter((recipient) => recipient.expected === 'complaint'),
+      falseHard: fold.recipients.filter((recipient) => recipient.falseHard),
+    };
+  });
+}
+
+/** The folds and seed the bench prints and the corpus spec holds. */
+export const FOLDS = 5;
+export const FOLD_SEED = 33;
+
+/** A small seeded generator (mulberry32), so that the folds are the same on every run. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

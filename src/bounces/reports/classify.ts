@@ -1,4 +1,3 @@
-import { MailServer, serversReceivingFor } from './servers';
 import { failureStatusIn, parseStatus, replyClassOf, StatusCode } from './status-code';
 
 export type Outcome = 'bounce' | 'soft' | 'delay' | 'other';
@@ -16,16 +15,17 @@ export interface Failure {
   /** The report's human-readable text, read for the SMTP command the refusal answered. */
   context?: string;
   /**
-   * The report's words about this recipient alone, read beside the diagnostic for an identified
-   * server's phrase and for the SMTP command that was refused: what is said of another recipient
+   * The report's words about this recipient alone, read beside the diagnostic for the words of an
+   * address failure and for the SMTP command that was refused: what is said of another recipient
    * of the same report must not suppress this one. `context` when not given (a report about one
    * recipient, a live refusal); '' for a report naming others, whose text is shared.
    */
   ownText?: string;
-  /** The servers the report was identified as written by or quoting (servers/): their own words count. */
-  servers?: MailServer[];
-  /** The failed recipient, when known: the server that alone receives for its domain is heard too (servers/). */
-  recipient?: string;
+  /**
+   * The report's structure places the refusal at RCPT TO, beside what its words say (a DSN whose
+   * Diagnostic-Code quotes its Final-Recipient right after the reply code: repliesNaming).
+   */
+  atRcpt?: true;
 }
 
 /*
@@ -98,24 +98,87 @@ const REFUSED_AT_RCPT: RegExp[] = [
 ];
 
 /*
- * Phrases saying the address itself does not exist, or its domain does not or takes no mail.
+ * The families of wording by which servers say the address itself does not exist, or its domain
+ * does not or takes no mail: the RFC 3463 X.1.x subjects in words. Each family is written by
+ * many servers (the bench names the corpus families each one reads), none by one server alone.
+ * A few words may stand between a family's subject and its verb ("the account you addressed does
+ * not exist", "Domain example.org does not exist"): `(?:[^.;:]|\.(?=\S)){0,60}?`, up to 40 or 60
+ * characters within one clause (no ';', ':' or sentence-ending '.'), bounded to stay linear.
  */
-const ADDRESS_DOES_NOT_EXIST: RegExp[] = [
-  // Postfix "User unknown in local recipient table", Sendmail "User unknown", Exim "unknown user",
-  // cPanel's Exim "No Such User Here", Courier "No such user", Dovecot "user doesn't exist".
-  /user unknown|unknown user|no such (?:user|mailbox|recipient|address|account)|user (?:does not|doesn'?t) exist|user not found/i,
-  // qmail "Sorry, no mailbox here by that name. (#5.1.1)"; Exchange "RESOLVER.ADR.RecipNotFound"
-  // and "Recipient not found by SMTP address lookup"; Gmail "The email account that you tried to
-  // reach does not exist"; Yahoo "This user doesn't have a yahoo.com account".
-  /no mailbox here|recipnotfound|recipient not found|(?:account|mailbox|address|recipient) (?:that you tried to reach )?(?:does not|doesn'?t) exist|doesn'?t have an? [\w.-]+ account|unknown (?:recipient|mailbox)|recipient unknown|invalid (?:recipient|mailbox)|mailbox not found/i,
-  // The domain: Postfix "Host or domain name not found" (5.4.4 when permanent), "Domain not
-  // found", Exim "Unrouteable address", RFC 7505 null MX "does not accept mail", qmail "Sorry, I
-  // couldn't find any host named …" and "… couldn't find a mail exchanger or IP address",
-  // Oracle Messaging Server "Illegal host/domain name found".
-  /host or domain name not found|domain (?:name )?not found|no such domain|domain (?:does not|doesn'?t) exist|unrouteable address|does not accept mail|null mx|couldn'?t find (?:any host|a mail exchanger)|illegal host\/domain/i,
-  // Moved (X.1.6): Sendmail "User has moved; please try <new address>".
-  /has moved|no longer (?:at|with|valid)/i,
+export const ADDRESS_WORDINGS: { family: string; words: RegExp; lookup?: true }[] = [
+  {
+    // X.1.1 in words: Postfix "User unknown in local recipient table", Sendmail "User unknown",
+    // Exim "unknown user", cPanel "No Such User Here", Courier "No such user", Dovecot "user
+    // doesn't exist", qmail "no mailbox here by that name", Exchange "RecipNotFound", IMail
+    // "Unknown user:", Exchange 5.5 "Unknown Recipient".
+    family: 'no such user',
+    words:
+      /user unknown|unknown (?:user|recipient|mailbox|address)|recipient unknown|no such (?:user|mailbox|recipient|address|account)|(?:user|account|mailbox|address|recipient)\b(?:[^.;:]|\.(?=\S)){0,40}?\b(?:does not|doesn'?t) exist|no mailbox here|recipnotfound|doesn'?t have an? [\w.-]+ account/i,
+  },
+  {
+    // A lookup that found nothing: "User not found", "Recipient not found by SMTP address lookup",
+    // "mailbox not found", "the address couldn't be found".
+    family: 'not found',
+    lookup: true,
+    words:
+      /(?:user|recipient|mailbox|address|account)\b(?:[^.;:]|\.(?=\S)){0,60}?\b(?:was |is )?not found|(?:user|recipient|mailbox|address|account) (?:couldn'?t|could not|cannot|can'?t) be found/i,
+  },
+  {
+    // "Invalid recipient", "invalid mailbox", "No valid recipients", "not a valid mailbox".
+    family: 'invalid recipient',
+    words: /(?:invalid|no valid|not a valid) (?:recipient|mailbox|user|final delivery userid)/i,
+  },
+  {
+    // The organisation's directory lacks the name: "not listed in Domino Directory" (and "…in public
+    // Name & Address Book"), "The recipient name is not recognized"; in Spanish and French "no se
+    // encuentra en el directorio", "non répertorié dans l'annuaire".
+    family: 'not in the directory',
+    lookup: true,
+    words:
+      /not listed in (?:the )?[\w &]{0,40}(?:directory|address book)|(?:recipient|user|address|name) (?:is )?not recognized|no se encuentra en el directorio|non r\u00e9pertori\u00e9 dans l'annuaire/i,
+  },
+  {
+    // X.1.2 in words: Postfix "Host or domain name not found", "Domain not found", "no such domain",
+    // "Domain does not exist", "unknown host", Exim "Unrouteable address", "Illegal host/domain name".
+    family: 'no such domain',
+    lookup: true,
+    words:
+      /host or domain name not found|domain (?:name )?not found|no such domain|domain\b(?:[^.;:]|\.(?=\S)){0,60}?\b(?:does not|doesn'?t) exist|invalid domain name|unknown host|host unknown|illegal host\/domain|couldn'?t find any host/i,
+  },
+  {
+    // X.1.10 in words: a domain that publishes no mail host or a null MX (RFC 7505): "No MX found",
+    // "does not accept mail", "no SMTP service", "MX records point to non-existent hosts",
+    // "host address lookups failed permanently", "couldn't find a mail exchanger".
+    family: 'no mail host',
+    lookup: true,
+    words:
+      /no mx (?:record )?found|null mx|does not accept mail|no smtp service|non-existent hosts?|lookups? failed permanently|couldn'?t find a mail exchanger/i,
+  },
+  // Exim "Unrouteable address": no route to the domain, which a router's configuration can say of a
+  // real domain too, so only with a code or at RCPT TO.
+  { family: 'unrouteable', words: /unrouteable address/i },
+  // X.1.6 in words: Sendmail "User has moved; please try <new address>".
+  { family: 'moved', words: /has moved|no longer (?:at|with|valid)/i },
 ];
+
+const ADDRESS_DOES_NOT_EXIST: RegExp[] = ADDRESS_WORDINGS.map(({ words }) => words);
+/*
+ * The families that report a lookup (the organisation's directory, DNS) rather than a refusal: a
+ * filter that refuses mail may pretend "user unknown", never that a directory or DNS lacks a name,
+ * so these words count without a remote reply to place them (isAboutTheAddress).
+ */
+const LOOKUP_FAILED: RegExp[] = ADDRESS_WORDINGS.filter(({ lookup }) => lookup).map(({ words }) => words);
+// Words that hedge: "The account or domain may not exist", "the address couldn't be found, or is
+// unable to receive mail", "it might not exist". A text that hedges decides nothing by its words
+// (a code, or a remote server's own words, still may).
+const UNSURE = /\b(?:may|might) not exist|or is unable to receive/i;
+/** Whether a text says, without hedging, that the address fails: by any family, or by a lookup's only. */
+const wordsIn = (text: string, families: RegExp[] = ADDRESS_DOES_NOT_EXIST): boolean =>
+  !UNSURE.test(text) && said(families, text);
+
+/** The families of address wording a text holds (the bench uses them to show each family is read across servers). */
+export const addressWordingsIn = (text: string): string[] =>
+  ADDRESS_WORDINGS.filter(({ words }) => words.test(text)).map(({ family }) => family);
 
 /**
  * bounce / soft / delay / other for one recipient. Confirmations and delays follow the Action;
@@ -196,34 +259,31 @@ const said = (phrases: RegExp[], text: string): boolean => phrases.some((phrase)
 
 /**
  * Suppression needs an RFC 3463 code about the address: a specific one (X.1.1…), or a vague one
- * (X.1.0, X.4.4) whose words say the address does not exist. Every other code given must agree,
- * and no words may point elsewhere: when the signs disagree, the address is kept. Without a code
- * (or with only a catch-all one, the reporting server's "I cannot tell"), words suppress only
- * when the report's words about this recipient show they answered RCPT TO: servers that filter mail say "user unknown" at
- * DATA too, and a report that does not say when the words came cannot tell the two apart; or
- * when a server identified by its report says so in its own words (servers/), and not after DATA
- * unless that server is known to answer an unknown address there.
+ * (X.1.0, X.4.4) beside words of an address failure (the diagnostic's or the report's own words
+ * about this recipient). Every other code given must agree, and no words may point elsewhere:
+ * when the signs disagree, the address is kept. Without a code (or with only a catch-all one, the
+ * reporting server's "I cannot tell"), words suppress only when it is known what they answer:
+ * - a remote server's reply to RCPT TO, where a server says whether it takes mail for the
+ *   recipient (servers that filter mail say "user unknown" at DATA too, so words after DATA, or
+ *   with no word of when, never suppress);
+ * - or the reporting server's own directory or DNS lookup (LOOKUP_FAILED), when the report quotes
+ *   no remote server's reply (no SMTP reply code in the diagnostic or this recipient's words).
+ * A text that hedges (UNSURE) decides nothing by its words.
  */
 function isAboutTheAddress(codes: StatusCode[], failure: Failure): boolean {
-  const { diagnostic } = failure;
-  const context = failure.context ?? '';
-  if (said(NOT_ABOUT_THE_ADDRESS, diagnostic) || said(NOT_ABOUT_THE_ADDRESS_IN_TEXT, context)) return false;
+  const { diagnostic, context } = failure;
+  if (said(NOT_ABOUT_THE_ADDRESS, diagnostic) || said(NOT_ABOUT_THE_ADDRESS_IN_TEXT, context ?? '')) return false;
+  if (said(REFUSED_AFTER_DATA, `${diagnostic}\n${context ?? ''}`)) return false;
   const defined = codes.filter((code) => !isUndefinedStatus(code));
   const pointsNowhereElse = (allowed: (code: StatusCode) => boolean) =>
     defined.every((code) => isAddressStatus(code) || isVagueStatus(code) || allowed(code));
-  const ownText = failure.ownText ?? context;
-  const afterData = said(REFUSED_AFTER_DATA, `${diagnostic}\n${context}`);
-  const servers = [...(failure.servers ?? []), ...serversReceivingFor(failure.recipient)];
-  const serverSays = servers.some(
-    (server) =>
-      (server.addressFailure.test(diagnostic) || server.addressFailure.test(ownText)) &&
-      (!afterData || server.refusesUnknownAddressAfterData === true),
-  );
-  if (serverSays && pointsNowhereElse(isCatchAllStatus)) return true;
-  if (afterData) return false;
-  const wordsSay = said(ADDRESS_DOES_NOT_EXIST, diagnostic);
-  if (said(REFUSED_AT_RCPT, `${diagnostic}\n${ownText}`) && wordsSay)
+  const ownText = failure.ownText ?? context ?? '';
+  const wordsSay = wordsIn(diagnostic);
+  if ((failure.atRcpt || said(REFUSED_AT_RCPT, `${diagnostic}\n${ownText}`)) && wordsSay)
     return pointsNowhereElse((code) => isCatchAllStatus(code) || isDisabledMailboxStatus(code));
+  const noRemoteReply = replyClassOf(diagnostic) === undefined && replyClassOf(ownText) === undefined;
+  const lookupSays = wordsIn(diagnostic, LOOKUP_FAILED) || wordsIn(ownText, LOOKUP_FAILED);
+  if (context !== undefined && noRemoteReply && lookupSays) return pointsNowhereElse(isCatchAllStatus);
   if (defined.length === 0 || !pointsNowhereElse(() => false)) return false;
-  return defined.some(isAddressStatus) || wordsSay;
+  return defined.some(isAddressStatus) || wordsSay || wordsIn(ownText);
 }

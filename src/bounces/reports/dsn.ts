@@ -1,8 +1,7 @@
 import { DeliveryReport } from '../delivery-report';
 import { classify, Failure, gaveUp } from './classify';
 import { Fields, fieldGroups } from '../../common/mime/header-fields';
-import { recipientOf } from './recipient';
-import { MailServer } from './servers';
+import { addressIn, recipientOf } from './recipient';
 import { parseStatus } from './status-code';
 
 /** The MIME types of an RFC 3464 delivery status part, and its RFC 6533 UTF-8 variant. */
@@ -16,11 +15,11 @@ const ACTION_ALIASES = new Map([['expired', 'failed']]);
  * Final-Recipient (else Original-Recipient), classified from Action, Status and Diagnostic-Code.
  * The first group holds the per-message fields and names no recipient.
  */
-export function readDeliveryStatus(body: string, humanText: string, servers: MailServer[] = []): DeliveryReport[] {
-  return readGroups(fieldGroups(body).flatMap(recipientGroups), humanText, servers);
+export function readDeliveryStatus(body: string, humanText: string): DeliveryReport[] {
+  return readGroups(fieldGroups(body).flatMap(recipientGroups), humanText);
 }
 
-function readGroups(groups: Fields[], humanText: string, servers: MailServer[]): DeliveryReport[] {
+function readGroups(groups: Fields[], humanText: string): DeliveryReport[] {
   return groups.map((group) => {
     const status = parseStatus(group.first('status'))?.text;
     const diagnostic = diagnosticOf(group.first('diagnostic-code')) ?? group.first('status') ?? '';
@@ -29,7 +28,14 @@ function readGroups(groups: Fields[], humanText: string, servers: MailServer[]):
     // The human-readable text is this recipient's own only when the report names no other.
     const ownText = groups.length === 1 ? humanText : '';
     const recipient = recipientOf(group.first('final-recipient') ?? group.first('original-recipient'));
-    const failure: Failure = { action, status, diagnostic, context: humanText, ownText, servers, recipient };
+    const failure: Failure = {
+      action,
+      status,
+      diagnostic,
+      context: humanText,
+      ownText,
+      ...(repliesNaming(diagnostic, recipient) && { atRcpt: true as const }),
+    };
     const kind = classify(failure) ?? 'unrecognized';
     return {
       kind,
@@ -41,16 +47,34 @@ function readGroups(groups: Fields[], humanText: string, servers: MailServer[]):
   });
 }
 
+// A reply code and the path in angle brackets right after it: `550 <a@b>: User unknown`, `550: <a@b>: …`.
+const REPLY_AND_PATH = /^[45]\d\d[\s:-]+<([^\s<>]{1,320})>/;
+
+/*
+ * Whether the remote reply echoes the recipient's path right after its code ("550 <a@b>: User
+ * unknown"): the form of a reply to RCPT TO, the command that carries that `<path>` (RFC 5321
+ * §4.1.1.3), where a server says whether it takes mail for it. A reply to DATA is about the message as a whole (RFC 5321
+ * §4.1.1.4): KDDI's filter, for one, answers "550 : User unknown" there, and the same server's
+ * "550 <a@b>: User unknown" at RCPT TO. Read only in a DSN, where Final-Recipient says whom the
+ * Diagnostic-Code is about. A reply giving an enhanced code first ("550 5.0.0 <a@b>…") is read
+ * by its code, and a bare address after the code ("550 a@b... No such user", a filter's notice
+ * among them) echoes no path.
+ */
+function repliesNaming(diagnostic: string, recipient: string | undefined): boolean {
+  const match = REPLY_AND_PATH.exec(diagnostic);
+  return match !== null && recipient !== undefined && addressIn(match[1]) === recipient;
+}
+
 /**
  * Delivery status fields pasted into the text rather than sent as their own part (a bounce
  * forwarded as text, a gateway that flattens MIME): the groups that name a recipient and say
  * what happened to it, read as a delivery-status part.
  */
-export function readDeliveryStatusInText(text: string, servers: MailServer[] = []): DeliveryReport[] {
+export function readDeliveryStatusInText(text: string): DeliveryReport[] {
   const named = (group: Fields) =>
     group.first('final-recipient') !== undefined && (group.first('action') ?? group.first('status')) !== undefined;
   const groups = fieldGroups(text).flatMap(recipientGroups).filter(named);
-  return groups.length === 0 ? [] : readGroups(groups, text, servers);
+  return groups.length === 0 ? [] : readGroups(groups, text);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DeliveryReport } from '../delivery-report';
-import { Fields, fieldsOf } from '../../common/mime/header-fields';
+import { fieldGroups, Fields, fieldsOf } from '../../common/mime/header-fields';
 import { addressesIn, addressIn, recipientOf } from './recipient';
 
 export const FEEDBACK_REPORT_TYPE = 'message/feedback-report';
@@ -18,7 +18,10 @@ export const COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['abuse', '
  * the To of the returned message (§2 (c)), else one report naming no recipient.
  */
 export function readFeedbackReport(body: string, original: Fields | undefined): DeliveryReport[] {
-  const fields = fieldsOf(body);
+  return readFeedbackFields(fieldsOf(body), original);
+}
+
+function readFeedbackFields(fields: Fields, original: Fields | undefined): DeliveryReport[] {
   const feedbackType =
     fields
       .first('feedback-type')
@@ -35,6 +38,21 @@ export function readFeedbackReport(body: string, original: Fields | undefined): 
   };
   const recipients = [...new Set(recipientsOf(fields, original))];
   return recipients.length === 0 ? [base] : recipients.map((recipient) => ({ ...base, recipient }));
+}
+
+/**
+ * Feedback report fields pasted into the text rather than sent as their own part (a report
+ * forwarded by hand, a provider or gateway that flattens MIME): a block of fields with
+ * Feedback-Type beside another field RFC 5965 §3.1 requires (User-Agent, Version), read as a
+ * feedback report part. A text that only mentions "Feedback-Type:" has no such block.
+ */
+export function readFeedbackReportInText(text: string, original: Fields | undefined): DeliveryReport[] {
+  const block = fieldGroups(text).find(
+    (fields) =>
+      fields.first('feedback-type') !== undefined &&
+      (fields.first('user-agent') ?? fields.first('version')) !== undefined,
+  );
+  return block === undefined ? [] : readFeedbackFields(block, original);
 }
 
 function recipientsOf(fields: Fields, original: Fields | undefined): string[] {

@@ -4,7 +4,6 @@ import { headerFieldsOf } from '../../common/mime/header-fields';
 import { splitAtQuotedOriginal } from './quoted-original';
 import { addressesIn, addressIn } from './recipient';
 import { ReportMail } from './report-mail';
-import { MailServer } from './servers';
 import { failureStatusIn, replyClassOf } from './status-code';
 
 /*
@@ -58,7 +57,7 @@ const MAX_ADDRESS_LENGTH = 320;
  * words. One report per recipient named at the start of a line, classified from its own
  * paragraph; else one report, about the first address the text names, or about none.
  */
-export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []): DeliveryReport[] {
+export function readPlainTextBounce(mail: ReportMail): DeliveryReport[] {
   const { own: text, quoted } = splitAtQuotedOriginal(mail.text);
   const subject = mail.header('subject') ?? '';
   const permanence = permanenceOf(`${subject}\n${text}`);
@@ -74,10 +73,9 @@ export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []
     return reportOn(recipients[0]?.address, text, text.slice(recipients[0]?.index ?? 0), {
       permanence,
       context: text,
-      servers,
     });
   // Several recipients: each is judged by the words between its line and the next one's, and
-  // the opening words that concern them all (but a server's phrase counts only in its own words).
+  // the opening words that concern them all (but address words count only in its own paragraph).
   const opening = text.slice(0, recipients[0].index);
   return recipients.flatMap((mention, index) => {
     const paragraph = text.slice(mention.index, recipients[index + 1]?.index ?? text.length);
@@ -85,7 +83,6 @@ export function readPlainTextBounce(mail: ReportMail, servers: MailServer[] = []
       permanence,
       context: `${opening}\n${paragraph}`,
       ownText: paragraph,
-      servers,
     });
   });
 }
@@ -95,10 +92,10 @@ function reportOn(
   recipient: string | undefined,
   words: string,
   shown: string,
-  about: Pick<Failure, 'permanence' | 'context' | 'ownText' | 'servers'>,
+  about: Pick<Failure, 'permanence' | 'context' | 'ownText'>,
 ): DeliveryReport[] {
   const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
-  const failure: Failure = { diagnostic: flat(words), recipient, ...about };
+  const failure: Failure = { diagnostic: flat(words), ...about };
   const kind = classify(failure);
   if (kind === undefined) return [];
   const status = failureStatusIn(shown)?.text ?? failureStatusIn(words)?.text;

@@ -17,10 +17,13 @@ export interface ReportMail {
   parts(...contentTypes: string[]): string[];
   /** The header fields of the returned original message (message/rfc822 or text/rfc822-headers), when attached. */
   original?: Fields;
+  /** The returned original message whole (message/rfc822 or message/global), when attached: it may itself be a report. */
+  returned?: Buffer;
 }
 
 // The returned message, whole (RFC 3462 §2, RFC 6532) or as headers only (RFC 3462 §3).
-const ORIGINAL_MESSAGE_TYPES = ['message/rfc822', 'message/global', 'text/rfc822-headers', 'message/global-headers'];
+const WHOLE_MESSAGE_TYPES = ['message/rfc822', 'message/global'];
+const ORIGINAL_MESSAGE_TYPES = [...WHOLE_MESSAGE_TYPES, 'text/rfc822-headers', 'message/global-headers'];
 
 /**
  * Parses the report with mailparser. The delivery-status part is kept as a part of its own
@@ -38,6 +41,7 @@ export async function parseReportMail(raw: Buffer): Promise<ReportMail> {
   } as Parameters<typeof simpleParser>[1]);
   const attachments = mail.attachments.map((part) => ({
     contentType: part.contentType.toLowerCase(),
+    content: part.content,
     body: part.content.toString('utf8'),
   }));
   const parts = (...contentTypes: string[]): string[] =>
@@ -53,6 +57,7 @@ export async function parseReportMail(raw: Buffer): Promise<ReportMail> {
     text: mail.text || (attachments.length === 0 ? bodyOf(raw) : ''),
     parts,
     original: original === undefined ? undefined : headerFieldsOf(original),
+    returned: attachments.find((part) => WHOLE_MESSAGE_TYPES.includes(part.contentType))?.content,
   };
 }
 
