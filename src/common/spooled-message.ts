@@ -67,8 +67,9 @@ export class SpooledMessage {
     return new SpooledMessage(dir, path, hasNul, size, longestLine);
   }
 
-  stream(): Readable {
-    return createReadStream(this.path);
+  /** The message from disk, in chunks of `chunkBytes` (the file stream's 64 KiB by default). */
+  stream(chunkBytes?: number): Readable {
+    return createReadStream(this.path, { highWaterMark: chunkBytes });
   }
 
   read(): Promise<Buffer> {

@@ -63,7 +63,7 @@ export class ReceiveInboundMailUseCase {
       }
       if (parsed.attachments.length > this.limits.attachments)
         return tooLarge(`more than ${this.limits.attachments} attachments`);
-      const verdicts = await this.verdicts.of(mail.stream(), origin);
+      const verdicts = await this.verdicts.of(mail, origin);
       const raw = await mail.read();
       const receivedAt = new Date();
       const mails: NewInboundMail[] = [];
