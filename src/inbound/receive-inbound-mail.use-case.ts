@@ -50,10 +50,13 @@ export class ReceiveInboundMailUseCase {
     recipients: InboundRecipient[],
   ): Promise<InboundRefusal | undefined> {
     if (mail.longestLine > this.limits.lineBytes) return tooLarge(`a line longer than ${this.limits.lineBytes} bytes`);
+    // Both stream from disk holding a line or a chunk at a time, so they run before the mail's turn
+    // in memory: a sender's DNS that never answers holds no slot another mail waits for.
+    const refusal = await structureRefusal(mail.stream(), this.limits);
+    if (refusal) return tooLarge(refusal);
+    const verdicts = await this.verdicts.of(mail, origin);
     const release = await (mail.size > this.limits.smallMailBytes ? this.inMemory : this.smallInMemory).take();
     try {
-      const refusal = await structureRefusal(mail.stream(), this.limits);
-      if (refusal) return tooLarge(refusal);
       let parsed: ParsedInboundMail;
       try {
         parsed = await parseInboundMail(mail.stream(), this.limits);
@@ -63,7 +66,6 @@ export class ReceiveInboundMailUseCase {
       }
       if (parsed.attachments.length > this.limits.attachments)
         return tooLarge(`more than ${this.limits.attachments} attachments`);
-      const verdicts = await this.verdicts.of(mail, origin);
       const raw = await mail.read();
       const receivedAt = new Date();
       const mails: NewInboundMail[] = [];
