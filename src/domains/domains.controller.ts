@@ -113,7 +113,7 @@ export class DomainsController {
     404,
     {
       status: 409,
-      when: 'The domain is still pending, or another account receives mail for its name',
+      when: "The domain is still pending, is the service's BOUNCE_DOMAIN, or another account receives mail for its name",
       detail: 'mail.example.com is pending: verify it (POST /domains/{id}/verify) before receiving mail for it.',
     },
     415,

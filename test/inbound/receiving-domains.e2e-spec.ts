@@ -1,4 +1,4 @@
-// PATCH /domains/{id} {receiving} (SPEC §13): a verified domain only, one receiver per domain
+// PATCH /domains/{id} {receiving} (SPEC §13): a verified domain only (never BOUNCE_DOMAIN), one receiver per domain
 // name across users, the MX record in dnsRecords, and the listener taking its mail from then on.
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
@@ -9,7 +9,7 @@ const compose = (to: string): Promise<Buffer> =>
   new MailComposer({ from: 'cara@example.org', to, subject: 'hello', text: 'hi' }).compile().build();
 
 describe('receiving domains', () => {
-  const app = bootInboundApp({ INBOUND_MX_HOST: 'mx.mailroom.example' });
+  const app = bootInboundApp({ INBOUND_MX_HOST: 'mx.mailroom.example', BOUNCE_DOMAIN: 'Bounces.Mailroom.Example' });
   const { t } = app;
 
   it(
@@ -108,6 +108,23 @@ describe('receiving domains', () => {
         accepted: true,
       });
       expect((await app.list(userId)).total).toBe(1);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'refuses receiving for BOUNCE_DOMAIN, in any case (409), changing nothing',
+    async () => {
+      const userId = newUserId('bounce-domain');
+      const domain = await app.verifiedDomain(userId, 'BOUNCES.mailroom.example');
+      expect(domain).toMatchObject({ name: 'bounces.mailroom.example', status: 'verified' });
+      const refused = await t.http.patch(`/domains/${domain.id}`).set(bearer(userId)).send({ receiving: true });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toBe(
+        "bounces.mailroom.example is this service's BOUNCE_DOMAIN: mail to it is read as bounces and complaints, so no account receives it.",
+      );
+      expect((await t.http.get(`/domains/${domain.id}`).set(bearer(userId)).expect(200)).body.receiving).toBe(false);
+      await t.http.patch(`/domains/${domain.id}`).set(bearer(userId)).send({ receiving: false }).expect(200);
     },
     TIMEOUT,
   );
