@@ -104,7 +104,7 @@ export class DomainsController {
   @ApiOperation({
     summary: 'Turn receiving mail at this domain on or off',
     description:
-      'On a verified domain. While on, the inbound listener takes mail for any address at the domain and `GET /user/inbound` lists it; `dnsRecords` then carries the MX record to publish (`purpose: inbound`).',
+      'On a verified domain. While on, the inbound listener takes mail for any address at the domain and `GET /user/inbound` lists it; `dnsRecords` then carries the MX record to publish (`purpose: inbound`). A verify that no longer finds the DKIM record turns it off (`receivingStopped` says why).',
   })
   @ApiOkResponse({ type: DomainResponse })
   @ApiProblemResponses(

@@ -82,12 +82,12 @@ export class DomainsService {
       throw new StateConflictError(
         `${domain.name} is this service's BOUNCE_DOMAIN: mail to it is read as bounces and complaints, so no account receives it.`,
       );
-    if (body.receiving && !domain.verifiedAt)
+    const result = await this.domains.setReceiving(userId, domain.id, body.receiving);
+    if (result === undefined) throw notFound(id);
+    if (result === 'pending')
       throw new StateConflictError(
         `${domain.name} is pending: verify it (POST /domains/${domain.id}/verify) before receiving mail for it.`,
       );
-    const result = await this.domains.setReceiving(userId, domain.id, body.receiving);
-    if (result === undefined) throw notFound(id);
     if (result === 'taken')
       throw new StateConflictError(
         `Another account receives mail for ${domain.name}; one account receives for a domain name.`,
@@ -115,6 +115,7 @@ export class DomainsService {
       dnsRecords: this.records.for(domain),
       verifiedAt: domain.verifiedAt?.toISOString() ?? null,
       receiving: domain.receiving,
+      receivingStopped: domain.receivingStopped,
     };
   }
 }
