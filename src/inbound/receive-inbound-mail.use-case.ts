@@ -52,6 +52,7 @@ export class ReceiveInboundMailUseCase {
     recipients: InboundRecipient[],
   ): Promise<InboundRefusal | undefined> {
     if (mail.longestLine > this.limits.lineBytes) return tooLarge(`a line longer than ${this.limits.lineBytes} bytes`);
+    if (mail.lines > this.limits.lines) return tooLarge(`more than ${this.limits.lines} lines`);
     // Both stream from disk holding a line or a chunk at a time, so they run before the mail's turn
     // in memory: a sender's DNS that never answers holds no slot another mail waits for.
     const refusal = await structureRefusal(mail.stream(), this.limits);
