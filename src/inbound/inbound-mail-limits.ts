@@ -30,7 +30,8 @@ export class InboundMailLimits {
    * mailparser) costs some microseconds a line whatever its length, so 10 MiB of one-character
    * lines of base64 or quoted-printable held a large-mail slot 15 s (issue 33). Base64 and
    * quoted-printable write 76-character lines (a 10 MiB mail: about 138,000 of them); this leaves
-   * room for text of 40-byte lines on average at INBOUND_MAX_BYTES, and bounds the splitting.
+   * room for text of 35-byte lines on average at INBOUND_MAX_BYTES (and for a megabyte of folded
+   * header lines, refused for its header block), and bounds the splitting.
    */
-  lines = 262_144;
+  lines = 300_000;
 }
