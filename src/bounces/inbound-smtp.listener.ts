@@ -5,6 +5,7 @@ import { SpooledMessage } from '../common/spooled-message';
 import { AppConfig } from '../config/app-config';
 import { InboundMailLimits } from '../inbound/inbound-mail-limits';
 import type { InboundRecipient } from '../inbound/inbound-mailboxes';
+import { InboundQuota } from '../inbound/inbound-quota';
 import { ReceiveInboundMailUseCase } from '../inbound/receive-inbound-mail.use-case';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { ApplyReportsUseCase, ReportBeforeAcceptanceError } from './apply-reports.use-case';
@@ -51,6 +52,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
     private readonly limits: InboundLimits,
     private readonly mailLimits: InboundMailLimits,
     private readonly receive: ReceiveInboundMailUseCase,
+    private readonly quota: InboundQuota,
   ) {
     this.listening = new SmtpListening(limits);
   }
@@ -119,7 +121,16 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       return callback(reply(550, `5.1.1 <${address.address}>: no such mailbox here`));
     }
     const key = addressKey(address.address);
-    if (route.kind !== 'mailbox') {
+    if (route.kind === 'mailbox') {
+      let overQuota: string | undefined;
+      try {
+        overQuota = await this.quota.refusal(route.recipient.userId, address.address);
+      } catch (err) {
+        this.logger.warn({ err }, 'Could not read an inbound quota');
+        return callback(reply(451, 'Error: temporary failure, try again later'));
+      }
+      if (overQuota) return callback(reply(452, overQuota));
+    } else {
       // BOUNCE_DOMAIN's addresses keep their own limits (SPEC §13: their behaviour unchanged).
       const others = [...state.routes].filter(([other, r]) => other !== key && r.kind !== 'mailbox').length;
       if (others >= this.limits.recipientsPerMessage) return callback(reply(452, '4.5.3 Error: too many recipients'));

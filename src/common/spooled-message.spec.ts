@@ -20,15 +20,16 @@ describe(SpooledMessage.name, () => {
   };
 
   it.each([
-    ['one chunk', ['ab\r\nabcd\r\nabc\r\n'], 4],
-    ['a CRLF cut between its CR and LF', ['ab\r\nabcd\r', '\nabc\r\n'], 4],
-    ['a line cut across chunks', ['ab\r\nab', 'cd', 'e\r\n'], 5],
-    ['a bare LF and a CR inside a line', ['abc\nab\rcd\r\n'], 5],
-    ['a last line without its line end', ['ab\r\nabcdef'], 6],
-    ['a CR at the very end', ['ab\r\nabc\r'], 3],
-  ])('measures the longest line with %s', async (_, chunks, longest) => {
+    ['one chunk', ['ab\r\nabcd\r\nabc\r\n'], 4, 3],
+    ['a CRLF cut between its CR and LF', ['ab\r\nabcd\r', '\nabc\r\n'], 4, 3],
+    ['a line cut across chunks', ['ab\r\nab', 'cd', 'e\r\n'], 5, 2],
+    ['a bare LF and a CR inside a line', ['abc\nab\rcd\r\n'], 5, 2],
+    ['a last line without its line end', ['ab\r\nabcdef'], 6, 2],
+    ['a CR at the very end', ['ab\r\nabc\r'], 3, 2],
+  ])('measures the longest line and counts the lines with %s', async (_, chunks, longest, lines) => {
     const message = await spool(data(...chunks));
     expect(message.longestLine).toBe(longest);
+    expect(message.lines).toBe(lines);
     expect(message.size).toBe(chunks.join('').length);
   });
 

@@ -27,6 +27,8 @@ export class SpooledMessage {
     readonly size: number,
     /** The longest line's bytes, its line end excluded. */
     readonly longestLine: number,
+    /** Lines, the last one counted whether or not it ends. */
+    readonly lines: number,
   ) {}
 
   /** Resolves once DATA has ended and is on disk; rejects (leaving no file) when it did not arrive whole. */
@@ -36,6 +38,7 @@ export class SpooledMessage {
     let hasNul = false;
     let size = 0;
     let longestLine = 0;
+    let lines = 0;
     let line = 0;
     let endedWithCr = false;
     const keep = new Transform({
@@ -47,6 +50,7 @@ export class SpooledMessage {
         for (let at = 0, next = chunk.indexOf(LF); ; at = next + 1, next = chunk.indexOf(LF, at)) {
           line += (next < 0 ? chunk.length : next) - at;
           if (next < 0) break;
+          lines++;
           const cr = next > 0 ? chunk[next - 1] === CR : endedWithCr;
           longestLine = Math.max(longestLine, line - (cr && line > 0 ? 1 : 0));
           line = 0;
@@ -64,11 +68,12 @@ export class SpooledMessage {
       await rm(dir, { recursive: true, force: true });
       throw err;
     }
-    return new SpooledMessage(dir, path, hasNul, size, longestLine);
+    return new SpooledMessage(dir, path, hasNul, size, longestLine, lines + (line > 0 ? 1 : 0));
   }
 
-  stream(): Readable {
-    return createReadStream(this.path);
+  /** The message from disk, in chunks of `chunkBytes` (the file stream's 64 KiB by default). */
+  stream(chunkBytes?: number): Readable {
+    return createReadStream(this.path, { highWaterMark: chunkBytes });
   }
 
   read(): Promise<Buffer> {

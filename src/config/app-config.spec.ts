@@ -109,6 +109,8 @@ describe(AppConfig.name, () => {
       ['MESSAGE_RETENTION_DAYS', '36501'],
       ['MESSAGE_RETENTION_DAYS', '1.5'],
       ['MESSAGE_RETENTION_DAYS', '30d'],
+      ['INBOUND_DAILY_QUOTA_BYTES', String(1024 * 1024 - 1)],
+      ['INBOUND_DAILY_QUOTA_BYTES', '1GB'],
     ])('refuses %s=%s with a message naming the variable', (name, value) => {
       const env = { JWT_SECRET: SECRET, [name]: value };
       if (name === 'JWT_JWKS_URL') delete (env as Record<string, string | undefined>).JWT_SECRET;
@@ -135,6 +137,15 @@ describe(AppConfig.name, () => {
       ['', undefined],
     ])('takes MESSAGE_RETENTION_DAYS=%s (unset: messages are kept forever)', (value, days) => {
       expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET, MESSAGE_RETENTION_DAYS: value }).retentionDays).toBe(days);
+    });
+
+    it.each([
+      [String(1024 * 1024), 1024 * 1024],
+      ['', 1024 * 1024 * 1024],
+    ])('takes INBOUND_DAILY_QUOTA_BYTES=%s (unset: 1 GiB a day)', (value, bytes) => {
+      expect(
+        AppConfig.fromEnvironment({ JWT_SECRET: SECRET, INBOUND_DAILY_QUOTA_BYTES: value }).inbound.dailyQuotaBytes,
+      ).toBe(bytes);
     });
 
     it('reports every invalid variable at once', () => {

@@ -69,6 +69,13 @@ export class AppConfig {
     mxHost: string;
     /** Largest mail for a receiving domain (SIZE). */
     maxBytes: number;
+    /**
+     * Bytes of mail one user may receive in a rolling 24 hours; past it, 452 4.2.2 at RCPT and DATA.
+     * Default 1 GiB: a hundred of the largest mails or some 10,000 ordinary ones a day, far above a
+     * support desk's day, while one sender filling a user's storage (37 GB/h, issue 33) stops
+     * within minutes; with MESSAGE_RETENTION_DAYS it bounds what one user stores.
+     */
+    dailyQuotaBytes: number;
     /** PEM contents; unset: no STARTTLS on the inbound listener. */
     tls: { cert: Buffer; key: Buffer } | undefined;
   };
@@ -148,6 +155,7 @@ export class AppConfig {
       inbound: {
         mxHost: (vars.INBOUND_MX_HOST ?? new URL(vars.PUBLIC_URL ?? 'http://localhost').hostname).toLowerCase(),
         maxBytes: vars.INBOUND_MAX_BYTES ?? 10 * 1024 * 1024,
+        dailyQuotaBytes: vars.INBOUND_DAILY_QUOTA_BYTES ?? 1024 * 1024 * 1024,
         tls: tlsPair(vars.INBOUND_TLS_CERT, vars.INBOUND_TLS_KEY, 'INBOUND_TLS'),
       },
       limits: {

@@ -195,6 +195,13 @@ export class Environment {
   @Max(50 * 1024 * 1024)
   INBOUND_MAX_BYTES?: number;
 
+  /** Bytes of inbound mail one user may receive in a rolling 24 hours; at least 1 MiB. */
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1024 * 1024)
+  INBOUND_DAILY_QUOTA_BYTES?: number;
+
   /** PEM files; both or neither (AppConfig checks the pair and reads them). */
   @IsOptional()
   @IsString()

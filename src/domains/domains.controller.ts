@@ -104,7 +104,7 @@ export class DomainsController {
   @ApiOperation({
     summary: 'Turn receiving mail at this domain on or off',
     description:
-      'On a verified domain. While on, the inbound listener takes mail for any address at the domain and `GET /user/inbound` lists it; `dnsRecords` then carries the MX record to publish (`purpose: inbound`).',
+      'On a verified domain. While on, the inbound listener takes mail for any address at the domain and `GET /user/inbound` lists it; `dnsRecords` then carries the MX record to publish (`purpose: inbound`). A verify that no longer finds the DKIM record turns it off (`receivingStopped` says why).',
   })
   @ApiOkResponse({ type: DomainResponse })
   @ApiProblemResponses(
@@ -113,7 +113,7 @@ export class DomainsController {
     404,
     {
       status: 409,
-      when: 'The domain is still pending, or another account receives mail for its name',
+      when: "The domain is still pending, is the service's BOUNCE_DOMAIN, or another account receives mail for its name",
       detail: 'mail.example.com is pending: verify it (POST /domains/{id}/verify) before receiving mail for it.',
     },
     415,

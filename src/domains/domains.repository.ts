@@ -60,21 +60,25 @@ export class DomainsRepository {
 
   /**
    * Records a check's verdict, in the caller's transaction: verified (since the first success in a
-   * row) or pending. `changed`: the status moved (SPEC §11 domain events). Undefined when the domain is gone.
+   * row) or pending. Pending stops receiving, `why` saying so (SPEC §13: receiving follows
+   * verification). `changed`: the status moved (SPEC §11 domain events). Undefined when the domain is gone.
    */
   async setVerified(
     manager: EntityManager,
     userId: string,
     id: string,
-    verified: boolean,
+    verdict: { verified: true } | { verified: false; why: string },
   ): Promise<{ domain: SendingDomainEntity; changed: boolean } | undefined> {
-    // An UPDATE's answer through TypeORM: [rows, count].
+    const { verified } = verdict;
+    // An UPDATE's answer through TypeORM: [rows, count]. SET reads the row as it was.
     const [rows]: [{ was: boolean }[], number] = await manager.query(
       `UPDATE sending_domains d
-       SET verified_at = CASE WHEN $3 THEN coalesce(d.verified_at, date_trunc('milliseconds', clock_timestamp())) END
+       SET verified_at = CASE WHEN $3 THEN coalesce(d.verified_at, date_trunc('milliseconds', clock_timestamp())) END,
+           receiving = $3 AND d.receiving,
+           receiving_stopped = CASE WHEN NOT $3 AND d.receiving THEN $4 ELSE d.receiving_stopped END
        FROM (SELECT id, verified_at IS NOT NULL AS was FROM sending_domains WHERE user_id = $1 AND id = $2 FOR UPDATE) before
        WHERE d.id = before.id RETURNING before.was`,
-      [userId, id, verified],
+      [userId, id, verified, verdict.verified ? null : verdict.why],
     );
     if (rows.length === 0) return undefined;
     const domain = await manager.getRepository(SendingDomainEntity).findOneByOrFail({ id });
@@ -82,18 +86,21 @@ export class DomainsRepository {
   }
 
   /**
-   * Turns receiving on or off; 'taken' when another user receives for the name (the partial unique
-   * index decides, so two users turning it on at once cannot both win). Undefined: no such domain.
+   * Turns receiving on (a verified domain only, checked in the same statement as a verify that
+   * loses it) or off; 'pending' when it is not verified, 'taken' when another user receives for
+   * the name (the partial unique index decides, so two users turning it on at once cannot both
+   * win). Undefined: no such domain.
    */
   async setReceiving(
     userId: string,
     id: string,
     receiving: boolean,
-  ): Promise<SendingDomainEntity | 'taken' | undefined> {
+  ): Promise<SendingDomainEntity | 'pending' | 'taken' | undefined> {
     // An UPDATE's raw answer is [rows, affected].
     const [rows] = await this.database
       .query<[{ id: string }[], number]>(
-        `UPDATE sending_domains SET receiving = $3 WHERE user_id = $1 AND id = $2 AND NOT EXISTS (
+        `UPDATE sending_domains SET receiving = $3, receiving_stopped = NULL
+         WHERE user_id = $1 AND id = $2 AND (NOT $3 OR verified_at IS NOT NULL) AND NOT EXISTS (
          SELECT 1 FROM sending_domains other
          WHERE $3 AND other.receiving AND other.name = sending_domains.name AND other.id <> sending_domains.id)
        RETURNING id`,
@@ -105,13 +112,14 @@ export class DomainsRepository {
         throw error;
       });
     if (rows.length > 0) return this.get(userId, id);
-    return (await this.get(userId, id)) ? 'taken' : undefined;
+    const domain = await this.get(userId, id);
+    return domain && (domain.verifiedAt ? 'taken' : 'pending');
   }
 
-  /** The user receiving mail for a domain name (A-labels, lower case), if any. */
+  /** The user receiving mail for a domain name (A-labels, lower case), if any: receiving and verified. */
   async receiverOf(name: string): Promise<string | undefined> {
     const rows: { user_id: string }[] = await this.database.query(
-      `SELECT user_id FROM sending_domains WHERE name = $1 AND receiving`,
+      `SELECT user_id FROM sending_domains WHERE name = $1 AND receiving AND verified_at IS NOT NULL`,
       [name],
     );
     return rows[0]?.user_id;

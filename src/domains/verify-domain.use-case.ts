@@ -38,7 +38,7 @@ export class VerifyDomainUseCase {
       [dkim, spf, dmarc].map((record) => this.dns.txt(record.name)),
     );
     const problem = 'failure' in answer ? answer.failure : whyNotPublished(answer.records, domain, dkim.name);
-    const checked = 'failure' in answer ? domain : await this.record(userId, id, problem === undefined);
+    const checked = 'failure' in answer ? domain : await this.record(userId, id, problem);
     // Deleted while DNS was asked: gone, as for any later request.
     if (!checked) throw new NotFoundError(`Domain ${id}`);
     const missing: MissingDnsRecordResponse[] = problem === undefined ? [] : [{ ...dkim, reason: problem }];
@@ -48,10 +48,21 @@ export class VerifyDomainUseCase {
     return { ...this.service.map(checked), missing, recommended };
   }
 
-  /** The verdict, and a domain.verified or domain.pending event when it changes the status (SPEC §11), together. */
-  private record(userId: string, id: string, verified: boolean): Promise<SendingDomainEntity | undefined> {
+  /**
+   * The verdict (verified unless `problem`), and a domain.verified or domain.pending event when it
+   * changes the status (SPEC §11), together. A domain that is no longer verified stops receiving: its
+   * name may have passed to someone else, who must be able to verify and receive for it.
+   */
+  private record(userId: string, id: string, problem: string | undefined): Promise<SendingDomainEntity | undefined> {
+    const verified = problem === undefined;
+    const verdict = verified
+      ? ({ verified } as const)
+      : ({
+          verified,
+          why: `Receiving stopped when verify no longer found the DKIM record (${problem}): verify the domain again, then turn receiving on.`,
+        } as const);
     return this.database.transaction(async (manager) => {
-      const result = await this.domains.setVerified(manager, userId, id, verified);
+      const result = await this.domains.setVerified(manager, userId, id, verdict);
       if (result?.changed) {
         const type = verified ? 'domain.verified' : 'domain.pending';
         await this.outbox.record(manager, [{ userId, type, data: { domain: this.service.map(result.domain) } }]);

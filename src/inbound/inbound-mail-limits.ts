@@ -25,4 +25,13 @@ export class InboundMailLimits {
   attachments = 250;
   /** Bytes of one line, its line end excluded: RFC 5322 says 998, real senders write far longer lines of HTML or base64. */
   lineBytes = 1024 * 1024;
+  /**
+   * Lines of one mail. The MIME splitter (mailsplit, run by the structure check and again inside
+   * mailparser) costs some microseconds a line whatever its length, so 10 MiB of one-character
+   * lines of base64 or quoted-printable held a large-mail slot 15 s (issue 33). Base64 and
+   * quoted-printable write 76-character lines (a 10 MiB mail: about 138,000 of them); this leaves
+   * room for text of 35-byte lines on average at INBOUND_MAX_BYTES (and for a megabyte of folded
+   * header lines, refused for its header block), and bounds the splitting.
+   */
+  lines = 300_000;
 }

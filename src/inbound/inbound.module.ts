@@ -4,6 +4,7 @@ import { MessagesModule } from '../messages/messages.module';
 import { InboundController } from './inbound.controller';
 import { InboundMailLimits } from './inbound-mail-limits';
 import { InboundMailboxes } from './inbound-mailboxes';
+import { InboundQuota } from './inbound-quota';
 import { InboundRepository } from './inbound.repository';
 import { InboundRetention } from './inbound-retention';
 import { InboundService } from './inbound.service';
@@ -21,6 +22,7 @@ import { ReplyLinks } from './reply-links';
   providers: [
     { provide: InboundMailLimits, useValue: new InboundMailLimits() },
     InboundMailboxes,
+    InboundQuota,
     InboundRepository,
     InboundRetention,
     InboundService,
@@ -28,6 +30,6 @@ import { ReplyLinks } from './reply-links';
     ReceiveInboundMailUseCase,
     ReplyLinks,
   ],
-  exports: [InboundMailboxes, ReceiveInboundMailUseCase, InboundMailLimits],
+  exports: [InboundMailboxes, InboundQuota, ReceiveInboundMailUseCase, InboundMailLimits],
 })
 export class InboundModule {}

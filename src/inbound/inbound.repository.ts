@@ -59,6 +59,15 @@ export class InboundRepository {
    * Stores a received mail for each user it was for, in one transaction: all of them or none, so
    * the listener's 250 (given only after this commits) means every copy is stored.
    */
+  /** Bytes of the raw mail the user received after `since` (octet_length reads a stored value's size, not its bytes). */
+  async bytesReceivedSince(userId: string, since: Date): Promise<number> {
+    const [{ bytes }]: { bytes: string }[] = await this.database.query(
+      `SELECT coalesce(sum(octet_length(raw)), 0) AS bytes FROM inbound_mails WHERE user_id = $1 AND received_at > $2`,
+      [userId, since],
+    );
+    return Number(bytes);
+  }
+
   store(mails: NewInboundMail[]): Promise<void> {
     return this.database.transaction(async (manager) => {
       for (const { attachments, ...mail } of mails) {

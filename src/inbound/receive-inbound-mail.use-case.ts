@@ -4,6 +4,7 @@ import { addressKey } from '../common/addresses';
 import { Slots } from '../common/slots';
 import type { SpooledMessage } from '../common/spooled-message';
 import { InboundMailLimits } from './inbound-mail-limits';
+import { InboundQuota } from './inbound-quota';
 import type { InboundRecipient } from './inbound-mailboxes';
 import { InboundRepository, NewInboundMail } from './inbound.repository';
 import { MailOrigin, MailVerdicts } from './mail-verdicts';
@@ -13,7 +14,7 @@ import { ReplyLinks } from './reply-links';
 
 /** Why a mail is refused whole at DATA: the SMTP reply to give (SPEC §13's documented refusals). */
 export interface InboundRefusal {
-  code: 552 | 554;
+  code: 452 | 552 | 554;
   message: string;
 }
 
@@ -38,6 +39,7 @@ export class ReceiveInboundMailUseCase {
     private readonly verdicts: MailVerdicts,
     private readonly replies: ReplyLinks,
     private readonly inbound: InboundRepository,
+    private readonly quota: InboundQuota,
   ) {
     this.inMemory = new Slots(limits.mailsAtOnce);
     this.smallInMemory = new Slots(limits.smallMailsAtOnce);
@@ -50,10 +52,19 @@ export class ReceiveInboundMailUseCase {
     recipients: InboundRecipient[],
   ): Promise<InboundRefusal | undefined> {
     if (mail.longestLine > this.limits.lineBytes) return tooLarge(`a line longer than ${this.limits.lineBytes} bytes`);
+    if (mail.lines > this.limits.lines) return tooLarge(`more than ${this.limits.lines} lines`);
+    // Both stream from disk holding a line or a chunk at a time, so they run before the mail's turn
+    // in memory: a sender's DNS that never answers holds no slot another mail waits for.
+    const refusal = await structureRefusal(mail.stream(), this.limits);
+    if (refusal) return tooLarge(refusal);
+    const verdicts = await this.verdicts.of(mail, origin);
+    // Again at DATA: another session may have filled a quota since RCPT.
+    for (const [userId, [address]] of byUser(recipients)) {
+      const overQuota = await this.quota.refusal(userId, address);
+      if (overQuota) return { code: 452, message: overQuota };
+    }
     const release = await (mail.size > this.limits.smallMailBytes ? this.inMemory : this.smallInMemory).take();
     try {
-      const refusal = await structureRefusal(mail.stream(), this.limits);
-      if (refusal) return tooLarge(refusal);
       let parsed: ParsedInboundMail;
       try {
         parsed = await parseInboundMail(mail.stream(), this.limits);
@@ -63,7 +74,6 @@ export class ReceiveInboundMailUseCase {
       }
       if (parsed.attachments.length > this.limits.attachments)
         return tooLarge(`more than ${this.limits.attachments} attachments`);
-      const verdicts = await this.verdicts.of(mail.stream(), origin);
       const raw = await mail.read();
       const receivedAt = new Date();
       const mails: NewInboundMail[] = [];

@@ -72,6 +72,7 @@ describe('/domains', () => {
       ],
       verifiedAt: null,
       receiving: false,
+      receivingStopped: null,
     });
     expect(response.headers.location).toBe(`/domains/${id}`);
     const publicKey = createPublicKey({ key: Buffer.from(dkim.publicKey, 'base64'), format: 'der', type: 'spki' });

@@ -64,3 +64,16 @@ export const rawMail = (fields: string[], body: Buffer | string = '') =>
     Buffer.from(`${fields.join(CRLF)}${CRLF}${CRLF}`, 'latin1'),
     typeof body === 'string' ? Buffer.from(body, 'latin1') : body,
   ]);
+
+/** A mail of exactly `lines` lines (its header block and blank line included): a body of one `unit` a line. */
+export function mailOfLines(lines: number, unit = 'A', encoding = 'base64'): Buffer {
+  const fields = [
+    'From: cara@example.org',
+    'To: desk@example.com',
+    'Subject: many lines',
+    'MIME-Version: 1.0',
+    'Content-Type: application/octet-stream',
+    `Content-Transfer-Encoding: ${encoding}`,
+  ];
+  return rawMail(fields, `${unit}${CRLF}`.repeat(lines - fields.length - 1));
+}

@@ -1,5 +1,6 @@
-// PATCH /domains/{id} {receiving} (SPEC §13): a verified domain only, one receiver per domain
-// name across users, the MX record in dnsRecords, and the listener taking its mail from then on.
+// PATCH /domains/{id} {receiving} (SPEC §13): a verified domain only (and never BOUNCE_DOMAIN),
+// one receiver per domain name across users, the MX record in dnsRecords, and the listener taking
+// its mail from then on; a domain that goes back to pending stops receiving.
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { bearer, newUserId } from '../support/tokens';
@@ -9,7 +10,7 @@ const compose = (to: string): Promise<Buffer> =>
   new MailComposer({ from: 'cara@example.org', to, subject: 'hello', text: 'hi' }).compile().build();
 
 describe('receiving domains', () => {
-  const app = bootInboundApp({ INBOUND_MX_HOST: 'mx.mailroom.example' });
+  const app = bootInboundApp({ INBOUND_MX_HOST: 'mx.mailroom.example', BOUNCE_DOMAIN: 'Bounces.Mailroom.Example' });
   const { t } = app;
 
   it(
@@ -96,18 +97,64 @@ describe('receiving domains', () => {
   );
 
   it(
-    'keeps receiving when a later verify no longer finds the DKIM record: the MX, not the key, decides',
+    'stops receiving once a verify no longer finds the DKIM record, freeing the name for its owner',
     async () => {
-      const userId = newUserId('pending-again');
-      const domain = await app.receivingDomain(userId);
-      app.dns.unpublish(domain.dnsRecords.find((r: { purpose: string }) => r.purpose === 'dkim').name);
-      const checked = (await t.http.post(`/domains/${domain.id}/verify`).set(bearer(userId)).expect(200)).body;
-      expect({ status: checked.status, receiving: checked.receiving }).toEqual({ status: 'pending', receiving: true });
-      const to = `info@${domain.name}`;
+      const [stale, owner] = [newUserId('stale'), newUserId('owner')];
+      const name = newDomain('moved');
+      const domain = await app.receivingDomain(stale, name);
+      const dkim = domain.dnsRecords.find((r: { purpose: string }) => r.purpose === 'dkim');
+      app.dns.unpublish(dkim.name);
+      const checked = (await t.http.post(`/domains/${domain.id}/verify`).set(bearer(stale)).expect(200)).body;
+      expect(checked).toMatchObject({
+        status: 'pending',
+        receiving: false,
+        receivingStopped: `Receiving stopped when verify no longer found the DKIM record (no TXT record at ${dkim.name}): verify the domain again, then turn receiving on.`,
+      });
+      expect(checked.dnsRecords.map((r: { purpose: string }) => r.purpose)).not.toContain('inbound');
+      expect((await t.http.get(`/domains/${domain.id}`).set(bearer(stale)).expect(200)).body).toEqual({
+        ...checked,
+        missing: undefined,
+        recommended: undefined,
+      });
+      const to = `info@${name}`;
+      expect(await sendWithNodemailer(app.port(), to, await compose(to), 'cara@example.org')).toMatchObject({
+        accepted: false,
+        code: 550,
+      });
+
+      // The name's owner now verifies it with a key of its own, and receives for it.
+      const theirs = await app.receivingDomain(owner, name);
+      expect(theirs).toMatchObject({ receiving: true, receivingStopped: null });
       expect(await sendWithNodemailer(app.port(), to, await compose(to), 'cara@example.org')).toMatchObject({
         accepted: true,
       });
-      expect((await app.list(userId)).total).toBe(1);
+      expect((await app.list(owner)).total).toBe(1);
+      expect((await app.list(stale)).total).toBe(0);
+
+      // Verified again, the stale domain does not take the name back.
+      app.dns.publish(dkim.name, dkim.value);
+      const again = (await t.http.post(`/domains/${domain.id}/verify`).set(bearer(stale)).expect(200)).body;
+      expect(again).toMatchObject({ status: 'verified', receiving: false });
+      const refused = await t.http.patch(`/domains/${domain.id}`).set(bearer(stale)).send({ receiving: true });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toMatch(/Another account receives mail/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'refuses receiving for BOUNCE_DOMAIN, in any case (409), changing nothing',
+    async () => {
+      const userId = newUserId('bounce-domain');
+      const domain = await app.verifiedDomain(userId, 'BOUNCES.mailroom.example');
+      expect(domain).toMatchObject({ name: 'bounces.mailroom.example', status: 'verified' });
+      const refused = await t.http.patch(`/domains/${domain.id}`).set(bearer(userId)).send({ receiving: true });
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toBe(
+        "bounces.mailroom.example is this service's BOUNCE_DOMAIN: mail to it is read as bounces and complaints, so no account receives it.",
+      );
+      expect((await t.http.get(`/domains/${domain.id}`).set(bearer(userId)).expect(200)).body.receiving).toBe(false);
+      await t.http.patch(`/domains/${domain.id}`).set(bearer(userId)).send({ receiving: false }).expect(200);
     },
     TIMEOUT,
   );

@@ -18,6 +18,8 @@ export class TestDnsServer {
   mode: DnsMode = 'answer';
   /** The names of the TXT queries seen, in order. */
   readonly queries: string[] = [];
+  /** Names (and every name under them) whose queries are never answered, whatever the mode. */
+  readonly silent = new Set<string>();
   private readonly records = new Map<string, string[][]>();
   private readonly server = dns2.createServer({
     udp: true,
@@ -53,14 +55,23 @@ export class TestDnsServer {
     this.records.set(name.toLowerCase(), values.map(splitInto255));
   }
 
+  /** Never answers queries for `name` or any name under it (a sender's broken DNS). */
+  silence(name: string): void {
+    this.silent.add(name.toLowerCase());
+  }
+
   unpublish(name: string): void {
     this.records.delete(name.toLowerCase());
+  }
+
+  private isSilent(name: string): boolean {
+    return [...this.silent].some((silent) => name === silent || name.endsWith(`.${silent}`));
   }
 
   private handle(request: dns2.Packet, send: (response: dns2.Packet) => Promise<Buffer>): void {
     const [question] = request.questions;
     this.queries.push(question.name);
-    if (this.mode === 'silent') return;
+    if (this.mode === 'silent' || this.isSilent(question.name.toLowerCase())) return;
     const response = Packet.createResponseFromRequest(request);
     const found = question.type === Packet.TYPE.TXT ? this.records.get(question.name.toLowerCase()) : undefined;
     if (this.mode === 'servfail') response.header.rcode = SERVFAIL;

@@ -122,6 +122,15 @@ export class DomainResponse {
 
   @ApiProperty({
     type: String,
+    nullable: true,
+    example: null,
+    description:
+      'Why the service turned receiving off: a verify that no longer found the DKIM record puts the domain back to pending, and a pending domain receives nothing (its name may have passed to someone else). Null once you turn receiving on or off',
+  })
+  receivingStopped!: string | null;
+
+  @ApiProperty({
+    type: String,
     format: 'date-time',
     nullable: true,
     example: null,

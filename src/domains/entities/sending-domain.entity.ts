@@ -37,6 +37,10 @@ export class SendingDomainEntity {
   @Column('boolean', { default: false })
   receiving!: boolean;
 
+  /** Why the service turned receiving off (the domain went back to pending); null once the user turns it on or off. */
+  @Column('text', { name: 'receiving_stopped', nullable: true })
+  receivingStopped!: string | null;
+
   @Column({ type: 'timestamptz', name: 'created_at', precision: 3 })
   createdAt!: Date;
 }
