@@ -85,6 +85,15 @@ export class WebhookEventsRepository {
     return rows[0];
   }
 
+  /** Whose each event is and where it goes (its endpoint, or a message's own webhook URL), for the worker's fair turns. */
+  async targetsOf(ids: string[]): Promise<Map<string, { userId: string; target: string }>> {
+    const rows: { id: string; user_id: string; target: string }[] = await this.database.query(
+      `SELECT id, user_id, coalesce(endpoint_id::text, url) AS target FROM webhook_events WHERE id = ANY ($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, { userId: row.user_id, target: row.target }]));
+  }
+
   async count(userId: string, filter: DeliveryFilter): Promise<number> {
     const [row]: { count: string }[] = await this.database.query(
       `SELECT count(*) FROM webhook_events WHERE ${FILTER}`,
