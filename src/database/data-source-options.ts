@@ -25,6 +25,7 @@ import { InboundMail1764950400000 } from './migrations/1764950400000-inbound-mai
 import { AccountEventRetention1765036800000 } from './migrations/1765036800000-account-event-retention';
 import { NextAttemptAt1765036801000 } from './migrations/1765036801000-next-attempt-at';
 import { SealedEndpointSecrets1765123200000 } from './migrations/1765123200000-sealed-endpoint-secrets';
+import { WebhookResponseBodies1765123201000 } from './migrations/1765123201000-webhook-response-bodies';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -52,6 +53,7 @@ export const MIGRATIONS = [
   AccountEventRetention1765036800000,
   NextAttemptAt1765036801000,
   SealedEndpointSecrets1765123200000,
+  WebhookResponseBodies1765123201000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;
