@@ -39,6 +39,7 @@ describe('webhook slots: fair turns across users and endpoints', () => {
         () => receiver.requests.filter((r) => r.path.startsWith(hangingPrefix)).length >= 8,
         'posts to the hanging endpoints',
       );
+      const promptStarted = Date.now();
       const accepted = await Promise.all(Array.from({ length: PROMPT_MESSAGES }, () => send(prompt)));
       for (const { id } of accepted) await waitForStatus(t.http, prompt, id, 'sent', 60_000);
 
@@ -50,6 +51,11 @@ describe('webhook slots: fair turns across users and endpoints', () => {
         HOLD_MS - 30_000,
       );
       const hangingPosts = receiver.requests.filter((r) => r.path.startsWith(hangingPrefix));
+      const lastArrived = Math.max(...receiver.on(promptPath).map((r) => r.receivedAt));
+      process.stdout.write(
+        `fair-turns: ${expected} events of the other user delivered ${lastArrived - promptStarted} ms after its first send, ` +
+          `while ${hangingPosts.length} posts to the hanging user's endpoints were held\n`,
+      );
       expect(hangingPosts.filter((r) => r.answered !== undefined || r.clientGone)).toEqual([]);
       expect(typesAt(receiver, promptPath)).toEqual(
         ['message.queued', 'message.sending', 'message.sent'].flatMap((type) => Array(PROMPT_MESSAGES).fill(type)),
