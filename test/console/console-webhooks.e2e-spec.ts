@@ -254,7 +254,7 @@ describeInBrowser('Console webhooks browser tests')('the console: Webhooks (SPEC
       // The receiver's answer is text: shown as written, no element of it made.
       expect(await attempts.nth(0).locator('pre').innerText()).toBe(hostile);
       expect(await details.locator('img, b').count()).toBe(0);
-      expect(await page.evaluate(() => (window as { __injected?: number }).__injected)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as { __injected?: number }).__injected)).toBeUndefined();
       expect(await attempts.nth(1).innerText()).toContain('200');
       expect(await attempts.nth(1).locator('pre').innerText()).toBe('ok');
       expect(await seriousAxeViolations(page)).toEqual([]);
