@@ -1,4 +1,6 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { MigrationExecutor } from 'typeorm/migration/MigrationExecutor';
+import type { MigrationContext } from './migration-context';
 import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
 import { DeliveryAttempts1763827200000 } from './migrations/1763827200000-delivery-attempts';
 import { WebhookEvents1763913600000 } from './migrations/1763913600000-webhook-events';
@@ -23,6 +25,8 @@ import { InboundMail1764950400000 } from './migrations/1764950400000-inbound-mai
 import { AccountEventRetention1765036800000 } from './migrations/1765036800000-account-event-retention';
 import { NextAttemptAt1765036801000 } from './migrations/1765036801000-next-attempt-at';
 import { ReceivingFollowsVerification1765123200000 } from './migrations/1765123200000-receiving-follows-verification';
+import { SealedEndpointSecrets1765209600000 } from './migrations/1765209600000-sealed-endpoint-secrets';
+import { WebhookResponseBodies1765209601000 } from './migrations/1765209601000-webhook-response-bodies';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -50,6 +54,8 @@ export const MIGRATIONS = [
   AccountEventRetention1765036800000,
   NextAttemptAt1765036801000,
   ReceivingFollowsVerification1765123200000,
+  SealedEndpointSecrets1765209600000,
+  WebhookResponseBodies1765209601000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -78,15 +84,24 @@ export function dataSourceOptions(url: string, entities: Entities): DataSourceOp
 // An arbitrary constant: every Mailroom process agrees on it, so only one migrates at a time.
 const MIGRATION_LOCK_KEY = 0x6d61696c;
 
-/** Runs pending migrations under an advisory lock, so processes starting together do not race. */
-export async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
+/**
+ * Runs pending migrations under an advisory lock, so processes starting together do not race.
+ * `context` reaches each migration on its query runner (see migration-context.ts).
+ */
+export async function runMigrationsExclusively(dataSource: DataSource, context: MigrationContext = {}): Promise<void> {
   const lock = dataSource.createQueryRunner();
   await lock.connect();
+  const runner = dataSource.createQueryRunner();
+  runner.data = context;
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    // DataSource.runMigrations as it runs, with a query runner of ours that carries the context.
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.release();
+    await runner.release();
   }
 }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions, Entities, runMigrationsExclusively } from './data-source-options';
 import { Database } from './database';
+import type { MigrationContext } from './migration-context';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { PreparedStatements } from './prepared-statements';
 
@@ -23,17 +24,21 @@ class EmbeddedPostgresModule {}
 @Module({})
 export class DatabaseModule {
   static forRoot(entities: Entities): DynamicModule {
+    // Filled in by useFactory, which Nest runs before dataSourceFactory (only the former is injected).
+    const migrationContext: MigrationContext = {};
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           imports: [EmbeddedPostgresModule],
           inject: [AppConfig, EmbeddedPostgres],
-          useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) =>
-            dataSourceOptions(config.databaseUrl ?? (await embedded.start()), entities),
+          useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) => {
+            migrationContext.dataEncryptionKey = () => config.deliverability.encryptionKey;
+            return dataSourceOptions(config.databaseUrl ?? (await embedded.start()), entities);
+          },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
-            await runMigrationsExclusively(dataSource);
+            await runMigrationsExclusively(dataSource, migrationContext);
             return dataSource;
           },
         }),

@@ -23,12 +23,24 @@ export const OUTBOX_READS = [
 const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
 
 /**
+ * Key-share locks the endpoints a fan-out writes deliveries for. The statement's snapshot may
+ * still show an endpoint whose DELETE commits while the statement runs; its foreign-key check
+ * would then find the endpoint gone and fail the whole change (a send answered 500, a claim left
+ * to its lease). Locked in the SELECT, such an endpoint is waited for and then skipped (READ
+ * COMMITTED re-checks a locked row, and a deleted one drops out), and a DELETE that comes later
+ * waits for the change to commit and removes its deliveries with the endpoint (ON DELETE CASCADE).
+ * It costs nothing new: the foreign-key check takes this very lock on every row it inserts.
+ */
+const LOCK_ENDPOINTS = 'FOR KEY SHARE OF e';
+
+/**
  * The enabled endpoints of user `userId` (SQL) subscribing to event type `type` (SQL): an empty
- * `events` means every type.
+ * `events` means every type. Key-share locked (LOCK_ENDPOINTS).
  */
 export function subscribersSql(userId: string, type: string): string {
   return `SELECT e.id, e.url FROM webhook_endpoints e
-    WHERE e.user_id = ${userId} AND e.enabled AND (cardinality(e.events) = 0 OR ${type} = ANY (e.events))`;
+    WHERE e.user_id = ${userId} AND e.enabled AND (cardinality(e.events) = 0 OR ${type} = ANY (e.events))
+    ${LOCK_ENDPOINTS}`;
 }
 
 /**
@@ -82,7 +94,10 @@ export const ACCOUNT_OUTBOX_SQL = `WITH given AS MATERIALIZED (
   INSERT INTO webhook_events (id, event_id, endpoint_id, type, user_id, url, created_at, next_attempt_at, data)
   SELECT gen_random_uuid(), g.event_id, t.id, g.type, g.user_id, t.url, g.created_at, g.created_at, g.data
   FROM given g CROSS JOIN LATERAL (
-    SELECT e.id, e.url FROM webhook_endpoints e WHERE g.endpoint_id IS NOT NULL AND e.id = g.endpoint_id AND e.user_id = g.user_id
+    SELECT s.id, s.url FROM (
+      SELECT e.id, e.url FROM webhook_endpoints e
+      WHERE g.endpoint_id IS NOT NULL AND e.id = g.endpoint_id AND e.user_id = g.user_id ${LOCK_ENDPOINTS}
+    ) s
     UNION ALL SELECT s.id, s.url FROM (${subscribersSql('g.user_id', 'g.type')}) s WHERE g.endpoint_id IS NULL
   ) t
   RETURNING id`;

@@ -242,4 +242,28 @@ describe(JobLoop.name, () => {
     await until(() => fetches.length === 2, 100);
     await sut.stop();
   });
+
+  it('puts back the jobs whose turn key is full, unstarted, and fetches on to run the next key in line', async () => {
+    // Jobs 0-3 are user a's, 4 is user b's: a may hold 2 at once.
+    const { queue, fetches } = queueOf(5);
+    const putBack: string[][] = [];
+    queue.putBack.mockImplementation((jobs) => (putBack.push(jobs.map((job) => job.id)), Promise.resolve()));
+    const jobs = heldJobs();
+    const userOf = (work: { job: Job }) => (work.job.data.n < 4 ? 'a' : 'b');
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 4, drainDeadlineMs: 1000, putBackMaxSeconds: 30 },
+      { prepare: asWork, run: jobs.run, turnsOf: (work) => [{ key: userOf(work), limit: 2 }] },
+    );
+
+    sut.start();
+    await until(() => jobs.running.size === 3);
+    expect([...jobs.running.keys()].sort()).toEqual(['job-0', 'job-1', 'job-4']);
+    expect(putBack).toEqual([['job-2', 'job-3']]);
+    expect(queue.putBack.mock.calls[0][1]).toBe(1);
+    expect(fetches[0]).toBe(4);
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
 });

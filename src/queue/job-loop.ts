@@ -15,6 +15,20 @@ export interface JobHandler<T extends object, W extends { job: QueueJob<T> }> {
   prepare(jobs: QueueJob<T>[]): Promise<W[]>;
   /** One job: resolves once its outcome is committed, and holds its slot until then. */
   run(work: W): Promise<void>;
+  /**
+   * Fair turns (optional): the keys a job counts against (its user, its target), each with how
+   * many jobs of that key this loop may hold at once, readied or running. A fetched job whose
+   * key is full is put back on the queue for a while, so that one key's backlog (a user's
+   * endpoints that never answer) cannot take every slot, and the loop reaches other keys' jobs
+   * behind it. Among readied jobs, the one whose first key runs the fewest goes first.
+   */
+  turnsOf?(work: W): Turn[];
+}
+
+/** A key a job counts against, and how many jobs of that key may be held at once. */
+export interface Turn {
+  key: string;
+  limit: number;
 }
 
 export interface JobLoopOptions {
@@ -37,6 +51,8 @@ export interface JobLoopOptions {
    * this one still sends it would send the message twice.
    */
   stockMaxAgeMs?: number;
+  /** With turnsOf: the longest a job whose key is full is put back for (the wait is about two runs, at least 1 s). */
+  putBackMaxSeconds?: number;
 }
 
 /**
@@ -49,6 +65,9 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private readonly logger: Logger;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly ready: { work: W; fetchedAt: number }[] = [];
+  /** Jobs held (readied or running) per turn key, and running per key; both only with turnsOf. */
+  private readonly held = new Map<string, number>();
+  private readonly runningByKey = new Map<string, number>();
   /** A moving mean of how long jobs run, which bounds the stock when stockMaxAgeMs is set. */
   private meanRunMs = 0;
   private readonly waker = new Waker();
@@ -89,7 +108,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private async run(): Promise<void> {
     const { concurrency } = this.options;
     while (!this.stopping || this.ready.length > 0) {
-      while (this.inFlight.size < concurrency && this.ready.length > 0) this.launchUnlessStale(this.ready.shift()!);
+      while (this.inFlight.size < concurrency && this.ready.length > 0) this.launchUnlessStale(this.takeNext());
       if (this.stopping) {
         if (this.inFlight.size > 0) await Promise.race(this.inFlight);
         continue;
@@ -127,12 +146,52 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       const fetchedAt = performance.now();
       const jobs = await this.queue.fetch(count);
       if (jobs.length === 0) return false;
-      this.ready.push(...(await this.handler.prepare(jobs)).map((work) => ({ work, fetchedAt })));
+      const overTurn: QueueJob<T>[] = [];
+      for (const work of await this.handler.prepare(jobs)) {
+        if (this.takeTurns(work)) this.ready.push({ work, fetchedAt });
+        else overTurn.push(work.job);
+      }
+      if (overTurn.length > 0) await this.queue.putBack(overTurn, this.putBackSeconds());
       return true;
     } catch (error) {
       this.logger.error(error);
       return false;
     }
+  }
+
+  /** Counts the job against its turn keys, unless one of them is full: then false, and nothing counted. */
+  private takeTurns(work: W): boolean {
+    const turns = this.handler.turnsOf?.(work) ?? [];
+    if (turns.some(({ key, limit }) => (this.held.get(key) ?? 0) >= limit)) return false;
+    for (const { key } of turns) this.held.set(key, (this.held.get(key) ?? 0) + 1);
+    return true;
+  }
+
+  private releaseTurns(work: W): void {
+    for (const { key } of this.handler.turnsOf?.(work) ?? []) {
+      const held = (this.held.get(key) ?? 0) - 1;
+      if (held > 0) this.held.set(key, held);
+      else this.held.delete(key);
+    }
+  }
+
+  /** The readied job whose first turn key has the fewest running (the oldest among equals). */
+  private takeNext(): { work: W; fetchedAt: number } {
+    let best = 0;
+    if (this.handler.turnsOf) {
+      const runningOf = (i: number) => this.runningByKey.get(this.handler.turnsOf!(this.ready[i].work)[0]?.key) ?? 0;
+      for (let i = 1, fewest = runningOf(0); i < this.ready.length && fewest > 0; i++) {
+        const running = runningOf(i);
+        if (running < fewest) [best, fewest] = [i, running];
+      }
+    }
+    return this.ready.splice(best, 1)[0];
+  }
+
+  /** About two runs at the pace jobs run now, at least 1 s, at most putBackMaxSeconds. */
+  private putBackSeconds(): number {
+    const { putBackMaxSeconds = 1 } = this.options;
+    return Math.max(1, Math.min(putBackMaxSeconds, Math.ceil((2 * this.meanRunMs) / 1000)));
   }
 
   private launchUnlessStale({ work, fetchedAt }: { work: W; fetchedAt: number }): void {
@@ -153,6 +212,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private launch(work: W, mayRun?: () => Promise<boolean>): void {
     const { job } = work;
     const startedAt = performance.now();
+    const firstKey = this.handler.turnsOf?.(work)[0]?.key;
+    if (firstKey !== undefined) this.runningByKey.set(firstKey, (this.runningByKey.get(firstKey) ?? 0) + 1);
     const running = (
       mayRun ? mayRun().then((yes) => (yes ? this.handler.run(work) : undefined)) : this.handler.run(work)
     )
@@ -166,6 +227,12 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       .finally(() => {
         const ranMs = performance.now() - startedAt;
         this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
+        this.releaseTurns(work);
+        if (firstKey !== undefined) {
+          const left = this.runningByKey.get(firstKey)! - 1;
+          if (left > 0) this.runningByKey.set(firstKey, left);
+          else this.runningByKey.delete(firstKey);
+        }
         this.inFlight.delete(running);
       });
     this.inFlight.add(running);

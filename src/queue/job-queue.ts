@@ -158,6 +158,21 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * Hands jobs this fetch still holds back to the queue untouched, to be fetched again once
+   * `afterSeconds` have passed, as if never fetched (no retry counted): a loop's turns were full
+   * (JobLoop's `turnsOf`). Like renewLeases, beyond pg-boss 10's API: it names its job table.
+   */
+  async putBack(name: string, jobs: QueueJob<unknown>[], afterSeconds: number): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.pool.query(
+      `UPDATE pgboss.job j SET state = 'created', started_on = NULL, start_after = now() + make_interval(secs => $4)
+       FROM unnest($2::uuid[], $3::integer[]) AS held(id, retry_count)
+       WHERE j.name = $1 AND j.id = held.id AND j.retry_count = held.retry_count AND j.state = 'active'`,
+      [name, jobs.map((job) => job.id), jobs.map((job) => job.retryCount ?? 0), afterSeconds],
+    );
+  }
+
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an SMTP outcome). */
   async fail(name: string, id: string, error: Error): Promise<void> {
     await this.boss.fail(name, id, { message: error.message });

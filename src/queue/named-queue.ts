@@ -38,6 +38,11 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
     return this.jobs.renewLeases(this.name, jobs);
   }
 
+  /** Hands jobs back unstarted, to be fetched again after `afterSeconds` (see JobQueue.putBack). */
+  putBack(jobs: QueueJob<T>[], afterSeconds: number): Promise<void> {
+    return this.jobs.putBack(this.name, jobs, afterSeconds);
+  }
+
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an outcome). */
   fail(id: string, error: Error): Promise<void> {
     return this.jobs.fail(this.name, id, error);

@@ -62,7 +62,24 @@ export interface WebhookAttemptRow {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+  /** Read by getForUser only. */
+  response_body?: string | null;
 }
+
+/** An event's attempts as one JSON array, oldest first (read in the event's statement: one moment for both). */
+const attemptLog = (withBodies: boolean) => `COALESCE((
+    SELECT json_agg(json_build_object('event_id', a.event_id, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
+      'duration_ms', a.duration_ms, 'error', a.error${withBodies ? `, 'response_body', a.response_body` : ''}) ORDER BY a.id)
+    FROM webhook_attempts a WHERE a.event_id = e.id), '[]')`;
+
+type LoggedEventRow = WebhookEventRow & {
+  attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[];
+};
+
+const withAttemptDates = <R extends LoggedEventRow>(row: R) => ({
+  ...row,
+  attempt_log: row.attempt_log.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })),
+});
 
 const EVENT_COLUMNS =
   'id, event_id, type, endpoint_id, user_id, message_id, sequence, status, url, state, attempts, next_attempt_at, created_at';
@@ -85,6 +102,15 @@ export class WebhookEventsRepository {
     return rows[0];
   }
 
+  /** Whose each event is and where it goes (its endpoint, or a message's own webhook URL), for the worker's fair turns. */
+  async targetsOf(ids: string[]): Promise<Map<string, { userId: string; target: string }>> {
+    const rows: { id: string; user_id: string; target: string }[] = await this.database.query(
+      `SELECT id, user_id, coalesce(endpoint_id::text, url) AS target FROM webhook_events WHERE id = ANY ($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, { userId: row.user_id, target: row.target }]));
+  }
+
   async count(userId: string, filter: DeliveryFilter): Promise<number> {
     const [row]: { count: string }[] = await this.database.query(
       `SELECT count(*) FROM webhook_events WHERE ${FILTER}`,
@@ -104,27 +130,32 @@ export class WebhookEventsRepository {
     take: number,
   ): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
     // Raw: TypeORM would read the events and their attempts in two statements, at two moments.
-    const rows: (WebhookEventRow & {
-      attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[];
-    })[] = await this.database.query(
-      `SELECT ${EVENT_COLUMNS}, COALESCE((
-           SELECT json_agg(json_build_object('event_id', a.event_id, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
-             'duration_ms', a.duration_ms, 'error', a.error) ORDER BY a.id)
-           FROM webhook_attempts a WHERE a.event_id = e.id), '[]') AS attempt_log
+    const rows: LoggedEventRow[] = await this.database.query(
+      `SELECT ${EVENT_COLUMNS}, ${attemptLog(false)} AS attempt_log
          FROM webhook_events e WHERE ${FILTER}
          ORDER BY created_at DESC, id DESC OFFSET $5 LIMIT $6`,
       [...filterParameters(userId, filter), skip, take],
     );
-    return rows.map((row) => ({
-      ...row,
-      attempt_log: row.attempt_log.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })),
-    }));
+    return rows.map(withAttemptDates);
+  }
+
+  /** One delivery of this user's, as its delivery reads it, with its attempts and their answers' bodies. */
+  async getForUser(
+    userId: string,
+    id: string,
+  ): Promise<(DeliverableWebhookEvent & { attempt_log: WebhookAttemptRow[] }) | undefined> {
+    const [row]: (LoggedEventRow & DeliverableWebhookEvent)[] = await this.database.query(
+      `SELECT ${EVENT_COLUMNS}, recipient_fates, data, ${attemptLog(true)} AS attempt_log
+         FROM webhook_events e WHERE user_id = $1 AND id = $2`,
+      [userId, id],
+    );
+    return row && withAttemptDates(row);
   }
 
   async recordAttempt(
     manager: EntityManager,
     eventId: string,
-    attempt: { attemptedAt: Date; statusCode?: number; durationMs: number; error?: string },
+    attempt: { attemptedAt: Date; statusCode?: number; durationMs: number; error?: string; responseBody?: string },
     state: WebhookState,
     nextAttemptAt: Date | null,
   ): Promise<void> {
@@ -132,8 +163,8 @@ export class WebhookEventsRepository {
     await manager.query(
       // An endpoint's delivery may be gone (the endpoint deleted during the attempt): then nothing is logged.
       `WITH attempt AS (
-         INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error)
-         SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM webhook_events WHERE id = $1)
+         INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error, response_body)
+         SELECT $1, $2, $3, $4, $5, $8 WHERE EXISTS (SELECT 1 FROM webhook_events WHERE id = $1)
        )
        UPDATE webhook_events SET state = $6, attempts = attempts + 1, next_attempt_at = $7 WHERE id = $1`,
       [
@@ -144,6 +175,7 @@ export class WebhookEventsRepository {
         attempt.error ?? null,
         state,
         nextAttemptAt,
+        attempt.responseBody ?? null,
       ],
     );
   }

@@ -3,7 +3,12 @@ import { pageEnvelope } from '../common/paging';
 import { isUuid } from '../common/uuid';
 import { NotFoundError, StateConflictError } from '../common/problem/problem.errors';
 import { WebhookQueue } from '../queue/webhook-queue';
-import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookEventResponse } from './dto/webhook-event.dto';
+import {
+  ListWebhookEventsQuery,
+  WebhookDeliveryDetailsResponse,
+  WebhookEventPageResponse,
+  WebhookEventResponse,
+} from './dto/webhook-event.dto';
 import {
   eventIdOf,
   eventTypeOf,
@@ -13,6 +18,7 @@ import {
 } from './webhook-events.repository';
 import { Database } from '../database/database';
 import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
+import { WebhookPayloads } from './webhook-payloads';
 
 /** The delivery log of a user's webhook events, and replays. */
 @Injectable()
@@ -22,6 +28,7 @@ export class WebhookEventsService {
     private readonly events: WebhookEventsRepository,
     private readonly webhooks: WebhookQueue,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly payloads: WebhookPayloads,
   ) {}
 
   async list(userId: string, query: ListWebhookEventsQuery): Promise<WebhookEventPageResponse> {
@@ -34,6 +41,22 @@ export class WebhookEventsService {
       deliveries: rows.map((row) => mapEvent(row, row.attempt_log)),
       ...envelope,
       messageId: messageId ?? null,
+    };
+  }
+
+  /** One delivery with the body it POSTs and the first bytes of each answer; another user's, or none: 404. */
+  async details(userId: string, id: string): Promise<WebhookDeliveryDetailsResponse> {
+    const row = isUuid(id) ? await this.events.getForUser(userId, id) : undefined;
+    // The body is the same on every attempt (WebhookPayloads); a delivery outlives no message.
+    const body = row && (await this.payloads.body(row));
+    if (!row || body === undefined) throw deliveryNotFound(id);
+    return {
+      ...mapEvent(row, row.attempt_log),
+      request: { body },
+      attempts: row.attempt_log.map((attempt) => ({
+        ...mapAttempt(attempt),
+        responseBody: attempt.response_body ?? null,
+      })),
     };
   }
 
@@ -55,8 +78,7 @@ export class WebhookEventsService {
       : 'missing';
     if (marked === 'refused')
       throw new StateConflictError(`Webhook delivery ${id} is for a disabled endpoint; enable it to replay it.`);
-    // The API's name for an event: its routes are /user/webhook-deliveries.
-    if (marked === 'missing') throw new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');
+    if (marked === 'missing') throw deliveryNotFound(id);
     return { id, state: 'pending' };
   }
 }
@@ -73,11 +95,19 @@ function mapEvent(row: WebhookEventRow, attempts: WebhookAttemptRow[]): WebhookE
     state: row.state,
     createdAt: row.created_at.toISOString(),
     nextAttemptAt: row.state === 'pending' ? (row.next_attempt_at?.toISOString() ?? null) : null,
-    attempts: attempts.map((a) => ({
-      attemptedAt: a.attempted_at.toISOString(),
-      statusCode: a.status_code,
-      durationMs: a.duration_ms,
-      error: a.error,
-    })),
+    attempts: attempts.map(mapAttempt),
   };
 }
+
+function mapAttempt(a: WebhookAttemptRow): WebhookEventResponse['attempts'][number] {
+  return {
+    attemptedAt: a.attempted_at.toISOString(),
+    statusCode: a.status_code,
+    durationMs: a.duration_ms,
+    error: a.error,
+  };
+}
+
+// The API's name for an event: its routes are /user/webhook-deliveries.
+const deliveryNotFound = (id: string) =>
+  new NotFoundError(isUuid(id) ? `Webhook delivery ${id}` : 'That webhook delivery');

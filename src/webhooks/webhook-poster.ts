@@ -8,12 +8,16 @@ import { PRIVATE_NETWORKS_HINT, publicOnlyLookup } from './webhook-target';
 export interface WebhookResponse {
   /** Absent when no response came (refused target, timeout, connection error). */
   statusCode?: number;
+  /** The first RESPONSE_BODY_BYTES of the answer, as UTF-8 (invalid bytes replaced); absent when none came. */
+  responseBody?: string;
   error?: string;
   durationMs: number;
 }
 
-// Enough to read an error page; the body is not kept.
+// Enough to read an error page; only its first RESPONSE_BODY_BYTES are kept.
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** What the delivery log keeps of an answer. */
+export const RESPONSE_BODY_BYTES = 1024;
 
 /**
  * One POST of a signed event: within WEBHOOK_TIMEOUT_MS, redirects not followed, and only to
@@ -51,11 +55,15 @@ export class WebhookPoster {
         },
         (response) => {
           let received = 0;
+          const kept: Buffer[] = [];
           response.on('data', (chunk: Buffer) => {
+            if (received < RESPONSE_BODY_BYTES) kept.push(chunk.subarray(0, RESPONSE_BODY_BYTES - received));
             received += chunk.length;
             if (received > MAX_RESPONSE_BYTES) response.destroy();
           });
-          response.on('close', () => resolve({ statusCode: response.statusCode, durationMs: elapsed() }));
+          response.on('close', () =>
+            resolve({ statusCode: response.statusCode, responseBody: textOf(kept), durationMs: elapsed() }),
+          );
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
@@ -68,4 +76,12 @@ export class WebhookPoster {
       request.end(body);
     });
   }
+}
+
+/**
+ * Bytes as UTF-8 text, an invalid sequence (or a character cut at the end) as U+FFFD; NUL too,
+ * which PostgreSQL's text cannot hold.
+ */
+function textOf(chunks: Buffer[]): string {
+  return Buffer.concat(chunks).toString('utf8').replaceAll('\0', '\uFFFD');
 }

@@ -1,34 +1,65 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { QueueJob } from '../queue/job-queue';
-import { JobLoop } from '../queue/job-loop';
+import { JobLoop, Turn } from '../queue/job-loop';
 import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
 import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
+import { WebhookEventsRepository } from './webhook-events.repository';
 
 // Posts wait on receivers, not on this machine: more of them than deliveries.
 const CONCURRENCY = 32;
 // SPEC §8: webhooks drain first, 5 s at most, before deliveries.
 const DRAIN_DEADLINE_MS = 5_000;
+// Fair turns: one user holds at most half the slots, one target (endpoint or URL) a quarter, so
+// that receivers that never answer hold at most that many slots for WEBHOOK_TIMEOUT_MS each.
+const PER_USER = CONCURRENCY / 2;
+const PER_TARGET = CONCURRENCY / 4;
+
+type WebhookWork = { job: QueueJob<WebhookJob>; turns: Turn[] };
 
 /**
  * Keeps up to 32 webhook events in flight, each on its own (a slow receiver holds one slot, not a
- * batch). Runs in `worker` and `all` processes.
+ * batch), in fair turns across users and their targets: an event whose user or target already
+ * holds its share waits on the queue, and the others' events behind it go first. Runs in `worker`
+ * and `all` processes.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly loop: JobLoop<WebhookJob, { job: QueueJob<WebhookJob> }>;
+  private readonly loop: JobLoop<WebhookJob, WebhookWork>;
 
   constructor(
     private readonly config: AppConfig,
     queue: WebhookQueue,
     deliverEvent: DeliverWebhookEventUseCase,
+    events: WebhookEventsRepository,
   ) {
+    const timeoutSeconds = Math.ceil(config.webhooks.timeoutMs / 1000);
     this.loop = new JobLoop(
       queue,
-      { name: WebhookWorker.name, concurrency: CONCURRENCY, drainDeadlineMs: DRAIN_DEADLINE_MS },
       {
-        prepare: (jobs) => Promise.resolve(jobs.map((job) => ({ job }))),
+        name: WebhookWorker.name,
+        concurrency: CONCURRENCY,
+        drainDeadlineMs: DRAIN_DEADLINE_MS,
+        // A target whose turns are full frees one within a timeout at the latest.
+        putBackMaxSeconds: timeoutSeconds,
+      },
+      {
+        prepare: async (jobs) => {
+          const targets = await events.targetsOf(jobs.map((job) => job.data.eventId));
+          return jobs.map((job) => {
+            // An event gone since needs no turn: its job completes at once.
+            const of = targets.get(job.data.eventId);
+            const turns = of
+              ? [
+                  { key: `user:${of.userId}`, limit: PER_USER },
+                  { key: `target:${of.target}`, limit: PER_TARGET },
+                ]
+              : [];
+            return { job, turns };
+          });
+        },
         run: ({ job }) => deliverEvent.execute(job),
+        turnsOf: (work) => work.turns,
       },
     );
   }

@@ -4,7 +4,12 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
-import { ListWebhookEventsQuery, WebhookEventPageResponse, WebhookSecretResponse } from './dto/webhook-event.dto';
+import {
+  ListWebhookEventsQuery,
+  WebhookDeliveryDetailsResponse,
+  WebhookEventPageResponse,
+  WebhookSecretResponse,
+} from './dto/webhook-event.dto';
 import { WebhookEventsService } from './webhook-events.service';
 import { WebhookSigner } from './webhook-signer';
 
@@ -33,6 +38,19 @@ export class WebhooksController {
   @ApiProblemResponses(400, 401, 429)
   list(@CurrentUser() user: AuthUser, @Query() query: ListWebhookEventsQuery): Promise<WebhookEventPageResponse> {
     return this.events.list(user.id, query);
+  }
+
+  @Get('webhook-deliveries/:id')
+  @RequiresScope('read')
+  @ApiOperation({
+    summary: 'One webhook delivery: the body it POSTs and the first bytes of each answer',
+    description:
+      "The list item, with `request.body` (the JSON posted, exactly) and each attempt's `responseBody`: the first 1,024 bytes of the receiver's answer, as UTF-8.",
+  })
+  @ApiOkResponse({ type: WebhookDeliveryDetailsResponse })
+  @ApiProblemResponses(401, 404, 429)
+  details(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<WebhookDeliveryDetailsResponse> {
+    return this.events.details(user.id, id);
   }
 
   @Post('webhook-deliveries/:id/replay')

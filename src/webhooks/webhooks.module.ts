@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { MessagesModule } from '../messages/messages.module';
 import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
 import { WebhookEndpointsController } from './endpoints/webhook-endpoints.controller';
+import { EndpointSecretCipher } from './endpoints/endpoint-secret-cipher';
 import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service';
 import { WebhookPayloads } from './webhook-payloads';
@@ -20,6 +21,7 @@ import { WebhooksController } from './webhooks.controller';
   controllers: [WebhooksController, WebhookEndpointsController],
   providers: [
     Clock,
+    EndpointSecretCipher,
     WebhookEndpointsRepository,
     WebhookEndpointsService,
     WebhookPayloads,

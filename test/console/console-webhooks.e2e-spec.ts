@@ -12,6 +12,7 @@ import {
   seriousAxeViolations,
   signIn,
 } from '../support/console';
+import { sendBody } from '../support/factories';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 import { WebhookReceiver, type ReceivedRequest } from '../support/webhook-receiver';
@@ -217,6 +218,50 @@ describeInBrowser('Console webhooks browser tests')('the console: Webhooks (SPEC
       await row.getByRole('alert').getByText('is for a disabled endpoint; enable it to replay it.').waitFor();
       await page.getByLabel('Type', { exact: true }).selectOption('domain.verified');
       await page.getByText('No deliveries match').waitFor();
+      await context.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "opens a delivery's details (the body posted, each answer's status and first bytes, as text) and links to its message",
+    async () => {
+      const userId = newUserId();
+      const path = `/hooks/details/${randomUUID()}`;
+      await createEndpoint(t.http, userId, receiver.url(path), ['message.queued']);
+      const hostile = '<img src=x onerror="window.__injected=1"><b>not bold</b>';
+      receiver.reply = (request, attempt) =>
+        request.path !== path
+          ? { status: 200 }
+          : attempt === 1
+            ? { status: 500, body: hostile }
+            : { status: 200, body: 'ok' };
+      const { body: message } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody()).expect(201);
+      await receiver.waitFor(() => receiver.on(path).some((r) => r.answered === 200), 'the retry answered');
+      await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
+
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), '/console/webhooks');
+      const row = page.getByRole('row', { name: /message\.queued/ });
+      await row.getByRole('button', { name: 'Details' }).click();
+      const details = page.getByTestId('delivery-details');
+      await details.waitFor();
+      expect(await row.getByRole('button', { name: 'Hide details' }).getAttribute('aria-expanded')).toBe('true');
+      expect(await details.locator('pre').first().innerText()).toBe(receiver.on(path)[0].rawBody);
+      const attempts = details.getByTestId('delivery-attempt');
+      expect(await attempts.count()).toBe(2);
+      expect(await attempts.nth(0).innerText()).toContain('500');
+      // The receiver's answer is text: shown as written, no element of it made.
+      expect(await attempts.nth(0).locator('pre').innerText()).toBe(hostile);
+      expect(await details.locator('img, b').count()).toBe(0);
+      expect(await page.evaluate(() => (globalThis as { __injected?: number }).__injected)).toBeUndefined();
+      expect(await attempts.nth(1).innerText()).toContain('200');
+      expect(await attempts.nth(1).locator('pre').innerText()).toBe('ok');
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'webhooks-delivery-details');
+
+      await row.getByRole('link', { name: 'Its message' }).click();
+      await page.waitForURL(`**/console/messages/${message.id}`);
       await context.close();
     },
     TIMEOUT,

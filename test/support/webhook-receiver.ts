@@ -20,7 +20,8 @@ export interface ReceiverReply {
   status: number;
   delayMs?: number;
   headers?: Record<string, string>;
-  body?: string;
+  /** Bytes as they are (a Buffer may hold what is not UTF-8). */
+  body?: string | Buffer;
 }
 
 /**

@@ -18,6 +18,7 @@ export const queryKeys = {
     all: ['webhook-deliveries'] as const,
     forMessage: (messageId: string, page: number) => ['webhook-deliveries', 'message', messageId, page] as const,
     list: (filters: DeliveryFilters) => ['webhook-deliveries', 'list', filters] as const,
+    detail: (id: string) => ['webhook-deliveries', 'detail', id] as const,
   },
   webhookEndpoints: {
     all: ['webhook-endpoints'] as const,

@@ -4,6 +4,7 @@ import { useSingleMutation } from './use-single-mutation';
 import { queryKeys } from './query-keys';
 
 export type WebhookDelivery = Schemas['WebhookDeliveryResponse'];
+export type WebhookDeliveryDetails = Schemas['WebhookDeliveryDetailsResponse'];
 type ListQuery = NonNullable<
   import('../../generated/openapi').paths['/user/webhook-deliveries']['get']['parameters']['query']
 >;
@@ -41,6 +42,14 @@ export function useWebhookDeliveries(filters: DeliveryFilters) {
       ),
     // The page shown stays while the next one loads, so paging does not blank the table.
     placeholderData: keepPreviousData,
+  });
+}
+
+/** One delivery with the body it posts and the first bytes of each answer; fetched once its details are opened. */
+export function useWebhookDelivery(id: string) {
+  return useQuery({
+    queryKey: queryKeys.webhookDeliveries.detail(id),
+    queryFn: () => unwrap(api.GET('/user/webhook-deliveries/{id}', { params: { path: { id } } })),
   });
 }
 

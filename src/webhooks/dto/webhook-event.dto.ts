@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { PageQuery } from '../../common/paging';
 import { TEST_EVENT_TYPE } from '../../events/event-types';
@@ -85,6 +85,34 @@ export class WebhookEventResponse {
 
   @ApiProperty({ type: [WebhookAttemptResponse], description: 'Oldest first' })
   attempts!: WebhookAttemptResponse[];
+}
+
+export class WebhookAttemptDetailsResponse extends WebhookAttemptResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '{"received":true}',
+    description:
+      "The first 1,024 bytes of the receiver's answer, decoded as UTF-8 (invalid bytes replaced); null when no answer came, or for an attempt logged before answers were kept",
+  })
+  responseBody!: string | null;
+}
+
+export class WebhookRequestResponse {
+  @ApiProperty({
+    example: '{"id":"01a1ffa8-9fc5-732e-a326-ec80b8d3887f","type":"message.sent","timestamp":"…","data":{…}}',
+    description: 'The JSON body POSTed, exactly as sent (the same on every attempt)',
+  })
+  body!: string;
+}
+
+@ApiSchema({ name: 'WebhookDeliveryDetailsResponse' })
+export class WebhookDeliveryDetailsResponse extends OmitType(WebhookEventResponse, ['attempts'] as const) {
+  @ApiProperty({ type: WebhookRequestResponse })
+  request!: WebhookRequestResponse;
+
+  @ApiProperty({ type: [WebhookAttemptDetailsResponse], description: 'Oldest first' })
+  attempts!: WebhookAttemptDetailsResponse[];
 }
 
 @ApiSchema({ name: 'WebhookDeliveryPageResponse' })

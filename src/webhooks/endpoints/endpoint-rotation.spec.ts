@@ -45,9 +45,9 @@ describe('a rotated endpoint secret (SPEC §11: both signatures for 24 hours, th
 
   /** Rotates OLD away at `rotatedAt`; the endpoint as the repository then holds it. */
   async function rotate() {
-    repository.rotate.mockResolvedValue(true);
+    repository.rotate.mockImplementation((_user, _id, fresh) => Promise.resolve(fresh.secret));
     const { secret } = await sut.rotateSecret('ada', '7d4c3a4e-2f7b-4c8e-9a51-3f0f2b9d6c11');
-    const [, , stored, until] = repository.rotate.mock.calls[0];
+    const [, , { secret: stored, until }] = repository.rotate.mock.calls[0];
     expect(stored).toBe(secret);
     return { secret, previousSecret: OLD, previousSecretUntil: until };
   }

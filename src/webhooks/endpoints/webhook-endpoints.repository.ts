@@ -2,26 +2,31 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../database/database';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
+import { ROTATION_OVERLAP_MS } from './endpoint-secrets';
+import { EndpointSecretCipher } from './endpoint-secret-cipher';
 
 // Advisory lock space of the per-user endpoint count (the other half of the key is the user's hash).
 const ENDPOINT_COUNT_LOCK = 0x77686570;
 
-export type NewWebhookEndpoint = Pick<
-  WebhookEndpointEntity,
-  'id' | 'userId' | 'url' | 'events' | 'description' | 'secret'
->;
+export type NewWebhookEndpoint = Pick<WebhookEndpointEntity, 'id' | 'userId' | 'url' | 'events' | 'description'> & {
+  /** In plain text: the repository seals it. */
+  secret: string;
+};
 export type EndpointPatch = Partial<Pick<WebhookEndpointEntity, 'url' | 'events' | 'description' | 'enabled'>>;
 
-/** What an attempt needs of its endpoint. */
-export type EndpointForAttempt = Pick<
-  WebhookEndpointEntity,
-  'id' | 'url' | 'enabled' | 'secret' | 'previousSecret' | 'previousSecretUntil'
->;
+/** What an attempt needs of its endpoint, its secrets opened. */
+export type EndpointForAttempt = Pick<WebhookEndpointEntity, 'id' | 'url' | 'enabled' | 'previousSecretUntil'> & {
+  secret: string;
+  previousSecret: string | null;
+};
 
 /** A user's webhook endpoints (SPEC §11); every method for the API takes the owner. */
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly cipher: EndpointSecretCipher,
+  ) {}
 
   private get endpoints() {
     return this.database.repository(WebhookEndpointEntity);
@@ -44,7 +49,14 @@ export class WebhookEndpointsRepository {
       await manager.query(
         `INSERT INTO webhook_endpoints (id, user_id, url, events, description, secret, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', clock_timestamp()))`,
-        [endpoint.id, endpoint.userId, endpoint.url, endpoint.events, endpoint.description, endpoint.secret],
+        [
+          endpoint.id,
+          endpoint.userId,
+          endpoint.url,
+          endpoint.events,
+          endpoint.description,
+          this.cipher.sealSecret(endpoint.secret, endpoint.id),
+        ],
       );
       return repository.findOneByOrFail({ id: endpoint.id });
     });
@@ -58,13 +70,40 @@ export class WebhookEndpointsRepository {
     return this.get(userId, id);
   }
 
-  /** The new secret signs from now on; the old one also signs until `until` (SPEC §11). */
-  async rotate(userId: string, id: string, secret: string, until: Date): Promise<boolean> {
-    const { affected } = await this.endpoints.update(
-      { userId, id },
-      { previousSecret: () => 'secret', previousSecretUntil: until, secret },
-    );
-    return (affected ?? 0) > 0;
+  /** The endpoint's signing secret, opened; undefined when the user has no such endpoint. */
+  async revealSecret(userId: string, id: string): Promise<string | undefined> {
+    const endpoint = await this.endpoints.findOne({ select: { id: true, secret: true }, where: { userId, id } });
+    return endpoint ? this.cipher.openSecret(endpoint.secret, id) : undefined;
+  }
+
+  /**
+   * Makes `fresh.secret` sign from now on, the current one beside it until `fresh.until` (SPEC
+   * §11), and returns it; or, when the endpoint was rotated at `since` or later, changes nothing
+   * and returns the secret that rotation made. Serial per endpoint (the row is locked), so that
+   * concurrent rotations make one new secret: each would otherwise push the secret before it out
+   * of signing at once, the one the receiver holds among them. Undefined: no such endpoint.
+   */
+  rotate(userId: string, id: string, fresh: { secret: string; until: Date }, since: Date): Promise<string | undefined> {
+    return this.database.transaction(async (manager) => {
+      const repository = manager.getRepository(WebhookEndpointEntity);
+      const current = await repository.findOne({
+        select: { id: true, secret: true, previousSecretUntil: true },
+        where: { userId, id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!current) return undefined;
+      const rotatedAt = current.previousSecretUntil && current.previousSecretUntil.getTime() - ROTATION_OVERLAP_MS;
+      if (rotatedAt !== null && rotatedAt >= since.getTime()) return this.cipher.openSecret(current.secret, id);
+      await repository.update(
+        { id },
+        {
+          previousSecret: () => 'secret',
+          previousSecretUntil: fresh.until,
+          secret: this.cipher.sealSecret(fresh.secret, id),
+        },
+      );
+      return fresh.secret;
+    });
   }
 
   /**
@@ -81,12 +120,21 @@ export class WebhookEndpointsRepository {
    * starts inside it, so a delete or a disable waits for it, and none starts after them.
    */
   async lockForAttempt(manager: EntityManager, id: string): Promise<EndpointForAttempt | undefined> {
-    const [row]: EndpointForAttempt[] = await manager.query(
+    const [row]: (Omit<EndpointForAttempt, 'secret' | 'previousSecret'> & {
+      secret: Buffer;
+      previousSecret: Buffer | null;
+    })[] = await manager.query(
       `SELECT id, url, enabled, secret, previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil"
        FROM webhook_endpoints WHERE id = $1 FOR SHARE`,
       [id],
     );
-    return row;
+    return (
+      row && {
+        ...row,
+        secret: this.cipher.openSecret(row.secret, id),
+        previousSecret: row.previousSecret && this.cipher.openSecret(row.previousSecret, id),
+      }
+    );
   }
 
   /**

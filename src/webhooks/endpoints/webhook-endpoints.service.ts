@@ -16,7 +16,7 @@ import {
   WebhookEndpointListResponse,
   WebhookEndpointResponse,
 } from './dto/webhook-endpoint.dto';
-import { newEndpointSecret, ROTATION_OVERLAP_MS } from './endpoint-secrets';
+import { newEndpointSecret, ROTATION_COALESCE_MS, ROTATION_OVERLAP_MS } from './endpoint-secrets';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { unreachableWebhookUrl } from '../webhook-target';
 import { randomUUID } from 'node:crypto';
@@ -37,6 +37,7 @@ export class WebhookEndpointsService {
 
   async create(userId: string, body: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointResponse> {
     this.refuseUnreachable(body.url);
+    const secret = newEndpointSecret();
     const result = await this.endpoints.add(
       {
         id: randomUUID(),
@@ -44,7 +45,7 @@ export class WebhookEndpointsService {
         url: body.url,
         events: [...new Set(body.events ?? [])],
         description: body.description ?? null,
-        secret: newEndpointSecret(),
+        secret,
       },
       MAX_ENDPOINTS_PER_USER,
     );
@@ -53,7 +54,7 @@ export class WebhookEndpointsService {
         `You have ${MAX_ENDPOINTS_PER_USER} webhook endpoints, the most one user may have; delete one to add another.`,
       );
     }
-    return { ...map(result), secret: result.secret };
+    return { ...map(result), secret };
   }
 
   async list(userId: string): Promise<WebhookEndpointListResponse> {
@@ -65,7 +66,9 @@ export class WebhookEndpointsService {
   }
 
   async secret(userId: string, id: string): Promise<EndpointSecretResponse> {
-    return { secret: (await this.find(userId, id)).secret };
+    const secret = isUuid(id) ? await this.endpoints.revealSecret(userId, id) : undefined;
+    if (secret === undefined) throw notFound(id);
+    return { secret };
   }
 
   async update(userId: string, id: string, body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
@@ -80,11 +83,18 @@ export class WebhookEndpointsService {
     if (!isUuid(id) || !(await this.endpoints.remove(userId, id))) throw notFound(id);
   }
 
-  /** The new secret; the old one keeps signing beside it for 24 hours (SPEC §11). */
+  /**
+   * The new secret; the old one keeps signing beside it for 24 hours (SPEC §11). Rotations that
+   * overlap, or come within ROTATION_COALESCE_MS of the last, answer the secret that one made
+   * (a double click, ten concurrent calls): every secret answered signs, and the secret the
+   * receiver held before them is still the old one.
+   */
   async rotateSecret(userId: string, id: string): Promise<EndpointSecretResponse> {
-    const secret = newEndpointSecret();
-    const until = new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS);
-    if (!isUuid(id) || !(await this.endpoints.rotate(userId, id, secret, until))) throw notFound(id);
+    const now = this.clock.now();
+    const fresh = { secret: newEndpointSecret(), until: new Date(now.getTime() + ROTATION_OVERLAP_MS) };
+    const since = new Date(now.getTime() - ROTATION_COALESCE_MS);
+    const secret = isUuid(id) ? await this.endpoints.rotate(userId, id, fresh, since) : undefined;
+    if (secret === undefined) throw notFound(id);
     return { secret };
   }
 

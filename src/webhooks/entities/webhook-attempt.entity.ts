@@ -26,4 +26,8 @@ export class WebhookAttemptEntity {
 
   @Column('text', { nullable: true })
   error!: string | null;
+
+  /** The first bytes of the receiver's answer (WebhookPoster's RESPONSE_BODY_BYTES), as UTF-8; null when none came. */
+  @Column('text', { name: 'response_body', nullable: true })
+  responseBody!: string | null;
 }

@@ -27,12 +27,13 @@ export class WebhookEndpointEntity {
   @Column('text', { name: 'disabled_reason', nullable: true })
   disabledReason!: string | null;
 
-  @Column('text')
-  secret!: string;
+  /** The signing secret, sealed by EndpointSecretCipher; opened only to sign or to show it. */
+  @Column('bytea')
+  secret!: Buffer;
 
-  /** The secret before the last rotation, which still signs until previousSecretUntil. */
-  @Column('text', { name: 'previous_secret', nullable: true })
-  previousSecret!: string | null;
+  /** The secret before the last rotation (sealed), which still signs until previousSecretUntil. */
+  @Column('bytea', { name: 'previous_secret', nullable: true })
+  previousSecret!: Buffer | null;
 
   @Column({ type: 'timestamptz', name: 'previous_secret_until', precision: 3, nullable: true })
   previousSecretUntil!: Date | null;

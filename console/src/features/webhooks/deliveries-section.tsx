@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { usePermission, type Permission } from '../../api/caller';
 import { useReplayDelivery, useWebhookDeliveries, type WebhookDelivery } from '../../api/webhook-deliveries';
 import { useWebhookEndpoints } from '../../api/webhook-endpoints';
@@ -9,6 +10,7 @@ import { QueryView } from '../../components/query-view';
 import { Empty, InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
 import { Cell, Table } from '../../components/table';
+import { DeliveryDetails } from './delivery-details';
 import { LOGGED_TYPES, useDeliveryFilters } from './use-delivery-filters';
 
 /** Every delivery of the account's events, newest first, by endpoint and type (SPEC §11), with replay. */
@@ -101,60 +103,88 @@ function DeliveryRow({
 }) {
   const replay = useReplayDelivery();
   const last = delivery.attempts.at(-1);
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
   return (
-    <tr>
-      {/* One element a cell: a narrow screen lays each cell's children out side by side. */}
-      <Cell label="Event">
-        <span>
-          <code>{delivery.type}</code>
-          <br />
-          <Moment iso={delivery.createdAt} />
-        </span>
-      </Cell>
-      <Cell label="To" wrap>
-        <span>
-          <span className="clamp" title={delivery.url}>
-            {delivery.url}
-          </span>
-          {delivery.endpointId === null && <span className="muted small"> (the message&apos;s own webhook)</span>}
-        </span>
-      </Cell>
-      <Cell label="State">
-        <StatusBadge status={delivery.state} />
-      </Cell>
-      <Cell label="Attempts">{delivery.attempts.length}</Cell>
-      <Cell label="Last response" wrap>
-        {!last ? (
-          <span className="muted">none yet</span>
-        ) : (
+    <>
+      <tr>
+        {/* One element a cell: a narrow screen lays each cell's children out side by side. */}
+        <Cell label="Event">
           <span>
-            {last.statusCode ?? 'no answer'}
-            {last.error && <span className="detail small"> · {last.error}</span>}
+            <code>{delivery.type}</code>
+            <br />
+            <Moment iso={delivery.createdAt} />
+            {delivery.messageId && (
+              <>
+                <br />
+                <Link to={`/messages/${delivery.messageId}`} className="small">
+                  Its message
+                </Link>
+              </>
+            )}
           </span>
-        )}
-      </Cell>
-      <Cell label="Next retry">
-        {delivery.nextAttemptAt ? <Moment iso={delivery.nextAttemptAt} /> : <span className="muted">none</span>}
-      </Cell>
-      <Cell label="Actions">
-        <span>
-          <ActionButton
-            permission={canSend}
-            pending={replay.isPending}
-            onClick={() => replay.mutate(delivery.id)}
-            className="small-button"
-            reasonId={reasonId}
-          >
-            Replay
-          </ActionButton>
-          {replay.isSuccess && (
-            <span role="status" className="inline-note">
-              Queued again.
+        </Cell>
+        <Cell label="To" wrap>
+          <span>
+            <span className="clamp" title={delivery.url}>
+              {delivery.url}
+            </span>
+            {delivery.endpointId === null && <span className="muted small"> (the message&apos;s own webhook)</span>}
+          </span>
+        </Cell>
+        <Cell label="State">
+          <StatusBadge status={delivery.state} />
+        </Cell>
+        <Cell label="Attempts">{delivery.attempts.length}</Cell>
+        <Cell label="Last response" wrap>
+          {!last ? (
+            <span className="muted">none yet</span>
+          ) : (
+            <span>
+              {last.statusCode ?? 'no answer'}
+              {last.error && <span className="detail small"> · {last.error}</span>}
             </span>
           )}
-          <InlineError error={replay.error} />
-        </span>
-      </Cell>
-    </tr>
+        </Cell>
+        <Cell label="Next retry">
+          {delivery.nextAttemptAt ? <Moment iso={delivery.nextAttemptAt} /> : <span className="muted">none</span>}
+        </Cell>
+        <Cell label="Actions">
+          <span>
+            <button
+              type="button"
+              className="small-button"
+              aria-expanded={open}
+              aria-controls={open ? detailsId : undefined}
+              onClick={() => setOpen(!open)}
+            >
+              {open ? 'Hide details' : 'Details'}
+            </button>
+            <ActionButton
+              permission={canSend}
+              pending={replay.isPending}
+              onClick={() => replay.mutate(delivery.id)}
+              className="small-button"
+              reasonId={reasonId}
+            >
+              Replay
+            </ActionButton>
+            {replay.isSuccess && (
+              <span role="status" className="inline-note">
+                Queued again.
+              </span>
+            )}
+            <InlineError error={replay.error} />
+          </span>
+        </Cell>
+      </tr>
+      {open && (
+        <tr id={detailsId}>
+          <td colSpan={7}>
+            <DeliveryDetails id={delivery.id} />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
