@@ -30,3 +30,27 @@ export async function waitForAsync(condition: () => Promise<boolean>, what: stri
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Polls `read` until `done` holds for what it read; fails naming `what` only once what it reads
+ * has not changed for `stallMs`. A backlog that drains slowly on a busy machine is waited for (each
+ * change is progress), one that stopped draining is not. Returns the last value read.
+ */
+export async function waitWhileChanging<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  stallMs = 20_000,
+): Promise<T> {
+  let seen: string | undefined;
+  let changedAt = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    const now = JSON.stringify(value);
+    if (now !== seen) [seen, changedAt] = [now, Date.now()];
+    else if (Date.now() - changedAt > stallMs)
+      throw new Error(`No progress for ${stallMs} ms waiting for ${what}; still at ${now.slice(0, 2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
