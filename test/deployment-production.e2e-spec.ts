@@ -105,6 +105,14 @@ const networksOf = (service: Service) =>
     }
   });
 
+  it('is described in docs/operations.md, which names every variable it requires, and which the README links', () => {
+    const guide = readFileSync(join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
+    for (const name of Object.keys(REQUIRED))
+      expect({ name, named: guide.includes(`\`${name}\``) }).toEqual({ name, named: true });
+    expect(guide).toContain('deploy/docker-compose.production.yml');
+    expect(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')).toContain('](docs/operations.md)');
+  });
+
   describe('with every required variable set', () => {
     let resolved: Resolved;
     beforeAll(async () => {
