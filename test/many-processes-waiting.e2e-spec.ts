@@ -1,11 +1,15 @@
 // How the suites that start real processes (many-processes, npm-start, process, shutdown...) wait
-// for them: until the process answers, for as long as it makes progress (prints, or uses CPU time
+// for them, and for what they send (the webhook receiver, the SMTP sink, a backlog): until the process answers, for as long as it makes progress (prints, or uses CPU time
 // in its process tree), and no longer once it has made none for the stall time or has exited. A
 // start that a busy machine slows down is waited for; a stuck one fails with the reason. Each child
 // here is a small real Node process whose behaviour the test decides.
 import { freePort } from '../src/common/free-port';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from './support/child-processes';
+import { createTransport } from 'nodemailer';
 import { exitWhileProgressing, ProgressWatch } from './support/process-progress';
+import { SmtpSink } from './support/smtp-sink';
+import { waitWhileChanging } from './support/wait-for';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 /** The stall time these tests give: far shorter than the children take to answer. */
 const STALL_MS = 2000;
@@ -125,6 +129,93 @@ describe('waiting for a starting process', () => {
       await expect(
         exitWhileProgressing(stuck.service.child, new ProgressWatch([stuck.service], STALL_MS)),
       ).rejects.toThrow(`Gave up waiting for pid ${stuck.service.child.pid} to exit: no output and no CPU time`);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('waiting for what the processes send', () => {
+  /** Does `step` every 300 ms for SLOW_MS, so that a wait of STALL_MS sees progress the whole time. */
+  const steadily = (step: () => unknown) => {
+    const timer = setInterval(() => void step(), 300);
+    return new Promise<void>((resolve) =>
+      setTimeout(() => {
+        clearInterval(timer);
+        resolve();
+      }, SLOW_MS),
+    );
+  };
+
+  it(
+    'the webhook receiver waits while requests keep arriving, and gives up once none has for the time given',
+    async () => {
+      const receiver = new WebhookReceiver();
+      await receiver.start();
+      try {
+        const posting = steadily(() => fetch(receiver.url('/slow'), { method: 'POST', body: '{}' }));
+        const done = posting.then(() => fetch(receiver.url('/done'), { method: 'POST', body: '{}' }));
+
+        await receiver.waitFor(() => receiver.on('/done').length === 1, 'the last request', STALL_MS);
+
+        await done;
+        expect(receiver.on('/slow').length).toBeGreaterThan(SLOW_MS / 300 / 2);
+        await expect(receiver.waitFor(() => false, 'nothing', STALL_MS)).rejects.toThrow(
+          `nothing arrived for ${STALL_MS} ms`,
+        );
+      } finally {
+        await receiver.stop();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'the SMTP sink waits while mail keeps coming, and gives up once none has for the time given',
+    async () => {
+      const sink = new SmtpSink();
+      const transport = createTransport({ url: sink.url(await sink.start()), pool: false });
+      try {
+        const mail = (subject: string) =>
+          transport.sendMail({ from: 'a@example.com', to: 'b@example.com', subject, text: subject });
+        const sending = steadily(() => mail('slow'));
+        void sending.then(() => mail('last'));
+
+        await sink.waitUntil(() => sink.accepted.some((m) => m.parsed.subject === 'last'), STALL_MS);
+
+        expect(sink.accepted.filter((m) => m.parsed.subject === 'slow').length).toBeGreaterThan(SLOW_MS / 300 / 2);
+        await expect(sink.waitUntil(() => false, STALL_MS)).rejects.toThrow(`no message came for ${STALL_MS} ms`);
+      } finally {
+        transport.close();
+        await sink.stop();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'waitWhileChanging waits while the value read changes, and gives up once it has not for the stall time',
+    async () => {
+      let count = 0;
+      const counting = steadily(() => count++);
+
+      expect(
+        await waitWhileChanging(
+          () => count,
+          () => count >= SLOW_MS / 300 - 2,
+          'the count',
+          STALL_MS,
+        ),
+      ).toBeGreaterThan(0);
+
+      await counting;
+      await expect(
+        waitWhileChanging(
+          () => count,
+          () => false,
+          'a count that stopped',
+          STALL_MS,
+        ),
+      ).rejects.toThrow(`No progress for ${STALL_MS} ms waiting for a count that stopped`);
     },
     TIMEOUT,
   );

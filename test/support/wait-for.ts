@@ -1,12 +1,18 @@
 import type TestAgent from 'supertest/lib/agent';
 import { bearer } from './tokens';
 
-/** Polls GET /user/messages/{id} until the message has `status`; returns it with its history. */
+/**
+ * Polls GET /user/messages/{id} until the message has `status`; returns it with its history. Fails
+ * once its history has not grown for `timeoutMs`: each step (sending, deferred...) is progress.
+ */
 export async function waitForStatus(http: TestAgent, userId: string, id: string, status: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
+  let steps = -1;
+  let deadline = 0;
   for (;;) {
     const { body } = await http.get(`/user/messages/${id}`).set(bearer(userId)).expect(200);
     if (body.status === status) return body;
+    const now = (body.statusHistory as unknown[] | undefined)?.length ?? 0;
+    if (now !== steps) [steps, deadline] = [now, Date.now() + timeoutMs];
     if (Date.now() > deadline)
       throw new Error(`Message ${id} is ${body.status}, not ${status}: ${JSON.stringify(body.statusHistory)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
