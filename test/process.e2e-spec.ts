@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sign } from 'jsonwebtoken';
 import { sendBody } from './support/factories';
+import { exitWhileProgressing, ProgressWatch, untilDone } from './support/process-progress';
 import {
   exitOf,
   killChild,
@@ -23,8 +24,10 @@ import {
 const README_USER = /npm run -s token -- --sub (\S+?)\)/.exec(
   readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'),
 )![1];
-const TIMEOUT = 120_000;
-const STARTUP_MS = 60_000;
+/** A backstop only: a start is waited for while it makes progress (ProgressWatch), not for a fixed time. */
+const TIMEOUT = 10 * 60_000;
+/** The token CLI's run (ts-node compiling it), which prints only at the end. */
+const CLI_MS = 120_000;
 const SHUTDOWN_MS = 30_000;
 
 /** What a test started and the folders it gave them; stopped and removed after it. */
@@ -101,19 +104,23 @@ function spawnMailroom(
 /** Starts `src/main.ts` and waits for the banner line that prints the demo user's token. */
 async function startMailroom(dataDir: string, owner: Started = perTest): Promise<Mailroom> {
   const port = await freePort();
-  const { child, stdout, stderr } = spawnMailroom(dataDir, { PORT: String(port) }, owner);
-  const deadline = Date.now() + STARTUP_MS;
-  for (;;) {
-    const token = demoTokenIn(stdout());
-    if (token) return { child, base: `http://127.0.0.1:${port}`, token, stdout, stderr };
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      throw new Error(
-        `Mailroom printed no token (exit ${child.exitCode ?? child.signalCode ?? 'none yet'}).\n` +
-          `stderr:\n${stderr()}\nstdout (end):\n${stdout().slice(-3000)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const started = spawnMailroom(dataDir, { PORT: String(port) }, owner);
+  const { child, stdout, stderr } = started;
+  const token = await untilDone(
+    () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error('it exited');
+      return demoTokenIn(stdout());
+    },
+    'the start-up banner',
+    new ProgressWatch([started]),
+  ).catch((error: Error) => {
+    throw new Error(
+      `Mailroom printed no token (${error.message}; exit ${child.exitCode ?? child.signalCode ?? 'none yet'}).\n` +
+        `stderr:\n${stderr()}\nstdout (end):\n${stdout().slice(-3000)}`,
+      { cause: error },
+    );
+  });
+  return { child, base: `http://127.0.0.1:${port}`, token, stdout, stderr };
 }
 
 /** The token from the start-up banner's `Token` line. */
@@ -227,7 +234,7 @@ describe('the mailroom process (node src/main.ts)', () => {
         const { stdout } = await promisify(execFile)(
           process.execPath,
           [...TS_NODE, 'src/auth/token.cli.ts', '--sub', 'someone', '--ttl', '5m'],
-          { cwd: PROJECT_ROOT, env: userEnv(dataDir), timeout: STARTUP_MS },
+          { cwd: PROJECT_ROOT, env: userEnv(dataDir), timeout: CLI_MS },
         );
 
         const token = stdout.trim();
@@ -257,8 +264,9 @@ describe('the mailroom process (node src/main.ts)', () => {
       const port = (holder.address() as { port: number }).port;
 
       try {
-        const { child, stderr } = spawnMailroom(dataDir, { PORT: String(port) });
-        const exit = await exitOf(child, STARTUP_MS);
+        const started = spawnMailroom(dataDir, { PORT: String(port) });
+        const { child, stderr } = started;
+        const exit = await exitWhileProgressing(child, new ProgressWatch([started]));
 
         expect({ exit, stderr: stderr() }).toEqual({
           exit: { code: 1, signal: null },
@@ -356,11 +364,12 @@ describe('the mailroom process (node src/main.ts)', () => {
     async () => {
       const dataDir = freshDataDir();
 
-      const { child, stdout, stderr } = spawnMailroom(dataDir, { PORT: 'notaport' });
-      const exit = await exitOf(child, STARTUP_MS);
+      const started = spawnMailroom(dataDir, { PORT: 'notaport' });
+      const { child, stdout, stderr } = started;
+      const exit = await exitWhileProgressing(child, new ProgressWatch([started]));
 
       expect(exit).toEqual({ code: expect.any(Number), signal: null });
-      expect(exit!.code).not.toBe(0);
+      expect(exit.code).not.toBe(0);
       expect(stderr()).toMatch(/\bPORT\b/);
       expect(stdout()).not.toContain('Listening on');
       // Configuration is checked before anything starts.

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ProgressWatch, STALL_MS, untilDone } from './process-progress';
 import { TEST_JWT_SECRET } from './test-app';
 
 export const PROJECT_ROOT = join(__dirname, '..', '..');
@@ -292,18 +293,37 @@ function freePortSync(): number {
   return Number(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }));
 }
 
-/** Polls `url` until it answers 200; fails at once if `service` exits, and after `timeoutMs`. */
-export async function waitUntilAnswering(url: string, service: ServiceProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await fetch(url).then(
-      (response) => response.status,
-      () => undefined,
+/**
+ * Polls `url` until it answers 200; fails at once if `service` exits, and once it has made no
+ * progress (no output, no CPU time in its process tree) for `progress` ms (STALL_MS unless given), or
+ * for the stall time of a ProgressWatch shared by processes that start together. A slow start on a
+ * busy machine is waited for; a stuck one is not.
+ */
+export async function waitUntilAnswering(
+  url: string,
+  service: ServiceProcess,
+  progress: number | ProgressWatch = STALL_MS,
+): Promise<void> {
+  const watch = typeof progress === 'number' ? new ProgressWatch([service], progress) : progress;
+  let status: number | undefined;
+  try {
+    await untilDone(
+      async () => {
+        status = await fetch(url).then(
+          (response) => response.status,
+          () => undefined,
+        );
+        if (status === 200) return true;
+        if (service.exitedAt !== undefined) throw new Error('it exited');
+        return undefined;
+      },
+      `${url} to answer 200`,
+      watch,
     );
-    if (status === 200) return;
-    if (service.exitedAt !== undefined || Date.now() > deadline) {
-      throw new Error(`${url} did not answer 200 (last: ${status ?? 'no connection'})\n${service.tail()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  } catch (error) {
+    throw new Error(
+      `${url} did not answer 200 (last: ${status ?? 'no connection'}): ${(error as Error).message}\n${service.tail()}`,
+      { cause: error },
+    );
   }
 }

@@ -1,15 +1,20 @@
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BROWSER_TIMEOUT, launchChromium } from './browser';
-import { PROJECT_ROOT } from './child-processes';
+import { killChild, PROJECT_ROOT } from './child-processes';
 import { TestDnsServer } from './dns-server';
+import { exitWhileProgressing, ProgressWatch } from './process-progress';
 import { bootTestApp, type TestApp } from './test-app';
 import { bearer } from './tokens';
 
 const BUILD_LOCK = join(PROJECT_ROOT, 'console', '.build-lock');
-const BUILD_TIMEOUT_MS = 240_000;
+/**
+ * How long a file waits for another's build to release the lock, and the backstop of the hook that
+ * builds: the build itself is waited for while it makes progress (ProgressWatch), however slow.
+ */
+const BUILD_TIMEOUT_MS = 10 * 60_000;
 /** Screenshots for a reviewer to look at (git-ignored). */
 export const SCREENSHOTS = join(PROJECT_ROOT, 'test', 'console', 'screenshots');
 
@@ -29,14 +34,28 @@ export async function ensureConsoleBuilt(): Promise<void> {
     }
   }
   try {
-    execFileSync(process.execPath, ['scripts/build-console.js', '--if-needed'], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: BUILD_TIMEOUT_MS,
-    });
+    await buildConsole();
   } finally {
     rmdirSync(BUILD_LOCK);
   }
+}
+
+/** scripts/build-console.js --if-needed, waited for while it (its compilers included) makes progress. */
+async function buildConsole(): Promise<void> {
+  const child = spawn(process.execPath, ['scripts/build-console.js', '--if-needed'], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let [stdout, stderr] = ['', ''];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const build = { child, stdout: () => stdout, stderr: () => stderr };
+  const exit = await exitWhileProgressing(child, new ProgressWatch([build])).catch(async (error: Error) => {
+    await killChild(child);
+    throw error;
+  });
+  if (exit.code !== 0)
+    throw new Error(`The console build failed (${exit.code ?? exit.signal}):\n${stderr.slice(-3000)}`);
 }
 
 /** A fresh context (its own sessionStorage) and page; `width` 375 for the narrow viewport. */

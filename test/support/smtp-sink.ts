@@ -86,11 +86,19 @@ export class SmtpSink {
     return this.attempts.filter((id) => id.includes(messageId)).length;
   }
 
-  /** Resolves once `predicate` holds, checked after each message the sink sees. */
+  /**
+   * Resolves once `predicate` holds, checked after each message the sink sees; fails once no
+   * message has come for `timeoutMs` (a slow but steady stream on a busy machine is waited for).
+   */
   async waitUntil(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    // A delivery begun (MAIL FROM) or ended (DATA) is progress.
+    const progress = () => this.mailFrom.length + this.attempts.length;
+    let seen = progress();
+    let deadline = Date.now() + timeoutMs;
     while (!predicate()) {
-      if (Date.now() > deadline) throw new Error('The SMTP sink did not see what the test waited for');
+      if (progress() !== seen) [seen, deadline] = [progress(), Date.now() + timeoutMs];
+      if (Date.now() > deadline)
+        throw new Error(`The SMTP sink did not see what the test waited for, and no message came for ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 100);

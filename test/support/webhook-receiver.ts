@@ -121,17 +121,22 @@ export class WebhookReceiver {
     return this.requests.filter((r) => r.headers['webhook-id'] === webhookId);
   }
 
-  /** Resolves once `predicate` holds; otherwise fails naming `what` and what did arrive. */
+  /**
+   * Resolves once `predicate` holds; fails naming `what` and what did arrive once no request has
+   * arrived for `timeoutMs`: a stream that a busy machine slows down is waited for while it flows.
+   */
   async waitFor(predicate: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    let arrived = this.requests.length;
+    let deadline = Date.now() + timeoutMs;
     while (!predicate()) {
+      if (this.requests.length !== arrived) [arrived, deadline] = [this.requests.length, Date.now() + timeoutMs];
       if (Date.now() > deadline) {
         const seen = this.requests.map(
           (r) =>
             `${r.method} ${r.path} id=${String(r.headers['webhook-id'])} -> ${r.answered ?? (r.clientGone ? 'client gone' : 'unanswered')}`,
         );
         throw new Error(
-          `The webhook receiver did not see ${what} within ${timeoutMs} ms; it saw:\n${seen.join('\n') || '(nothing)'}`,
+          `The webhook receiver did not see ${what}, and nothing arrived for ${timeoutMs} ms; it saw:\n${seen.join('\n') || '(nothing)'}`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
