@@ -57,6 +57,12 @@ export async function signIn(page: Page, baseUrl: string, token: string, path = 
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/** Unfolds a list's filters, which stay folded until asked for unless the URL applies some (issue 33). */
+export async function openFilters(page: Page): Promise<void> {
+  await page.locator('details.filters:not([open]) > summary').click();
+  await page.locator('details.filters[open]').waitFor();
+}
+
 /** A new API key of `userId` with `scopes`, made through the API: `{id, key, …}` as it answers. */
 export async function newApiKey(t: TestApp, userId: string, scopes: string[]): Promise<{ id: string; key: string }> {
   return (await t.http.post('/user/api-keys').set(bearer(userId)).send({ name: 'console', scopes }).expect(201)).body;

@@ -37,6 +37,8 @@ export interface MessageFilters {
   startDate: string;
   endDate: string;
   bulkSending: string;
+  /** Free text in the subject or a recipient. */
+  q: string;
   take: number;
   page: number;
 }
@@ -53,6 +55,7 @@ function toQuery(filters: MessageFilters): ListQuery {
     startDate: filters.startDate || undefined,
     endDate: filters.endDate || undefined,
     bulkSending: filters.bulkSending || undefined,
+    q: filters.q || undefined,
   };
 }
 
