@@ -43,7 +43,7 @@ export function MessagesPage() {
               </Empty>
             )
           ) : (
-            <div aria-busy={query.isFetching || undefined}>
+            <div aria-busy={query.isPlaceholderData || undefined}>
               <MessagesTable messages={page.messages} />
               <Pager of={page} noun="messages" one="message" onPage={(next) => show({ ...filters, page: next })} />
             </div>
