@@ -8,6 +8,8 @@ import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { newDomain } from '../inbound/inbound-app';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import {
+  answersFrom,
+  appearsWithin,
   consoleInBrowser,
   newApiKey,
   newConsolePage,
@@ -96,6 +98,12 @@ describeInBrowser('Console inbound browser tests')('the console: Inbound and rec
       expect(await subjects()).toEqual(['From Dan']);
       expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe('dan@example.net');
       expect(await page.getByRole('row', { name: /From Dan/ }).innerText()).toContain(`sales@${name}`);
+      // SPEC §14: a mail received while the list is open shows up without a reload, the filter kept.
+      const listed = answersFrom(page, '/user/inbound');
+      await deliver({ from: 'dan@example.net', to: `sales@${name}`, subject: 'Dan again', text: 'hi' });
+      await appearsWithin(page.getByRole('link', { name: 'Dan again' }), listed);
+      await page.getByText('Page 1 of 1 · 2 mails').waitFor();
+      expect(new URL(page.url()).search).toBe('?fromEmail=dan%40example.net');
 
       await page.getByLabel('To', { exact: true }).fill(`desk@${name}`);
       await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -107,7 +115,8 @@ describeInBrowser('Console inbound browser tests')('the console: Inbound and rec
       await notFound.waitFor();
       expect(await notFound.getByRole('button', { name: 'Try again' }).count()).toBe(0);
       await notFound.getByRole('link', { name: 'Back to Inbound' }).click();
-      await page.getByText('Page 1 of 2 · 12 mails').waitFor();
+      // The 12 delivered first and Dan's second one.
+      await page.getByText('Page 1 of 2 · 13 mails').waitFor();
       await context.close();
     },
     BROWSER_TIMEOUT,

@@ -1,38 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, signIn } from '../support/console';
+import { answersFrom, appearsWithin, consoleInBrowser, newConsolePage, signIn } from '../support/console';
 import { sendBody, storeMessages } from '../support/factories';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
 const TIMEOUT = 2 * BROWSER_TIMEOUT;
-
-/** Counts the answers the page gets from `path` (GET), from now on. */
-function answersFrom(page: Page, path: string): () => number {
-  let answered = 0;
-  page.on('response', (response) => {
-    if (response.request().method() === 'GET' && new URL(response.url()).pathname === path) answered++;
-  });
-  return () => answered;
-}
-
-/**
- * Waits for `locator` to show; the deadline is progress, not wall time: it fails once the page's
- * list has been answered `refreshes` more times without it (on a busy machine an interval of
- * 5 s may take 20; what counts is that the page asked again and still did not show it).
- */
-async function appearsWithin(locator: Locator, answered: () => number, refreshes = 3): Promise<number> {
-  const from = answered();
-  let seen = from;
-  let lastProgress = Date.now();
-  for (;;) {
-    if (await locator.isVisible()) return answered() - from;
-    if (answered() - from >= refreshes)
-      throw new Error(`not shown after ${refreshes} refreshes of the list: ${String(locator)}`);
-    if (answered() !== seen) [seen, lastProgress] = [answered(), Date.now()];
-    if (Date.now() - lastProgress > 60_000) throw new Error(`the list did not refresh in a minute: ${String(locator)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Waits for one more answer than now. Only a failure waits the whole minute (a list that never
