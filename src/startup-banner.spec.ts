@@ -92,4 +92,20 @@ describe(startupBanner.name, () => {
       'Mail',
     ]);
   });
+
+  it('names the inbound SMTP port where a worker (or ROLE=all) listens, and nothing on an API process', () => {
+    const rowOf = (env: Record<string, string>) =>
+      startupBanner(config(env)).rows.find(([label]) => label === 'Inbound SMTP');
+
+    expect(rowOf({ ROLE: 'worker', INBOUND_SMTP_PORT: '2525', BOUNCE_DOMAIN: 'Bounces.Example.com' })).toEqual([
+      'Inbound SMTP',
+      'localhost:2525, the MX of bounces.example.com and receiving domains',
+    ]);
+    expect(rowOf({ ROLE: 'all', INBOUND_SMTP_PORT: '25', HOST: '10.1.2.3' })?.[1]).toBe(
+      '10.1.2.3:25, the MX of receiving domains',
+    );
+    expect(rowOf({ ROLE: 'all', INBOUND_SMTP_PORT: '0' })?.[1]).toMatch(/^localhost:a free port chosen at start/);
+    expect(rowOf({ ROLE: 'api', INBOUND_SMTP_PORT: '2525' })).toBeUndefined();
+    expect(rowOf({ ROLE: 'worker' })).toBeUndefined();
+  });
 });

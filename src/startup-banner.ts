@@ -24,6 +24,8 @@ export function startupBanner(config: AppConfig, demoToken?: { user: string; tok
   rows.push(['Metrics', `${base}/metrics`], ['Mail', mailTransport(config)]);
   const submission = submissionListener(config);
   if (submission) rows.push(['SMTP submission', submission]);
+  const inbound = inboundListener(config);
+  if (inbound) rows.push(['Inbound SMTP', inbound]);
   if (demoToken) rows.push(['Token', `${demoToken.token}  (user "${demoToken.user}", valid ${demoToken.ttl})`]);
   return { title: `Mailroom is ready (ROLE=${config.role})`, rows };
 }
@@ -53,6 +55,18 @@ function submissionListener(config: AppConfig): string | undefined {
   if (config.role === 'worker' || smtpPort === undefined) return undefined;
   const security = tls ? 'STARTTLS, AUTH after it' : 'no TLS (SUBMISSION_ALLOW_INSECURE_AUTH)';
   return `${displayHost(config.host)}:${smtpPort}, ${security}; user: anything, password: an API key with scope "send" (POST /user/api-keys)`;
+}
+
+/**
+ * Where bounces, complaints and received mail come in (SPEC §9, §13: worker processes, and ROLE=all);
+ * undefined when off. An operator points the MX records (or port 25's forwarding) here.
+ */
+function inboundListener(config: AppConfig): string | undefined {
+  const { inboundSmtpPort, bounceDomain } = config.deliverability;
+  if (config.role === 'api' || inboundSmtpPort === undefined) return undefined;
+  const port = inboundSmtpPort === 0 ? 'a free port chosen at start (INBOUND_SMTP_PORT=0)' : String(inboundSmtpPort);
+  const domains = bounceDomain ? `${bounceDomain} and receiving domains` : 'receiving domains';
+  return `${displayHost(config.host)}:${port}, the MX of ${domains}`;
 }
 
 /** A wildcard address is reachable as localhost; any other is shown as given. */

@@ -35,6 +35,7 @@ interface Schema {
   default?: unknown;
   maxItems?: number;
   items?: Schema;
+  oneOf?: Schema[];
   properties?: Record<string, Schema>;
   additionalProperties?: unknown;
 }
@@ -277,7 +278,11 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     // SPEC §4: every address field of a send takes a mailbox (`Ada <ada@example.com>`), which `format: email` refuses.
     const mailboxFormats = [
       send.sender.format,
-      ...['to', 'cc', 'bcc', 'replyTo'].map((f) => send[f].items!.format),
+      // Each is one mailbox as a string or a list of them (as Resend takes them): both branches.
+      ...['to', 'cc', 'bcc', 'replyTo'].flatMap((f) => {
+        const [one, many] = send[f].oneOf!;
+        return [one.format, many.items!.format];
+      }),
       message.sender.format,
       message.to.items!.format,
     ];

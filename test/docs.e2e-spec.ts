@@ -101,6 +101,7 @@ describe('API documentation (SPEC §6)', () => {
       'fromEmail',
       'includeStatusHistory',
       'page',
+      'q',
       'startDate',
       'statuses',
       'take',

@@ -211,7 +211,7 @@ describe('mailboxes, cc, bcc, replyTo, text, headers and contentType', () => {
     ['a line break in a name', { cc: ['Ada\r\nBcc: x@example.com <ada@example.com>'] }, 'cc[0]'],
     ['an address the address rule refuses', { cc: ['Ada <ada@localhost>'] }, 'cc[0]'],
     ['an empty replyTo', { replyTo: [] }, 'replyTo'],
-    ['cc that is not a list', { cc: 'ada@example.com' }, 'cc'],
+    ['cc that is neither a list nor a string', { cc: { address: 'ada@example.com' } }, 'cc'],
     ['an empty text', { text: '' }, 'text'],
     ['headers that are a list', { headers: [['X-A', 'b']] }, 'headers'],
     ['a header name with a colon', { headers: { 'X-A:B': 'v' } }, 'headers.X-A:B'],

@@ -33,7 +33,9 @@ describe('POST /sender/send refusals', () => {
     ['html empty', sendBody({ html: '' }), 'html'],
     ['to missing', sendBody({ to: undefined }), 'to'],
     ['to empty', sendBody({ to: [] }), 'to'],
-    ['to a string', sendBody({ to: 'ada@example.com' }), 'to'],
+    // One address as a string is a list of one (issue 33, as Resend takes it); a string that is none is not.
+    ['to a string that is no address', sendBody({ to: 'ada' }), 'to'],
+    ['to a number', sendBody({ to: 42 }), 'to'],
     ['to with a bad address', sendBody({ to: ['ada@example.com', 'not-an-address'] }), 'to'],
     ['to with a header injection', sendBody({ to: ['ada@example.com\r\nBcc: x@example.com'] }), 'to'],
     ['to with a header injection in a quoted local part', sendBody({ to: ['"a\r\nX-Injected: 1"@example.com'] }), 'to'],

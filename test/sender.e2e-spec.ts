@@ -132,4 +132,45 @@ describe('POST /sender/send', () => {
     const { body } = await send(newUserId(), sendBody({ to })).expect(201);
     expect(body.to).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
   });
+
+  it('takes one address as a string in to, cc, bcc and replyTo, as Resend does, in a send and in a batch', async () => {
+    const userId = newUserId();
+    const { body } = await send(
+      userId,
+      sendBody({
+        to: 'Ada <ada@example.com>',
+        cc: 'grace@example.com',
+        bcc: 'ADA@example.com',
+        replyTo: 'help@example.com',
+      }),
+    ).expect(201);
+    expect(body).toMatchObject({
+      to: ['Ada <ada@example.com>'],
+      cc: ['grace@example.com'],
+      bcc: [],
+      replyTo: ['help@example.com'],
+    });
+    expect(body.recipients.map((r: { email: string }) => r.email)).toEqual(['ada@example.com', 'grace@example.com']);
+
+    // MAX_RECIPIENTS is 3 here: a string is one recipient like any entry, at the limit and one past.
+    const batch = await t.http
+      .post('/sender/send/batch')
+      .set(bearer(userId))
+      .send({ messages: [sendBody({ to: 'a@example.com', cc: ['b@example.com', 'c@example.com'] })] })
+      .expect(201);
+    expect(batch.body.messages[0].to).toEqual(['a@example.com']);
+    const refused = await t.http
+      .post('/sender/send/batch')
+      .set(bearer(userId))
+      .send({
+        messages: [sendBody({ to: 'a@example.com', cc: ['b@example.com', 'c@example.com'], bcc: 'd@example.com' })],
+      })
+      .expect(400);
+    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(['messages[0].to']);
+
+    const { body: document } = await t.http.get('/docs-json').expect(200);
+    const schema = document.components.schemas.SendMessageDto.properties;
+    for (const field of ['to', 'cc', 'bcc', 'replyTo'])
+      expect(schema[field].oneOf.map((s: { type: string }) => s.type)).toEqual(['string', 'array']);
+  });
 });

@@ -27,6 +27,7 @@ import { NextAttemptAt1765036801000 } from './migrations/1765036801000-next-atte
 import { ReceivingFollowsVerification1765123200000 } from './migrations/1765123200000-receiving-follows-verification';
 import { SealedEndpointSecrets1765209600000 } from './migrations/1765209600000-sealed-endpoint-secrets';
 import { WebhookResponseBodies1765209601000 } from './migrations/1765209601000-webhook-response-bodies';
+import { MessageSearch1765296000000 } from './migrations/1765296000000-message-search';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -56,6 +57,7 @@ export const MIGRATIONS = [
   ReceivingFollowsVerification1765123200000,
   SealedEndpointSecrets1765209600000,
   WebhookResponseBodies1765209601000,
+  MessageSearch1765296000000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

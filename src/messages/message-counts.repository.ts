@@ -22,7 +22,9 @@ export class MessageCountsRepository {
   ) {}
 
   async count(userId: string, filter: MessageFilter): Promise<number> {
-    const { senderId, recipient, bulkSendingId, statuses, startDate, endDate } = filter;
+    const { senderId, recipient, bulkSendingId, statuses, startDate, endDate, text } = filter;
+    // Free text has no kept count: its matches are counted from the search index.
+    if (text !== undefined) return this.messages.count(userId, filter);
     const narrowing = [senderId, recipient, bulkSendingId].filter((v) => v !== undefined);
     if (narrowing.length === 0) return this.countByDay(userId, filter);
     if (narrowing.length === 1 && !statuses && !startDate && !endDate) {

@@ -25,6 +25,8 @@ export interface MessageFilter {
   recipient?: string;
   statuses?: MessageStatus[];
   bulkSendingId?: string;
+  /** Free text in the subject or a recipient (the `q` filter). */
+  text?: string;
 }
 
 /** A message to accept: its fields (MESSAGE_FIELDS), and what accept() writes besides its row. */
@@ -132,10 +134,11 @@ function pageSource(userId: string, filter: MessageFilter) {
   };
   if (filter.startDate) add((p) => `r.sent_at >= ${p}`, filter.startDate);
   if (filter.endDate) add((p) => `r.sent_at <= ${p}`, filter.endDate);
-  const joinsMessages = Boolean(filter.senderId || filter.statuses || filter.bulkSendingId);
+  const joinsMessages = Boolean(filter.senderId || filter.statuses || filter.bulkSendingId || filter.text);
   if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
   if (filter.statuses) add(...statusCondition(filter.statuses));
   if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
+  if (filter.text) add(...textCondition(filter.text));
   const tables = joinsMessages ? 'message_recipients r JOIN messages m ON m.id = r.message_id' : 'message_recipients r';
   return { from: { tables, key: 'r.message_id', time: 'r.sent_at' }, where: conditions.join(' AND '), params };
 }
@@ -152,6 +155,7 @@ function whereClause(userId: string, filter: MessageFilter): { where: string; pa
   if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
   if (filter.statuses) add(...statusCondition(filter.statuses));
   if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
+  if (filter.text) add(...textCondition(filter.text));
   if (filter.recipient) {
     add(
       (p) =>
@@ -171,4 +175,14 @@ function statusCondition(statuses: string[]): [(p: string) => string, unknown] {
   return statuses.length === 1
     ? [(p) => `m.status = ${p}`, statuses[0]]
     : [(p) => `m.status = ANY(${p}::text[])`, statuses];
+}
+
+/**
+ * The subject and recipients containing `text`, case-insensitively: the expression of the trigram
+ * index ix_messages_search (migration MessageSearch1765296000000), word for word, so that the
+ * planner can use it; LIKE's own wildcards in the text are matched as themselves.
+ */
+function textCondition(text: string): [(p: string) => string, unknown] {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return [(p) => `message_search_text(m.subject, m.recipients, m.cc, m.bcc) ILIKE ${p}`, pattern];
 }

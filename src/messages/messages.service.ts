@@ -45,6 +45,7 @@ export class MessagesService {
       toEmail: query.toEmail ?? null,
       statuses: query.statuses?.join(',') ?? null,
       bulkSending: query.bulkSending ?? null,
+      q: query.q ?? null,
     };
   }
 
@@ -65,5 +66,6 @@ function toFilter(userId: string, query: ListMessagesQuery): MessageFilter {
     recipient: query.toEmail,
     statuses: query.statuses,
     bulkSendingId: query.bulkSending,
+    text: query.q,
   };
 }

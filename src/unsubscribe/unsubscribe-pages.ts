@@ -69,10 +69,20 @@ function button(label: 'Unsubscribe' | 'Undo', action?: string): string {
   );
 }
 
+/**
+ * An unsubscribe stops bulk mail only (SPEC §9: a message with a bulkSendingId), so the reader is
+ * told that the password reset and the receipt still come, and does not believe every mail stops.
+ */
+const STILL_ARRIVES =
+  '<p>Only newsletters and other bulk mail stop. Mail about your own account or orders, such as receipts and password resets, still arrives.</p>';
+
 /** GET: what the button would do. Opening it changes nothing: mail scanners follow links. */
 export function confirmationPage(subject: PageSubject): string {
   const [sender, address] = between(subject);
-  return page('Unsubscribe', `<p>Stop email from ${sender} to ${address}?</p>${button('Unsubscribe')}`);
+  return page(
+    'Unsubscribe',
+    `<p>Stop bulk email from ${sender} to ${address}?</p>${STILL_ARRIVES}${button('Unsubscribe')}`,
+  );
 }
 
 /** The answer to the button (at /unsubscribe/<token>), with a way back for a press by mistake. */
@@ -80,7 +90,7 @@ export function unsubscribedPage(subject: PageSubject, token: string): string {
   const [sender, address] = between(subject);
   return page(
     'You are unsubscribed',
-    `<p>${sender} no longer sends email to ${address}.</p><p>Unsubscribed by mistake?</p>` +
+    `<p>${sender} no longer sends bulk email to ${address}.</p>${STILL_ARRIVES}<p>Unsubscribed by mistake?</p>` +
       button('Undo', `${encodeURIComponent(token)}/resubscribe`),
   );
 }
@@ -91,7 +101,8 @@ export function resubscribedPage(subject: PageSubject & { undone: boolean }, tok
   if (!subject.undone) return page('Nothing to undo', `<p>${address} has not unsubscribed from ${sender}.</p>`);
   return page(
     'You are subscribed again',
-    `<p>${sender} may send email to ${address} again.</p>` + button('Unsubscribe', `../${encodeURIComponent(token)}`),
+    `<p>${sender} may send bulk email to ${address} again.</p>` +
+      button('Unsubscribe', `../${encodeURIComponent(token)}`),
   );
 }
 

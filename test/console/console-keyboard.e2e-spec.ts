@@ -1,5 +1,5 @@
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
-import { consoleInBrowser, newConsolePage, signIn } from '../support/console';
+import { consoleInBrowser, newConsolePage, openFilters, signIn } from '../support/console';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
 /** Issue 27: what a keyboard user and the browser's tab found missing. */
@@ -39,6 +39,7 @@ describeInBrowser('Console keyboard browser tests')('the console: keyboard and i
     async () => {
       const { context, page } = await newConsolePage(served.browser);
       await signIn(page, served.baseUrl, tokenFor(newUserId()));
+      await openFilters(page);
       const date = page.getByLabel('Sent from');
       await date.focus();
       // Month, day, year, then the calendar button: three Tabs reach it, a fourth leaves the input.

@@ -5,6 +5,7 @@ import {
   consoleInBrowser,
   newApiKey,
   newConsolePage,
+  openFilters,
   pageWidth,
   screenshot,
   seriousAxeViolations,
@@ -39,6 +40,7 @@ describeInBrowser('Console messages browser tests')('the console: Messages and M
       await signIn(page, served.baseUrl, tokenFor(userId));
       await page.getByText('Page 1 of 2 · 17 messages').waitFor();
 
+      await openFilters(page);
       await page.getByLabel('deferred').check();
       await page.getByLabel('From', { exact: true }).fill('billing@example.com');
       await page.getByRole('button', { name: 'Apply filters' }).click();

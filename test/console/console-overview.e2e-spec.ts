@@ -56,7 +56,7 @@ describeInBrowser('Console overview browser tests')('the console: Overview (SPEC
       expect(await page.locator('.stats-chart .u-legend').innerText()).toContain('Complained');
 
       const { body: stats } = await t.http.get('/user/stats').set(bearer(userId)).expect(200);
-      await page.getByText(`Daily numbers (${stats.days.length} days)`).click();
+      await page.getByText(`Daily numbers (${stats.days.length} days, UTC)`).click();
       expect(await page.locator('details tbody tr').count()).toBe(stats.days.length);
       const yesterday = page.getByRole('row', { name: new RegExp(`^${utcDay(daysAgo(1))}`) });
       expect((await yesterday.getByRole('cell').allInnerTexts()).map((text) => text.trim())).toEqual([

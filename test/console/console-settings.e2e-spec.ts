@@ -8,6 +8,7 @@ import {
   seriousAxeViolations,
   signIn,
 } from '../support/console';
+import { storeMessage } from '../support/factories';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
 /** SPEC §14: the Domains, API keys and Suppressions pages against a real server, database and DNS server. */
@@ -96,6 +97,28 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
   );
 
   it(
+    'links a suppression to the message whose bounce caused it',
+    async () => {
+      const userId = newUserId();
+      const message = await storeMessage(t.db, userId, {
+        subject: 'The one that bounced',
+        recipients: ['gone@example.com'],
+      });
+      await t.db.query(
+        `INSERT INTO suppressions (user_id, email, reason, scope, message_id, created_at) VALUES ($1, $2, 'hard_bounce', 'all', $3, now())`,
+        [userId, 'gone@example.com', message.id],
+      );
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), '/console/suppressions');
+      await page.getByRole('link', { name: 'Message that suppressed gone@example.com' }).click();
+      await page.getByRole('heading', { name: 'The one that bounced' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/console/messages/${message.id}`);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
     'adds a suppression, finds it by search (in the URL), and removes it',
     async () => {
       const userId = newUserId();
@@ -104,14 +127,22 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
       await signIn(page, served.baseUrl, tokenFor(userId), '/console/suppressions');
       await page.getByRole('row', { name: /other@example.com/ }).waitFor();
 
-      await page.getByRole('textbox', { name: 'Suppress' }).fill('Gone@Example.com');
-      await page.getByLabel('Stops').selectOption('bulk');
-      await page.getByRole('button', { name: 'Add', exact: true }).click();
+      // Enter in the address alone adds nothing (issue 33): what it stops is asked first.
+      const address = page.getByRole('textbox', { name: 'Address to suppress' });
+      await address.fill('Gone@Example.com');
+      await address.press('Enter');
+      // The browser's refusal moves the focus to the choice: the signal that the submit was stopped.
+      await page.waitForFunction("document.activeElement?.getAttribute('name') === 'scope'");
+      expect(await page.evaluate('document.activeElement.validity.valueMissing')).toBe(true);
+      expect((await t.http.get('/user/suppressions').set(bearer(userId)).expect(200)).body.total).toBe(1);
+      await page.getByRole('radio', { name: 'bulk mail only' }).check();
+      await page.getByRole('button', { name: 'Add suppression' }).click();
       await page.getByRole('row', { name: /gone@example.com/ }).waitFor();
       expect(await page.getByRole('row', { name: /gone@example.com/ }).innerText()).toContain('bulk mail');
+      expect(await page.getByRole('row', { name: /other@example.com/ }).innerText()).toContain('Added by hand');
 
       // The API filters by a whole address: the field says so, and part of one is an input problem.
-      const searchbox = page.getByRole('searchbox', { name: 'Address' });
+      const searchbox = page.getByRole('searchbox', { name: 'Find a suppressed address' });
       const hint = await searchbox.getAttribute('aria-describedby');
       expect(await page.locator(`[id="${hint}"]`).innerText()).toContain('A whole address');
       await searchbox.fill('gone');
@@ -162,8 +193,9 @@ describeInBrowser('Console settings browser tests')('the console: Domains, API k
 
       await page.getByRole('link', { name: 'Suppressions' }).click();
       await page.getByRole('row', { name: /x@example.com/ }).waitFor();
-      for (const name of ['Add', 'Remove'])
+      for (const name of ['Add suppression', 'Remove'])
         expect(await page.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
+      expect(await page.getByRole('radio', { name: 'all mail' }).isDisabled()).toBe(true);
       expect(await pageWidth(page)).toBeLessThanOrEqual(375);
       await screenshot(page, 'suppressions-read-only-375');
 

@@ -236,6 +236,7 @@ export function expectPageEnvelope(body: Page, userId: string): void {
     toEmail: nullOr(expect.any(String), body.toEmail),
     statuses: nullOr(expect.any(String), body.statuses),
     bulkSending: nullOr(expect.any(String), body.bulkSending),
+    q: nullOr(expect.any(String), body.q),
   });
   expect(body.skip).toBe((body.page - 1) * body.take);
   expect(body.totalPages).toBe(Math.ceil(body.total / body.take));

@@ -42,6 +42,10 @@ function verdictOf(name: string, value: string, hint: Verdict | undefined): Verd
     case 'bulkSending':
       if (value === '' || value.includes('\0') || [...value].length > 255) return 'invalid';
       return hint ?? (value.length <= 255 ? 'valid' : 'unknown');
+    // Free text of 1-200 UTF-16 units without NUL. Which messages match is watched, not predicted:
+    // PostgreSQL's ILIKE and JavaScript fold letter case differently beyond ASCII.
+    case 'q':
+      return value === '' || value.includes('\0') || value.length > 200 ? 'invalid' : 'unknown';
     case 'startDate':
     case 'endDate':
       return hint ?? (/\d/.test(value) ? 'unknown' : 'invalid');
@@ -139,6 +143,8 @@ export function expectedPage(stored: (Seeded & { id: string })[], read: Map<stri
       toEmail: to ?? null,
       statuses: statuses?.join(',') ?? null,
       bulkSending: bulk ?? null,
+      // A predicted page never has a search (its matches are watched, see verdictOf).
+      q: null,
     },
   };
 }

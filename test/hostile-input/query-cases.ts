@@ -259,7 +259,7 @@ const junkQueryParam: fc.Arbitrary<QueryParam> = fc.oneof(
     .map(([name, value]) => pair(name, value, { hint: 'invalid' })),
   fc
     .tuple(
-      fc.constantFrom('startDate', 'endDate', 'fromEmail', 'toEmail', 'statuses', 'bulkSending'),
+      fc.constantFrom('startDate', 'endDate', 'fromEmail', 'toEmail', 'statuses', 'bulkSending', 'q'),
       hostileQueryString,
     )
     .map(([name, value]) => pair(name, value)),

@@ -37,6 +37,7 @@ export const QUERY_FIELDS = [
   'toEmail',
   'statuses',
   'bulkSending',
+  'q',
 ];
 
 // JSON text. Bodies are written as text, not built as objects: an object literal turns a

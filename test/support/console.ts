@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { BROWSER_TIMEOUT, launchChromium } from './browser';
 import { killChild, PROJECT_ROOT } from './child-processes';
 import { TestDnsServer } from './dns-server';
@@ -74,6 +74,40 @@ export async function signIn(page: Page, baseUrl: string, token: string, path = 
   await page.getByLabel('API key or JWT').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Counts the answers the page gets from `path` (GET), from now on. */
+export function answersFrom(page: Page, path: string): () => number {
+  let answered = 0;
+  page.on('response', (response) => {
+    if (response.request().method() === 'GET' && new URL(response.url()).pathname === path) answered++;
+  });
+  return () => answered;
+}
+
+/**
+ * Waits for `locator` to show; the deadline is progress, not wall time: it fails once the page's
+ * list has been answered `refreshes` more times without it (on a busy machine an interval of
+ * 5 s may take 20; what counts is that the page asked again and still did not show it).
+ */
+export async function appearsWithin(locator: Locator, answered: () => number, refreshes = 3): Promise<number> {
+  const from = answered();
+  let seen = from;
+  let lastProgress = Date.now();
+  for (;;) {
+    if (await locator.isVisible()) return answered() - from;
+    if (answered() - from >= refreshes)
+      throw new Error(`not shown after ${refreshes} refreshes of the list: ${String(locator)}`);
+    if (answered() !== seen) [seen, lastProgress] = [answered(), Date.now()];
+    if (Date.now() - lastProgress > 60_000) throw new Error(`the list did not refresh in a minute: ${String(locator)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Unfolds a list's filters, which stay folded until asked for unless the URL applies some (issue 33). */
+export async function openFilters(page: Page): Promise<void> {
+  await page.locator('details.filters:not([open]) > summary').click();
+  await page.locator('details.filters[open]').waitFor();
 }
 
 /** A new API key of `userId` with `scopes`, made through the API: `{id, key, …}` as it answers. */

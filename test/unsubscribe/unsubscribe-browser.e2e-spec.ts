@@ -40,11 +40,13 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
           '- main:',
           '  - heading "Unsubscribe" [level=1]',
           '  - paragraph:',
-          '    - text: Stop email from',
+          '    - text: Stop bulk email from',
           '    - strong: billing@example.com',
           '    - text: to',
           '    - strong: a…@example.com',
           '    - text: "?"',
+          // SPEC §9: an unsubscribe stops bulk mail only; the page says what still comes.
+          '  - paragraph: Only newsletters and other bulk mail stop. Mail about your own account or orders, such as receipts and password resets, still arrives.',
           '  - button "Unsubscribe"',
         ].join('\n'),
       );
@@ -58,7 +60,7 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
 
       await page.getByRole('heading', { level: 1, name: 'You are unsubscribed' }).waitFor();
       expect(await page.getByRole('main').innerText()).toContain(
-        'billing@example.com no longer sends email to a…@example.com.',
+        'billing@example.com no longer sends bulk email to a…@example.com.',
       );
       expect(await suppressionsOf(t.http, userId)).toEqual([
         {
@@ -98,7 +100,7 @@ describeInBrowser('Unsubscribe page browser tests')('the unsubscribe pages in a 
           '  - heading "You are subscribed again" [level=1]',
           '  - paragraph:',
           '    - strong: billing@example.com',
-          '    - text: may send email to',
+          '    - text: may send bulk email to',
           '    - strong: a…@example.com',
           '    - text: again.',
           '  - button "Unsubscribe"',

@@ -39,10 +39,10 @@ describe('the sender named, and the undo (POST /unsubscribe/{token}/resubscribe)
     const answer = await post(token).set('Accept', HTML).type(FORM).send(ONE_CLICK).expect(200);
 
     expect(confirmation.text).toContain(
-      '<p>Stop email from <strong>n&#38;ws@example.com</strong> to <strong>a…@example.com</strong>?</p>',
+      '<p>Stop bulk email from <strong>n&#38;ws@example.com</strong> to <strong>a…@example.com</strong>?</p>',
     );
     expect(answer.text).toContain(
-      '<p><strong>n&#38;ws@example.com</strong> no longer sends email to <strong>a…@example.com</strong>.</p>',
+      '<p><strong>n&#38;ws@example.com</strong> no longer sends bulk email to <strong>a…@example.com</strong>.</p>',
     );
     // The display name is not the sender's address, and the page shows what it is sure of.
     expect(confirmation.text).not.toContain('News');
@@ -129,7 +129,7 @@ describe('the sender named, and the undo (POST /unsubscribe/{token}/resubscribe)
     expect(answer.headers['content-security-policy']).toContain("form-action 'self'");
     expect(answer.text).toContain('<h1>You are subscribed again</h1>');
     expect(answer.text).toContain(
-      '<p><strong>billing@example.com</strong> may send email to <strong>g…@example.org</strong> again.</p>',
+      '<p><strong>billing@example.com</strong> may send bulk email to <strong>g…@example.org</strong> again.</p>',
     );
     expect(answer.text).toContain(`<form method="post" action="../${token}">`);
     expect(await suppressionsOf(t.http, userId)).toEqual([]);

@@ -48,9 +48,28 @@ export async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, isProblem(body) ? body : undefined);
 }
 
+/**
+ * No answer at all (offline, the server down, a proxy dropping the connection): fetch says only
+ * "Failed to fetch", which reads as a bug; the reader is told what happened and what to do.
+ */
+export class NetworkError extends Error {
+  constructor(readonly cause: unknown) {
+    super('Could not reach Mailroom. Check your connection and try again.');
+  }
+}
+
+/** A request's answer, or a NetworkError when none came. */
+export async function reached<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (cause) {
+    throw cause instanceof TypeError ? new NetworkError(cause) : cause;
+  }
+}
+
 /** The data of a 2xx answer; anything else thrown as an ApiError that TanStack Query reports. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await call;
+  const { data, error, response } = await reached(call);
   if (!response.ok) throw new ApiError(response.status, isProblem(error) ? error : undefined);
   return data as T;
 }

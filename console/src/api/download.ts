@@ -1,4 +1,4 @@
-import { errorOf } from './client';
+import { errorOf, reached } from './client';
 import { useSingleMutation } from './use-single-mutation';
 import { session } from './session';
 
@@ -10,7 +10,7 @@ import { session } from './session';
 export function useDownload() {
   return useSingleMutation({
     mutationFn: async ({ path, fileName }: { path: string; fileName: string }) => {
-      const response = await fetch(path, { headers: { Authorization: `Bearer ${session.token() ?? ''}` } });
+      const response = await reached(fetch(path, { headers: { Authorization: `Bearer ${session.token() ?? ''}` } }));
       if (response.status === 401) session.expire();
       if (!response.ok) throw await errorOf(response);
       const url = URL.createObjectURL(await response.blob());

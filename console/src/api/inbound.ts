@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
+import { LIVE_LIST } from './live-list';
 import { queryKeys } from './query-keys';
 
 export type InboundItem = Schemas['InboundListItemResponse'];
@@ -36,6 +37,7 @@ export function useInboundList(filters: InboundFilters) {
       ),
     // The page shown stays while the next one loads, so paging does not blank the table.
     placeholderData: keepPreviousData,
+    ...LIVE_LIST,
   });
 }
 

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
 import { useSingleMutation } from './use-single-mutation';
+import { LIVE_LIST } from './live-list';
 import { queryKeys } from './query-keys';
 
 export type Message = Schemas['MessageResponse'];
@@ -37,6 +38,8 @@ export interface MessageFilters {
   startDate: string;
   endDate: string;
   bulkSending: string;
+  /** Free text in the subject or a recipient. */
+  q: string;
   take: number;
   page: number;
 }
@@ -53,6 +56,7 @@ function toQuery(filters: MessageFilters): ListQuery {
     startDate: filters.startDate || undefined,
     endDate: filters.endDate || undefined,
     bulkSending: filters.bulkSending || undefined,
+    q: filters.q || undefined,
   };
 }
 
@@ -62,6 +66,7 @@ export function useMessages(filters: MessageFilters) {
     queryFn: () => unwrap(api.GET('/user/messages', { params: { query: toQuery(filters) } })),
     // The page shown stays while the next one loads, so paging does not blank the table.
     placeholderData: keepPreviousData,
+    ...LIVE_LIST,
   });
 }
 

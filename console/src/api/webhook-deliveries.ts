@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
 import { useSingleMutation } from './use-single-mutation';
+import { LIVE_LIST } from './live-list';
 import { queryKeys } from './query-keys';
 
 export type WebhookDelivery = Schemas['WebhookDeliveryResponse'];
@@ -21,6 +22,8 @@ export function useMessageWebhookDeliveries(messageId: string, page: number) {
   return useQuery({
     queryKey: queryKeys.webhookDeliveries.forMessage(messageId, page),
     queryFn: () => unwrap(api.GET('/user/webhook-deliveries', { params: { query: { messageId, page, take: 20 } } })),
+    // A pending delivery turns delivered or failed while the Message page is open.
+    ...LIVE_LIST,
   });
 }
 
@@ -42,6 +45,7 @@ export function useWebhookDeliveries(filters: DeliveryFilters) {
       ),
     // The page shown stays while the next one loads, so paging does not blank the table.
     placeholderData: keepPreviousData,
+    ...LIVE_LIST,
   });
 }
 

@@ -1,6 +1,8 @@
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+// timeStyle 'long' ends with the zone ("10:04:05 AM GMT+1", "… UTC"): a local time says it is one,
+// beside the Overview's UTC days (issue 33).
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'long' });
 
-/** A moment as the reader's locale and zone show it; the ISO value goes in a title/dateTime. */
+/** A moment as the reader's locale and zone show it, the zone named; the ISO value goes in a title/dateTime. */
 export function formatMoment(iso: string | null | undefined): string {
   return iso ? dateTime.format(new Date(iso)) : '—';
 }

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Failure, Loading, type WayBack } from './states';
+import { Failure, InlineError, Loading, type WayBack } from './states';
 
 /** A query's loading and error states, then its data. */
 export function QueryView<T>({
@@ -18,6 +18,14 @@ export function QueryView<T>({
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading what={what} />;
+  // A live list's refresh that failed: the rows already shown stay where the reader is, with a word.
+  if (query.isError && query.data !== undefined)
+    return (
+      <>
+        <InlineError error={query.error} />
+        {children(query.data)}
+      </>
+    );
   if (query.isError)
     return <Failure error={query.error} onRetry={() => void query.refetch()} inputTitle={inputTitle} back={back} />;
   return <>{children(query.data)}</>;

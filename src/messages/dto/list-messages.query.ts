@@ -8,6 +8,9 @@ import { toBoolean, toDistinctList } from '../../common/validation/query-values'
 import { addressKey } from '../../common/addresses';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
+/** Longer than any subject worth typing, short enough for the trigram index to answer quickly. */
+export const MAX_SEARCH_LENGTH = 200;
+
 const toAddressKey = ({ value }: { value: unknown }) => (typeof value === 'string' ? addressKey(value) : value);
 
 /** `GET /user/messages` query (seed §4.1, SPEC §6). */
@@ -62,4 +65,15 @@ export class ListMessagesQuery extends PageQuery {
   @Length(1, 255)
   @Matches(/^[^\0]*$/, { message: 'must not contain NUL characters' })
   bulkSending?: string;
+
+  @ApiPropertyOptional({
+    description: 'Free text found in the subject or in a recipient (to, cc, bcc, display names too), case-insensitive',
+    minLength: 1,
+    maxLength: MAX_SEARCH_LENGTH,
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, MAX_SEARCH_LENGTH)
+  @Matches(/^[^\0]*$/, { message: 'must not contain NUL characters' })
+  q?: string;
 }

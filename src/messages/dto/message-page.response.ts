@@ -23,4 +23,7 @@ export class MessagePageResponse extends PageEnvelope {
 
   @ApiProperty({ type: String, nullable: true })
   bulkSending!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The free-text search applied' })
+  q!: string | null;
 }

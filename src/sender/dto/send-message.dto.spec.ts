@@ -50,6 +50,22 @@ describe(SendMessageDto.name, () => {
     ]);
   });
 
+  it('takes one address as a string in to, cc, bcc and replyTo, as a list of one (as Resend does)', async () => {
+    const dto = await sut.transform(
+      { ...valid, to: 'Ada <a@x.io>', cc: 'A@X.io', bcc: 'b@x.io', replyTo: 'Support <s@x.io>' },
+      metadata,
+    );
+    expect([dto.to, dto.cc, dto.bcc, dto.replyTo]).toEqual([['Ada <a@x.io>'], [], ['b@x.io'], ['Support <s@x.io>']]);
+    // A string counts against MAX_RECIPIENTS (2 here) like any entry: at the limit, and one past.
+    expect((await sut.transform({ ...valid, to: 'a@x.io', cc: ['b@x.io'] }, metadata)).cc).toEqual(['b@x.io']);
+    expect(await fieldsRefused({ to: 'a@x.io', cc: ['b@x.io'], bcc: 'c@x.io' })).toEqual([
+      { field: 'to', message: 'must have at most 2 distinct recipients across to, cc and bcc' },
+    ]);
+    expect((await fieldsRefused({ to: 'not an address' })).map((e) => e.field)).toEqual(['to']);
+    expect((await fieldsRefused({ to: '' })).map((e) => e.field)).toEqual(['to']);
+    expect((await fieldsRefused({ to: 42 })).map((e) => e.field)).toEqual(['to']);
+  });
+
   it('names each failing entry of cc, bcc, replyTo and headers', async () => {
     expect(
       await fieldsRefused({
@@ -78,7 +94,7 @@ describe(SendMessageDto.name, () => {
     [{ to: ['a@x.io', 'a@localhost'] }, 'to'],
     [{ sender: 'a@x.io, b@x.io' }, 'sender'],
     [{ sender: 'Ada' }, 'sender'],
-    [{ bcc: 'b@x.io' }, 'bcc'],
+    [{ bcc: { address: 'b@x.io' } }, 'bcc'],
     [{ replyTo: Array.from({ length: 11 }, (_, i) => `r${i}@x.io`) }, 'replyTo'],
     [{ text: '' }, 'text'],
     [{ headers: ['X-A'] }, 'headers'],

@@ -45,7 +45,11 @@ const MAX_TEXT_BYTES = 5 * 1024 * 1024;
 const distinctIn =
   (field: 'to' | 'cc' | 'bcc') =>
   ({ value, obj }: { value: unknown; obj: Record<string, unknown> }): unknown =>
-    distinctRecipients({ to: obj.to, cc: obj.cc, bcc: obj.bcc, [field]: value })[field];
+    distinctRecipients({ to: asList(obj.to), cc: asList(obj.cc), bcc: asList(obj.bcc), [field]: asList(value) })[field];
+
+/** One address as a string is a list of one, as Resend takes it (`"to": "ada@example.com"`). */
+const asList = (value: unknown): unknown => (typeof value === 'string' ? [value] : value);
+const oneOrMany = ({ value }: { value: unknown }): unknown => asList(value);
 
 const MAILBOX_DESCRIPTION =
   'an address, or a mailbox with a display name (Ada Lovelace <ada@example.com>, "Lovelace, Ada" <ada@example.com>)';
@@ -53,6 +57,10 @@ const MAILBOX_DESCRIPTION =
 // No `format: email`: a mailbox with a display name is not an RFC 5322 addr-spec, and a client
 // generated from the document would refuse it.
 const MAILBOXES = { type: 'array', items: { type: 'string' } } as const;
+/** A list of mailboxes, or one as a plain string (SPEC §4). */
+const oneOrManyMailboxes = (list: { minItems?: number; maxItems?: number } = {}) => ({
+  oneOf: [{ type: 'string' }, { ...MAILBOXES, ...list }],
+});
 
 /** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */
 export class SendMessageDto {
@@ -78,10 +86,9 @@ export class SendMessageDto {
   html?: string;
 
   @ApiProperty({
-    ...MAILBOXES,
-    minItems: 1,
+    ...oneOrManyMailboxes({ minItems: 1 }),
     example: ['ada@example.com', 'Grace Hopper <grace@example.com>'],
-    description: `Recipients, each ${MAILBOX_DESCRIPTION}. Duplicates (by address, case-insensitive, also across cc and bcc) are dropped; then to, cc and bcc together at most MAX_RECIPIENTS`,
+    description: `Recipients, each ${MAILBOX_DESCRIPTION}; one may be given as a string rather than a list. Duplicates (by address, case-insensitive, also across cc and bcc) are dropped; then to, cc and bcc together at most MAX_RECIPIENTS`,
   })
   @Transform(distinctIn('to'))
   @IsArray()
@@ -101,9 +108,9 @@ export class SendMessageDto {
   sender!: string;
 
   @ApiPropertyOptional({
-    ...MAILBOXES,
+    ...oneOrManyMailboxes(),
     example: ['accounts@example.com'],
-    description: `Copy recipients, shown in the Cc header; each ${MAILBOX_DESCRIPTION}`,
+    description: `Copy recipients, shown in the Cc header; each ${MAILBOX_DESCRIPTION}; one may be a string`,
   })
   @IsOptional()
   @Transform(distinctIn('cc'))
@@ -112,9 +119,9 @@ export class SendMessageDto {
   cc?: string[];
 
   @ApiPropertyOptional({
-    ...MAILBOXES,
+    ...oneOrManyMailboxes(),
     example: ['archive@example.com'],
-    description: `Blind copy recipients: in the SMTP envelope only, never in a header; each ${MAILBOX_DESCRIPTION}`,
+    description: `Blind copy recipients: in the SMTP envelope only, never in a header; each ${MAILBOX_DESCRIPTION}; one may be a string`,
   })
   @IsOptional()
   @Transform(distinctIn('bcc'))
@@ -123,13 +130,12 @@ export class SendMessageDto {
   bcc?: string[];
 
   @ApiPropertyOptional({
-    ...MAILBOXES,
-    minItems: 1,
-    maxItems: 10,
+    ...oneOrManyMailboxes({ minItems: 1, maxItems: 10 }),
     example: ['Support <support@example.com>'],
-    description: `Reply-To addresses, each ${MAILBOX_DESCRIPTION}`,
+    description: `Reply-To addresses, each ${MAILBOX_DESCRIPTION}; one may be a string`,
   })
   @IsOptional()
+  @Transform(oneOrMany)
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(10)

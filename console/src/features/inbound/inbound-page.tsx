@@ -39,7 +39,7 @@ export function InboundPage() {
               </Empty>
             )
           ) : (
-            <div aria-busy={query.isFetching || undefined}>
+            <div aria-busy={query.isPlaceholderData || undefined}>
               <InboundTable mails={page.inbound} />
               <Pager of={page} noun="mails" one="mail" onPage={(next) => show({ ...filters, page: next })} />
             </div>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { InboundItem } from '../../api/inbound';
+import { Address, Addresses } from '../../components/address';
 import { Moment } from '../../components/moment';
 import { Cell, Table } from '../../components/table';
 
@@ -18,10 +19,10 @@ export function InboundTable({ mails }: { mails: InboundItem[] }) {
             )}
           </Cell>
           <Cell label="From" wrap>
-            {mail.from ?? mail.envelope.mailFrom}
+            <Address value={mail.from ?? mail.envelope.mailFrom} />
           </Cell>
           <Cell label="To" wrap>
-            {mail.envelope.rcptTo.join(', ')}
+            <Addresses values={mail.envelope.rcptTo} />
           </Cell>
           <Cell label="Received">
             <Moment iso={mail.receivedAt} />

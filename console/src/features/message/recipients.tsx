@@ -1,4 +1,5 @@
 import type { Message } from '../../api/messages';
+import { Address } from '../../components/address';
 import { Moment } from '../../components/moment';
 import { StatusBadge } from '../../components/status-badge';
 import { Cell, Table } from '../../components/table';
@@ -18,7 +19,7 @@ export function Recipients({ message }: { message: Message }) {
         {message.recipients.map((recipient) => (
           <tr key={`${recipient.type}:${recipient.email}`}>
             <Cell label="Address" wrap>
-              {recipient.email}
+              <Address value={recipient.email} />
             </Cell>
             <Cell label="Type">{recipient.type}</Cell>
             <Cell label="Status">

@@ -5,6 +5,7 @@ import { Pager } from '../../components/pager';
 import { QueryView } from '../../components/query-view';
 import { Empty } from '../../components/states';
 import { FiltersForm } from './filters-form';
+import { SearchForm } from './search-form';
 import { MessagesTable } from './messages-table';
 import { filtersFromUrl, filtersToUrl } from './url-filters';
 
@@ -21,6 +22,7 @@ export function MessagesPage() {
   return (
     <section aria-labelledby="messages-title">
       <h1 id="messages-title">Messages</h1>
+      <SearchForm q={filters.q} onSearch={(q) => show({ ...filters, q, page: 1 })} />
       <FiltersForm filters={filters} onApply={show} />
       <QueryView query={query} what="messages">
         {(page) =>
@@ -32,14 +34,16 @@ export function MessagesPage() {
                 </button>
               </Empty>
             ) : filtered ? (
-              <Empty title="No message matches these filters">Change or clear the filters.</Empty>
+              <Empty title={filters.q ? `No message matches “${filters.q}”` : 'No message matches these filters'}>
+                Change or clear the {filters.q ? 'search or the filters' : 'filters'}.
+              </Empty>
             ) : (
               <Empty title="No messages yet">
                 Send one with <code>POST /sender/send</code> and it shows up here.
               </Empty>
             )
           ) : (
-            <div aria-busy={query.isFetching || undefined}>
+            <div aria-busy={query.isPlaceholderData || undefined}>
               <MessagesTable messages={page.messages} />
               <Pager of={page} noun="messages" one="message" onPage={(next) => show({ ...filters, page: next })} />
             </div>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Message } from '../../api/messages';
+import { Address, Addresses } from '../../components/address';
 import { Moment } from '../../components/moment';
 import { StatusBadge } from '../../components/status-badge';
 import { Cell, Table } from '../../components/table';
@@ -14,11 +15,13 @@ export function MessagesTable({ messages }: { messages: Message[] }) {
             {/* One block: on a narrow screen the cell is a row (label, value), and the sender goes under the subject. */}
             <div>
               <Link to={`/messages/${message.id}`}>{message.subject}</Link>
-              <div className="muted small">{message.sender}</div>
+              <div className="muted small">
+                <Address value={message.sender} />
+              </div>
             </div>
           </Cell>
           <Cell label="To" wrap>
-            {message.to.join(', ')}
+            <Addresses values={message.to} />
           </Cell>
           <Cell label="Status">
             <StatusBadge status={message.status} />

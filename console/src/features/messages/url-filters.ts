@@ -1,6 +1,6 @@
 import { MESSAGE_STATUSES, PAGE_SIZES, type MessageFilters, type MessageStatus } from '../../api/messages';
 
-const TEXT_FILTERS = ['fromEmail', 'toEmail', 'startDate', 'endDate', 'bulkSending'] as const;
+const TEXT_FILTERS = ['q', 'fromEmail', 'toEmail', 'startDate', 'endDate', 'bulkSending'] as const;
 
 const positive = (value: string | null, fallback: number): number => {
   const number = Number(value);
@@ -20,6 +20,7 @@ export function filtersFromUrl(params: URLSearchParams): MessageFilters {
     startDate: params.get('startDate') ?? '',
     endDate: params.get('endDate') ?? '',
     bulkSending: params.get('bulkSending') ?? '',
+    q: params.get('q') ?? '',
     take: Math.min(take, 100),
     page: positive(params.get('page'), 1),
   };

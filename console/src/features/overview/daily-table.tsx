@@ -7,7 +7,7 @@ export function DailyTable({ days }: { days: StatsDay[] }) {
   const newestFirst = [...days].reverse();
   return (
     <details className="card">
-      <summary>Daily numbers ({days.length} days)</summary>
+      <summary>Daily numbers ({days.length} days, UTC)</summary>
       <Table columns={['Day', 'Accepted', 'Sent', 'Bounced', 'Complained', 'Failed']}>
         {newestFirst.map((day) => (
           <tr key={day.date}>

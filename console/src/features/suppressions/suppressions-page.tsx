@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { usePermission } from '../../api/caller';
 import { useRemoveSuppression, useSuppressions, type Suppression } from '../../api/suppressions';
 import { ConfirmButton } from '../../components/confirm-button';
+import { Address } from '../../components/address';
 import { Moment } from '../../components/moment';
 import { Pager } from '../../components/pager';
 import { QueryView } from '../../components/query-view';
@@ -34,7 +35,7 @@ export function SuppressionsPage() {
       <p className="muted">Addresses no mail goes to (or, for unsubscribes, no bulk mail).</p>
       <AddSuppressionForm />
       <form className="card inline-form" role="search" onSubmit={search} aria-label="Search suppressions">
-        <label htmlFor="suppression-search">Address</label>
+        <label htmlFor="suppression-search">Find a suppressed address</label>
         <input
           id="suppression-search"
           type="search"
@@ -58,7 +59,7 @@ export function SuppressionsPage() {
             </Empty>
           ) : (
             <>
-              <Table columns={['Address', 'Reason', 'Stops', 'Since', '']}>
+              <Table columns={['Address', 'Reason', 'Stops', 'Since', 'Caused by', '']}>
                 {result.suppressions.map((entry) => (
                   <Row key={entry.email} entry={entry} />
                 ))}
@@ -78,12 +79,22 @@ function Row({ entry }: { entry: Suppression }) {
   return (
     <tr>
       <Cell label="Address" wrap>
-        {entry.email}
+        <Address value={entry.email} />
       </Cell>
       <Cell label="Reason">{entry.reason.replace('_', ' ')}</Cell>
       <Cell label="Stops">{entry.scope === 'all' ? 'all mail' : 'bulk mail'}</Cell>
       <Cell label="Since">
         <Moment iso={entry.createdAt} />
+      </Cell>
+      <Cell label="Caused by">
+        {/* The bounce, complaint or unsubscribe came about this message; a manual entry has none. */}
+        {entry.messageId ? (
+          <Link to={`/messages/${entry.messageId}`} aria-label={`Message that suppressed ${entry.email}`}>
+            Message
+          </Link>
+        ) : (
+          <span className="muted">{entry.reason === 'manual' ? 'Added by hand' : 'Not recorded'}</span>
+        )}
       </Cell>
       <Cell label="Actions">
         <ConfirmButton
