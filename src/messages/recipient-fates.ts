@@ -10,6 +10,7 @@ export const RECIPIENT_STATUSES = [
   'bounced',
   'complained',
   'suppressed',
+  'canceled',
 ] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export type RecipientType = 'to' | 'cc' | 'bcc';
@@ -71,6 +72,7 @@ const FATE_OF_STATUS: Partial<Record<MessageStatus, RecipientStatus>> = {
   deferred: 'deferred',
   failed: 'failed',
   suppressed: 'suppressed',
+  canceled: 'canceled',
 };
 
 /**
@@ -88,4 +90,20 @@ export function fatesFromStatus(message: {
   const status = FATE_OF_STATUS[message.status] ?? 'pending';
   const lists = { to: message.to, cc: message.cc ?? [], bcc: message.bcc ?? [] };
   return initialFates(lists, new Map(), message.sentAt).map((fate) => ({ ...fate, status }));
+}
+
+/** Why a recipient not yet accepted reads `canceled` (SPEC §5). */
+export const CANCELED_DETAIL = 'Canceled by its owner before it was delivered';
+
+/**
+ * A cancel's recipient changes (SPEC §5): those still to be tried (pending, or deferred by a
+ * temporary refusal) become canceled; those the relay accepted keep `sent`, and a refusal or a
+ * suppression stays what it was, so nothing reads `deferred` after a cancel.
+ */
+export function canceledFates(fates: RecipientFate[]): FateChange[] {
+  return fates.flatMap((fate, position) =>
+    fate.status === 'pending' || fate.status === 'deferred'
+      ? [{ position, key: recipientKey(fate.email), status: 'canceled' as const, detail: CANCELED_DETAIL }]
+      : [],
+  );
 }
