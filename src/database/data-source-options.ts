@@ -22,6 +22,7 @@ import { WebhookEndpoints1764777600000 } from './migrations/1764777600000-webhoo
 import { InboundMail1764950400000 } from './migrations/1764950400000-inbound-mail';
 import { AccountEventRetention1765036800000 } from './migrations/1765036800000-account-event-retention';
 import { NextAttemptAt1765036801000 } from './migrations/1765036801000-next-attempt-at';
+import { RecipientCounts1765123200000 } from './migrations/1765123200000-recipient-counts';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -48,6 +49,7 @@ export const MIGRATIONS = [
   InboundMail1764950400000,
   AccountEventRetention1765036800000,
   NextAttemptAt1765036801000,
+  RecipientCounts1765123200000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

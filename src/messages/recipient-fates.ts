@@ -25,7 +25,15 @@ export interface RecipientFate {
   detail: string | null;
   /** ISO 8601 UTC with milliseconds: the last change. */
   at: string;
+  /**
+   * Kept, not shown: for a failed recipient, whether the receiving server refused it, for the
+   * address itself or otherwise (FateChange.refused); what GET /user/stats counts (SPEC §12).
+   */
+  refused?: Refusal;
 }
+
+/** Who refused a failed recipient: the receiving server, for the address itself (SPEC §9) or another reason. */
+export type Refusal = 'address' | 'other';
 
 /**
  * A change of one recipient's fate, as the lifecycle's statements take it: by `position` in the
@@ -37,6 +45,12 @@ export interface FateChange {
   key: string;
   status: RecipientStatus;
   detail: string | null;
+  /**
+   * For a failed recipient the receiving server refused: `address` when the refusal is about the
+   * address itself (SPEC §9's rule, read at the refusal), else `other`. Absent when no server
+   * answered (nothing was handed over).
+   */
+  refused?: Refusal;
 }
 
 /**

@@ -319,7 +319,13 @@ function recordOf(message: NewMessage) {
 /** FateChange[] as recipientChangesCte reads it. */
 function fatesJson(fates: FateChange[]): string {
   return JSON.stringify(
-    fates.map(({ position, key, status, detail }) => ({ p: position, k: key, s: status, d: detail })),
+    fates.map(({ position, key, status, detail, refused }) => ({
+      p: position,
+      k: key,
+      s: status,
+      d: detail,
+      r: refused,
+    })),
   );
 }
 
