@@ -2,59 +2,33 @@
 // message of 19 MiB submitted over real SMTP, then 40 clients downloading its attachment at once,
 // and 20 clients that ask for its .eml and never read it. The process's peak RSS (VmHWM, reset
 // between the floods through /proc/<pid>/clear_refs) stays under 300 MB in each.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, Socket } from 'node:net';
 import { simpleParser } from 'mailparser';
-import { freePort } from '../../src/common/free-port';
-import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
+import {
+  ATTACHMENT_BYTES,
+  BUILD_AND_START_MS,
+  MAX_RSS_MB,
+  MeasuredApi,
+  startMeasuredApi,
+} from '../support/measured-api';
 import { bearer, newUserId } from '../support/tokens';
 import { submitWithNodemailer } from '../submission/submission-clients';
 
-const MiB = 1024 * 1024;
-const MAX_RSS_MB = 300;
 const READERS = 40;
 const NON_READERS = 20;
-// Base64 in 76-character lines makes 13.8 MiB of attachment some 18.9 MiB of message.
-const ATTACHMENT_BYTES = Math.round(13.8 * MiB);
-/** A first start may build (about 15 s here, longer on a busy machine). */
-const BUILD_AND_START_MS = 150_000;
 
 describe('reading back a 19 MiB submitted message, many clients at once', () => {
-  let service: ServiceProcess;
+  let api: MeasuredApi;
   let base: string;
   let port: number;
-  let smtpPort: number;
   let key: string;
   let id: string;
-
-  const statusMb = (field: 'VmRSS' | 'VmHWM') =>
-    Math.round(
-      Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]) /
-        1024,
-    );
-  /** Starts the peak (VmHWM) again from the RSS now (Linux: 5 in clear_refs). */
-  const resetPeak = () => writeFileSync(`/proc/${service.child.pid}/clear_refs`, '5');
+  const statusMb = (field: 'VmRSS' | 'VmHWM') => api.statusMb(field);
+  const resetPeak = () => api.resetPeak();
 
   beforeAll(async () => {
-    port = await freePort();
-    smtpPort = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    service = startServiceProcess(
-      {
-        ROLE: 'api',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        SUBMISSION_SMTP_PORT: String(smtpPort),
-        SUBMISSION_ALLOW_INSECURE_AUTH: 'true',
-        MAX_ATTACHMENT_BYTES: String(15 * MiB),
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        DATABASE_URL: process.env.TEST_DATABASE_URL!,
-        LOG_LEVEL: 'warn',
-      },
-      // As `npm start` runs it (package.json): the build (made first when the sources changed), with 4 MiB semi-spaces.
-      { command: [process.execPath, '--max-semi-space-size=4', 'scripts/start.js'] },
-    );
-    await waitUntilAnswering(`${base}/health`, service, BUILD_AND_START_MS);
+    api = await startMeasuredApi({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    ({ base, port } = api);
 
     const userId = newUserId('read-back-memory');
     const created = await fetch(`${base}/user/api-keys`, {
@@ -64,7 +38,7 @@ describe('reading back a 19 MiB submitted message, many clients at once', () => 
     });
     expect(created.status).toBe(201);
     key = ((await created.json()) as { key: string }).key;
-    const outcome = await submitWithNodemailer(smtpPort, key, {
+    const outcome = await submitWithNodemailer(api.smtpPort, key, {
       from: 'big@sender.example',
       to: 'ann@rcpt.example',
       subject: 'big',
@@ -75,7 +49,7 @@ describe('reading back a 19 MiB submitted message, many clients at once', () => 
     const listed = await fetch(`${base}/user/messages`, { headers: { Authorization: `Bearer ${key}` } });
     [{ id }] = ((await listed.json()) as { messages: { id: string }[] }).messages;
   }, BUILD_AND_START_MS + 120_000);
-  afterAll(() => service?.stop());
+  afterAll(() => api?.service.stop());
 
   it(`serves the attachment to ${READERS} clients at once under ${MAX_RSS_MB} MB`, async () => {
     resetPeak();
