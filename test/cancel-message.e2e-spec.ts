@@ -144,6 +144,42 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
   );
 
   it(
+    'cancels a partly delivered deferred message: the recipient the server took stays sent, the waiting one is canceled, none deferred',
+    async () => {
+      const userId = newUserId('cancel-partly');
+      const [took, waits] = [`took-${randomUUID()}@example.com`, `waits-${randomUUID()}@example.com`];
+      // Refused for now at every attempt: only the cancel can end its wait.
+      sink.refuseWith.set(waits, { code: 451, message: '4.7.1 Greylisted, try again later' });
+      try {
+        const accepted = await send(userId, { to: [took, waits] });
+        const deferred = await waitForStatus(t.http, userId, accepted.id, 'deferred');
+        expect(deferred.recipients.map((r: { email: string; status: string }) => [r.email, r.status])).toEqual([
+          [took, 'sent'],
+          [waits, 'deferred'],
+        ]);
+
+        const { body } = await cancel(userId, accepted.id).expect(200);
+
+        expect(body.status).toBe('canceled');
+        expect(body.recipients).toEqual([
+          expect.objectContaining({ email: took, status: 'sent', detail: deferred.recipients[0].detail }),
+          expect.objectContaining({
+            email: waits,
+            status: 'canceled',
+            detail: 'Canceled by its owner before it was delivered',
+          }),
+        ]);
+        expect(statuses(body)).toEqual(['queued', 'sending', 'deferred', 'canceled']);
+        expect((await t.http.get(`/user/messages/${accepted.id}`).set(bearer(userId)).expect(200)).body).toEqual(body);
+        expect(sink.acceptedFor(accepted.id).flatMap((m) => m.to)).toEqual([took]);
+      } finally {
+        sink.refuseWith.delete(waits);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'refuses to cancel a message while it is being sent (409), and delivers it',
     async () => {
       const userId = newUserId('cancel-sending');

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { StreamableFile } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger';
@@ -6,7 +7,8 @@ import type { Response } from 'express';
 
 /** Bytes to hand out as a file: a mail's attachment or the mail itself. */
 export interface Download {
-  bytes: Buffer;
+  /** A stream for a large message read back as its client reads it (no Content-Length then). */
+  bytes: Buffer | Readable;
   /** As stored: sent exactly so, no charset added. */
   contentType: string;
   /** null: the file has no name of its own. */
@@ -25,7 +27,7 @@ export function sendBytes(response: Response, { bytes, contentType, fileName }: 
   response.setHeader('Content-Disposition', fileName === null ? 'attachment' : contentDisposition(fileName));
   response.setHeader('X-Content-Type-Options', 'nosniff');
   response.setHeader('Content-Security-Policy', 'sandbox');
-  return new StreamableFile(bytes, { length: bytes.length });
+  return Buffer.isBuffer(bytes) ? new StreamableFile(bytes, { length: bytes.length }) : new StreamableFile(bytes);
 }
 
 const STRING = { schema: { type: 'string' } } as const;

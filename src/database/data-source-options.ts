@@ -28,6 +28,7 @@ import { ReceivingFollowsVerification1765123200000 } from './migrations/17651232
 import { SealedEndpointSecrets1765209600000 } from './migrations/1765209600000-sealed-endpoint-secrets';
 import { WebhookResponseBodies1765209601000 } from './migrations/1765209601000-webhook-response-bodies';
 import { MessageSearch1765296000000 } from './migrations/1765296000000-message-search';
+import { RecipientCounts1765382400000 } from './migrations/1765382400000-recipient-counts';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   SealedEndpointSecrets1765209600000,
   WebhookResponseBodies1765209601000,
   MessageSearch1765296000000,
+  RecipientCounts1765382400000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -27,7 +27,7 @@ describe(wholeOutcomes.name, () => {
     expect(wholeOutcomes(entries, positions, { receipt }, { status: 'sent', detail: '250 ok' })).toEqual({
       fates: [
         { position: 0, key: 'ada@example.com', status: 'sent', detail: '250 ok' },
-        { position: 1, key: 'bob@example.com', status: 'failed', detail: unknown },
+        { position: 1, key: 'bob@example.com', status: 'failed', detail: unknown, refused: 'address' },
       ],
       hardBounces: ['bob@example.com'],
     });
@@ -44,6 +44,17 @@ describe(wholeOutcomes.name, () => {
       ['bob@example.com', 'failed', policy],
     ]);
     expect(out.hardBounces).toEqual([]);
+    // Refused by the server, but not for the address itself: handed over, no bounce (SPEC §12).
+    expect(out.fates.map((f) => f.refused)).toEqual(['other', 'other']);
+  });
+
+  it('marks no refusal when no server answered (nothing was handed over)', () => {
+    const error = new MailDeliveryError('connect ECONNREFUSED 127.0.0.1:25', true);
+    const out = wholeOutcomes(entries, positions, { error }, { status: 'failed', detail: error.message });
+    expect(out.fates.map((f) => [f.status, f.refused])).toEqual([
+      ['failed', undefined],
+      ['failed', undefined],
+    ]);
   });
 
   it('defers every recipient of a deferred attempt, suppressing none', () => {
@@ -79,7 +90,9 @@ describe(copyOutcomes.name, () => {
       key: 'cy@example.com',
       status: 'failed',
       detail: '451 later (gave up after 3 attempts)',
+      refused: 'other',
     });
+    expect(last.fates[1]).toMatchObject({ status: 'failed', refused: 'address' });
   });
 });
 

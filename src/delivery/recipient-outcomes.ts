@@ -77,7 +77,17 @@ export function wholeOutcomes(
         .filter((f) => isAddressFailure(refusalOf(f.key)?.reply ?? f.detail!, command(f.key)))
         .map((f) => f.key)
     : [];
-  return { fates, hardBounces };
+  return { fates: fates.map((f) => withRefusal(f, command(f.key), hardBounces)), hardBounces };
+}
+
+/**
+ * A failed recipient marked with who refused it (SPEC §12's rates): the receiving server, for the
+ * address itself (one of hardBounces: §9's rule, read once, at the refusal) or for another reason;
+ * unmarked when no server answered (a connection that never got through is not a hand-over).
+ */
+function withRefusal(fate: FateChange, command: string | undefined, hardBounces: string[]): FateChange {
+  if (fate.status !== 'failed' || command === undefined) return fate;
+  return { ...fate, refused: hardBounces.includes(fate.key) ? 'address' : 'other' };
 }
 
 /**
@@ -87,25 +97,25 @@ export function wholeOutcomes(
 export function copyOutcomes(results: CopyResult[], outcome: AttemptOutcome, attempt: number): RecipientOutcomes {
   const retry = outcome.status === 'deferred';
   const hardBounces: string[] = [];
-  const fates = results.map(({ address, position, result }): FateChange => {
+  const fates = results.map(({ address, position, result }): FateChange & { command?: string } => {
     const key = addressKey(address);
     if ('receipt' in result) {
       const refusal = result.receipt.rejected[0];
       if (!refusal) return { position, key, status: 'sent', detail: result.receipt.reply };
       if (refusal.permanent && isAddressFailure(refusal.reply, 'RCPT TO')) hardBounces.push(key);
-      return { position, key, status: 'failed', detail: refusal.reply };
+      return { position, key, status: 'failed', detail: refusal.reply, command: 'RCPT TO' };
     }
     const { error } = result;
     const detail = (error as Error | undefined)?.message || 'the transport failed';
-    const permanent = error instanceof MailDeliveryError && error.permanent;
-    if (permanent) {
-      if (isAddressFailure(detail, error.command)) hardBounces.push(key);
-      return { position, key, status: 'failed', detail };
+    const command = error instanceof MailDeliveryError ? error.command : undefined;
+    if (error instanceof MailDeliveryError && error.permanent) {
+      if (isAddressFailure(detail, command)) hardBounces.push(key);
+      return { position, key, status: 'failed', detail, command };
     }
     if (retry) return { position, key, status: 'deferred', detail };
-    return { position, key, status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)` };
+    return { position, key, status: 'failed', detail: `${detail} (gave up after ${attempt} attempts)`, command };
   });
-  return { fates, hardBounces };
+  return { fates: fates.map(({ command, ...f }) => withRefusal(f, command, hardBounces)), hardBounces };
 }
 
 /**

@@ -6,6 +6,7 @@ import { MessageResponse } from './dto/message.response';
 import { MessageLifecycle } from './lifecycle/message-lifecycle';
 import { permits, TRANSITIONS } from './lifecycle/transitions';
 import { MessagesService } from './messages.service';
+import { canceledFates } from './recipient-fates';
 
 const CANCELABLE = TRANSITIONS.cancel
   .map((edge) => edge.from)
@@ -13,7 +14,8 @@ const CANCELABLE = TRANSITIONS.cancel
   .replace(/, (?=[^,]*$)/, ' or ');
 
 /**
- * POST /user/messages/{id}/cancel (SPEC §5, §6): scheduled, queued or deferred → canceled. The
+ * POST /user/messages/{id}/cancel (SPEC §5, §6): scheduled, queued or deferred → canceled, its
+ * recipients not yet accepted canceled with it (those the relay took stay sent). The
  * delivery job stays on the queue; the claim's guard refuses a canceled message, so whichever
  * worker takes the job, even one that fetched it already, completes it without sending.
  */
@@ -38,7 +40,9 @@ export class CancelMessageUseCase {
           `Message ${id} is ${state.status}; only a message that is ${CANCELABLE} can be canceled.`,
         );
       }
-      await this.lifecycle.cancel(manager, [id]);
+      await this.lifecycle.cancel(manager, [
+        { messageId: id, fates: canceledFates(await this.lifecycle.fatesOf(manager, id)) },
+      ]);
     });
     return this.messages.get(userId, id);
   }

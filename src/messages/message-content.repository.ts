@@ -1,13 +1,20 @@
+import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { PreparedStatements } from '../database/prepared-statements';
 import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from './message-fields';
 
-/** What composing a stored message reads of its row (the delivery claim's fields), and its submitted MIME. */
+/** What composing a stored message reads of its row (the delivery claim's fields), and whether it was submitted as MIME. */
 export interface StoredContent extends ClaimedFields {
   id: string;
-  /** A message submitted over SMTP: its MIME as received; null: composed from the fields. */
-  mime: Buffer | null;
+  /** A message submitted over SMTP, whose MIME as received mimeChunks reads; false: composed from the fields. */
+  submitted: boolean;
 }
+
+/**
+ * How much of a submitted MIME one read takes. Small, because each stage of a read-back's pipeline
+ * (the splitter's and joiner's object sides) may hold 16 chunks while its client does not read.
+ */
+const MIME_CHUNK_BYTES = 64 * 1024;
 
 /** One row of message_attachments, in delivery order. */
 export interface StoredPart {
@@ -34,11 +41,34 @@ export class MessageContentRepository {
 
   async content(userId: string, id: string): Promise<StoredContent | undefined> {
     const rows = await this.statements.query<StoredContent>(
-      `SELECT m.id, ${CONTENT_COLUMNS}, (SELECT mm.content FROM message_mime mm WHERE mm.message_id = m.id) AS mime
+      `SELECT m.id, ${CONTENT_COLUMNS}, EXISTS (SELECT 1 FROM message_mime mm WHERE mm.message_id = m.id) AS submitted
        FROM messages m WHERE m.user_id = $1 AND m.id = $2`,
       [userId, id],
     );
     return rows[0];
+  }
+
+  /**
+   * A submitted message's MIME, a chunk at a time, each read when the reader asks for it (mimeStream),
+   * so that a request never holds the whole message, and one whose client stops reading holds a few chunks.
+   */
+  mimeStream(userId: string, id: string): Readable {
+    // One chunk ahead at most (Readable.from's object mode would read 16 ahead).
+    return Readable.from(this.mimeChunks(userId, id), { highWaterMark: 1 });
+  }
+
+  private async *mimeChunks(userId: string, id: string): AsyncGenerator<Buffer> {
+    for (let offset = 1; ; offset += MIME_CHUNK_BYTES) {
+      const [row] = await this.statements.query<{ chunk: Buffer }>(
+        `SELECT substring(mm.content FROM $3::int FOR $4::int) AS chunk
+         FROM message_mime mm JOIN messages m ON m.id = mm.message_id
+         WHERE m.user_id = $1 AND mm.message_id = $2`,
+        [userId, id, offset, MIME_CHUNK_BYTES],
+      );
+      if (!row || row.chunk.length === 0) return;
+      yield row.chunk;
+      if (row.chunk.length < MIME_CHUNK_BYTES) return;
+    }
   }
 
   /** Its attachments in delivery order; the bytes of inline ones only `withBytes`. */

@@ -2,14 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
 import type { Download } from '../common/byte-response';
 import { NotFoundError } from '../common/problem/problem.errors';
+import { Slots } from '../common/slots';
 import { isUuid } from '../common/uuid';
-import { composeForReading } from '../mime/compose';
+import { composeForReading, composeSubmittedForReading } from '../mime/compose';
 import { bodiesOf } from '../mime/mime';
 import type { OutgoingMail } from '../mime/outgoing-mail';
 import { MessageContentResponse } from './dto/message-content.response';
 import { MessageContentRepository, StoredContent, StoredPart } from './message-content.repository';
 import { outgoingMailOf } from './outgoing-mail-of';
-import { submittedContent } from './submitted-content';
+import { SubmittedContent, submittedContent } from './submitted-content';
+
+/** Submitted MIME parsed at once in a process (read-back): each may hold a large message's parts decoded. */
+const MIME_PARSES = 2;
 
 // A path index names a part by its place: digits, no sign, no leading zero; anything else names none.
 const INDEX = /^(0|[1-9]\d{0,8})$/;
@@ -21,6 +25,8 @@ const INDEX = /^(0|[1-9]\d{0,8})$/;
  */
 @Injectable()
 export class MessageContentService {
+  private readonly parses = new Slots(MIME_PARSES);
+
   constructor(
     private readonly contents: MessageContentRepository,
     private readonly attachments: AttachmentsRepository,
@@ -28,8 +34,8 @@ export class MessageContentService {
 
   async content(userId: string, id: string): Promise<MessageContentResponse> {
     const message = await this.find(userId, id);
-    if (message.mime) {
-      const { attachments, ...submitted } = await submittedContent(message.mime);
+    if (message.submitted) {
+      const { attachments, ...submitted } = await this.parse(userId, message.id);
       return {
         ...submitted,
         attachments: attachments.map(({ content, ...part }, index) => ({ index, ...part, size: content.length })),
@@ -57,8 +63,8 @@ export class MessageContentService {
     const notFound = new NotFoundError(
       `${position >= 0 ? `Attachment ${position}` : 'That attachment'} of message ${message.id}`,
     );
-    if (message.mime) {
-      const part = (await submittedContent(message.mime)).attachments[position];
+    if (message.submitted) {
+      const part = position >= 0 ? (await this.parse(userId, message.id)).attachments[position] : undefined;
       if (!part) throw notFound;
       return { bytes: part.content, contentType: part.contentType, fileName: part.fileName };
     }
@@ -71,7 +77,14 @@ export class MessageContentService {
   /** The message as composed for delivery, without a copy's own headers or a signature, and never a Bcc. */
   async raw(userId: string, id: string): Promise<Download> {
     const message = await this.find(userId, id);
-    const parts = message.mime ? [] : await this.contents.parts(userId, message.id, true);
+    const fileName = `${message.id}.eml`;
+    if (message.submitted) {
+      // Streamed from storage as the client reads: a client that never reads holds a chunk, not the message.
+      const mime = this.contents.mimeStream(userId, message.id);
+      const mail = outgoingMailOf({ ...message, attachments: [], mime: null });
+      return { bytes: await composeSubmittedForReading(mail, mime), contentType: 'message/rfc822', fileName };
+    }
+    const parts = await this.contents.parts(userId, message.id, true);
     const bytes = await this.bytesOf(userId, parts);
     const attachments: OutgoingMail['attachments'] = parts.map((part, i) => ({
       fileName: part.fileName,
@@ -80,8 +93,22 @@ export class MessageContentService {
       contentId: part.contentId,
     }));
     // Dated when it was accepted: each delivery attempt dates its own composition.
-    const mail = { ...outgoingMailOf({ ...message, attachments }), date: message.sentAt };
-    return { bytes: await composeForReading(mail), contentType: 'message/rfc822', fileName: `${message.id}.eml` };
+    const mail = { ...outgoingMailOf({ ...message, attachments, mime: null }), date: message.sentAt };
+    return { bytes: await composeForReading(mail), contentType: 'message/rfc822', fileName };
+  }
+
+  /**
+   * A submitted message's MIME read back (SPEC §12), parsed from storage a chunk at a time, at
+   * most MIME_PARSES at once: a parse holds what the MIME carries decoded, so a flood of reads of
+   * one large message waits its turn rather than multiplying that.
+   */
+  private async parse(userId: string, id: string): Promise<SubmittedContent> {
+    const release = await this.parses.take();
+    try {
+      return await submittedContent(this.contents.mimeStream(userId, id));
+    } finally {
+      release();
+    }
   }
 
   /** A malformed id names no message: the same 404 as an unknown or foreign one (SPEC §2). */

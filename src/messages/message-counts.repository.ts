@@ -58,18 +58,31 @@ export class MessageCountsRepository {
    * ('YYYY-MM-DD') that have any, as kept rows and pending changes (several per day and status:
    * their sum is the count): the kept day counts alone, never the messages (SPEC §12).
    */
-  async byDay(
+  byDay(userId: string, first: string, last: string): Promise<{ day: string; status: MessageStatus; n: number }[]> {
+    return this.keptByDay<MessageStatus>(userId, 'day', first, last);
+  }
+
+  /**
+   * Recipients per UTC day of their message's acceptance and fate now, as byDay: `failed` split by
+   * who refused them (`failed:address`, `failed:other`; migration RecipientCounts1765382400000).
+   */
+  recipientsByDay(userId: string, first: string, last: string): Promise<{ day: string; status: string; n: number }[]> {
+    return this.keptByDay<string>(userId, 'recipient_day', first, last);
+  }
+
+  private async keptByDay<S extends string>(
     userId: string,
+    dimension: 'day' | 'recipient_day',
     first: string,
     last: string,
-  ): Promise<{ day: string; status: MessageStatus; n: number }[]> {
-    const where = `user_id = $1 AND dimension = 'day' AND value BETWEEN $2 AND $3`;
+  ): Promise<{ day: string; status: S; n: number }[]> {
+    const where = `user_id = $1 AND dimension = $4 AND value BETWEEN $2 AND $3`;
     // Not summed here: the caller adds each day's rows up as it lays the days out.
-    const rows = await this.statements.query<{ day: string; status: MessageStatus; n: string }>(
+    const rows = await this.statements.query<{ day: string; status: S; n: string }>(
       `SELECT value AS day, status, n FROM message_counts WHERE ${where}
        UNION ALL
        SELECT value, status, delta FROM message_count_changes WHERE ${where}`,
-      [userId, first, last],
+      [userId, first, last, dimension],
     );
     return rows.map(({ day, status, n }) => ({ day, status, n: Number(n) }));
   }

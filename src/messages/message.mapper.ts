@@ -12,9 +12,11 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     // version claiming a deferred message leaves the column as it was).
     ...(row.status !== 'deferred' && { nextAttemptAt: null }),
     // A message stored with no fates kept (before they were, or by the previous version).
-    ...(row.recipient_fates.length === 0 && {
-      recipients: fatesFromStatus({ ...row, to: row.recipients, sentAt: row.sent_at }),
-    }),
+    recipients:
+      row.recipient_fates.length === 0
+        ? fatesFromStatus({ ...row, to: row.recipients, sentAt: row.sent_at })
+        : // What the Message shows of each (SPEC §5): `refused` is the stats' own.
+          row.recipient_fates.map(({ email, type, status, detail, at }) => ({ email, type, status, detail, at })),
     ...(history && {
       statusHistory: history.map((e) => ({
         status: e.status,

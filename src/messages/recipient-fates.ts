@@ -10,6 +10,7 @@ export const RECIPIENT_STATUSES = [
   'bounced',
   'complained',
   'suppressed',
+  'canceled',
 ] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export type RecipientType = 'to' | 'cc' | 'bcc';
@@ -24,7 +25,15 @@ export interface RecipientFate {
   detail: string | null;
   /** ISO 8601 UTC with milliseconds: the last change. */
   at: string;
+  /**
+   * Kept, not shown: for a failed recipient, whether the receiving server refused it, for the
+   * address itself or otherwise (FateChange.refused); what GET /user/stats counts (SPEC §12).
+   */
+  refused?: Refusal;
 }
+
+/** Who refused a failed recipient: the receiving server, for the address itself (SPEC §9) or another reason. */
+export type Refusal = 'address' | 'other';
 
 /**
  * A change of one recipient's fate, as the lifecycle's statements take it: by `position` in the
@@ -36,6 +45,12 @@ export interface FateChange {
   key: string;
   status: RecipientStatus;
   detail: string | null;
+  /**
+   * For a failed recipient the receiving server refused: `address` when the refusal is about the
+   * address itself (SPEC §9's rule, read at the refusal), else `other`. Absent when no server
+   * answered (nothing was handed over).
+   */
+  refused?: Refusal;
 }
 
 /**
@@ -71,6 +86,7 @@ const FATE_OF_STATUS: Partial<Record<MessageStatus, RecipientStatus>> = {
   deferred: 'deferred',
   failed: 'failed',
   suppressed: 'suppressed',
+  canceled: 'canceled',
 };
 
 /**
@@ -88,4 +104,20 @@ export function fatesFromStatus(message: {
   const status = FATE_OF_STATUS[message.status] ?? 'pending';
   const lists = { to: message.to, cc: message.cc ?? [], bcc: message.bcc ?? [] };
   return initialFates(lists, new Map(), message.sentAt).map((fate) => ({ ...fate, status }));
+}
+
+/** Why a recipient not yet accepted reads `canceled` (SPEC §5). */
+export const CANCELED_DETAIL = 'Canceled by its owner before it was delivered';
+
+/**
+ * A cancel's recipient changes (SPEC §5): those still to be tried (pending, or deferred by a
+ * temporary refusal) become canceled; those the relay accepted keep `sent`, and a refusal or a
+ * suppression stays what it was, so nothing reads `deferred` after a cancel.
+ */
+export function canceledFates(fates: RecipientFate[]): FateChange[] {
+  return fates.flatMap((fate, position) =>
+    fate.status === 'pending' || fate.status === 'deferred'
+      ? [{ position, key: recipientKey(fate.email), status: 'canceled' as const, detail: CANCELED_DETAIL }]
+      : [],
+  );
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import libmime from 'libmime';
 import { simpleParser } from 'mailparser';
 import { servableMediaType } from '../common/media-type';
@@ -19,7 +20,7 @@ export interface SubmittedContent {
  * every attachment in the order of its parts, inline ones included, each with a type it can be
  * served with.
  */
-export async function submittedContent(mime: Buffer): Promise<SubmittedContent> {
+export async function submittedContent(mime: Buffer | Readable): Promise<SubmittedContent> {
   const parsed = await simpleParser(mime, {
     skipHtmlToText: true,
     skipTextToHtml: true,

@@ -1,5 +1,6 @@
+import type { Readable } from 'node:stream';
 import { createTransport } from 'nodemailer';
-import { toMimeMessage } from './mime';
+import { toMimeMessage, toStreamedSubmittedMessage } from './mime';
 import type { OutgoingMail } from './outgoing-mail';
 
 // nodemailer's own pipeline (message, plugins, composer, DKIM signer), as its SMTP transport runs
@@ -22,4 +23,17 @@ export async function composeMessage(mail: OutgoingMail): Promise<Buffer> {
  */
 export function composeForReading(mail: OutgoingMail): Promise<Buffer> {
   return composeMessage({ ...mail, copyFor: undefined, dkim: undefined });
+}
+
+// The same pipeline, its output a stream read as its reader reads.
+const streamingComposer = createTransport({ streamTransport: true, buffer: false, newline: 'windows' });
+
+/**
+ * composeForReading of a submitted message whose MIME comes as a stream (read back from storage
+ * chunk by chunk), as a stream: nothing holds the whole message, and a reader that stops reading
+ * stops the reading from storage.
+ */
+export async function composeSubmittedForReading(mail: OutgoingMail, mime: Readable): Promise<Readable> {
+  const { message } = await streamingComposer.sendMail({ ...toStreamedSubmittedMessage(mail, mime), bcc: [] });
+  return message as Readable;
 }

@@ -1,7 +1,8 @@
+import type { Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import type { KeyObject } from 'node:crypto';
 import { addressOf, parseMailbox } from '../common/validation/mailbox';
-import { submittedMime } from './submitted-mime';
+import { submittedMime, submittedMimeStream } from './submitted-mime';
 import type { OutgoingMail } from './outgoing-mail';
 import { textAlternative } from './text-alternative';
 
@@ -86,8 +87,7 @@ export const SIGNED_HEADER_FIELDS = [
  */
 export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
   const from = mimeAddress(mail.from);
-  const fromAddress = typeof from === 'string' ? from : from.address;
-  const messageId = `<${mail.id}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1)}>`;
+  const messageId = messageIdOf(mail);
   if (mail.mime) return toSubmittedMessage(mail, mail.mime, messageId);
   return {
     messageId,
@@ -137,6 +137,31 @@ async function toSubmittedMessage(mail: OutgoingMail, mime: Buffer, messageId: s
     disableUrlAccess: true,
     ...(mail.dkim && { dkim: { ...mail.dkim, headerFieldNames: SIGNED_HEADER_FIELDS } }),
   };
+}
+
+/**
+ * toMimeMessage of a submitted message whose MIME comes as a stream (read back from storage):
+ * nodemailer takes a raw stream as it is read, so the message is never whole in memory.
+ */
+export function toStreamedSubmittedMessage(
+  mail: OutgoingMail,
+  mime: Readable,
+): Omit<SubmittedMessage, 'raw'> & { raw: Readable } {
+  const messageId = messageIdOf(mail);
+  return {
+    messageId,
+    raw: submittedMimeStream(mime, messageId, mail.headers),
+    envelope: envelopeOf(mail),
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+/** Our Message-ID: the message's id at the sender's domain. */
+function messageIdOf(mail: OutgoingMail): string {
+  const from = mimeAddress(mail.from);
+  const fromAddress = typeof from === 'string' ? from : from.address;
+  return `<${mail.id}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1)}>`;
 }
 
 /**

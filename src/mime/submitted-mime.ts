@@ -31,9 +31,20 @@ const REPLACED = ['Message-ID', 'Bcc', 'Return-Path', 'DKIM-Signature', 'List-Un
  * same names. Everything below the top header block, bodies and attachments, passes byte for byte.
  */
 export async function submittedMime(mime: Buffer, messageId: string, headers: Record<string, string>): Promise<Buffer> {
+  return buffer(submittedMimeStream(Readable.from([mime]), messageId, headers));
+}
+
+/**
+ * submittedMime as a stream, read from `source` as it is read itself (backpressure all the way):
+ * a reader that stops reading holds a chunk or two, not the message. An error of `source` or of
+ * the splitter ends the stream with it.
+ */
+export function submittedMimeStream(source: Readable, messageId: string, headers: Record<string, string>): Readable {
   const added = { ...headers, 'Message-ID': messageId };
   const rewrite = new Transform({
     objectMode: true,
+    // One chunk at a time: a reader that stops reading should stop the reading, not fill a buffer.
+    highWaterMark: 1,
     transform(chunk: MailsplitChunk | Buffer, _encoding, callback) {
       if (!Buffer.isBuffer(chunk) && chunk.type === 'node' && chunk.root && chunk.headers) {
         for (const key of [...REPLACED, ...Object.keys(headers)]) chunk.headers.remove(key);
@@ -44,9 +55,6 @@ export async function submittedMime(mime: Buffer, messageId: string, headers: Re
     },
   });
   const joiner = new Joiner();
-  const [joined] = await Promise.all([
-    buffer(joiner),
-    pipeline(Readable.from([mime]), new Splitter(), rewrite, joiner),
-  ]);
-  return joined;
+  pipeline(source, new Splitter(), rewrite, joiner).catch((err: Error) => joiner.destroy(err));
+  return joiner;
 }

@@ -67,6 +67,38 @@ describeInBrowser('Console message page browser tests')('the console: Message pa
   );
 
   it(
+    'asks before canceling a partly delivered message, naming who already has it and how many will not get it',
+    async () => {
+      const userId = newUserId();
+      const to = ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'];
+      const message = await storeMessage(t.db, userId, { subject: 'Half there', recipients: to, status: 'deferred' });
+      // Two accepted by the relay, two refused for now: as a delivery's first attempt leaves them.
+      await t.db.query(
+        `UPDATE messages SET recipient_fates = (
+           SELECT jsonb_agg(f.v || jsonb_build_object('status', CASE WHEN f.i <= 2 THEN 'sent' ELSE 'deferred' END) ORDER BY f.i)
+           FROM jsonb_array_elements(recipient_fates) WITH ORDINALITY f(v, i))
+         WHERE id = $1`,
+        [message.id],
+      );
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${message.id}`);
+
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      const question =
+        'Cancel this message? Already delivered to a@example.com, b@example.com; the other 2 recipients will not get it.';
+      await page.getByText(question).waitFor();
+      expect(await page.getByText('It will not be sent').count()).toBe(0);
+      await page.getByRole('button', { name: 'Yes, cancel' }).click();
+      const recipients = page.getByRole('region', { name: 'Recipients' });
+      await recipients.getByText('canceled', { exact: true }).first().waitFor();
+      expect(await recipients.getByText('canceled', { exact: true }).count()).toBe(2);
+      expect(await recipients.getByText('sent', { exact: true }).count()).toBe(2);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
     `reaches every one of the ${NAVIGATION.length} navigation items by keyboard at ${NARROW} px, each in full view`,
     async () => {
       const userId = newUserId();

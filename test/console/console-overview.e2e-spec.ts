@@ -21,13 +21,24 @@ describeInBrowser('Console overview browser tests')('the console: Overview (SPEC
     'lands there after sign-in and draws the chart under the CSP, with totals, rates and the daily table',
     async () => {
       const userId = newUserId();
-      // delivered = 6 sent + 2 bounced + 1 complained = 9: bounce rate 2/9, complaint rate 1/9.
-      await storeMessages(t.db, userId, [
+      // Recipients delivered = 6 sent + 2 bounced + 1 complained = 9, and one refused 550 5.1.1 (an
+      // address failure): bounce rate (2 + 1) / 10 handed over, complaint rate 1/9 accepted (SPEC §12).
+      const stored = await storeMessages(t.db, userId, [
         ...Array.from({ length: 6 }, () => ({ status: 'sent' as const, sentAt: daysAgo(0) })),
         ...Array.from({ length: 2 }, () => ({ status: 'bounced' as const, sentAt: daysAgo(1) })),
         { status: 'complained' as const, sentAt: daysAgo(2) },
         { status: 'failed' as const, sentAt: daysAgo(2) },
       ]);
+      // Each recipient in its message's fate, as delivery and the reports leave them; the failed one
+      // refused by the receiving server for the address itself.
+      await t.db.query(
+        `UPDATE messages SET recipient_fates = (
+           SELECT jsonb_agg(f || jsonb_build_object('status', status)
+             || CASE WHEN status = 'failed' THEN '{"refused": "address", "detail": "550 5.1.1 No such user"}'::jsonb ELSE '{}'::jsonb END)
+           FROM jsonb_array_elements(recipient_fates) f)
+         WHERE id = ANY($1::uuid[])`,
+        [stored.map((message) => message.id)],
+      );
       const { context, page } = await newConsolePage(served.browser);
       const refusals: string[] = [];
       page.on('console', (message) => {
@@ -38,9 +49,10 @@ describeInBrowser('Console overview browser tests')('the console: Overview (SPEC
       await page.getByRole('heading', { name: 'Overview' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/console/overview');
       const tile = (label: string) => page.locator('.stat-tile', { has: page.getByText(label, { exact: true }) });
-      expect(await tile('Accepted').locator('dd').innerText()).toBe('10');
-      expect(await tile('Delivered').locator('dd').innerText()).toBe('9');
-      expect(await tile('Bounce rate').locator('dd').innerText()).toBe('22.22 %');
+      expect(await tile('Messages').locator('dd').innerText()).toBe('10');
+      expect(await tile('Recipients delivered').locator('dd').innerText()).toBe('9');
+      expect(await tile('Bounce rate').locator('dd').innerText()).toBe('30.00 %');
+      expect(await tile('Recipients failed').locator('dd').innerText()).toBe('1');
       expect(await tile('Complaint rate').locator('dd').innerText()).toBe('11.11 %');
       // Over Gmail's and Yahoo's 0.3 %: the tile and the hint warn.
       expect(await tile('Complaint rate').getAttribute('class')).toContain('stat-warn');
@@ -59,13 +71,25 @@ describeInBrowser('Console overview browser tests')('the console: Overview (SPEC
       await page.getByText(`Daily numbers (${stats.days.length} days, UTC)`).click();
       expect(await page.locator('details tbody tr').count()).toBe(stats.days.length);
       const yesterday = page.getByRole('row', { name: new RegExp(`^${utcDay(daysAgo(1))}`) });
+      // Day, messages, recipients, then the recipients by fate: sent to, bounced, complained, failed or refused.
       expect((await yesterday.getByRole('cell').allInnerTexts()).map((text) => text.trim())).toEqual([
         utcDay(daysAgo(1)),
         '2',
+        '2',
         '0',
         '2',
         '0',
         '0',
+      ]);
+      const twoDaysAgo = page.getByRole('row', { name: new RegExp(`^${utcDay(daysAgo(2))}`) });
+      expect((await twoDaysAgo.getByRole('cell').allInnerTexts()).map((text) => text.trim())).toEqual([
+        utcDay(daysAgo(2)),
+        '2',
+        '2',
+        '0',
+        '0',
+        '1',
+        '1',
       ]);
       expect(refusals).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);

@@ -3,6 +3,7 @@
 // changes, retention and a cancel; the range's defaults and limits (366 days, not 367).
 import { MessageRetention } from '../../src/messages/message-retention';
 import { MESSAGE_STATUSES } from '../../src/messages/message-status';
+import { RECIPIENT_STATUSES } from '../../src/messages/recipient-fates';
 import type { MessageStatus } from '../../src/messages/message-status';
 import { sendBody, storeMessages } from '../support/factories';
 import { bootTestApp, TestApp } from '../support/test-app';
@@ -50,6 +51,15 @@ describe('GET /user/stats (SPEC §12)', () => {
       expect({ date: day.date, byStatus: day.byStatus }).toEqual({ date: day.date, byStatus: counted });
       expect({ date: day.date, byStatus: day.byStatus }).toEqual({ date: day.date, byStatus: listed });
       expect(day.accepted).toBe(Object.values(counted).reduce((a, b) => a + b, 0));
+      // The day's recipients by fate: what its messages (fewer than 100 a day here) say of theirs.
+      const { body: page } = await t.http
+        .get('/user/messages')
+        .query({ startDate: day.date, endDate: day.date, take: 100 })
+        .set(bearer(user))
+        .expect(200);
+      const fates: Record<string, number> = Object.fromEntries(RECIPIENT_STATUSES.map((s) => [s, 0]));
+      for (const message of page.messages) for (const r of message.recipients) fates[r.status]++;
+      expect({ date: day.date, recipients: day.recipients }).toEqual({ date: day.date, recipients: fates });
     }
     return byDay;
   }
@@ -72,6 +82,15 @@ describe('GET /user/stats (SPEC §12)', () => {
       at(base + 2 * DAY + 5 * 3600_000, 'canceled'),
       at(base + 2 * DAY + 5 * 3600_000, 'suppressed'),
     ]);
+    // Each recipient in the fate its message's status implies, as delivery and reports leave them
+    // (the failed one refused by no server: neither handed over nor bounced).
+    await t.db.query(
+      `UPDATE messages SET recipient_fates = (
+         SELECT jsonb_agg(f || jsonb_build_object('status', CASE WHEN status IN ('queued', 'scheduled', 'sending') THEN 'pending' ELSE status END))
+         FROM jsonb_array_elements(recipient_fates) f)
+       WHERE user_id = $1`,
+      [user],
+    );
   }
 
   beforeAll(async () => {
@@ -90,7 +109,21 @@ describe('GET /user/stats (SPEC §12)', () => {
     expect(body).toMatchObject({
       startDate: '2026-03-01',
       endDate: '2026-03-03',
-      totals: { accepted: 13, byStatus: { sent: 4, bounced: 2, complained: 1 } },
+      totals: {
+        accepted: 13,
+        byStatus: { sent: 4, bounced: 2, complained: 1 },
+        recipients: {
+          sent: 4,
+          bounced: 2,
+          complained: 1,
+          failed: 1,
+          pending: 2,
+          deferred: 1,
+          canceled: 1,
+          suppressed: 1,
+        },
+      },
+      // Over recipients: 2 bounced of the 7 handed over, 1 complaint of the 7 accepted.
       rates: { delivered: 7, bounceRate: 2 / 7, complaintRate: 1 / 7 },
     });
   });

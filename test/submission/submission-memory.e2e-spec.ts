@@ -1,49 +1,30 @@
 // Memory stays bounded whatever submission clients send (SPEC §10): 20 nodemailer clients each
 // submit a message of 19 MiB at once to a real API process, which takes every one of them while
 // its peak RSS (VmHWM, sampled from /proc) stays under 300 MB.
-import { readFileSync } from 'node:fs';
-import { freePort } from '../../src/common/free-port';
-import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
+import {
+  ATTACHMENT_BYTES,
+  BUILD_AND_START_MS,
+  MAX_RSS_MB,
+  MeasuredApi,
+  startMeasuredApi,
+} from '../support/measured-api';
 import { bearer, newUserId } from '../support/tokens';
 import { submitWithNodemailer } from './submission-clients';
 
-const MiB = 1024 * 1024;
-const MAX_RSS_MB = 300;
 const CLIENTS = 20;
-// Base64 in 76-character lines makes 13.8 MiB of attachment some 18.9 MiB of message.
-const ATTACHMENT_BYTES = Math.round(13.8 * MiB);
-/** A first start may build (about 15 s here, longer on a busy machine). */
-const BUILD_AND_START_MS = 150_000;
 
 describe('20 concurrent submissions of 19 MiB', () => {
-  let service: ServiceProcess;
+  let api: MeasuredApi;
   let base: string;
   let smtpPort: number;
 
-  const statusKb = (field: 'VmRSS' | 'VmHWM') =>
-    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]);
+  const statusKb = (field: 'VmRSS' | 'VmHWM') => api.statusMb(field) * 1024;
 
   beforeAll(async () => {
-    const port = await freePort();
-    smtpPort = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    service = startServiceProcess(
-      {
-        ROLE: 'api',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        SUBMISSION_SMTP_PORT: String(smtpPort),
-        SUBMISSION_ALLOW_INSECURE_AUTH: 'true',
-        MAX_ATTACHMENT_BYTES: String(15 * MiB),
-        DATABASE_URL: process.env.TEST_DATABASE_URL!,
-        LOG_LEVEL: 'warn',
-      },
-      // As `npm start` runs it (package.json): the build (made first when the sources changed), with 4 MiB semi-spaces.
-      { command: [process.execPath, '--max-semi-space-size=4', 'scripts/start.js'] },
-    );
-    await waitUntilAnswering(`${base}/health`, service, BUILD_AND_START_MS);
+    api = await startMeasuredApi();
+    ({ base, smtpPort } = api);
   }, BUILD_AND_START_MS + 30_000);
-  afterAll(() => service?.stop());
+  afterAll(() => api?.service.stop());
 
   it('takes every message while the API process stays under 300 MB of RSS', async () => {
     const userId = newUserId('smtp-memory');

@@ -16,6 +16,20 @@ export class StatusCountsResponse {
   @count('complained') complained!: number;
 }
 
+const recipients = (fate: string) => ApiProperty({ example: 0, description: `Recipients ${fate} now` });
+
+/** Every recipient status of SPEC §5, zeros included. */
+export class RecipientCountsResponse {
+  @recipients('pending (not tried yet)') pending!: number;
+  @recipients('accepted by the receiving server') sent!: number;
+  @recipients('refused for now, to be tried again') deferred!: number;
+  @recipients('refused for good, or given up on') failed!: number;
+  @recipients('bounced after acceptance') bounced!: number;
+  @recipients('who complained') complained!: number;
+  @recipients('on the suppression list') suppressed!: number;
+  @recipients('canceled before delivery') canceled!: number;
+}
+
 export class StatsDayResponse {
   @ApiProperty({ example: '2026-03-01', description: 'A UTC day' })
   date!: string;
@@ -28,6 +42,9 @@ export class StatsDayResponse {
     description: "Those messages by their status now; each equals the list's `total` for that day and status",
   })
   byStatus!: StatusCountsResponse;
+
+  @ApiProperty({ type: RecipientCountsResponse, description: "Those messages' recipients by their own fate now" })
+  recipients!: RecipientCountsResponse;
 }
 
 export class StatsTotalsResponse {
@@ -36,6 +53,9 @@ export class StatsTotalsResponse {
 
   @ApiProperty({ type: StatusCountsResponse })
   byStatus!: StatusCountsResponse;
+
+  @ApiProperty({ type: RecipientCountsResponse })
+  recipients!: RecipientCountsResponse;
 }
 
 export class StatsRatesResponse {
@@ -46,7 +66,8 @@ export class StatsRatesResponse {
     type: Number,
     nullable: true,
     example: 0.012,
-    description: 'bounced / delivered; null when delivered is 0',
+    description:
+      'Recipients that bounced or were refused for the address itself (SPEC §9: 550 5.1.1 and the like) / recipients handed over (accepted or refused by the receiving server); null when none was handed over',
   })
   bounceRate!: number | null;
 
@@ -54,7 +75,7 @@ export class StatsRatesResponse {
     type: Number,
     nullable: true,
     example: 0.0004,
-    description: 'complained / delivered; null when delivered is 0',
+    description: 'Recipients that complained / recipients the receiving server accepted; null when none was accepted',
   })
   complaintRate!: number | null;
 }

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type MessageCountDimension = 'status' | 'day' | 'sender' | 'bulk' | 'recipient';
+export type MessageCountDimension = 'status' | 'day' | 'sender' | 'bulk' | 'recipient' | 'recipient_day';
 
 /**
  * A +/- change to one message count, appended by the triggers on messages and

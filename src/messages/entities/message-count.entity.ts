@@ -6,7 +6,10 @@ import type { MessageCountDimension } from './message-count-change.entity';
  * migration MessageCounts1764086400000 for what `value` and `status` hold in each dimension).
  */
 @Entity('message_counts')
-@Check('message_counts_dimension_check', `dimension IN ('status', 'day', 'sender', 'bulk', 'recipient')`)
+@Check(
+  'message_counts_dimension_check',
+  `dimension IN ('status', 'day', 'sender', 'bulk', 'recipient', 'recipient_day')`,
+)
 export class MessageCountEntity {
   @PrimaryColumn('text', { name: 'user_id' })
   userId!: string;

@@ -5,7 +5,7 @@ import { WebhookQueue } from '../../queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
 import type { MessageRow, NewMessage } from '../messages.repository';
-import type { FateChange } from '../recipient-fates';
+import type { FateChange, RecipientFate } from '../recipient-fates';
 import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from '../../events/outbox.sql';
 import { recipientFatesSql, transitionSql } from './status-change.sql';
 import { ACCEPTED_STATUS, MessageState, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
@@ -202,13 +202,24 @@ export class MessageLifecycle {
     return state;
   }
 
-  /** Its owner's cancel: scheduled, queued or deferred → canceled. Returns the messages it moved. */
-  cancel(manager: EntityManager, messageIds: string[]): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
-    return this.apply(
-      manager,
-      'cancel',
-      messageIds.map((messageId) => ({ messageId })),
+  /** Its recipients' fates as stored (`[]` for a message stored before they were kept); read under lockState's lock. */
+  async fatesOf(manager: EntityManager, messageId: string): Promise<RecipientFate[]> {
+    const [row]: { fates: RecipientFate[] }[] = await manager.query(
+      `SELECT recipient_fates AS fates FROM messages WHERE id = $1`,
+      [messageId],
     );
+    return row.fates;
+  }
+
+  /**
+   * Its owner's cancel: scheduled, queued or deferred → canceled, with `fates` (canceledFates): the
+   * recipients not yet accepted canceled. Returns the messages it moved.
+   */
+  cancel(
+    manager: EntityManager,
+    changes: Required<Pick<StatusChange<'cancel'>, 'messageId' | 'fates'>>[],
+  ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
+    return this.apply(manager, 'cancel', changes);
   }
 
   /**
@@ -308,7 +319,13 @@ function recordOf(message: NewMessage) {
 /** FateChange[] as recipientChangesCte reads it. */
 function fatesJson(fates: FateChange[]): string {
   return JSON.stringify(
-    fates.map(({ position, key, status, detail }) => ({ p: position, k: key, s: status, d: detail })),
+    fates.map(({ position, key, status, detail, refused }) => ({
+      p: position,
+      k: key,
+      s: status,
+      d: detail,
+      r: refused,
+    })),
   );
 }
 

@@ -18,13 +18,13 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
  * about a recipient, whether or not its message moves).
  */
 export function recipientChangesCte(source: string, release = false): string {
-  const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before
-    FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_to_recordset(c.fates) AS u(p int, k text, s text, d text)
+  const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before, u.r AS refused
+    FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_to_recordset(c.fates) AS u(p int, k text, s text, d text, r text)
     WHERE (m.recipient_fates -> u.p ->> 'status', m.recipient_fates -> u.p ->> 'detail') IS DISTINCT FROM (u.s, u.d)
       AND m.recipient_fates -> u.p ->> 'status' <> 'complained'
       AND (m.recipient_fates -> u.p ->> 'status' <> 'bounced' OR u.s = 'complained')
       AND (u.s <> 'suppressed' OR m.recipient_fates -> u.p ->> 'status' IN ('pending', 'deferred', 'suppressed'))`;
-  const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed'
+  const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed', null
     FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
     WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'
       AND NOT coalesce(c.fates @> jsonb_build_array(jsonb_build_object('p', f.i - 1)), false)
@@ -44,13 +44,15 @@ export function recipientChangesCte(source: string, release = false): string {
  * by position, so that the UPDATE applies them by a join rather than looking them up row by row.
  */
 const FATE_PATCHES = `fate_patches AS (
-    SELECT message_id, jsonb_object_agg(position::text, jsonb_build_object('status', status, 'detail', detail, 'at', ${NOW_ISO})) AS patch
+    SELECT message_id, jsonb_object_agg(position::text, jsonb_build_object('status', status, 'detail', detail, 'at', ${NOW_ISO})
+      -- The refusal's kind (RecipientFate.refused), kept only beside the failure it explains.
+      || CASE WHEN refused IS NULL THEN '{}' ELSE jsonb_build_object('refused', refused) END) AS patch
     FROM recipient_changes GROUP BY message_id
   )`;
 
 /** The new value of m.recipient_fates, with its fate_patches row `p` applied (none: as it was). */
 const FATES_AFTER = `CASE WHEN p.patch IS NULL THEN m.recipient_fates ELSE (
-    SELECT jsonb_agg(f.v || coalesce(p.patch -> (f.i - 1)::text, '{}') ORDER BY f.i)
+    SELECT jsonb_agg(CASE WHEN p.patch ? (f.i - 1)::text THEN (f.v - 'refused') || (p.patch -> (f.i - 1)::text) ELSE f.v END ORDER BY f.i)
     FROM jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
   ) END`;
 

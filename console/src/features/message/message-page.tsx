@@ -5,6 +5,7 @@ import { ConfirmButton } from '../../components/confirm-button';
 import { QueryView } from '../../components/query-view';
 import { InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
+import { cancelQuestion } from './cancel-question';
 import { ContentSection } from './content-section';
 import { MessageFields } from './message-fields';
 import { Recipients } from './recipients';
@@ -58,7 +59,7 @@ function MessageView({ message }: { message: Message }) {
           permission={canSend.allowed ? cancelable(message) : canSend}
           pending={cancel.isPending}
           onConfirm={() => cancel.mutate()}
-          question="Cancel this message? It will not be sent."
+          question={cancelQuestion(message)}
         >
           Cancel
         </ConfirmButton>

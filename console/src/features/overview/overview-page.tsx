@@ -39,19 +39,25 @@ function NoMessagesYet() {
 function StatsView({ stats }: { stats: Stats }) {
   const { totals, rates } = stats;
   const complaintHigh = rates.complaintRate !== null && rates.complaintRate >= COMPLAINT_LIMIT;
+  const recipients = totals.recipients;
   return (
     <>
       <dl className="stat-tiles">
-        <Tile label="Accepted" value={totals.accepted.toLocaleString()} />
-        <Tile label="Delivered" value={rates.delivered.toLocaleString()} />
+        <Tile label="Messages" value={totals.accepted.toLocaleString()} />
+        <Tile
+          label="Recipients delivered"
+          value={(recipients.sent + recipients.bounced + recipients.complained).toLocaleString()}
+        />
         <Tile label="Bounce rate" value={percent(rates.bounceRate)} />
         <Tile label="Complaint rate" value={percent(rates.complaintRate)} warn={complaintHigh} />
-        <Tile label="Failed" value={totals.byStatus.failed.toLocaleString()} />
-        <Tile label="Suppressed" value={totals.byStatus.suppressed.toLocaleString()} />
+        <Tile label="Recipients failed" value={recipients.failed.toLocaleString()} />
+        <Tile label="Recipients suppressed" value={recipients.suppressed.toLocaleString()} />
       </dl>
       <p className={complaintHigh ? 'inline-note' : 'muted small'}>
         Gmail and Yahoo require bulk senders to keep spam complaints under 0.3 % (and advise under 0.1 %); above it,
-        their mail goes to spam or is refused. Rates count delivered mail: sent, bounced and complained.
+        their mail goes to spam or is refused. Rates count recipients, as mailbox providers do: bounces (including
+        addresses the receiving server refused as unknown) over the recipients handed to it; complaints over those it
+        accepted.
       </p>
       <div className="card">
         <Suspense fallback={<Loading what="the chart" />}>
