@@ -4,6 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AttachmentsModule } from './attachments/attachments.module';
 import { AuthModule } from './auth/auth.module';
 import { BouncesModule } from './bounces/bounces.module';
+import { clientAddressOfRequest } from './common/client-address';
 import { HttpDrain } from './common/http-drain';
 import type { AuthUser } from './auth/auth-user';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
@@ -43,8 +44,12 @@ export class AppModule {
               req: loggedRequest,
               res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
             },
-            // Read again when the response is logged, by which time the guard has named the caller.
-            customProps: (request) => ({ userId: (request as { user?: AuthUser }).user?.id }),
+            // Read again when the response is logged, by which time the guard has named the caller;
+            // the client's address, not its proxy's (TRUST_PROXY).
+            customProps: (request) => ({
+              userId: (request as { user?: AuthUser }).user?.id,
+              clientAddress: clientAddressOfRequest(request, config.trustedProxies),
+            }),
             autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
           },
         }),

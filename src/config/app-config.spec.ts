@@ -109,6 +109,14 @@ describe(AppConfig.name, () => {
       ['MESSAGE_RETENTION_DAYS', '36501'],
       ['MESSAGE_RETENTION_DAYS', '1.5'],
       ['MESSAGE_RETENTION_DAYS', '30d'],
+      ['TRUST_PROXY', 'proxy.example.com'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', 'fd00::/129'],
+      ['TRUST_PROXY', '10.0.0.1,'],
+      ['TRUST_PROXY', '127.1'],
+      ['TRUST_PROXY', '0x7f.0.0.1'],
+      ['TRUST_PROXY', '10.0.0.1:8080'],
+      ['TRUST_PROXY', Array.from({ length: 101 }, (_, i) => `10.0.0.${i}`).join(',')],
     ])('refuses %s=%s with a message naming the variable', (name, value) => {
       const env = { JWT_SECRET: SECRET, [name]: value };
       if (name === 'JWT_JWKS_URL') delete (env as Record<string, string | undefined>).JWT_SECRET;
@@ -135,6 +143,25 @@ describe(AppConfig.name, () => {
       ['', undefined],
     ])('takes MESSAGE_RETENTION_DAYS=%s (unset: messages are kept forever)', (value, days) => {
       expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET, MESSAGE_RETENTION_DAYS: value }).retentionDays).toBe(days);
+    });
+
+    it('reads TRUST_PROXY: addresses and CIDR ranges, IPv4 and IPv6, up to 100 of them; unset trusts no one', () => {
+      const proxies = (value: string) =>
+        AppConfig.fromEnvironment({ JWT_SECRET: SECRET, TRUST_PROXY: value }).trustedProxies;
+
+      const given = proxies(' 10.0.0.1, 172.16.0.0/12 ,fd00::/8,::1');
+      expect(['10.0.0.1', '172.31.255.255', 'fd12::1', '::1', '::ffff:172.16.0.9'].map((a) => given.trusts(a))).toEqual(
+        [true, true, true, true, true],
+      );
+      expect(['10.0.0.2', '172.32.0.0', 'fe80::1', '127.0.0.1'].map((a) => given.trusts(a))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
+      const hundred = proxies(Array.from({ length: 100 }, (_, i) => `10.0.0.${i}`).join(','));
+      expect(hundred.trusts('10.0.0.99')).toBe(true);
+      expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET }).trustedProxies.isEmpty).toBe(true);
     });
 
     it('reports every invalid variable at once', () => {

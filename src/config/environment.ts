@@ -216,4 +216,9 @@ export class Environment {
   @IsString()
   @MinLength(32, { message: 'DATA_ENCRYPTION_KEY must be at least 32 characters' })
   DATA_ENCRYPTION_KEY?: string;
+
+  /** Addresses and CIDR ranges of the reverse proxies in front, comma-separated (AppConfig parses them). */
+  @IsOptional()
+  @IsString()
+  TRUST_PROXY?: string;
 }
