@@ -60,6 +60,43 @@ describe(SmtpListening.name, () => {
     expect(seen).toEqual([]);
   });
 
+  it('takes 10 connections from one address, answers the 11th with 421, and still serves another address', async () => {
+    const { port } = await listen();
+    const held = Array.from({ length: 10 }, () => new RawSmtpClient(port, '127.0.0.2'));
+    try {
+      await Promise.all(held.map((c) => c.greeted()));
+      expect(held.map((c) => c.replies()[0]?.slice(0, 4))).toEqual(Array(10).fill('220 '));
+
+      const eleventh = new RawSmtpClient(port, '127.0.0.2');
+      await eleventh.waitFor((c) => c.closed, 'the 11th to be turned away');
+      expect(eleventh.replies()).toEqual(['421 Too many connections from your address, try again later']);
+      // Another address sends its mail (nodemailer), while the first holds its ten.
+      const transport = createTransport({
+        host: HOST,
+        port,
+        secure: false,
+        ignoreTLS: true,
+        localAddress: '127.0.0.3',
+      });
+      await expect(transport.sendMail(MESSAGE)).resolves.toMatchObject({ accepted: ['b@example.com'] });
+      transport.close();
+
+      // One of the ten leaves: once the server has counted it out, the address is served again.
+      held.pop()!.destroy();
+      let again = new RawSmtpClient(port, '127.0.0.2');
+      await again.greeted();
+      for (let n = 0; n < 100 && !again.replies()[0]?.startsWith('220 '); n++) {
+        again.destroy();
+        again = new RawSmtpClient(port, '127.0.0.2');
+        await again.greeted();
+      }
+      expect(again.replies()[0]).toMatch(/^220 /);
+      held.push(again);
+    } finally {
+      for (const c of held) c.destroy();
+    }
+  });
+
   it('hangs up with 421 on a session that outlives sessionMs, however busy it keeps', async () => {
     limits.sessionMs = 300;
     const { port } = await listen();

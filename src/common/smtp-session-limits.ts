@@ -6,6 +6,13 @@
 export class SmtpSessionLimits {
   /** Connections at once per process; past it, 421. */
   clients = 100;
+  /**
+   * Connections at once from one client address (an IPv6 client's /64); past it, 421, so that one
+   * address cannot hold every connection (`clients`) and shut everyone else out. Ten: twice
+   * nodemailer's pool (5 connections), above what MTAs open to one host by default (Exim 4; a
+   * Postfix sender told 421 queues the rest and comes back), and ten addresses to fill `clients`.
+   */
+  clientsPerAddress = 10;
   /** Whole session, however busy: a client that keeps talking (NOOP, RSET, a byte at a time…) is still cut off with 421. */
   sessionMs = 5 * 60_000;
 }
