@@ -4,6 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AttachmentsModule } from './attachments/attachments.module';
 import { AuthModule } from './auth/auth.module';
 import { BouncesModule } from './bounces/bounces.module';
+import { BodyReadDeadline } from './common/body-limit';
 import { clientAddressOfRequest } from './common/client-address';
 import { HttpDrain } from './common/http-drain';
 import type { AuthUser } from './auth/auth-user';
@@ -29,12 +30,22 @@ import { InboundModule } from './inbound/inbound.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
+class BodyReadModule {}
+
+@Module({})
 export class AppModule {
   static forRoot(config: AppConfig, drain: HttpDrain): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        // What the readers of bodies in common/ take of the configuration, for every module.
+        {
+          module: BodyReadModule,
+          global: true,
+          providers: [{ provide: BodyReadDeadline, useValue: new BodyReadDeadline(config.limits.bodyReadMs) }],
+          exports: [BodyReadDeadline],
+        },
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,

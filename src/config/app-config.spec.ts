@@ -17,7 +17,12 @@ describe(AppConfig.name, () => {
       expect(sut.production).toBe(false);
       expect(sut.dataDir).toBe(resolve('./data'));
       expect(sut.databaseUrl).toBeUndefined();
-      expect(sut.limits).toEqual({ maxRecipients: 50, maxAttachmentBytes: 10485760, requestsPerMinute: 600 });
+      expect(sut.limits).toEqual({
+        maxRecipients: 50,
+        maxAttachmentBytes: 10485760,
+        requestsPerMinute: 600,
+        bodyReadMs: 60_000,
+      });
       expect(sut.auth).toEqual({
         verification: { kind: 'secret', secret: SECRET, algorithms: ['HS256'] },
         issuer: undefined,
@@ -37,6 +42,7 @@ describe(AppConfig.name, () => {
         MAX_RECIPIENTS: '5',
         MAX_ATTACHMENT_BYTES: '1024',
         RATE_LIMIT_PER_MINUTE: '30',
+        BODY_READ_TIMEOUT_MS: '1500',
       });
 
       expect(sut.port).toBe(8080);
@@ -45,7 +51,12 @@ describe(AppConfig.name, () => {
       expect(sut.databaseUrl).toBe('postgresql://mailroom@db:5432/mailroom');
       expect(sut.auth.issuer).toBe('https://issuer.example.com/');
       expect(sut.auth.audience).toBe('mailroom');
-      expect(sut.limits).toEqual({ maxRecipients: 5, maxAttachmentBytes: 1024, requestsPerMinute: 30 });
+      expect(sut.limits).toEqual({
+        maxRecipients: 5,
+        maxAttachmentBytes: 1024,
+        requestsPerMinute: 30,
+        bodyReadMs: 1500,
+      });
     });
 
     it('reads the deliverability settings of SPEC §9, with their defaults', () => {
@@ -109,6 +120,8 @@ describe(AppConfig.name, () => {
       ['MESSAGE_RETENTION_DAYS', '36501'],
       ['MESSAGE_RETENTION_DAYS', '1.5'],
       ['MESSAGE_RETENTION_DAYS', '30d'],
+      ['BODY_READ_TIMEOUT_MS', '99'],
+      ['BODY_READ_TIMEOUT_MS', '3600001'],
       ['TRUST_PROXY', 'proxy.example.com'],
       ['TRUST_PROXY', '10.0.0.0/33'],
       ['TRUST_PROXY', 'fd00::/129'],

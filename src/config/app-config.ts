@@ -31,7 +31,13 @@ export class AppConfig {
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
   /** TRUST_PROXY: whose X-Forwarded-For and X-Forwarded-Proto are believed (clientAddress). */
   readonly trustedProxies!: TrustedProxies;
-  readonly limits!: { maxRecipients: number; maxAttachmentBytes: number; requestsPerMinute: number };
+  readonly limits!: {
+    maxRecipients: number;
+    maxAttachmentBytes: number;
+    requestsPerMinute: number;
+    /** A JSON body or upload not read whole this long after its reading began: 408 (BodyLimit). */
+    bodyReadMs: number;
+  };
   readonly webhooks!: {
     /** The master key every user's signing secret is derived from. */
     signingKey: string;
@@ -158,6 +164,9 @@ export class AppConfig {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,
         maxAttachmentBytes: vars.MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
         requestsPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 600,
+        // 20 MiB in a minute is 2.8 Mbit/s: a client slower than that holds a large-body turn,
+        // which the others wait for, too long (nginx gives a body 60 s between two reads).
+        bodyReadMs: vars.BODY_READ_TIMEOUT_MS ?? 60_000,
       },
     });
   }
