@@ -211,7 +211,7 @@ describe('the inbound listener against hostile clients', () => {
   it(
     'greets 100 concurrent clients and answers the 101st with 421, then serves again once they leave',
     async () => {
-      // Ten addresses of ten: an address has ten connections at most (SmtpSessionLimits.clientsPerAddress).
+      // Spread over ten addresses: one address may hold twenty at most (SmtpSessionLimits.clientsPerAddress).
       const clients = Array.from({ length: 100 }, (_, i) => new RawClient(app.inboundPort(), `127.0.1.${i % 10}`));
       try {
         await Promise.all(clients.map((c) => c.greeted()));

@@ -58,7 +58,7 @@ describe('hostile submitted messages (SPEC §10)', () => {
       }
     };
     const rest = Promise.all(Array.from({ length: 8 }, restLoop));
-    // Two addresses of six: an address has ten connections at most (SmtpSessionLimits.clientsPerAddress).
+    // Two addresses of six, as a crowd of clients comes (SmtpSessionLimits.clientsPerAddress).
     const outcomes = await Promise.all(withNul.map((raw, i) => submitRaw(key, raw, undefined, `127.0.4.${i % 2}`)));
     submitting = false;
     await rest;

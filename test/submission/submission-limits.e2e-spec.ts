@@ -47,7 +47,7 @@ describe('limits of the submission server (SPEC §10)', () => {
   it('has the limits SPEC §10 gives by default', () => {
     expect(new SubmissionLimits()).toMatchObject({
       clients: 100,
-      clientsPerAddress: 10,
+      clientsPerAddress: 20,
       sessionMs: 5 * 60_000,
       failedLoginsPerSession: 3,
       failedLoginsPerAddress: 20,
@@ -60,7 +60,7 @@ describe('limits of the submission server (SPEC §10)', () => {
   it('greets 100 concurrent clients and answers the 101st (nodemailer) with 421, then serves again once one leaves', async () => {
     const userId = newUserId('crowd');
     const { key } = await apiKeyFor(t, userId);
-    // Ten addresses of ten: an address has ten connections at most.
+    // Spread over ten addresses: one address may hold twenty connections at most.
     const crowd = Array.from({ length: 100 }, (_, i) => rawClient(`127.0.1.${i % 10}`));
     await Promise.all(crowd.map((c) => c.greeted()));
     expect(crowd.map((c) => c.replies()[0]?.slice(0, 4))).toEqual(Array(100).fill('220 '));
@@ -142,6 +142,23 @@ describe('limits of the submission server (SPEC §10)', () => {
     expect(await login(forgetful, key)).toMatch(/^235 /);
   });
 
+  it('answers the 21st idle connection of one address with 421 while nodemailer from another address submits', async () => {
+    const { key } = await apiKeyFor(t, newUserId('beside-idle'));
+    const idle = Array.from({ length: 20 }, () => rawClient('127.0.0.20'));
+    await Promise.all(idle.map((c) => c.greeted()));
+    expect(idle.map((c) => c.replies()[0]?.slice(0, 4))).toEqual(Array(20).fill('220 '));
+
+    const extra = rawClient('127.0.0.20');
+    await extra.waitFor((c) => c.closed, 'the 21st to be turned away');
+    expect(extra.replies()).toEqual([expect.stringMatching(/^421 Too many connections from your address/)]);
+    expect(await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.21' })).toMatchObject({
+      accepted: true,
+    });
+
+    for (const c of idle) c.destroy();
+    expect(await noConnectionsWithin(listeningSocketOf(t), 10_000)).toBe(true);
+  });
+
   it('refuses at connect (421) an address with 20 failed logins in the window, serves it at 19, and again once the window ends', async () => {
     const savedWindow = limits().failedLoginWindowMs;
     // A window short enough to see end; it is read when an address's window starts.
@@ -201,19 +218,12 @@ describe('limits of the submission server (SPEC §10)', () => {
       await client.waitFor((c) => c.replies().length > before || c.closed, 'the AUTH reply');
       return client.replies().at(-1);
     };
-    // Eleven sessions from one address, all open before any login fails: one past the ten an
-    // address may hold, which this test lifts to see the failed-login rule alone.
-    const savedPerAddress = limits().clientsPerAddress;
-    limits().clientsPerAddress = 11;
+    // Eleven sessions from one address, all open before any login fails.
     const sessions = Array.from({ length: 11 }, () => rawClient('127.0.0.8'));
-    try {
-      for (const session of sessions) {
-        await session.greeted();
-        session.write('EHLO early.example\r\n');
-        await session.waitFor((c) => c.replies().length === 2, 'EHLO');
-      }
-    } finally {
-      limits().clientsPerAddress = savedPerAddress;
+    for (const session of sessions) {
+      await session.greeted();
+      session.write('EHLO early.example\r\n');
+      await session.waitFor((c) => c.replies().length === 2, 'EHLO');
     }
     // Ten of them fail twice each (no session reaches its own limit of 3): 20 for the address.
     for (const session of sessions.slice(0, 10)) {
