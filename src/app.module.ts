@@ -5,9 +5,7 @@ import { AttachmentsModule } from './attachments/attachments.module';
 import { AuthModule } from './auth/auth.module';
 import { BouncesModule } from './bounces/bounces.module';
 import { BodyReadDeadline } from './common/body-limit';
-import { clientAddressOfRequest } from './common/client-address';
 import { HttpDrain } from './common/http-drain';
-import type { AuthUser } from './auth/auth-user';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -16,7 +14,7 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { ENTITIES } from './entities';
 import { QueueModule } from './queue/queue.module';
 import { EventsModule } from './events/events.module';
-import { loggedRequest } from './request-log';
+import { loggedRequest, requestLogProps } from './request-log';
 import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -57,10 +55,7 @@ export class AppModule {
             },
             // Read again when the response is logged, by which time the guard has named the caller;
             // the client's address, not its proxy's (TRUST_PROXY).
-            customProps: (request) => ({
-              userId: (request as { user?: AuthUser }).user?.id,
-              clientAddress: clientAddressOfRequest(request, config.trustedProxies),
-            }),
+            customProps: (request) => requestLogProps(request, config.trustedProxies),
             autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
           },
         }),
