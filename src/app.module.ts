@@ -4,8 +4,8 @@ import { LoggerModule } from 'nestjs-pino';
 import { AttachmentsModule } from './attachments/attachments.module';
 import { AuthModule } from './auth/auth.module';
 import { BouncesModule } from './bounces/bounces.module';
+import { BodyReadDeadline } from './common/body-limit';
 import { HttpDrain } from './common/http-drain';
-import type { AuthUser } from './auth/auth-user';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -14,7 +14,7 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { ENTITIES } from './entities';
 import { QueueModule } from './queue/queue.module';
 import { EventsModule } from './events/events.module';
-import { loggedRequest } from './request-log';
+import { loggedRequest, requestLogProps } from './request-log';
 import { HealthModule } from './health/health.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -28,12 +28,22 @@ import { InboundModule } from './inbound/inbound.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
+class BodyReadModule {}
+
+@Module({})
 export class AppModule {
   static forRoot(config: AppConfig, drain: HttpDrain): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        // What the readers of bodies in common/ take of the configuration, for every module.
+        {
+          module: BodyReadModule,
+          global: true,
+          providers: [{ provide: BodyReadDeadline, useValue: new BodyReadDeadline(config.limits.bodyReadMs) }],
+          exports: [BodyReadDeadline],
+        },
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
@@ -43,8 +53,9 @@ export class AppModule {
               req: loggedRequest,
               res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
             },
-            // Read again when the response is logged, by which time the guard has named the caller.
-            customProps: (request) => ({ userId: (request as { user?: AuthUser }).user?.id }),
+            // Read again when the response is logged, by which time the guard has named the caller;
+            // the client's address, not its proxy's (TRUST_PROXY).
+            customProps: (request) => requestLogProps(request, config.trustedProxies),
             autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
           },
         }),

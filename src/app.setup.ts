@@ -29,6 +29,8 @@ export async function createApp(config: AppConfig, drain = new HttpDrain()): Pro
   });
   app.useLogger(withQuietStartUp(app.get(Logger)));
   app.disable('x-powered-by');
+  // req.ip and req.protocol as clientAddress decides (TRUST_PROXY): one rule, whoever reads them.
+  app.set('trust proxy', (address: string) => config.trustedProxies.trusts(address));
   answerParserErrorsAsProblems(app.getHttpServer());
   app.use(assignRequestId);
   drain.attach(app.getHttpServer());

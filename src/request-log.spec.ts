@@ -1,4 +1,6 @@
-import { loggedRequest } from './request-log';
+import type { IncomingMessage } from 'node:http';
+import { TrustedProxies } from './config/trusted-proxies';
+import { loggedRequest, requestLogProps } from './request-log';
 
 describe('loggedRequest', () => {
   it('keeps id, method and path, and nothing else of the request', () => {
@@ -19,5 +21,24 @@ describe('loggedRequest', () => {
     expect(loggedRequest({ id: 'r4', method: 'GET', url: `/user/unsubscribe/${token}` }).url).toBe(
       `/user/unsubscribe/${token}`,
     );
+  });
+});
+
+describe('requestLogProps', () => {
+  const request = (peer: string, forwardedFor?: string) =>
+    ({
+      socket: { remoteAddress: peer },
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+      user: { id: 'u1' },
+    }) as unknown as IncomingMessage & { user: { id: string } };
+
+  it("records the client's address: behind a trusted proxy the one it forwards, else the peer whatever the header says", () => {
+    const proxies = TrustedProxies.parse('10.0.0.1');
+
+    expect(requestLogProps(request('10.0.0.1', '198.51.100.7'), proxies)).toEqual({
+      userId: 'u1',
+      clientAddress: '198.51.100.7',
+    });
+    expect(requestLogProps(request('::ffff:203.0.113.9', '198.51.100.7'), proxies).clientAddress).toBe('203.0.113.9');
   });
 });

@@ -1,3 +1,7 @@
+import type { IncomingMessage } from 'node:http';
+import type { AuthUser } from './auth/auth-user';
+import { clientAddressOfRequest, ProxyTrust } from './common/client-address';
+
 /**
  * What a request's log line keeps of it: its id, method and path, no headers (about 750 bytes
  * each, credentials among them). An unsubscribe path's token is a credential too (it unsubscribes
@@ -9,4 +13,12 @@ export function loggedRequest(request: { id: string; method: string; url: string
     method: request.method,
     url: request.url.replace(/^\/unsubscribe\/[^/?#]*/i, '/unsubscribe/{token}'),
   };
+}
+
+/**
+ * What a request's log line adds once its answer is sent: the caller the guard named, and the
+ * client's address (TRUST_PROXY: the client behind our proxies, not the proxy).
+ */
+export function requestLogProps(request: IncomingMessage & { user?: AuthUser }, proxies: ProxyTrust) {
+  return { userId: request.user?.id, clientAddress: clientAddressOfRequest(request, proxies) };
 }

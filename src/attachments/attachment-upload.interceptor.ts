@@ -5,6 +5,7 @@ import { Observable } from 'rxjs';
 import { BodyLimit } from '../common/body-limit';
 import { Slots } from '../common/slots';
 import { MalformedBodyError, PayloadTooLargeError } from '../common/problem/problem.errors';
+import type { AuthUser } from '../auth/auth-user';
 import { AppConfig } from '../config/app-config';
 
 // Room for the multipart framing around the file: boundaries, and part headers whose file name
@@ -14,6 +15,9 @@ const FRAMING_BYTES = 16 * 1024;
 // (in the socket, where TCP holds the client back), so that 20 concurrent 10 MiB uploads do not
 // hold 20 files, and their copies on the way to PostgreSQL, in memory (SPEC's RSS bound).
 const UPLOADS_AT_ONCE = 2;
+// One user's uploads hold at most one of them, the users waiting being served in turn: one user's
+// slow uploads cannot keep every other user's waiting (issue 33).
+const UPLOADS_AT_ONCE_PER_USER = 1;
 
 /**
  * Reads the one `file` part of POST /attachments, in memory (it goes into PostgreSQL whole),
@@ -24,7 +28,7 @@ const UPLOADS_AT_ONCE = 2;
 @Injectable()
 export class AttachmentUploadInterceptor implements NestInterceptor {
   private readonly readFilePart: RequestHandler;
-  private readonly uploads = new Slots(UPLOADS_AT_ONCE);
+  private readonly uploads = new Slots(UPLOADS_AT_ONCE, UPLOADS_AT_ONCE_PER_USER);
 
   constructor(private readonly config: AppConfig) {
     this.readFilePart = multer({
@@ -37,12 +41,12 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const request = context.switchToHttp().getRequest<Request>();
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
     const response = context.switchToHttp().getResponse<Response>();
     // Any other body is left unread: the controller answers it with 415.
     if (request.is('multipart/form-data')) {
       // Held until the answer is sent or the connection ends: the file is in memory until stored.
-      const release = await this.uploads.take();
+      const release = await this.uploads.take(request.user?.id);
       response.once('close', release);
       if (response.writableEnded || request.destroyed) release();
       const max = this.config.limits.maxAttachmentBytes;
@@ -50,6 +54,7 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
         request,
         max + FRAMING_BYTES,
         `The file is larger than MAX_ATTACHMENT_BYTES (${max} bytes).`,
+        this.config.limits.bodyReadMs,
       );
       await limit.race(
         () =>

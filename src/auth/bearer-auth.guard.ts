@@ -3,7 +3,9 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ExtractJwt } from 'passport-jwt';
+import { clientAddressOfRequest, countedAddress } from '../common/client-address';
 import { FailureBudget } from '../common/failure-budget';
+import { AppConfig } from '../config/app-config';
 import { InvalidTokenError, RateLimitedError, ServiceUnavailableError } from '../common/problem/problem.errors';
 import { isApiKeyToken } from './api-keys/api-key-hasher';
 import type { ApiKeyScope } from './api-keys/api-key-scope';
@@ -33,6 +35,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeys,
+    private readonly config: AppConfig,
   ) {
     super();
   }
@@ -63,9 +66,10 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
    * from it, a valid one too, is refused (429) until its window ends, as the submission port
    * refuses the address outright, since telling a valid key from an unknown one takes the very
    * look-up the budget saves. JWTs, checked without the database, still work from that address.
+   * The address is the client's, not a reverse proxy's (TRUST_PROXY), and an IPv6 client's /64.
    */
   private async keyHolder(token: string, request: Request): Promise<ApiKeyHolder> {
-    const client = request.socket.remoteAddress ?? '';
+    const client = countedAddress(clientAddressOfRequest(request, this.config.trustedProxies));
     const refusal = this.badKeys.refusal(client);
     if (refusal) {
       const { limit, retryAfterSeconds } = refusal;

@@ -15,8 +15,10 @@ const LARGE_BODIES_AT_ONCE = 1;
 
 /**
  * Gives a request with a large body (declared over LARGE_BODY_BYTES, or of undeclared length) its
- * turn before its body is read, and holds the turn until its answer is sent. A global guard
- * between authentication and the rate limit: the caller is known before it waits (a request
+ * turn before its body is read, and holds the turn until its answer is sent: at most until its
+ * body's deadline (BODY_READ_TIMEOUT_MS, JsonBodyInterceptor) and the work on it. Users waiting
+ * are served in turn, so that one user's many large bodies do not keep another's behind them
+ * all. A global guard between authentication and the rate limit: the caller is known before it waits (a request
  * without a valid token never waits, nor is read), and the rate limit counts it once its turn has
  * come, so a request whose budget ran out meanwhile is refused (429) without its body being read.
  */
@@ -25,12 +27,12 @@ export class LargeBodyTurnGuard implements CanActivate {
   private readonly turns = new Slots(LARGE_BODIES_AT_ONCE);
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request & { user?: unknown }>();
+    const request = context.switchToHttp().getRequest<Request & { user?: { id: string } }>();
     // Public routes (unsubscribe) read at most their own small limit and have no caller to wait
     // as: only an authenticated request may hold the turn, or anyone could, with a trickled body.
     if (request.user === undefined || !hasLargeBody(request)) return true;
     const response = context.switchToHttp().getResponse<Response>();
-    const release = await this.turns.take();
+    const release = await this.turns.take(request.user.id);
     response.once('close', release);
     // Gone while it waited: nothing will be read.
     if (response.writableEnded || request.destroyed) release();

@@ -60,6 +60,43 @@ describe(SmtpListening.name, () => {
     expect(seen).toEqual([]);
   });
 
+  it('takes 20 connections from one address, answers the 21st with 421, and still serves another address', async () => {
+    const { port } = await listen();
+    const held = Array.from({ length: 20 }, () => new RawSmtpClient(port, '127.0.0.2'));
+    try {
+      await Promise.all(held.map((c) => c.greeted()));
+      expect(held.map((c) => c.replies()[0]?.slice(0, 4))).toEqual(Array(20).fill('220 '));
+
+      const extra = new RawSmtpClient(port, '127.0.0.2');
+      await extra.waitFor((c) => c.closed, 'the 21st to be turned away');
+      expect(extra.replies()).toEqual(['421 Too many connections from your address, try again later']);
+      // Another address sends its mail (nodemailer), while the first holds its twenty.
+      const transport = createTransport({
+        host: HOST,
+        port,
+        secure: false,
+        ignoreTLS: true,
+        localAddress: '127.0.0.3',
+      });
+      await expect(transport.sendMail(MESSAGE)).resolves.toMatchObject({ accepted: ['b@example.com'] });
+      transport.close();
+
+      // One of the twenty leaves: once the server has counted it out, the address is served again.
+      held.pop()!.destroy();
+      let again = new RawSmtpClient(port, '127.0.0.2');
+      await again.greeted();
+      for (let n = 0; n < 100 && !again.replies()[0]?.startsWith('220 '); n++) {
+        again.destroy();
+        again = new RawSmtpClient(port, '127.0.0.2');
+        await again.greeted();
+      }
+      expect(again.replies()[0]).toMatch(/^220 /);
+      held.push(again);
+    } finally {
+      for (const c of held) c.destroy();
+    }
+  });
+
   it('hangs up with 421 on a session that outlives sessionMs, however busy it keeps', async () => {
     limits.sessionMs = 300;
     const { port } = await listen();

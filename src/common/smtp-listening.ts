@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
+import { countedAddress } from './client-address';
 import type { SmtpSessionLimits } from './smtp-session-limits';
 
 /** Where to listen, and what to do with a client's own connection errors. */
@@ -12,14 +13,17 @@ export interface SmtpListenAt {
 
 /**
  * The life of an SMTP server of ours (the inbound listener, the submission server): created
- * with what both share (SmtpSessionLimits' connections, no reverse lookup, no logger of its own),
+ * with what both share (SmtpSessionLimits' connections, in all and per client address, no reverse
+ * lookup, no logger of its own),
  * listening, each session's state kept from connect to close and the session cut off at its
  * deadline, and at close the sessions in flight given the server's closeTimeout. `S` is what the
  * owner keeps per session.
  */
 export class SmtpListening<S> {
   private server?: SMTPServer;
-  private readonly sessions = new Map<string, { state: S; deadline: NodeJS.Timeout }>();
+  private readonly sessions = new Map<string, { state: S; deadline: NodeJS.Timeout; address: string }>();
+  /** Sessions open per client address (countedAddress: an IPv6 client's /64); an address with none is not kept. */
+  private readonly perAddress = new Map<string, number>();
 
   constructor(private readonly limits: SmtpSessionLimits) {}
 
@@ -50,9 +54,14 @@ export class SmtpListening<S> {
       disableReverseLookup: true,
       logger: false,
       onConnect: (session, callback) => {
+        const address = countedAddress(session.remoteAddress);
+        const held = this.perAddress.get(address) ?? 0;
+        // Read now: a test may lower it on a running server.
+        if (held >= this.limits.clientsPerAddress) return callback(tooManyFromAddress());
         const state = open(session);
         if (state instanceof Error) return callback(state);
-        this.sessions.set(session.id, { state, deadline: this.deadline(session.id) });
+        this.perAddress.set(address, held + 1);
+        this.sessions.set(session.id, { state, deadline: this.deadline(session.id), address });
         callback();
       },
       onClose: (session) => this.forget(session.id),
@@ -78,6 +87,7 @@ export class SmtpListening<S> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const { deadline } of this.sessions.values()) clearTimeout(deadline);
     this.sessions.clear();
+    this.perAddress.clear();
   }
 
   /**
@@ -99,7 +109,17 @@ export class SmtpListening<S> {
   }
 
   private forget(sessionId: string): void {
-    clearTimeout(this.sessions.get(sessionId)?.deadline);
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    clearTimeout(session.deadline);
     this.sessions.delete(sessionId);
+    const held = this.perAddress.get(session.address)! - 1;
+    if (held > 0) this.perAddress.set(session.address, held);
+    else this.perAddress.delete(session.address);
   }
+}
+
+/** smtp-server answers an error with its responseCode and closes the connection. */
+function tooManyFromAddress(): Error {
+  return Object.assign(new Error('Too many connections from your address, try again later'), { responseCode: 421 });
 }

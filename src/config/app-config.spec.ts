@@ -17,7 +17,12 @@ describe(AppConfig.name, () => {
       expect(sut.production).toBe(false);
       expect(sut.dataDir).toBe(resolve('./data'));
       expect(sut.databaseUrl).toBeUndefined();
-      expect(sut.limits).toEqual({ maxRecipients: 50, maxAttachmentBytes: 10485760, requestsPerMinute: 600 });
+      expect(sut.limits).toEqual({
+        maxRecipients: 50,
+        maxAttachmentBytes: 10485760,
+        requestsPerMinute: 600,
+        bodyReadMs: 60_000,
+      });
       expect(sut.auth).toEqual({
         verification: { kind: 'secret', secret: SECRET, algorithms: ['HS256'] },
         issuer: undefined,
@@ -37,6 +42,7 @@ describe(AppConfig.name, () => {
         MAX_RECIPIENTS: '5',
         MAX_ATTACHMENT_BYTES: '1024',
         RATE_LIMIT_PER_MINUTE: '30',
+        BODY_READ_TIMEOUT_MS: '1500',
       });
 
       expect(sut.port).toBe(8080);
@@ -45,7 +51,12 @@ describe(AppConfig.name, () => {
       expect(sut.databaseUrl).toBe('postgresql://mailroom@db:5432/mailroom');
       expect(sut.auth.issuer).toBe('https://issuer.example.com/');
       expect(sut.auth.audience).toBe('mailroom');
-      expect(sut.limits).toEqual({ maxRecipients: 5, maxAttachmentBytes: 1024, requestsPerMinute: 30 });
+      expect(sut.limits).toEqual({
+        maxRecipients: 5,
+        maxAttachmentBytes: 1024,
+        requestsPerMinute: 30,
+        bodyReadMs: 1500,
+      });
     });
 
     it('reads the deliverability settings of SPEC §9, with their defaults', () => {
@@ -111,6 +122,16 @@ describe(AppConfig.name, () => {
       ['MESSAGE_RETENTION_DAYS', '30d'],
       ['INBOUND_DAILY_QUOTA_BYTES', String(1024 * 1024 - 1)],
       ['INBOUND_DAILY_QUOTA_BYTES', '1GB'],
+      ['BODY_READ_TIMEOUT_MS', '99'],
+      ['BODY_READ_TIMEOUT_MS', '3600001'],
+      ['TRUST_PROXY', 'proxy.example.com'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', 'fd00::/129'],
+      ['TRUST_PROXY', '10.0.0.1,'],
+      ['TRUST_PROXY', '127.1'],
+      ['TRUST_PROXY', '0x7f.0.0.1'],
+      ['TRUST_PROXY', '10.0.0.1:8080'],
+      ['TRUST_PROXY', Array.from({ length: 101 }, (_, i) => `10.0.0.${i}`).join(',')],
     ])('refuses %s=%s with a message naming the variable', (name, value) => {
       const env = { JWT_SECRET: SECRET, [name]: value };
       if (name === 'JWT_JWKS_URL') delete (env as Record<string, string | undefined>).JWT_SECRET;
@@ -146,6 +167,25 @@ describe(AppConfig.name, () => {
       expect(
         AppConfig.fromEnvironment({ JWT_SECRET: SECRET, INBOUND_DAILY_QUOTA_BYTES: value }).inbound.dailyQuotaBytes,
       ).toBe(bytes);
+    });
+
+    it('reads TRUST_PROXY: addresses and CIDR ranges, IPv4 and IPv6, up to 100 of them; unset trusts no one', () => {
+      const proxies = (value: string) =>
+        AppConfig.fromEnvironment({ JWT_SECRET: SECRET, TRUST_PROXY: value }).trustedProxies;
+
+      const given = proxies(' 10.0.0.1, 172.16.0.0/12 ,fd00::/8,::1');
+      expect(['10.0.0.1', '172.31.255.255', 'fd12::1', '::1', '::ffff:172.16.0.9'].map((a) => given.trusts(a))).toEqual(
+        [true, true, true, true, true],
+      );
+      expect(['10.0.0.2', '172.32.0.0', 'fe80::1', '127.0.0.1'].map((a) => given.trusts(a))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
+      const hundred = proxies(Array.from({ length: 100 }, (_, i) => `10.0.0.${i}`).join(','));
+      expect(hundred.trusts('10.0.0.99')).toBe(true);
+      expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET }).trustedProxies.isEmpty).toBe(true);
     });
 
     it('reports every invalid variable at once', () => {

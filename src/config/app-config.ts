@@ -4,6 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { Environment } from './environment';
 import { readOrCreateSecret } from './secret-file';
+import { TrustedProxies } from './trusted-proxies';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -28,7 +29,15 @@ export class AppConfig {
   readonly databaseUrl!: string | undefined;
   readonly logLevel!: string;
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
-  readonly limits!: { maxRecipients: number; maxAttachmentBytes: number; requestsPerMinute: number };
+  /** TRUST_PROXY: whose X-Forwarded-For and X-Forwarded-Proto are believed (clientAddress). */
+  readonly trustedProxies!: TrustedProxies;
+  readonly limits!: {
+    maxRecipients: number;
+    maxAttachmentBytes: number;
+    requestsPerMinute: number;
+    /** A JSON body or upload not read whole this long after its reading began: 408 (BodyLimit). */
+    bodyReadMs: number;
+  };
   readonly webhooks!: {
     /** The master key every user's signing secret is derived from. */
     signingKey: string;
@@ -124,6 +133,7 @@ export class AppConfig {
         issuer: vars.JWT_ISSUER,
         audience: vars.JWT_AUDIENCE,
       },
+      trustedProxies: trustedProxies(vars.TRUST_PROXY),
       delivery: {
         smtpUrl: vars.SMTP_URL,
         retryDelays: (vars.DELIVERY_RETRY_DELAYS ?? '30,120,600,1800,3600,7200,14400').split(',').map(Number),
@@ -162,6 +172,9 @@ export class AppConfig {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,
         maxAttachmentBytes: vars.MAX_ATTACHMENT_BYTES ?? 10 * 1024 * 1024,
         requestsPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 600,
+        // 20 MiB in a minute is 2.8 Mbit/s: a client slower than that holds a large-body turn,
+        // which the others wait for, too long (nginx gives a body 60 s between two reads).
+        bodyReadMs: vars.BODY_READ_TIMEOUT_MS ?? 60_000,
       },
     });
   }
@@ -180,6 +193,15 @@ function submission(vars: Environment): AppConfig['submission'] {
     );
   }
   return { smtpPort: vars.SUBMISSION_SMTP_PORT, tls, allowInsecureAuth };
+}
+
+function trustedProxies(list: string | undefined): TrustedProxies {
+  if (list === undefined) return TrustedProxies.none;
+  try {
+    return TrustedProxies.parse(list);
+  } catch (error) {
+    throw new ConfigurationError(`TRUST_PROXY: ${(error as Error).message}`);
+  }
 }
 
 /** A certificate and key (`<prefix>_CERT`, `<prefix>_KEY`), read once: a path that cannot be read stops the start, naming the variable. */

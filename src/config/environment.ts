@@ -223,4 +223,17 @@ export class Environment {
   @IsString()
   @MinLength(32, { message: 'DATA_ENCRYPTION_KEY must be at least 32 characters' })
   DATA_ENCRYPTION_KEY?: string;
+
+  /** Time a request body is given to arrive whole once its reading began (its turn came): past it, 408. */
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  BODY_READ_TIMEOUT_MS?: number;
+
+  /** Addresses and CIDR ranges of the reverse proxies in front, comma-separated (AppConfig parses them). */
+  @IsOptional()
+  @IsString()
+  TRUST_PROXY?: string;
 }

@@ -22,9 +22,18 @@ export interface ParsedSubmission {
  * attachment's bytes as they pass instead of keeping them: a 19 MiB message costs its text parts in
  * memory, not its attachments twice over (SPEC §10's memory bound). The HTML keeps its `cid:`
  * links, as a REST send's does.
+ *
+ * `text` is the message's own text part, never one mailparser derives from the HTML: its
+ * html-to-text took seconds of the event loop for a large HTML part (while other sessions waited
+ * for their turn and their deadlines ran), and where it failed (a nesting deep enough to overflow
+ * the stack, which depends on how deep the stack already was) mailparser dropped the HTML itself.
+ * So the verdict on a message depended on what else was running (issue 33); without a text part,
+ * a submitted message has no `text`, as a REST send may have none.
  */
 export async function parseSubmission(source: Buffer | Readable): Promise<ParsedSubmission> {
-  const parser = new MailParser({ skipImageLinks: true, skipTextLinks: true });
+  const parser = new MailParser({ skipImageLinks: true, skipTextLinks: true, skipHtmlToText: true });
+  // Set by mailparser once it has seen a text part; the text it gives without one is the HTML's, skipped.
+  const hasTextPart = () => (parser as unknown as { hasText: boolean }).hasText;
   let headers: Headers = new Map();
   const parsed: ParsedSubmission = { headerLines: [], attachmentBytes: 0 };
   parser.on('headers', (map: Headers) => {
@@ -34,8 +43,8 @@ export async function parseSubmission(source: Buffer | Readable): Promise<Parsed
   parser.on('data', (data: AttachmentStream | MessageText) => {
     if (data.type === 'text') {
       if (typeof data.html === 'string') parsed.html = data.html;
-      if (data.text !== undefined) parsed.text = data.text;
-      if (data.textAsHtml !== undefined) parsed.textAsHtml = data.textAsHtml;
+      if (data.text !== undefined && hasTextPart()) parsed.text = data.text;
+      if (data.textAsHtml !== undefined && hasTextPart()) parsed.textAsHtml = data.textAsHtml;
       return;
     }
     data.content.on('data', (chunk: Buffer) => (parsed.attachmentBytes += chunk.length));

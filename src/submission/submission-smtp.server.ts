@@ -3,6 +3,7 @@ import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerOptions,
 import { ApiKeys } from '../auth/api-keys/api-keys';
 import { AppConfig } from '../config/app-config';
 import { MAX_BODY_BYTES } from '../common/json-body/json-body.interceptor';
+import { countedAddress } from '../common/client-address';
 import { SmtpListening } from '../common/smtp-listening';
 import { FailureBudget } from '../common/failure-budget';
 import { Slots } from '../common/slots';
@@ -110,7 +111,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
    * while it was still in budget (up to the connection limit) would otherwise try three times each.
    */
   private addressRefusal(session: SMTPServerSession): SmtpReply | undefined {
-    if (this.failedLogins.refusal(session.remoteAddress))
+    if (this.failedLogins.refusal(countedAddress(session.remoteAddress)))
       return smtpReply(421, 'Too many failed logins from your address, try again later');
     return undefined;
   }
@@ -137,7 +138,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
 
   /** 535, counted against the session and the client's address; the session's last allowed failure is 421 and the end of it. */
   private loginFailed(session: SMTPServerSession, why: string): SmtpReply {
-    this.failedLogins.fail(session.remoteAddress);
+    this.failedLogins.fail(countedAddress(session.remoteAddress));
     const state = this.listening.session(session.id);
     if (state && ++state.failedLogins >= this.limits.failedLoginsPerSession)
       return smtpReply(421, `Authentication failed: ${why}; too many failed logins, closing connection`);

@@ -86,6 +86,18 @@ describe(readSubmittedSendBody.name, () => {
     expect(body.text).toBeUndefined();
   });
 
+  it('keeps an HTML-only message its HTML, however deep it nests, and gives it no text of its own', async () => {
+    const html = `${'<div>'.repeat(10_000)}deep${'</div>'.repeat(10_000)}`;
+    const raw = Buffer.from(
+      ['From: a@a.example', 'To: x@b.example', 'Subject: s', 'Content-Type: text/html', '', html, ''].join(CRLF),
+    );
+
+    const { body } = await readSubmittedSendBody(raw, ['x@b.example']);
+
+    expect(body.html).toBe(`${html}\n`);
+    expect(body.text).toBeUndefined();
+  });
+
   it('refuses each of From, Sender, To, Cc, Subject and Message-ID that appears twice, by name, and takes each once', async () => {
     const once = [
       'From: a@a.example',

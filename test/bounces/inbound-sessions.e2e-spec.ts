@@ -211,11 +211,12 @@ describe('the inbound listener against hostile clients', () => {
   it(
     'greets 100 concurrent clients and answers the 101st with 421, then serves again once they leave',
     async () => {
-      const clients = Array.from({ length: 100 }, () => new RawClient(app.inboundPort()));
+      // Spread over ten addresses: one address may hold twenty at most (SmtpSessionLimits.clientsPerAddress).
+      const clients = Array.from({ length: 100 }, (_, i) => new RawClient(app.inboundPort(), `127.0.1.${i % 10}`));
       try {
         await Promise.all(clients.map((c) => c.greeted()));
         expect(clients.every((c) => c.replies()[0].startsWith('220 '))).toBe(true);
-        const extra = new RawClient(app.inboundPort());
+        const extra = new RawClient(app.inboundPort(), '127.0.1.10');
         await extra.waitFor((c) => c.closed, 'the 101st to be turned away');
         expect(extra.replies()).toEqual([expect.stringMatching(/^421 /)]);
       } finally {

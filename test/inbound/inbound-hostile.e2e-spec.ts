@@ -173,6 +173,8 @@ describe('hostile inbound mail', () => {
           port: app.port(),
           ignoreTLS: true,
           name: `c${i}.example.net`,
+          // Three addresses of ten: one address may hold twenty at most (SmtpSessionLimits.clientsPerAddress).
+          localAddress: `127.0.2.${i % 3}`,
         });
         try {
           return await transport.sendMail({

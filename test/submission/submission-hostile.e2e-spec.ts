@@ -20,8 +20,13 @@ describe('hostile submitted messages (SPEC §10)', () => {
     RATE_LIMIT_PER_MINUTE: '100000',
   });
 
-  const submitRaw = async (key: string, raw: Buffer, to = ['b@rcpt.example']) =>
-    submitWithNodemailer(submissionPort(t), key, { envelope: { from: 'a@sender.example', to }, raw });
+  const submitRaw = async (key: string, raw: Buffer, to = ['b@rcpt.example'], localAddress?: string) =>
+    submitWithNodemailer(
+      submissionPort(t),
+      key,
+      { envelope: { from: 'a@sender.example', to }, raw },
+      { ...(localAddress && { localAddress }) },
+    );
 
   it("refuses a NUL byte anywhere with 554 and stores nothing, while another user's REST sends all go in", async () => {
     const submitter = newUserId('nul');
@@ -53,7 +58,8 @@ describe('hostile submitted messages (SPEC §10)', () => {
       }
     };
     const rest = Promise.all(Array.from({ length: 8 }, restLoop));
-    const outcomes = await Promise.all(withNul.map((raw) => submitRaw(key, raw)));
+    // Two addresses of six, as a crowd of clients comes (SmtpSessionLimits.clientsPerAddress).
+    const outcomes = await Promise.all(withNul.map((raw, i) => submitRaw(key, raw, undefined, `127.0.4.${i % 2}`)));
     submitting = false;
     await rest;
 

@@ -47,6 +47,7 @@ describe('limits of the submission server (SPEC §10)', () => {
   it('has the limits SPEC §10 gives by default', () => {
     expect(new SubmissionLimits()).toMatchObject({
       clients: 100,
+      clientsPerAddress: 20,
       sessionMs: 5 * 60_000,
       failedLoginsPerSession: 3,
       failedLoginsPerAddress: 20,
@@ -59,20 +60,23 @@ describe('limits of the submission server (SPEC §10)', () => {
   it('greets 100 concurrent clients and answers the 101st (nodemailer) with 421, then serves again once one leaves', async () => {
     const userId = newUserId('crowd');
     const { key } = await apiKeyFor(t, userId);
-    const crowd = Array.from({ length: 100 }, () => rawClient('127.0.0.3'));
+    // Spread over ten addresses: one address may hold twenty connections at most.
+    const crowd = Array.from({ length: 100 }, (_, i) => rawClient(`127.0.1.${i % 10}`));
     await Promise.all(crowd.map((c) => c.greeted()));
     expect(crowd.map((c) => c.replies()[0]?.slice(0, 4))).toEqual(Array(100).fill('220 '));
 
-    expect(await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' })).toMatchObject({
+    const from = { localAddress: '127.0.1.10' };
+    expect(await submitWithNodemailer(submissionPort(t), key, mail, from)).toMatchObject({
       accepted: false,
       code: 421,
+      reply: expect.stringContaining('Too many connected clients'),
     });
 
     crowd[0].destroy();
     // The server counts it out as it goes (the signal: a greeting that is 220 again).
-    let outcome = await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' });
+    let outcome = await submitWithNodemailer(submissionPort(t), key, mail, from);
     for (let attempt = 0; attempt < 100 && !outcome.accepted; attempt++)
-      outcome = await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.3' });
+      outcome = await submitWithNodemailer(submissionPort(t), key, mail, from);
     expect(outcome).toMatchObject({ accepted: true });
 
     // The next test starts with none of them counted.
@@ -136,6 +140,23 @@ describe('limits of the submission server (SPEC §10)', () => {
     expect(await login(forgetful, 'mr_wrong-1')).toMatch(/^535 /);
     expect(await login(forgetful, 'mr_wrong-2')).toMatch(/^535 /);
     expect(await login(forgetful, key)).toMatch(/^235 /);
+  });
+
+  it('answers the 21st idle connection of one address with 421 while nodemailer from another address submits', async () => {
+    const { key } = await apiKeyFor(t, newUserId('beside-idle'));
+    const idle = Array.from({ length: 20 }, () => rawClient('127.0.0.20'));
+    await Promise.all(idle.map((c) => c.greeted()));
+    expect(idle.map((c) => c.replies()[0]?.slice(0, 4))).toEqual(Array(20).fill('220 '));
+
+    const extra = rawClient('127.0.0.20');
+    await extra.waitFor((c) => c.closed, 'the 21st to be turned away');
+    expect(extra.replies()).toEqual([expect.stringMatching(/^421 Too many connections from your address/)]);
+    expect(await submitWithNodemailer(submissionPort(t), key, mail, { localAddress: '127.0.0.21' })).toMatchObject({
+      accepted: true,
+    });
+
+    for (const c of idle) c.destroy();
+    expect(await noConnectionsWithin(listeningSocketOf(t), 10_000)).toBe(true);
   });
 
   it('refuses at connect (421) an address with 20 failed logins in the window, serves it at 19, and again once the window ends', async () => {

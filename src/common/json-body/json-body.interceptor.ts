@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { json, Request, Response } from 'express';
 import { Observable } from 'rxjs';
-import { BodyLimit } from '../body-limit';
+import { BodyLimit, BodyReadDeadline } from '../body-limit';
 import { MalformedBodyError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../problem/problem.errors';
 import { inspectJson } from './inspect-json';
 
@@ -13,10 +13,13 @@ const parse = json({ limit: MAX_BODY_BYTES, type: () => true, strict: true });
 /**
  * Reads a JSON body for one route, after the bearer token was checked (interceptors run after
  * guards), so that nobody without a token gets 20 MiB parsed. Other media types get 415; JSON
- * that is not an object, too deep, or carries NUL or a reserved key gets 400.
+ * that is not an object, too deep, or carries NUL or a reserved key gets 400; one that has not
+ * come whole within BODY_READ_TIMEOUT_MS gets 408 (and gives its large-body turn back).
  */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
+  constructor(private readonly deadline: BodyReadDeadline) {}
+
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<Request>();
     const [mediaType, ...parameters] = (request.headers['content-type'] ?? '')
@@ -34,7 +37,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
       throw new UnsupportedMediaTypeError('The body must be UTF-8 JSON.');
     }
-    await new BodyLimit(request, MAX_BODY_BYTES, TOO_LARGE).race(
+    await new BodyLimit(request, MAX_BODY_BYTES, TOO_LARGE, this.deadline.ms).race(
       () =>
         new Promise<void>((resolve, reject) =>
           parse(request, context.switchToHttp().getResponse<Response>(), (error?: unknown) =>

@@ -55,6 +55,11 @@ export class PayloadTooLargeError extends ProblemError {
   readonly status = 413;
 }
 
+/** The body did not arrive within the time a body is given (BODY_READ_TIMEOUT_MS). */
+export class RequestTimeoutError extends ProblemError {
+  readonly status = 408;
+}
+
 /** The body is not of the media type the operation takes. */
 export class UnsupportedMediaTypeError extends ProblemError {
   readonly status = 415;
