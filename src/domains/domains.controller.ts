@@ -21,6 +21,7 @@ import {
   DomainVerificationResponse,
   UpdateDomainDto,
 } from './dto/domain.dto';
+import { UpdateDomainUseCase } from './update-domain.use-case';
 import { VerifyDomainUseCase } from './verify-domain.use-case';
 
 @ApiTags('domains')
@@ -30,6 +31,7 @@ export class DomainsController {
   constructor(
     private readonly service: DomainsService,
     private readonly verifyDomain: VerifyDomainUseCase,
+    private readonly updateDomain: UpdateDomainUseCase,
   ) {}
 
   @Post()
@@ -104,7 +106,7 @@ export class DomainsController {
   @ApiOperation({
     summary: 'Turn receiving mail at this domain on or off',
     description:
-      'On a verified domain. While on, the inbound listener takes mail for any address at the domain and `GET /user/inbound` lists it; `dnsRecords` then carries the MX record to publish (`purpose: inbound`). A verify that no longer finds the DKIM record turns it off (`receivingStopped` says why).',
+      'On a verified domain. While on, the inbound listener takes mail for any address at the domain and `GET /user/inbound` lists it; `dnsRecords` then carries the MX record to publish (`purpose: inbound`). A verify that no longer finds the DKIM record turns it off (`receivingStopped` says why); so does another account turning receiving on for the name when DNS no longer has the DKIM record of this domain.',
   })
   @ApiOkResponse({ type: DomainResponse })
   @ApiProblemResponses(
@@ -124,7 +126,7 @@ export class DomainsController {
     @Param('id') id: string,
     @Body() body: UpdateDomainDto,
   ): Promise<DomainResponse> {
-    return this.service.update(user.id, id, body);
+    return this.updateDomain.execute(user.id, id, body);
   }
 
   @Delete(':id')

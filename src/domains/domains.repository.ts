@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, Not } from 'typeorm';
 import { Database } from '../database/database';
 import { SendingDomainEntity } from './entities/sending-domain.entity';
 
@@ -89,31 +89,41 @@ export class DomainsRepository {
    * Turns receiving on (a verified domain only, checked in the same statement as a verify that
    * loses it) or off; 'pending' when it is not verified, 'taken' when another user receives for
    * the name (the partial unique index decides, so two users turning it on at once cannot both
-   * win). Undefined: no such domain.
+   * win). `first` runs in the same transaction, before (a stale holder's demotion). Undefined: no such domain.
    */
   async setReceiving(
     userId: string,
     id: string,
     receiving: boolean,
+    first?: (manager: EntityManager) => Promise<unknown>,
   ): Promise<SendingDomainEntity | 'pending' | 'taken' | undefined> {
-    // An UPDATE's raw answer is [rows, affected].
-    const [rows] = await this.database
-      .query<[{ id: string }[], number]>(
-        `UPDATE sending_domains SET receiving = $3, receiving_stopped = NULL
-         WHERE user_id = $1 AND id = $2 AND (NOT $3 OR verified_at IS NOT NULL) AND NOT EXISTS (
-         SELECT 1 FROM sending_domains other
-         WHERE $3 AND other.receiving AND other.name = sending_domains.name AND other.id <> sending_domains.id)
-       RETURNING id`,
-        [userId, id, receiving],
-      )
+    const rows = await this.database
+      .transaction(async (manager) => {
+        await first?.(manager);
+        // An UPDATE's raw answer is [rows, affected].
+        const [updated]: [{ id: string }[], number] = await manager.query(
+          `UPDATE sending_domains SET receiving = $3, receiving_stopped = NULL
+           WHERE user_id = $1 AND id = $2 AND (NOT $3 OR verified_at IS NOT NULL) AND NOT EXISTS (
+           SELECT 1 FROM sending_domains other
+           WHERE $3 AND other.receiving AND other.name = sending_domains.name AND other.id <> sending_domains.id)
+           RETURNING id`,
+          [userId, id, receiving],
+        );
+        return updated;
+      })
       .catch((error: { code?: string }) => {
-        // Two users turning it on at the same moment: the index refuses the second.
-        if (error.code === UNIQUE_VIOLATION) return [[], 0] as [{ id: string }[], number];
+        // Two users turning it on at the same moment: the index refuses the second (and undoes its `first`).
+        if (error.code === UNIQUE_VIOLATION) return [];
         throw error;
       });
     if (rows.length > 0) return this.get(userId, id);
     const domain = await this.get(userId, id);
     return domain && (domain.verifiedAt ? 'taken' : 'pending');
+  }
+
+  /** Another domain receiving for the name (any user's), if any. */
+  async otherReceiving(name: string, id: string): Promise<SendingDomainEntity | undefined> {
+    return (await this.domains.findOneBy({ name, receiving: true, id: Not(id) })) ?? undefined;
   }
 
   /** The user receiving mail for a domain name (A-labels, lower case), if any: receiving and verified. */

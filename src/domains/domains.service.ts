@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
-import { asciiDomain } from '../common/addresses';
 import { isUuid } from '../common/uuid';
-import { AppConfig } from '../config/app-config';
 import { NotFoundError, StateConflictError } from '../common/problem/problem.errors';
 import { DkimKeyCipher } from './dkim-key-cipher';
 import { DnsRecords } from './dns-records';
 import { toDomainName } from './domain-name';
 import { AddResult, DomainsRepository } from './domains.repository';
-import { CreateDomainDto, DomainListResponse, DomainResponse, UpdateDomainDto } from './dto/domain.dto';
+import { CreateDomainDto, DomainListResponse, DomainResponse } from './dto/domain.dto';
 import { SendingDomainEntity } from './entities/sending-domain.entity';
 
 /** Enough for every brand and subdomain of one customer; a bound on the keys one caller can make us generate and store. */
@@ -27,7 +25,6 @@ export class DomainsService {
     private readonly domains: DomainsRepository,
     private readonly cipher: DkimKeyCipher,
     private readonly records: DnsRecords,
-    private readonly config: AppConfig,
   ) {}
 
   async create(userId: string, body: CreateDomainDto): Promise<DomainResponse> {
@@ -71,28 +68,6 @@ export class DomainsService {
 
   async get(userId: string, id: string): Promise<DomainResponse> {
     return this.map(await this.find(userId, id));
-  }
-
-  /** PATCH /domains/{id} (SPEC §13): receiving on or off. */
-  async update(userId: string, id: string, body: UpdateDomainDto): Promise<DomainResponse> {
-    const domain = await this.find(userId, id);
-    const { bounceDomain } = this.config.deliverability;
-    // Its addresses are the service's own (SPEC §9): bounces, complaints, postmaster@ and abuse@.
-    if (body.receiving && bounceDomain && domain.name === asciiDomain(bounceDomain))
-      throw new StateConflictError(
-        `${domain.name} is this service's BOUNCE_DOMAIN: mail to it is read as bounces and complaints, so no account receives it.`,
-      );
-    const result = await this.domains.setReceiving(userId, domain.id, body.receiving);
-    if (result === undefined) throw notFound(id);
-    if (result === 'pending')
-      throw new StateConflictError(
-        `${domain.name} is pending: verify it (POST /domains/${domain.id}/verify) before receiving mail for it.`,
-      );
-    if (result === 'taken')
-      throw new StateConflictError(
-        `Another account receives mail for ${domain.name}; one account receives for a domain name.`,
-      );
-    return this.map(result);
   }
 
   async remove(userId: string, id: string): Promise<void> {

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { Database } from '../database/database';
-import { EventOutbox } from '../events/event-outbox';
-import { publishesKey } from './dkim-record';
 import { DnsRecords } from './dns-records';
-import { DomainsRepository } from './domains.repository';
+import { DomainVerdicts, Verdict, whyNotPublished } from './domain-verdicts';
 import { DomainsService } from './domains.service';
 import { dmarcAdvice, spfAdvice } from './recommended-records';
 import { DomainVerificationResponse, MissingDnsRecordResponse } from './dto/domain.dto';
@@ -21,11 +19,10 @@ import { TxtLookup } from './txt-lookup';
 export class VerifyDomainUseCase {
   constructor(
     private readonly service: DomainsService,
-    private readonly domains: DomainsRepository,
     private readonly records: DnsRecords,
     private readonly dns: TxtLookup,
     private readonly database: Database,
-    private readonly outbox: EventOutbox,
+    private readonly verdicts: DomainVerdicts,
   ) {}
 
   async execute(userId: string, id: string): Promise<DomainVerificationResponse> {
@@ -48,36 +45,15 @@ export class VerifyDomainUseCase {
     return { ...this.service.map(checked), missing, recommended };
   }
 
-  /**
-   * The verdict (verified unless `problem`), and a domain.verified or domain.pending event when it
-   * changes the status (SPEC §11), together. A domain that is no longer verified stops receiving: its
-   * name may have passed to someone else, who must be able to verify and receive for it.
-   */
+  /** The verdict (verified unless `problem`). A domain no longer verified stops receiving: its name may have passed to someone else, who must be able to verify and receive for it. */
   private record(userId: string, id: string, problem: string | undefined): Promise<SendingDomainEntity | undefined> {
-    const verified = problem === undefined;
-    const verdict = verified
-      ? ({ verified } as const)
-      : ({
-          verified,
-          why: `Receiving stopped when verify no longer found the DKIM record (${problem}): verify the domain again, then turn receiving on.`,
-        } as const);
-    return this.database.transaction(async (manager) => {
-      const result = await this.domains.setVerified(manager, userId, id, verdict);
-      if (result?.changed) {
-        const type = verified ? 'domain.verified' : 'domain.pending';
-        await this.outbox.record(manager, [{ userId, type, data: { domain: this.service.map(result.domain) } }]);
-      }
-      return result?.domain;
-    });
+    const verdict: Verdict =
+      problem === undefined
+        ? { verified: true }
+        : {
+            verified: false,
+            why: `Receiving stopped when verify no longer found the DKIM record (${problem}): verify the domain again, then turn receiving on.`,
+          };
+    return this.database.transaction((manager) => this.verdicts.record(manager, userId, id, verdict));
   }
-}
-
-/** Undefined when the records at the name publish the domain's key, and so would a verifier read them. */
-function whyNotPublished(records: string[], domain: SendingDomainEntity, name: string): string | undefined {
-  if (records.length === 0) return `no TXT record at ${name}`;
-  const ours = records.filter((record) => publishesKey(record, domain.publicKey)).length;
-  // A verifier reads one record of several, whichever comes first (RFC 6376 §3.6.2.2 leaves it undefined).
-  if (records.length > 1)
-    return `${records.length} TXT records at ${name}${ours > 0 ? ', one of them the key' : ''}: publish the key record alone`;
-  return ours === 1 ? undefined : `the TXT record at ${name} is not the DKIM record of this domain's key`;
 }

@@ -58,11 +58,12 @@ export class ReceiveInboundMailUseCase {
     const refusal = await structureRefusal(mail.stream(), this.limits);
     if (refusal) return tooLarge(refusal);
     const verdicts = await this.verdicts.of(mail, origin);
-    // Again at DATA: another session may have filled a quota since RCPT.
-    for (const [userId, [address]] of byUser(recipients)) {
-      const overQuota = await this.quota.refusal(userId, address);
-      if (overQuota) return { code: 452, message: overQuota };
-    }
+    // Again at DATA: other sessions may have filled quotas since RCPT. One reply answers the whole
+    // mail, so it is refused (and kept by its sender) only when every user of it is full. Otherwise
+    // every copy is stored, a full user's too: it passed RCPT under its quota, and the quota may be
+    // passed by mails in flight, whereas a copy dropped after 250 would be mail lost (RFC 5321 §6.1).
+    const overQuota = await this.quota.everyUserFull(recipients);
+    if (overQuota) return { code: 452, message: overQuota };
     const release = await (mail.size > this.limits.smallMailBytes ? this.inMemory : this.smallInMemory).take();
     try {
       let parsed: ParsedInboundMail;

@@ -4,6 +4,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { bearer, newUserId } from '../support/tokens';
+import { createEndpoint } from '../webhook-endpoints/endpoint-support';
 import { bootInboundApp, newDomain, TIMEOUT } from './inbound-app';
 
 const compose = (to: string): Promise<Buffer> =>
@@ -53,7 +54,7 @@ describe('receiving domains', () => {
     async () => {
       const [first, second] = [newUserId('first'), newUserId('second')];
       const name = newDomain('shared');
-      await app.receivingDomain(first, name);
+      const held = await app.receivingDomain(first, name);
       const theirs = await app.verifiedDomain(second, name);
       const refused = await t.http.patch(`/domains/${theirs.id}`).set(bearer(second)).send({ receiving: true });
       expect(refused.status).toBe(409);
@@ -69,6 +70,12 @@ describe('receiving domains', () => {
       });
       expect((await app.list(first)).total).toBe(1);
       expect((await app.list(second)).total).toBe(0);
+      // Its record still in DNS, the holder keeps the name, untouched.
+      expect((await t.http.get(`/domains/${held.id}`).set(bearer(first)).expect(200)).body).toMatchObject({
+        status: 'verified',
+        receiving: true,
+        receivingStopped: null,
+      });
     },
     TIMEOUT,
   );
@@ -138,6 +145,40 @@ describe('receiving domains', () => {
       const refused = await t.http.patch(`/domains/${domain.id}`).set(bearer(stale)).send({ receiving: true });
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toMatch(/Another account receives mail/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "gives the name to its owner when the stale receiver's DKIM record is gone from DNS, though the stale one never verifies again",
+    async () => {
+      const [stale, owner] = [newUserId('stale'), newUserId('owner')];
+      const name = newDomain('abandoned');
+      const domain = await app.receivingDomain(stale, name);
+      const endpoint = await createEndpoint(t.http, stale, 'https://hooks.example.net/stale', ['domain.pending']);
+      const dkim = domain.dnsRecords.find((r: { purpose: string }) => r.purpose === 'dkim');
+      app.dns.unpublish(dkim.name);
+
+      // No verify by the stale user: turning receiving on looks its record up instead.
+      const theirs = await app.receivingDomain(owner, name);
+      expect(theirs).toMatchObject({ receiving: true, receivingStopped: null });
+      const to = `info@${name}`;
+      expect(await sendWithNodemailer(app.port(), to, await compose(to), 'cara@example.org')).toMatchObject({
+        accepted: true,
+      });
+      expect((await app.list(owner)).total).toBe(1);
+      expect((await app.list(stale)).total).toBe(0);
+      expect((await t.http.get(`/domains/${domain.id}`).set(bearer(stale)).expect(200)).body).toMatchObject({
+        status: 'pending',
+        receiving: false,
+        receivingStopped: `Receiving stopped when another account turned receiving on for ${name} and DNS no longer had this domain's DKIM record (no TXT record at ${dkim.name}): verify the domain again.`,
+      });
+      // Its owner is told, as a verify that found the record gone would tell it (SPEC §11).
+      const events = await t.db.query(
+        `SELECT data->'domain'->>'status' AS status FROM webhook_events WHERE endpoint_id = $1 AND type = 'domain.pending'`,
+        [endpoint.id],
+      );
+      expect(events).toEqual([{ status: 'pending' }]);
     },
     TIMEOUT,
   );

@@ -5,11 +5,12 @@
 // job to the lease. The delete is held open in a transaction of the test's own, the change is
 // seen waiting on it (a real lock wait in pg_stat_activity), then the delete commits.
 import type { QueryRunner } from 'typeorm';
+import { DELIVERY_QUEUE } from '../../src/queue/delivery-queue';
 import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
 import { sendBody } from '../support/factories';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId } from '../support/tokens';
-import { waitForAsync, waitForStatus } from '../support/wait-for';
+import { waitForStatus, waitWhileChanging } from '../support/wait-for';
 import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from '../webhooks/webhook-app';
 import { createEndpoint, typesAt } from './endpoint-support';
 
@@ -35,17 +36,33 @@ describe('webhook endpoints: deleted while messages change status (SPEC §11)', 
     await runner.release();
   }
 
-  /** Resolves once a statement waits for the held delete's lock: the fan-out met it. */
-  async function fanOutWaiting(): Promise<void> {
+  /**
+   * Resolves once a statement waits for the held delete's lock: the fan-out met it. Waited for
+   * while `progress` (what leads there: a job's state, say) changes, not for a fixed time.
+   */
+  async function fanOutWaiting(progress: () => unknown = () => undefined): Promise<void> {
     const [{ pid }] = await held!.query('SELECT pg_backend_pid() AS pid');
-    await waitForAsync(async () => {
-      const waiting: unknown[] = await t.db.query(
-        `SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`,
-        [pid],
-      );
-      return waiting.length > 0;
-    }, 'a fan-out waiting on the endpoint being deleted');
+    await waitWhileChanging(
+      async () => {
+        const waiting: unknown[] = await t.db.query(
+          `SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`,
+          [pid],
+        );
+        return { waiting: waiting.length > 0, progress: await progress() };
+      },
+      (seen) => seen.waiting,
+      'a fan-out waiting on the endpoint being deleted',
+    );
   }
+
+  /** The states of a message's delivery jobs. */
+  const jobStates = async (messageId: string): Promise<string[]> =>
+    (
+      await t.db.query(`SELECT state FROM pgboss.job WHERE name = $1 AND data->>'messageId' = $2 ORDER BY id`, [
+        DELIVERY_QUEUE,
+        messageId,
+      ])
+    ).map((row: { state: string }) => row.state);
 
   it(
     'answers a send whose fan-out meets a delete, and writes nothing for the deleted endpoint',
@@ -81,20 +98,24 @@ describe('webhook endpoints: deleted while messages change status (SPEC §11)', 
       const [keeperPath, deletedPath] = [newPath('keeper'), newPath('deleted')];
       await createEndpoint(t.http, userId, receiver.url(keeperPath));
       const deleted = await createEndpoint(t.http, userId, receiver.url(deletedPath));
-      // Scheduled: the worker's change to queued comes while the delete is held.
-      const scheduledAt = new Date(Date.now() + 3_000).toISOString();
+      // Scheduled far ahead, then made due only once the delete is held: the worker's change to
+      // queued meets it whatever the machine's load (as the delivery loop finds any due job).
       const { body } = await t.http
         .post('/sender/send')
         .set(bearer(userId))
-        .send(sendBody({ scheduledAt }))
+        .send(sendBody({ scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }))
         .expect(201);
       await receiver.waitFor(() => receiver.on(deletedPath).length > 0, 'message.scheduled at the endpoint to delete');
 
       await holdDelete(deleted.id);
-      await fanOutWaiting();
+      await t.db.query(
+        `UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND data->>'messageId' = $2 AND state = 'created'`,
+        [DELIVERY_QUEUE, body.id],
+      );
+      await fanOutWaiting(() => jobStates(body.id));
       await commitDelete();
 
-      // Within the default 20 s, far below the lease a failed claim waited out.
+      // Its history grows on at once: a claim that failed left it still for the lease, far past waitForStatus's 20 s.
       const sent = await waitForStatus(t.http, userId, body.id, 'sent');
       expect(sent.statusHistory.map((entry: { status: string }) => entry.status)).toEqual([
         'scheduled',

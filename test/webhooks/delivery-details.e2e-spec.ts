@@ -1,9 +1,10 @@
 // One webhook delivery in detail (GET /user/webhook-deliveries/{id}): the body it POSTs, exactly
 // as the receiver got it, and the first 1,024 bytes of each answer as UTF-8 (invalid bytes
 // replaced), at that size and one past; another user's delivery or a malformed id: 404.
+import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
 import { createEndpoint } from '../webhook-endpoints/endpoint-support';
 import { bearer, newUserId } from '../support/tokens';
-import { waitForStatus } from '../support/wait-for';
+import { waitForStatus, waitWhileChanging } from '../support/wait-for';
 import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from './webhook-app';
 import { deliveriesOf, waitForLog } from './webhook-endpoints';
 
@@ -78,15 +79,24 @@ describe('GET /user/webhook-deliveries/{id}', () => {
     TIMEOUT,
   );
 
-  /** The list item once delivered (its two attempts logged). */
+  /**
+   * The list item once delivered (its two attempts logged), waited for while it or the webhook
+   * queue's unfinished jobs change: a busy machine's slow worker is progress, a stuck one is not.
+   */
   async function waitForDelivered(userId: string, id: string) {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const { deliveries } = await deliveriesOf(t.http, userId, { take: 100 });
-      const delivery = deliveries.find((d: { id: string }) => d.id === id);
-      if (delivery?.state === 'delivered') return delivery;
-      if (Date.now() > deadline) throw new Error(`Delivery ${id} never delivered: ${JSON.stringify(delivery)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const { delivery } = await waitWhileChanging(
+      async () => ({
+        delivery: (await deliveriesOf(t.http, userId, { take: 100 })).deliveries.find(
+          (d: { id: string }) => d.id === id,
+        ),
+        jobs: await t.db.query(
+          `SELECT id, state FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active') ORDER BY id`,
+          [WEBHOOK_QUEUE],
+        ),
+      }),
+      (seen) => seen.delivery?.state === 'delivered',
+      `delivery ${id} delivered`,
+    );
+    return delivery;
   }
 });
