@@ -22,6 +22,8 @@ describe('fan-out survives a killed worker (ROLE=api, then real worker processes
   const env = {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+    // The API and the workers share no DATA_DIR, so they share the key that seals endpoint secrets.
+    DATA_ENCRYPTION_KEY: 'fan-out-crash-data-encryption-key-0123456789',
     WEBHOOK_RETRY_DELAYS: '1,1',
     WEBHOOK_TIMEOUT_MS: '20000',
     DELIVERY_LEASE_SECONDS: '2',
