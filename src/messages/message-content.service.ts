@@ -5,6 +5,7 @@ import type { Download } from '../common/byte-response';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { Slots } from '../common/slots';
 import { isUuid } from '../common/uuid';
+import { Metrics } from '../metrics/metrics';
 import { composeForReading, composeSubmittedForReading } from '../mime/compose';
 import { bodiesOf } from '../mime/mime';
 import type { OutgoingMail } from '../mime/outgoing-mail';
@@ -31,6 +32,7 @@ export class MessageContentService {
   constructor(
     private readonly contents: MessageContentRepository,
     private readonly attachments: AttachmentsRepository,
+    private readonly metrics: Metrics,
   ) {}
 
   async content(userId: string, id: string): Promise<MessageContentResponse> {
@@ -120,6 +122,7 @@ export class MessageContentService {
     try {
       const keptMeanwhile = await this.contents.reading<SubmittedContent>(userId, id);
       if (keptMeanwhile) return keptMeanwhile;
+      this.metrics.readBackParses.inc();
       const found = await submittedContent(this.contents.mimeStream(userId, id));
       await this.contents.keepReading(userId, id, found);
       return found;

@@ -18,9 +18,6 @@ import { submitWithNodemailer } from '../submission/submission-clients';
 const READERS = 40;
 const ATTACHMENT = Buffer.alloc(ATTACHMENT_BYTES, 7);
 const NON_READERS = 20;
-/** A read after the first, which parsed, takes at most this share of its time (it parses nothing). */
-const WARM_OF_COLD = 0.75;
-
 /** What `run` gives and how long it took, in whole ms. */
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -82,6 +79,13 @@ describe('reading back a 19 MiB submitted message, many clients at once', () => 
       ),
     );
 
+  /** How often the API process has parsed a submitted MIME whole (its Prometheus counter). */
+  const parses = async (): Promise<number> => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('mailroom_read_back_parses_total '));
+    return line === undefined ? NaN : Number(line.split(' ')[1]);
+  };
+
   const download = async (): Promise<string> => {
     const response = await fetch(`${base}/user/messages/${id}/attachments/0`, {
       headers: { Authorization: `Bearer ${key}` },
@@ -106,9 +110,11 @@ describe('reading back a 19 MiB submitted message, many clients at once', () => 
     expect([cold.value, warm.value]).toEqual(['whole', 'whole']);
     expect(flood.value).toEqual(Array.from({ length: READERS }, () => 'whole'));
     expect(peak).toBeLessThan(MAX_RSS_MB);
-    // The flood's time is logged, not bounded: 40 transfers of 14 MiB on two busy cores take most of
-    // it (about 21 cold reads' time here, 26 when each parsed again), too near to tell apart.
-    expect(warm.ms).toBeLessThan(cold.ms * WARM_OF_COLD);
+    // The times are logged, not bounded: 40 transfers of 14 MiB on two busy cores take most of the
+    // flood's (about 17-21 first reads' time here, 26-31 when each parsed again), and a second read
+    // took 0.5-0.65 of the first against 0.7 before: too near to tell apart on a busy machine.
+    // Parsed once, by the first read: the 41 after it read the ranges it found.
+    expect(await parses()).toBe(1);
   }, 300_000);
 
   it(`holds ${NON_READERS} attachment downloads that are never read under ${MAX_RSS_MB} MB`, async () => {
