@@ -29,6 +29,7 @@ import { SealedEndpointSecrets1765209600000 } from './migrations/1765209600000-s
 import { WebhookResponseBodies1765209601000 } from './migrations/1765209601000-webhook-response-bodies';
 import { MessageSearch1765296000000 } from './migrations/1765296000000-message-search';
 import { RecipientCounts1765382400000 } from './migrations/1765382400000-recipient-counts';
+import { SubmittedReadings1765468800000 } from './migrations/1765468800000-submitted-readings';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -60,6 +61,7 @@ export const MIGRATIONS = [
   WebhookResponseBodies1765209601000,
   MessageSearch1765296000000,
   RecipientCounts1765382400000,
+  SubmittedReadings1765468800000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -15,6 +15,11 @@ export interface StoredContent extends ClaimedFields {
  * (the splitter's and joiner's object sides) may hold 16 chunks while its client does not read.
  */
 const MIME_CHUNK_BYTES = 64 * 1024;
+/**
+ * How much of a range (an attachment's body) one read takes: its pipeline is two stages, each
+ * holding a chunk or so while its client does not read, and fewer queries serve it faster.
+ */
+const RANGE_CHUNK_BYTES = 256 * 1024;
 
 /** One row of message_attachments, in delivery order. */
 export interface StoredPart {
@@ -52,23 +57,51 @@ export class MessageContentRepository {
    * A submitted message's MIME, a chunk at a time, each read when the reader asks for it (mimeStream),
    * so that a request never holds the whole message, and one whose client stops reading holds a few chunks.
    */
-  mimeStream(userId: string, id: string): Readable {
+  mimeStream(userId: string, id: string, start = 0, end = Number.MAX_SAFE_INTEGER): Readable {
     // One chunk ahead at most (Readable.from's object mode would read 16 ahead).
-    return Readable.from(this.mimeChunks(userId, id), { highWaterMark: 1 });
+    const chunkBytes = start === 0 && end === Number.MAX_SAFE_INTEGER ? MIME_CHUNK_BYTES : RANGE_CHUNK_BYTES;
+    return Readable.from(this.mimeChunks(userId, id, start, end, chunkBytes), { highWaterMark: 1 });
   }
 
-  private async *mimeChunks(userId: string, id: string): AsyncGenerator<Buffer> {
-    for (let offset = 1; ; offset += MIME_CHUNK_BYTES) {
+  /** Bytes [start, end) of the MIME (all of it by default), a chunk at a time. */
+  private async *mimeChunks(
+    userId: string,
+    id: string,
+    start: number,
+    end: number,
+    chunkBytes: number,
+  ): AsyncGenerator<Buffer> {
+    for (let offset = start; offset < end; offset += chunkBytes) {
+      const length = Math.min(chunkBytes, end - offset);
       const [row] = await this.statements.query<{ chunk: Buffer }>(
         `SELECT substring(mm.content FROM $3::int FOR $4::int) AS chunk
          FROM message_mime mm JOIN messages m ON m.id = mm.message_id
          WHERE m.user_id = $1 AND mm.message_id = $2`,
-        [userId, id, offset, MIME_CHUNK_BYTES],
+        [userId, id, offset + 1, length],
       );
       if (!row || row.chunk.length === 0) return;
       yield row.chunk;
-      if (row.chunk.length < MIME_CHUNK_BYTES) return;
+      if (row.chunk.length < length) return;
     }
+  }
+
+  /** What the first read-back of its MIME found (SubmittedContent), if it has been read back. */
+  async reading<T>(userId: string, id: string): Promise<T | undefined> {
+    const rows = await this.statements.query<{ reading: T | null }>(
+      `SELECT mm.reading FROM message_mime mm JOIN messages m ON m.id = mm.message_id
+       WHERE m.user_id = $1 AND mm.message_id = $2`,
+      [userId, id],
+    );
+    return rows[0]?.reading ?? undefined;
+  }
+
+  /** Keeps what a read-back found, for every later one (the first kept wins: all find the same). */
+  async keepReading(userId: string, id: string, reading: unknown): Promise<void> {
+    await this.statements.query(
+      `UPDATE message_mime mm SET reading = $3::jsonb FROM messages m
+       WHERE m.id = mm.message_id AND m.user_id = $1 AND mm.message_id = $2 AND mm.reading IS NULL`,
+      [userId, id, JSON.stringify(reading)],
+    );
   }
 
   /** Its attachments in delivery order; the bytes of inline ones only `withBytes`. */

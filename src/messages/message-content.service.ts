@@ -1,16 +1,18 @@
+import { pipeline } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
 import type { Download } from '../common/byte-response';
 import { NotFoundError } from '../common/problem/problem.errors';
 import { Slots } from '../common/slots';
 import { isUuid } from '../common/uuid';
+import { Metrics } from '../metrics/metrics';
 import { composeForReading, composeSubmittedForReading } from '../mime/compose';
 import { bodiesOf } from '../mime/mime';
 import type { OutgoingMail } from '../mime/outgoing-mail';
 import { MessageContentResponse } from './dto/message-content.response';
 import { MessageContentRepository, StoredContent, StoredPart } from './message-content.repository';
 import { outgoingMailOf } from './outgoing-mail-of';
-import { SubmittedContent, submittedContent } from './submitted-content';
+import { SubmittedContent, decoderOf, submittedContent } from './submitted-content';
 
 /** Submitted MIME parsed at once in a process (read-back): each may hold a large message's parts decoded. */
 const MIME_PARSES = 2;
@@ -30,15 +32,22 @@ export class MessageContentService {
   constructor(
     private readonly contents: MessageContentRepository,
     private readonly attachments: AttachmentsRepository,
+    private readonly metrics: Metrics,
   ) {}
 
   async content(userId: string, id: string): Promise<MessageContentResponse> {
     const message = await this.find(userId, id);
     if (message.submitted) {
-      const { attachments, ...submitted } = await this.parse(userId, message.id);
+      const { attachments, ...submitted } = await this.reading(userId, message.id);
       return {
         ...submitted,
-        attachments: attachments.map(({ content, ...part }, index) => ({ index, ...part, size: content.length })),
+        attachments: attachments.map(({ fileName, contentType, size, contentId }, index) => ({
+          index,
+          fileName,
+          contentType,
+          size,
+          contentId,
+        })),
       };
     }
     const { html, text } = bodiesOf(message);
@@ -64,9 +73,12 @@ export class MessageContentService {
       `${position >= 0 ? `Attachment ${position}` : 'That attachment'} of message ${message.id}`,
     );
     if (message.submitted) {
-      const part = position >= 0 ? (await this.parse(userId, message.id)).attachments[position] : undefined;
+      const part = position >= 0 ? (await this.reading(userId, message.id)).attachments[position] : undefined;
       if (!part) throw notFound;
-      return { bytes: part.content, contentType: part.contentType, fileName: part.fileName };
+      // Just its body, decoded as the client reads: a client that never reads holds a few chunks.
+      const encoded = this.contents.mimeStream(userId, message.id, part.start, part.end);
+      const bytes = pipeline(encoded, decoderOf(part.encoding), () => undefined);
+      return { bytes, contentType: part.contentType, fileName: part.fileName };
     }
     const part = position >= 0 ? await this.contents.part(userId, message.id, position) : undefined;
     if (!part) throw notFound;
@@ -98,14 +110,22 @@ export class MessageContentService {
   }
 
   /**
-   * A submitted message's MIME read back (SPEC §12), parsed from storage a chunk at a time, at
-   * most MIME_PARSES at once: a parse holds what the MIME carries decoded, so a flood of reads of
-   * one large message waits its turn rather than multiplying that.
+   * A submitted message's MIME read back (SPEC §12): parsed once, from storage a chunk at a time,
+   * and what that found kept with it, so that later reads (an attachment: just its range) parse
+   * nothing. At most MIME_PARSES parses at once; a read that waited for one finds the reading of
+   * another parse of the same message kept meanwhile.
    */
-  private async parse(userId: string, id: string): Promise<SubmittedContent> {
+  private async reading(userId: string, id: string): Promise<SubmittedContent> {
+    const kept = await this.contents.reading<SubmittedContent>(userId, id);
+    if (kept) return kept;
     const release = await this.parses.take();
     try {
-      return await submittedContent(this.contents.mimeStream(userId, id));
+      const keptMeanwhile = await this.contents.reading<SubmittedContent>(userId, id);
+      if (keptMeanwhile) return keptMeanwhile;
+      this.metrics.readBackParses.inc();
+      const found = await submittedContent(this.contents.mimeStream(userId, id));
+      await this.contents.keepReading(userId, id, found);
+      return found;
     } finally {
       release();
     }

@@ -17,4 +17,8 @@ export class MessageMimeEntity {
 
   @Column('bytea')
   content!: Buffer;
+
+  /** What its first read-back found (SubmittedContent: bodies, headers, where each attachment lies); null until then. */
+  @Column('jsonb', { nullable: true })
+  reading!: unknown;
 }
