@@ -123,6 +123,8 @@ describe('log lines (ROLE=all process, JSON on stdout)', () => {
         res: { statusCode: 201 },
         responseTime: expect.any(Number),
         userId,
+        // Where the request came from, as TRUST_PROXY rules (unset here: the TCP peer).
+        clientAddress: '127.0.0.1',
         msg: 'request completed',
       });
       const anonymous = await lineWhere(
