@@ -110,7 +110,7 @@ describe('recipient fates at intake', () => {
     expect(replay.body).toEqual(first);
   });
 
-  it('leaves the fates as they were when a scheduled message is canceled', async () => {
+  it('cancels the recipients not yet accepted, and leaves a suppressed one as it was, when a scheduled message is canceled', async () => {
     const userId = newUserId('cancel');
     const [ok, listed] = [address('ok'), address('listed')];
     await suppress(userId, { email: listed });
@@ -122,6 +122,16 @@ describe('recipient fates at intake', () => {
     await t.http.post(`/user/messages/${accepted.id}/cancel`).set(bearer(userId)).expect(200);
     const { body: canceled } = await t.http.get(`/user/messages/${accepted.id}`).set(bearer(userId)).expect(200);
     expect(canceled.status).toBe('canceled');
-    expect(canceled.recipients).toEqual(accepted.recipients);
+    // SPEC §5: only the recipients not yet accepted become canceled, so none reads pending after it.
+    expect(accepted.recipients.map((r: { email: string }) => r.email)).toEqual([ok, listed]);
+    expect(canceled.recipients).toEqual([
+      {
+        ...accepted.recipients[0],
+        status: 'canceled',
+        detail: 'Canceled by its owner before it was delivered',
+        at: expect.any(String),
+      },
+      accepted.recipients[1],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { RECIPIENT_STATUSES } from '../../src/messages/recipient-fates';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 import {
@@ -130,7 +131,11 @@ describe('hostile input to GET /user/stats (property-based)', () => {
             outcome.last,
             outcome.days,
           ]);
-          expect(response.body.totals).toEqual({ accepted: 0, byStatus: expect.any(Object) });
+          expect(response.body.totals).toEqual({
+            accepted: 0,
+            byStatus: expect.any(Object),
+            recipients: Object.fromEntries(RECIPIENT_STATUSES.map((fate) => [fate, 0])),
+          });
         }
       }),
       { numRuns: RUNS, ...replay },
