@@ -1,17 +1,12 @@
 import { ratesOf } from './message-stats.service';
+import { RECIPIENT_STATUSES } from './recipient-fates';
 import type { RecipientStatus } from './recipient-fates';
 
-const recipients = (counts: Partial<Record<RecipientStatus, number>>): Record<RecipientStatus, number> => ({
-  pending: 0,
-  sent: 0,
-  deferred: 0,
-  failed: 0,
-  bounced: 0,
-  complained: 0,
-  suppressed: 0,
-  canceled: 0,
-  ...counts,
-});
+const recipients = (counts: Partial<Record<RecipientStatus, number>>) =>
+  ({ ...Object.fromEntries(RECIPIENT_STATUSES.map((fate) => [fate, 0])), ...counts }) as Record<
+    RecipientStatus,
+    number
+  >;
 
 describe(ratesOf.name, () => {
   it('counts bounces and address refusals over the recipients handed over, complaints over those accepted', () => {
