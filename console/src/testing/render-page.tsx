@@ -2,9 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import type { Scope } from '../api/caller';
+import type { Caller, Scope } from '../api/caller';
+import { queryKeys } from '../api/query-keys';
 import { session } from '../api/session';
-import { answer } from './mock-api';
 
 const EVERY_SCOPE: Scope[] = ['send', 'read', 'keys'];
 
@@ -23,9 +23,11 @@ export function renderPage(
   page: ReactElement,
   { path, url = path, scopes = EVERY_SCOPE }: { path: string; url?: string; scopes?: Scope[] },
 ): RenderResult {
-  session.signIn('mr_test_key');
-  answer('GET /user/me', { userId: 'user-1', credential: 'api_key', scopes });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+  // As sign-in leaves it: the caller GET /user/me answered already in the cache, then the session.
+  const caller: Caller = { userId: 'user-1', credential: 'api-key', scopes, apiKeyId: 'key-1' };
+  client.setQueryData(queryKeys.caller('mr_test_key'), caller);
+  session.signIn('mr_test_key');
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[url]}>

@@ -17,9 +17,7 @@ describe('the Webhooks page', () => {
     on('GET /user/webhook-deliveries', () => 'pending');
     show();
     const loading = await screen.findAllByRole('status');
-    expect(loading.map((state) => state.textContent)).toEqual(
-      expect.arrayContaining(['Loading webhook deliveries…']),
-    );
+    expect(loading.map((state) => state.textContent)).toEqual(expect.arrayContaining(['Loading webhook deliveries…']));
   });
 
   it('says what an account without endpoints or deliveries will see', async () => {
