@@ -1,6 +1,8 @@
 // ESLint with typescript-eslint's type-aware rules for an async server; Prettier owns the layout.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** The few Node globals the plain-JavaScript files (scripts, jest's config and hooks) use. */
@@ -55,11 +57,27 @@ export default tseslint.config(
     rules: { '@typescript-eslint/unbound-method': 'off' },
   },
   {
+    // The console (a React app): the rules of hooks and the React Compiler's checks, and the
+    // accessibility of its JSX. Its import boundaries are dependency-cruiser's
+    // (console/.dependency-cruiser.cjs, run by `npm run lint`).
+    files: ['console/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    ...jsxA11y.flatConfigs.recommended,
+    name: 'console',
+    plugins: { ...reactHooks.configs.flat.recommended.plugins, ...jsxA11y.flatConfigs.recommended.plugins },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A warning passes `npm run lint`, so a missing dependency would go unseen: an error here.
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
     // Outside the TypeScript project: no type information to check against.
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: nodeGlobals },
-    // The .js files are CommonJS scripts run by node itself: require is how they import.
+    // The .js and .cjs files are CommonJS run by node itself: require is how they import.
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
   prettier,

@@ -19,6 +19,16 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
+    {
+      // The console's pages rendered in jsdom, the API stubbed at fetch (console/src/testing).
+      displayName: 'console',
+      testEnvironment: '<rootDir>/console/src/testing/jsdom-environment.cjs',
+      rootDir: '.',
+      testMatch: ['<rootDir>/console/src/**/*.test.tsx'],
+      transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'console/tsconfig.test.json' }] },
+      moduleNameMapper: { '\\.css$': '<rootDir>/console/src/testing/no-styles.ts' },
+      setupFilesAfterEnv: ['<rootDir>/console/src/testing/setup.ts'],
+    },
   ],
   // A global option: jest-circus reads testTimeout from the global config only, so inside a
   // project it was silently ignored (hooks that boot an app on a busy machine hit 5 s).

@@ -5,8 +5,11 @@ import { session } from './session';
 export type Schemas = components['schemas'];
 export type Problem = Schemas['ProblemDetails'];
 
-/** The public API of this same origin, typed from the OpenAPI document the build generates. */
-export const api = createClient<paths>({ baseUrl: '' });
+/**
+ * The public API of this same origin, typed from the OpenAPI document the build generates. The
+ * origin is spelled out: a Request outside a browser (the component tests') has no page to resolve against.
+ */
+export const api = createClient<paths>({ baseUrl: location.origin });
 
 api.use({
   onRequest({ request }) {

@@ -1,3 +1,5 @@
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+
 /**
  * SPEC §14: the Messages, Inbound and webhook deliveries lists show what arrives without a reload,
  * refreshing at least every 10 s while the tab is visible and not at all while it is hidden
@@ -9,3 +11,14 @@ export const LIVE_LIST = {
   refetchInterval: 5_000,
   refetchIntervalInBackground: false,
 } as const;
+
+/** A live list's page: refreshed as LIVE_LIST says, the page shown kept while the next one loads. */
+export function useLiveList<T>(queryKey: QueryKey, queryFn: () => Promise<T>) {
+  return useQuery({
+    queryKey,
+    queryFn,
+    // Paging or filtering does not blank the table: the rows shown stay, marked busy, until the next arrive.
+    placeholderData: keepPreviousData,
+    ...LIVE_LIST,
+  });
+}

@@ -1,14 +1,16 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { paths } from '../../generated/openapi';
 import { api, unwrap, type Schemas } from './client';
-import { useSingleMutation } from './use-single-mutation';
-import { LIVE_LIST } from './live-list';
+import type { MessageFilters, MessageStatus } from './list-filters';
+import { useLiveList } from './live-list';
 import { queryKeys } from './query-keys';
+import { useSingleMutation } from './use-single-mutation';
 
+export type { MessageFilters, MessageStatus } from './list-filters';
 export type Message = Schemas['MessageResponse'];
-export type MessageStatus = Message['status'];
 export type RecipientFate = Schemas['RecipientFateResponse'];
 export type HistoryEntry = Schemas['StatusHistoryEntry'];
-type ListQuery = NonNullable<import('../../generated/openapi').paths['/user/messages']['get']['parameters']['query']>;
+type ListQuery = NonNullable<paths['/user/messages']['get']['parameters']['query']>;
 
 /** Every status of SPEC §5, in the order a message moves through them. */
 export const MESSAGE_STATUSES = [
@@ -30,22 +32,6 @@ void everyStatusListed;
 /** The statuses from which POST /user/messages/{id}/cancel succeeds (SPEC §5). */
 export const CANCELABLE: readonly MessageStatus[] = ['scheduled', 'queued', 'deferred'];
 
-/** The list's filters as the URL holds them: every one of SPEC §6's, and the page. */
-export interface MessageFilters {
-  statuses: MessageStatus[];
-  fromEmail: string;
-  toEmail: string;
-  startDate: string;
-  endDate: string;
-  bulkSending: string;
-  /** Free text in the subject or a recipient. */
-  q: string;
-  take: number;
-  page: number;
-}
-
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
-
 function toQuery(filters: MessageFilters): ListQuery {
   return {
     take: filters.take,
@@ -61,13 +47,9 @@ function toQuery(filters: MessageFilters): ListQuery {
 }
 
 export function useMessages(filters: MessageFilters) {
-  return useQuery({
-    queryKey: queryKeys.messages.list(filters),
-    queryFn: () => unwrap(api.GET('/user/messages', { params: { query: toQuery(filters) } })),
-    // The page shown stays while the next one loads, so paging does not blank the table.
-    placeholderData: keepPreviousData,
-    ...LIVE_LIST,
-  });
+  return useLiveList(queryKeys.messages.list(filters), () =>
+    unwrap(api.GET('/user/messages', { params: { query: toQuery(filters) } })),
+  );
 }
 
 /** Statuses a message leaves on its own (a worker, the clock): its page keeps asking while it has one. */

@@ -1,6 +1,4 @@
-import type { InboundFilters } from './inbound';
-import type { MessageFilters } from './messages';
-import type { DeliveryFilters } from './webhook-deliveries';
+import type { DeliveryFilters, InboundFilters, MessageFilters } from './list-filters';
 
 /** Every query key of the console, one factory per resource (TanStack Query's effective keys). */
 export const queryKeys = {

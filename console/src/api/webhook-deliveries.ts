@@ -1,22 +1,13 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from './client';
-import { useSingleMutation } from './use-single-mutation';
-import { LIVE_LIST } from './live-list';
+import type { DeliveryFilters } from './list-filters';
+import { LIVE_LIST, useLiveList } from './live-list';
 import { queryKeys } from './query-keys';
+import { useSingleMutation } from './use-single-mutation';
 
+export type { DeliveryFilters, LoggedEventType } from './list-filters';
 export type WebhookDelivery = Schemas['WebhookDeliveryResponse'];
 export type WebhookDeliveryDetails = Schemas['WebhookDeliveryDetailsResponse'];
-type ListQuery = NonNullable<
-  import('../../generated/openapi').paths['/user/webhook-deliveries']['get']['parameters']['query']
->;
-export type LoggedEventType = NonNullable<ListQuery['type']>;
-
-/** The Webhooks page's delivery filters as its URL holds them ('' for none). */
-export interface DeliveryFilters {
-  endpointId: string;
-  type: LoggedEventType | '';
-  page: number;
-}
 
 export function useMessageWebhookDeliveries(messageId: string, page: number) {
   return useQuery({
@@ -28,25 +19,20 @@ export function useMessageWebhookDeliveries(messageId: string, page: number) {
 }
 
 export function useWebhookDeliveries(filters: DeliveryFilters) {
-  return useQuery({
-    queryKey: queryKeys.webhookDeliveries.list(filters),
-    queryFn: () =>
-      unwrap(
-        api.GET('/user/webhook-deliveries', {
-          params: {
-            query: {
-              endpointId: filters.endpointId || undefined,
-              type: filters.type || undefined,
-              page: filters.page,
-              take: 20,
-            },
+  return useLiveList(queryKeys.webhookDeliveries.list(filters), () =>
+    unwrap(
+      api.GET('/user/webhook-deliveries', {
+        params: {
+          query: {
+            endpointId: filters.endpointId || undefined,
+            type: filters.type || undefined,
+            page: filters.page,
+            take: 20,
           },
-        }),
-      ),
-    // The page shown stays while the next one loads, so paging does not blank the table.
-    placeholderData: keepPreviousData,
-    ...LIVE_LIST,
-  });
+        },
+      }),
+    ),
+  );
 }
 
 /** One delivery with the body it posts and the first bytes of each answer; fetched once its details are opened. */

@@ -24,18 +24,23 @@ export function ConfirmButton({
 }) {
   const [asking, setAsking] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const [refocus, setRefocus] = useState(false);
-  // The button is rendered again once the question goes; focus it then, not before.
+  const yes = useRef<HTMLButtonElement>(null);
+  /** Whether the question was taken back (No, Escape), which returns the focus to the button. */
+  const takenBack = useRef(false);
+  // The control that had the focus is gone once the question shows or goes: the focus moves to
+  // its replacement, once that is rendered, so a keyboard user is not left at the top of the page.
   useEffect(() => {
-    if (!asking && refocus) {
+    if (asking) yes.current?.focus();
+    else if (takenBack.current) {
+      takenBack.current = false;
       button.current?.focus();
-      setRefocus(false);
     }
-  }, [asking, refocus]);
+  }, [asking]);
   const takeBack = () => {
+    takenBack.current = true;
     setAsking(false);
-    setRefocus(true);
   };
+  // On each of its buttons, the only things in the question that take the focus.
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Escape') return;
     event.stopPropagation();
@@ -55,12 +60,13 @@ export function ConfirmButton({
       </ActionButton>
     );
   return (
-    <span className="confirm" role="group" aria-label={question} onKeyDown={onKeyDown}>
+    <span className="confirm" role="group" aria-label={question}>
       <span className="confirm-question">{question}</span>
       <button
         type="button"
         className="danger"
-        autoFocus
+        ref={yes}
+        onKeyDown={onKeyDown}
         onClick={() => {
           setAsking(false);
           onConfirm();
@@ -68,7 +74,7 @@ export function ConfirmButton({
       >
         Yes, {typeof children === 'string' ? children.toLowerCase() : 'go ahead'}
       </button>
-      <button type="button" onClick={takeBack}>
+      <button type="button" onClick={takeBack} onKeyDown={onKeyDown}>
         No
       </button>
     </span>

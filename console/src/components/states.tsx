@@ -3,9 +3,13 @@ import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 
 /** The four states every view designs besides its data: loading, empty, error, not allowed. */
-export function Loading({ what }: { what: string }) {
+export function Loading({ what, delayed }: { what: string; delayed?: boolean }) {
   return (
-    <div className="state state-loading" role="status" aria-live="polite">
+    <div
+      className={delayed ? 'state state-loading state-delayed' : 'state state-loading'}
+      role="status"
+      aria-live="polite"
+    >
       <span className="spinner" aria-hidden="true" />
       Loading {what}…
     </div>

@@ -1,8 +1,8 @@
 import type { InboundFilters } from '../../api/inbound';
-import { FilterPanel, PageSizeSelect, useFilterDraft } from '../../components/filter-panel';
+import { FilterPanel, PageSizeSelect, useFilterDraft } from '../../components/list-page/filter-panel';
+import { inboundUrl, TEXT_FILTERS } from './url-filters';
 
-type TextFilter = 'fromEmail' | 'toEmail' | 'startDate' | 'endDate';
-const TEXT: readonly TextFilter[] = ['fromEmail', 'toEmail', 'startDate', 'endDate'];
+type TextFilter = (typeof TEXT_FILTERS)[number];
 
 /** Every filter of GET /user/inbound (SPEC §13); applying them starts again at page 1. */
 export function InboundFiltersForm({
@@ -22,9 +22,9 @@ export function InboundFiltersForm({
   return (
     <FilterPanel
       name="Filter inbound mail"
-      active={TEXT.filter((name) => filters[name] !== '').length}
+      active={inboundUrl.active(filters)}
       onApply={() => onApply({ ...draft, page: 1 })}
-      onClear={() => onApply({ ...filters, fromEmail: '', toEmail: '', startDate: '', endDate: '', page: 1 })}
+      onClear={() => onApply(inboundUrl.cleared(filters, TEXT_FILTERS))}
     >
       <div className="filter-grid">
         <label htmlFor="inbound-fromEmail">From</label>

@@ -1,7 +1,6 @@
 import { MESSAGE_STATUSES, type MessageFilters, type MessageStatus } from '../../api/messages';
-import { FilterPanel, PageSizeSelect, useFilterDraft } from '../../components/filter-panel';
-
-const TEXT = ['fromEmail', 'toEmail', 'startDate', 'endDate', 'bulkSending'] as const;
+import { FilterPanel, PageSizeSelect, useFilterDraft } from '../../components/list-page/filter-panel';
+import { messagesUrl, PANEL_FILTERS } from './url-filters';
 
 /** Every filter of SPEC §6; applying them starts again at page 1. */
 export function FiltersForm({
@@ -25,21 +24,13 @@ export function FiltersForm({
         ? draft.statuses.filter((s) => s !== status)
         : MESSAGE_STATUSES.filter((s) => s === status || draft.statuses.includes(s)),
     });
-  const clear = () =>
-    onApply({
-      ...filters,
-      statuses: [],
-      fromEmail: '',
-      toEmail: '',
-      startDate: '',
-      endDate: '',
-      bulkSending: '',
-      page: 1,
-    });
-
-  const active = [filters.statuses.length > 0, ...TEXT.map((name) => filters[name] !== '')].filter(Boolean).length;
   return (
-    <FilterPanel name="Filter messages" active={active} onApply={() => onApply({ ...draft, page: 1 })} onClear={clear}>
+    <FilterPanel
+      name="Filter messages"
+      active={messagesUrl.active(filters, PANEL_FILTERS)}
+      onApply={() => onApply({ ...draft, page: 1 })}
+      onClear={() => onApply(messagesUrl.cleared(filters, PANEL_FILTERS))}
+    >
       <fieldset className="statuses">
         <legend>Status</legend>
         {MESSAGE_STATUSES.map((status) => (

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { useFilterDraft } from '../../components/filter-panel';
+import { useFilterDraft } from '../../components/list-page/filter-panel';
 
 /**
  * The free-text search (`q`, SPEC §6): subjects and recipients. Outside the folded filters, so

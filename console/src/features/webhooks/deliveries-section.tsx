@@ -4,21 +4,20 @@ import { usePermission, type Permission } from '../../api/caller';
 import { useReplayDelivery, useWebhookDeliveries, type WebhookDelivery } from '../../api/webhook-deliveries';
 import { useWebhookEndpoints } from '../../api/webhook-endpoints';
 import { ActionButton } from '../../components/action-button';
+import { LiveListView } from '../../components/list-page/live-list-view';
+import { useUrlFilters } from '../../components/list-page/url-filters';
 import { Moment } from '../../components/moment';
-import { Pager } from '../../components/pager';
-import { QueryView } from '../../components/query-view';
 import { Empty, InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
 import { Cell, Table } from '../../components/table';
 import { DeliveryDetails } from './delivery-details';
-import { LOGGED_TYPES, useDeliveryFilters } from './use-delivery-filters';
+import { deliveriesUrl, LOGGED_TYPES } from './url-filters';
 
 /** Every delivery of the account's events, newest first, by endpoint and type (SPEC §11), with replay. */
 export function DeliveriesSection() {
-  const [filters, show] = useDeliveryFilters();
+  const { filters, show, filtered } = useUrlFilters(deliveriesUrl);
   const query = useWebhookDeliveries(filters);
   const endpoints = useWebhookEndpoints().data?.endpoints ?? [];
-  const filtered = filters.endpointId !== '' || filters.type !== '';
   // SPEC §6: replay sends again, so it is the send scope's, not the keys scope's. A key without it
   // is told once above the list, not in every row's Replay cell.
   const canSend = usePermission('send');
@@ -60,34 +59,39 @@ export function DeliveriesSection() {
           ))}
         </select>
         {filtered && (
-          <button type="button" onClick={() => show({ endpointId: '', type: '', page: 1 })}>
+          <button type="button" onClick={() => show(deliveriesUrl.cleared(filters, ['endpointId', 'type']))}>
             Clear filters
           </button>
         )}
       </form>
-      <QueryView query={query} what="webhook deliveries">
-        {(result) =>
-          result.deliveries.length === 0 ? (
-            <Empty title={filtered ? 'No deliveries match' : 'No webhook deliveries yet'}>
-              {filtered ? 'Try another endpoint or type.' : 'Events appear here as they are sent to your endpoints.'}
-            </Empty>
-          ) : (
-            <>
-              {reasonId && (
-                <p id={reasonId} className="inline-note">
-                  {canSend.reason}
-                </p>
-              )}
-              <Table columns={['Event', 'To', 'State', 'Attempts', 'Last response', 'Next retry', '']}>
-                {result.deliveries.map((delivery) => (
-                  <DeliveryRow key={delivery.id} delivery={delivery} canSend={canSend} reasonId={reasonId} />
-                ))}
-              </Table>
-              <Pager of={result} noun="deliveries" one="delivery" onPage={(page) => show({ ...filters, page })} />
-            </>
-          )
+      <LiveListView
+        query={query}
+        what="webhook deliveries"
+        rowsOf={(page) => page.deliveries}
+        filtered={filtered}
+        noneYet={
+          <Empty title="No webhook deliveries yet">Events appear here as they are sent to your endpoints.</Empty>
         }
-      </QueryView>
+        noMatch={<Empty title="No deliveries match">Try another endpoint or type.</Empty>}
+        noun="deliveries"
+        one="delivery"
+        onPage={(page) => show({ ...filters, page })}
+      >
+        {(page) => (
+          <>
+            {reasonId && (
+              <p id={reasonId} className="inline-note">
+                {canSend.reason}
+              </p>
+            )}
+            <Table columns={['Event', 'To', 'State', 'Attempts', 'Last response', 'Next retry', '']}>
+              {page.deliveries.map((delivery) => (
+                <DeliveryRow key={delivery.id} delivery={delivery} canSend={canSend} reasonId={reasonId} />
+              ))}
+            </Table>
+          </>
+        )}
+      </LiveListView>
     </section>
   );
 }

@@ -15,7 +15,7 @@ import { InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
 import { EndpointForm } from './endpoint-form';
 import { SecretPanel } from './secret-panel';
-import { deliveriesSearch } from './use-delivery-filters';
+import { deliveriesUrl } from './url-filters';
 
 /** One endpoint: what it receives, whether it is enabled and why not, and every change to it. */
 export function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -85,7 +85,7 @@ export function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
           <ActionButton permission={canTest} pending={test.isPending} onClick={() => test.mutate()} reasonId={reasonId}>
             Send test
           </ActionButton>
-          <Link to={deliveriesSearch({ endpointId: endpoint.id })}>Its deliveries</Link>
+          <Link to={deliveriesUrl.search({ endpointId: endpoint.id })}>Its deliveries</Link>
           <ConfirmButton
             permission={canManage}
             pending={remove.isPending}
@@ -102,7 +102,7 @@ export function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
       {test.data && (
         <p role="status" className="inline-success">
           Test event sent (<code>{test.data.eventId}</code>): it is on its way.{' '}
-          <Link to={deliveriesSearch({ endpointId: endpoint.id, type: 'endpoint.test' })}>Show its delivery</Link>
+          <Link to={deliveriesUrl.search({ endpointId: endpoint.id, type: 'endpoint.test' })}>Show its delivery</Link>
         </p>
       )}
       <SecretPanel endpointId={endpoint.id} permission={canManage} reasonId={reasonId} />

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { PAGE_SIZES } from '../api/messages';
+import { PAGE_SIZES } from './url-filters';
 
 /** A list's filters being edited: the applied ones until changed, reset when a new URL (back, a link) applies others. */
 export function useFilterDraft<F>(filters: F): [F, (next: F) => void] {

@@ -1,0 +1,42 @@
+import type { paths } from '../../generated/openapi';
+import type { Schemas } from './client';
+
+/**
+ * What each live list is asked for, as its page's URL holds it ('' for a filter not applied). Here
+ * rather than beside each list's hook, so that the query keys and the hooks both import them
+ * without importing each other.
+ */
+export type MessageStatus = Schemas['MessageResponse']['status'];
+type DeliveriesQuery = NonNullable<paths['/user/webhook-deliveries']['get']['parameters']['query']>;
+export type LoggedEventType = NonNullable<DeliveriesQuery['type']>;
+
+/** The Messages list's filters: every one of SPEC §6's, and the page. */
+export interface MessageFilters {
+  statuses: MessageStatus[];
+  fromEmail: string;
+  toEmail: string;
+  startDate: string;
+  endDate: string;
+  bulkSending: string;
+  /** Free text in the subject or a recipient. */
+  q: string;
+  take: number;
+  page: number;
+}
+
+/** The Inbound list's filters: every one GET /user/inbound takes (SPEC §13), and the page. */
+export interface InboundFilters {
+  fromEmail: string;
+  toEmail: string;
+  startDate: string;
+  endDate: string;
+  take: number;
+  page: number;
+}
+
+/** The Webhooks page's delivery filters. */
+export interface DeliveryFilters {
+  endpointId: string;
+  type: LoggedEventType | '';
+  page: number;
+}

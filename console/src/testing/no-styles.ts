@@ -1,0 +1,2 @@
+// Stylesheets mean nothing to jsdom: an import of one is this empty module.
+export {};
