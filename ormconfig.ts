@@ -1,7 +1,7 @@
 // The DataSource of the TypeORM CLI (`npm run migration:generate|run|revert`). The service itself
 // migrates on start; the CLI needs a running server, so DATABASE_URL is required here.
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from './src/database/data-source-options';
+import { dataSourceOptions } from './src/platform/database/data-source-options';
 import { ENTITIES } from './src/entities';
 
 const url = process.env.DATABASE_URL;

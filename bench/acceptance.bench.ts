@@ -6,7 +6,7 @@
 // - the resident memory of an API process taking UPLOADS uploads of 10 MiB at once.
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
+import { DELIVERY_QUEUE } from '../src/platform/queue/delivery-queue';
 import { BATCH_SIZE, copyBatchCeiling } from './copy-ceiling';
 import { rawSendCeiling, SEND_BODY } from './raw-send';
 import {

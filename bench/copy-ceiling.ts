@@ -3,9 +3,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { v7 as uuidv7 } from 'uuid';
-import { addressKey } from '../src/common/addresses';
+import { addressKey } from '../src/platform/mail/addresses';
 import { senderIdFor } from '../src/messages/addresses';
-import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
+import { DELIVERY_QUEUE } from '../src/platform/queue/delivery-queue';
 import { SEND_BODY } from './raw-send';
 
 export const BATCH_SIZE = 100;

@@ -16,10 +16,10 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateKeyPairSync, KeyObject, randomUUID } from 'node:crypto';
 import { createTransport } from 'nodemailer';
-import { toMimeMessage } from '../src/mime/mime';
+import { toMimeMessage } from '../src/messages/mime/mime';
 import { Client } from 'pg';
-import { AppConfig } from '../src/config/app-config';
-import { DkimKeyCipher } from '../src/domains/dkim-key-cipher';
+import { AppConfig } from '../src/platform/config/app-config';
+import { DkimKeyCipher } from '../src/deliverability/domains/dkim-key-cipher';
 import { MAX_BATCH_MESSAGES } from '../src/sender/dto/send-batch.dto';
 import { cpuMs, treeCpuMs } from '../test/support/cpu-time';
 import {

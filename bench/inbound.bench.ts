@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createTransport } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { freePort } from '../src/common/free-port';
+import { freePort } from '../src/platform/free-port';
 import { TestDnsServer } from '../test/support/dns-server';
 import {
   BENCH_JWT_SECRET,

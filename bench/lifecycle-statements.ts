@@ -48,8 +48,8 @@ async function openCheckout(root: string, label: string, url: string): Promise<C
   const load = (path: string) => createRequire(join(root, 'package.json'))(path) as Record<string, unknown>;
   const { DataSource } = load('typeorm') as unknown as typeof import('typeorm');
   const { dataSourceOptions, runMigrationsExclusively } = load(
-    './src/database/data-source-options',
-  ) as unknown as typeof import('../src/database/data-source-options');
+    './src/platform/database/data-source-options',
+  ) as unknown as typeof import('../src/platform/database/data-source-options');
   const { ENTITIES } = load('./src/entities') as unknown as typeof import('../src/entities');
   const { MessageLifecycle } = load(
     './src/messages/lifecycle/message-lifecycle',

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
+import { createDatabaseIfMissing } from '../src/platform/database/embedded-postgres';
 import { ROOT, startEmbeddedServer } from './support';
 
 export const BENCH_USER = 'bench-big';

@@ -7,7 +7,7 @@
 // triggers or queue rows, so this compares the designs, not Mailroom's purge.
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
+import { createDatabaseIfMissing } from '../src/platform/database/embedded-postgres';
 import { benchListDatabase } from './list-database';
 import { runBench } from './support';
 

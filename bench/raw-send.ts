@@ -2,11 +2,11 @@ import { initialFates } from '../src/messages/recipient-fates';
 import PgBoss from 'pg-boss';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
-import { addressKey } from '../src/common/addresses';
+import { DELIVERY_QUEUE } from '../src/platform/queue/delivery-queue';
+import { addressKey } from '../src/platform/mail/addresses';
 import { senderIdFor } from '../src/messages/addresses';
 import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
-import { WebhookQueue } from '../src/queue/webhook-queue';
+import { WebhookQueue } from '../src/platform/queue/webhook-queue';
 import { NewMessage } from '../src/messages/messages.repository';
 import type { EntityManager } from 'typeorm';
 

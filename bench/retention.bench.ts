@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.setup';
-import { AppConfig } from '../src/config/app-config';
+import { AppConfig } from '../src/platform/config/app-config';
 import { MessageRetention, PURGE_BATCH } from '../src/messages/message-retention';
 import { BENCH_USER, benchListDatabase } from './list-database';
 import { BENCH_JWT_SECRET, benchBearer, median } from './support';

@@ -6,7 +6,7 @@
 // the triggers that keep list counts see each batch as one statement.
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrationsExclusively } from '../src/database/data-source-options';
+import { dataSourceOptions, runMigrationsExclusively } from '../src/platform/database/data-source-options';
 import { ENTITIES } from '../src/entities';
 import { senderIdFor } from '../src/messages/addresses';
 import { BENCH_USER, benchListDatabase, otherBenchUser } from './list-database';

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { freePort } from '../src/common/free-port';
+import { freePort } from '../src/platform/free-port';
 import { ChildProcess, ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sign } from 'jsonwebtoken';
 import { createInterface, Interface } from 'node:readline';
-import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/database/embedded-postgres';
+import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/platform/database/embedded-postgres';
 
 export const ROOT = join(__dirname, '..');
 export const TS_NODE = ['-r', 'ts-node/register/transpile-only'];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { sendProblem } from './common/problem/send-problem';
+import { sendProblem } from './platform/problem/send-problem';
 
 /**
  * SPEC §14: the console's pages load only this origin's files; no inline or evaluated script, and

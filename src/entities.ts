@@ -1,12 +1,12 @@
-import type { Entities } from './database/data-source-options';
+import type { Entities } from './platform/database/data-source-options';
 import { ApiKeyRevocationsEntity } from './auth/api-keys/entities/api-key-revocations.entity';
 import { ApiKeyEntity } from './auth/api-keys/entities/api-key.entity';
-import { AttachmentEntity } from './attachments/entities/attachment.entity';
-import { AppliedReportEntity } from './bounces/entities/applied-report.entity';
-import { SendingDomainEntity } from './domains/entities/sending-domain.entity';
+import { AttachmentEntity } from './messages/attachments/entities/attachment.entity';
+import { AppliedReportEntity } from './deliverability/bounces/entities/applied-report.entity';
+import { SendingDomainEntity } from './deliverability/domains/entities/sending-domain.entity';
 import { InboundAttachmentEntity } from './inbound/entities/inbound-attachment.entity';
 import { InboundMailEntity } from './inbound/entities/inbound-mail.entity';
-import { IdempotencyKeyEntity } from './idempotency/entities/idempotency-key.entity';
+import { IdempotencyKeyEntity } from './sender/idempotency/entities/idempotency-key.entity';
 import { MessageCountChangeEntity } from './messages/entities/message-count-change.entity';
 import { MessageCountEntity } from './messages/entities/message-count.entity';
 import { MessageMimeEntity } from './messages/entities/message-mime.entity';
@@ -15,8 +15,8 @@ import { MessageRecipientEntity } from './messages/entities/message-recipient.en
 import { MessageStatusEventEntity } from './messages/entities/message-status-event.entity';
 import { MessageEntity } from './messages/entities/message.entity';
 import { SenderEntity } from './messages/entities/sender.entity';
-import { RateLimitCounterEntity } from './rate-limit/entities/rate-limit-counter.entity';
-import { SuppressionEntity } from './suppressions/entities/suppression.entity';
+import { RateLimitCounterEntity } from './auth/rate-limit/entities/rate-limit-counter.entity';
+import { SuppressionEntity } from './deliverability/suppressions/entities/suppression.entity';
 import { WebhookAttemptEntity } from './webhooks/entities/webhook-attempt.entity';
 import { WebhookEndpointEntity } from './webhooks/entities/webhook-endpoint.entity';
 import { WebhookEventEntity } from './webhooks/entities/webhook-event.entity';

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { INestApplication, Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
-import { HttpDrain } from './common/http-drain';
-import { AppConfig, ConfigurationError } from './config/app-config';
+import { HttpDrain } from './platform/http/http-drain';
+import { AppConfig, ConfigurationError } from './platform/config/app-config';
 import { signToken } from './auth/token-signer';
-import { claimDataDir } from './database/data-dir-claim';
-import { assertEmbeddedPostgresInstalled } from './database/embedded-postgres';
+import { claimDataDir } from './platform/database/data-dir-claim';
+import { assertEmbeddedPostgresInstalled } from './platform/database/embedded-postgres';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 // V8 lets a small heap grow to about 2.7 times what was live at its last full collection before

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SchemaObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './auth/requires-scope.decorator';
-import { applyDocumentConventions } from './common/openapi/document-conventions';
+import { applyDocumentConventions } from './platform/openapi/document-conventions';
 
 /**
  * The OpenAPI document of the app's routes: served at /docs-json, and the source of the console's

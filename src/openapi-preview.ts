@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AppModule } from './app.module';
-import { HttpDrain } from './common/http-drain';
-import { AppConfig } from './config/app-config';
+import { HttpDrain } from './platform/http/http-drain';
+import { AppConfig } from './platform/config/app-config';
 import { buildOpenApiDocument } from './openapi-document';
 
 /** Placeholders for what the configuration requires; preview mode never uses them. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { TrustedProxies } from './config/trusted-proxies';
+import { TrustedProxies } from './platform/config/trusted-proxies';
 import { loggedRequest, requestLogProps } from './request-log';
 
 describe('loggedRequest', () => {

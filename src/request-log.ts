@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthUser } from './auth/auth-user';
-import { clientAddressOfRequest, ProxyTrust } from './common/client-address';
+import { clientAddressOfRequest, ProxyTrust } from './platform/http/client-address';
 
 /**
  * What a request's log line keeps of it: its id, method and path, no headers (about 750 bytes

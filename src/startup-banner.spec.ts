@@ -1,4 +1,4 @@
-import { AppConfig } from './config/app-config';
+import { AppConfig } from './platform/config/app-config';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 function config(env: Record<string, string>): AppConfig {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AppConfig } from './config/app-config';
+import { AppConfig } from './platform/config/app-config';
 
 export interface Banner {
   title: string;

@@ -2,7 +2,7 @@
 // delivery afterwards, even when a worker already holds the message's job; 409 from any other
 // status, 404 for an id that is not the caller's.
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
+import { DELIVERY_QUEUE } from '../src/platform/queue/delivery-queue';
 import { bearer, newUserId } from './support/tokens';
 import { waitFor, waitForStatus } from './support/wait-for';
 import { distinctEvents } from './webhooks/signatures';

@@ -2,7 +2,7 @@
 // that greylists a recipient (451 at RCPT TO): the retry sends the copies refused for now and no
 // other, the job carrying which, and the history says how far each attempt got.
 import { randomUUID } from 'node:crypto';
-import { RecipientTokens } from '../src/common/recipient-token';
+import { RecipientTokens } from '../src/messages/recipient-token';
 import { deliveringApp } from './support/delivering-app';
 import { sendBody } from './support/factories';
 import { bearer, newUserId } from './support/tokens';

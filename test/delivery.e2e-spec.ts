@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { DELIVERY_QUEUE, DeliveryQueue } from '../src/queue/delivery-queue';
+import { DELIVERY_QUEUE, DeliveryQueue } from '../src/platform/queue/delivery-queue';
 import { sendBody } from './support/factories';
 import { PYTHON, pythonPresent } from './support/python';
 import { noticeSkip } from './support/skip-notice';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { load } from 'js-yaml';
-import { freePort } from '../src/common/free-port';
-import { AppConfig } from '../src/config/app-config';
+import { freePort } from '../src/platform/free-port';
+import { AppConfig } from '../src/platform/config/app-config';
 import { PROJECT_ROOT, ServiceProcess, startServiceProcess, waitUntilAnswering } from './support/child-processes';
 import { noticeSkip } from './support/skip-notice';
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, MIGRATIONS, runMigrationsExclusively } from '../src/database/data-source-options';
+import { dataSourceOptions, MIGRATIONS, runMigrationsExclusively } from '../src/platform/database/data-source-options';
 import { ENTITIES } from '../src/entities';
-import { createDatabaseIfMissing } from '../src/database/embedded-postgres';
+import { createDatabaseIfMissing } from '../src/platform/database/embedded-postgres';
 import {
   EmbeddedPostgresInChild,
   exitOf,
@@ -61,7 +61,7 @@ describe('EmbeddedPostgres in a process with an IPC channel (a jest worker, a fo
     const dataDir = freshDataDir();
     const script = `
       require('reflect-metadata');
-      const { EmbeddedPostgres } = require(${JSON.stringify(join(PROJECT_ROOT, 'src/database/embedded-postgres'))});
+      const { EmbeddedPostgres } = require(${JSON.stringify(join(PROJECT_ROOT, 'src/platform/database/embedded-postgres'))});
       const server = new EmbeddedPostgres(${JSON.stringify(dataDir)});
       server.start().then(() => server.stop()).then(() => process.send('stopped'));
     `;

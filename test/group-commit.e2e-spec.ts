@@ -2,9 +2,9 @@
 // submitted together share a transaction, batches keep their bounds, a failed transaction fails
 // only its own submitters and leaves nothing behind, and retries write in a new transaction.
 import { DataSource, EntityManager } from 'typeorm';
-import { Database } from '../src/database/database';
-import { GroupCommit, GroupCommitOptions } from '../src/database/group-commit';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { Database } from '../src/platform/database/database';
+import { GroupCommit, GroupCommitOptions } from '../src/platform/database/group-commit';
+import { dataSourceOptions } from '../src/platform/database/data-source-options';
 import { ENTITIES } from '../src/entities';
 
 const TABLE = `group_commit_${process.pid}`;

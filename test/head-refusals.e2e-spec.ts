@@ -5,7 +5,7 @@
 import { AddressInfo, connect } from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../src/app.setup';
-import { HttpDrain } from '../src/common/http-drain';
+import { HttpDrain } from '../src/platform/http/http-drain';
 import { bootTestApp, TestApp } from './support/test-app';
 import { withTimeout } from './support/sockets';
 

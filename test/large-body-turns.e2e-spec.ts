@@ -4,7 +4,7 @@
 // requests that send part of a body and pause: a server that needed the rest would never answer.
 import { ClientRequest, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Slots } from '../src/common/slots';
+import { Slots } from '../src/platform/slots';
 import { sendBody } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
-import { freePort } from '../src/common/free-port';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { freePort } from '../src/platform/free-port';
+import { dataSourceOptions } from '../src/platform/database/data-source-options';
 import { ENTITIES } from '../src/entities';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from './support/child-processes';
 import { rowsOwnedBy } from './support/factories';

@@ -2,8 +2,8 @@
 // is stored and answered, how repeats across to, cc and bcc are dropped before MAX_RECIPIENTS
 // counts them, how the list filters find cc and bcc recipients, and every new limit at its
 // maximum and one past it.
-import { MAX_MAILBOX_LENGTH } from '../src/common/validation/mailbox';
-import { MAX_HEADER_NAME_LENGTH } from '../src/common/validation/custom-headers';
+import { MAX_MAILBOX_LENGTH } from '../src/platform/validation/mailbox';
+import { MAX_HEADER_NAME_LENGTH } from '../src/platform/validation/custom-headers';
 import { senderIdFor } from '../src/messages/addresses';
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';

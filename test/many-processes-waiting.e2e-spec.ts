@@ -3,7 +3,7 @@
 // in its process tree), and no longer once it has made none for the stall time or has exited. A
 // start that a busy machine slows down is waited for; a stuck one fails with the reason. Each child
 // here is a small real Node process whose behaviour the test decides.
-import { freePort } from '../src/common/free-port';
+import { freePort } from '../src/platform/free-port';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from './support/child-processes';
 import { createTransport } from 'nodemailer';
 import { exitWhileProgressing, ProgressWatch } from './support/process-progress';

@@ -4,9 +4,9 @@
 // real SMTP sink of its own, so that the test knows which worker handed over which copy; webhooks go
 // to a real HTTP receiver. Read with Node's fetch and the pg client.
 import { Pool } from 'pg';
-import { freePort } from '../src/common/free-port';
-import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
-import { WEBHOOK_QUEUE } from '../src/queue/webhook-queue';
+import { freePort } from '../src/platform/free-port';
+import { DELIVERY_QUEUE } from '../src/platform/queue/delivery-queue';
+import { WEBHOOK_QUEUE } from '../src/platform/queue/webhook-queue';
 import { exitOf, ServiceProcess, startServiceProcess, waitUntilAnswering } from './support/child-processes';
 import { ProgressWatch } from './support/process-progress';
 import { sendBody } from './support/factories';

@@ -1,5 +1,5 @@
 import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
-import { WEBHOOK_QUEUE } from '../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../src/platform/queue/webhook-queue';
 import { storeMessage, storeMessages } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { newUserId } from './support/tokens';

@@ -1,4 +1,4 @@
-import { PreparedStatements } from '../src/database/prepared-statements';
+import { PreparedStatements } from '../src/platform/database/prepared-statements';
 import { senderIdFor } from '../src/messages/addresses';
 import { storeMessage } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import { Database } from '../src/database/database';
-import { PreparedStatements } from '../src/database/prepared-statements';
+import { Database } from '../src/platform/database/database';
+import { PreparedStatements } from '../src/platform/database/prepared-statements';
 import { sendBody, storeMessage, storeMessages } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';

@@ -2,7 +2,7 @@
 // settings) writes its JSON log lines to stdout; these tests read them after real requests, real
 // deliveries to the SMTP sink and real webhooks to the test receiver.
 import request from 'supertest';
-import { freePort } from '../src/common/free-port';
+import { freePort } from '../src/platform/free-port';
 import { startWorkerProcess, WorkerProcess } from './support/child-processes';
 import { sendBody } from './support/factories';
 import { SmtpSink } from './support/smtp-sink';

@@ -1,4 +1,4 @@
-import { preparedInTransaction } from '../src/database/prepared-in-transaction';
+import { preparedInTransaction } from '../src/platform/database/prepared-in-transaction';
 import { bootTestApp, TestApp } from './support/test-app';
 
 /**

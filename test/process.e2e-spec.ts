@@ -1,6 +1,6 @@
 // The real entry point as a user runs it (SPEC §1): `src/main.ts` in a child process on the
 // embedded defaults, with nothing but a DATA_DIR; then the token CLI, SIGTERM and a restart.
-import { freePort } from '../src/common/free-port';
+import { freePort } from '../src/platform/free-port';
 import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';

@@ -1,8 +1,8 @@
 // Jobs wake this process's loops when the transaction that inserted them commits (wakeAfterCommit):
 // not before, not after a rollback, not at a savepoint's release, and at once outside a transaction.
 // A send through the API wakes the delivery loop this way, with no call of its own.
-import { DeliveryQueue } from '../src/queue/delivery-queue';
-import { WebhookQueue } from '../src/queue/webhook-queue';
+import { DeliveryQueue } from '../src/platform/queue/delivery-queue';
+import { WebhookQueue } from '../src/platform/queue/webhook-queue';
 import { sendBody } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';

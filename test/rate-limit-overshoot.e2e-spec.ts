@@ -2,8 +2,8 @@
 // (src/rate-limit/postgres-throttler.storage.ts). Its stated bound: a window admits at most the
 // limit plus localAllowance(limit) per process. Two apps on one database, each with its own
 // counters, stand for two API processes.
-import { PreparedStatements } from '../src/database/prepared-statements';
-import { localAllowance, SYNC_INTERVAL_MS } from '../src/rate-limit/postgres-throttler.storage';
+import { PreparedStatements } from '../src/platform/database/prepared-statements';
+import { localAllowance, SYNC_INTERVAL_MS } from '../src/auth/rate-limit/postgres-throttler.storage';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForAsync } from './support/wait-for';

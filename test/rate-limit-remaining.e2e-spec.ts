@@ -2,11 +2,11 @@
 // the background write of hits admitted before it is still on its way counts after that write, so
 // its answer includes them. The database is real; only the write is held, to open that window.
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source-options';
-import { Database } from '../src/database/database';
-import { PreparedStatements } from '../src/database/prepared-statements';
+import { dataSourceOptions } from '../src/platform/database/data-source-options';
+import { Database } from '../src/platform/database/database';
+import { PreparedStatements } from '../src/platform/database/prepared-statements';
 import { ENTITIES } from '../src/entities';
-import { PostgresThrottlerStorage } from '../src/rate-limit/postgres-throttler.storage';
+import { PostgresThrottlerStorage } from '../src/auth/rate-limit/postgres-throttler.storage';
 import { newUserId } from './support/tokens';
 
 const LIMIT = 3;

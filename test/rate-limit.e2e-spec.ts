@@ -4,7 +4,7 @@ import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { bootTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';
 import { waitForAsync } from './support/wait-for';
-import { localAllowance } from '../src/rate-limit/postgres-throttler.storage';
+import { localAllowance } from '../src/auth/rate-limit/postgres-throttler.storage';
 
 const LIMIT = 3;
 

@@ -2,8 +2,8 @@
 // it are counted by its backfill, those with fates kept by each fate (a failed one the server
 // refused for the address itself apart), those with none (`[]`) by the fate their status implies;
 // and the triggers keep the counts as the messages change or go.
-import { MIGRATIONS } from '../src/database/data-source-options';
-import { RecipientCounts1765382400000 } from '../src/database/migrations/1765382400000-recipient-counts';
+import { MIGRATIONS } from '../src/platform/database/data-source-options';
+import { RecipientCounts1765382400000 } from '../src/platform/database/migrations/1765382400000-recipient-counts';
 import { scratchDatabase } from './support/scratch-database';
 
 const SENDER = '00000000-0000-4000-8000-000000000001';

@@ -2,8 +2,8 @@
 // the column, and those a process of the previous version stores during a rolling deploy. The
 // migration rewrites no row; such a message shows fates read from its status, and its delivery and
 // reports go on as before, its `[]` left as it is.
-import { MIGRATIONS } from '../src/database/data-source-options';
-import { RecipientFates1764691200000 } from '../src/database/migrations/1764691200000-recipient-fates';
+import { MIGRATIONS } from '../src/platform/database/data-source-options';
+import { RecipientFates1764691200000 } from '../src/platform/database/migrations/1764691200000-recipient-fates';
 import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
 import { storeMessage } from './support/factories';
 import { scratchDatabase } from './support/scratch-database';

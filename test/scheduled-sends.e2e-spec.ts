@@ -1,6 +1,6 @@
 // Scheduled sends (SPEC §4, §5): the queue's own delayed job holds the first delivery until
 // scheduledAt; taking it moves the message scheduled → queued → sending, each with its webhook.
-import { DELIVERY_QUEUE } from '../src/queue/delivery-queue';
+import { DELIVERY_QUEUE } from '../src/platform/queue/delivery-queue';
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { bearer, newUserId } from './support/tokens';
 import { waitForStatus } from './support/wait-for';

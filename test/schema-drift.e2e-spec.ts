@@ -5,7 +5,7 @@
 // the migrations, with a comment beside each; a partial index's WHERE, which its diff ignores, is
 // compared here.
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { dataSourceOptions } from '../src/platform/database/data-source-options';
 import { ENTITIES } from '../src/entities';
 
 describe('entities and migrations', () => {

@@ -2,9 +2,9 @@
 // database of its own migrated up to just before it, holding endpoints written in plain text: after
 // it, no secret is readable in its row, and the service's cipher opens each to what it was.
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '../src/config/app-config';
-import { MIGRATIONS, runMigrationsExclusively } from '../src/database/data-source-options';
-import { SealedEndpointSecrets1765209600000 } from '../src/database/migrations/1765209600000-sealed-endpoint-secrets';
+import type { AppConfig } from '../src/platform/config/app-config';
+import { MIGRATIONS, runMigrationsExclusively } from '../src/platform/database/data-source-options';
+import { SealedEndpointSecrets1765209600000 } from '../src/platform/database/migrations/1765209600000-sealed-endpoint-secrets';
 import { EndpointSecretCipher } from '../src/webhooks/endpoints/endpoint-secret-cipher';
 import { scratchDatabase } from './support/scratch-database';
 

@@ -1,7 +1,7 @@
 // Every limit of POST /sender/send (SPEC §4) and GET /user/messages (SPEC §6) at its maximum and
 // one past it, with the defaults of SPEC §1: the maximum is accepted, one past is a 400 naming
 // the field (413 for attachment bytes), never a 500, and a refusal writes nothing.
-import { MAX_PAGE } from '../src/common/paging';
+import { MAX_PAGE } from '../src/platform/paging';
 import { MESSAGE_STATUSES } from '../src/messages/message-status';
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';

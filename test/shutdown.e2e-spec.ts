@@ -3,8 +3,8 @@
 // taken. Nothing may be stored that its client was not told about, and nothing told that is not.
 import { Agent, request } from 'node:http';
 import { DataSource } from 'typeorm';
-import { freePort } from '../src/common/free-port';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { freePort } from '../src/platform/free-port';
+import { dataSourceOptions } from '../src/platform/database/data-source-options';
 import { ENTITIES } from '../src/entities';
 import {
   exitOf,

@@ -2,7 +2,7 @@
 // on PostgreSQL: add's never-narrow rule holds for every entry, and an address named twice is put
 // once, as the entry that stops more mail.
 import { randomUUID } from 'node:crypto';
-import { SuppressionsRepository } from '../src/suppressions/suppressions.repository';
+import { SuppressionsRepository } from '../src/deliverability/suppressions/suppressions.repository';
 import { bootTestApp, TestApp } from './support/test-app';
 import { newUserId } from './support/tokens';
 

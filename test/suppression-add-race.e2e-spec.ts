@@ -3,7 +3,7 @@
 // it wrote or found, never an error, and the delete that came after it wins.
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { SuppressionsRepository } from '../src/suppressions/suppressions.repository';
+import { SuppressionsRepository } from '../src/deliverability/suppressions/suppressions.repository';
 import { bootTestApp, TestApp } from './support/test-app';
 import { newUserId } from './support/tokens';
 

@@ -2,8 +2,8 @@
 // migrated up to just before it and holds an entry of every reason: unsubscribes become `bulk`,
 // the others `all` without being rewritten, and the table then refuses a scope its reason may not
 // have, or none.
-import { MIGRATIONS } from '../src/database/data-source-options';
-import { SuppressionScope1764691201000 } from '../src/database/migrations/1764691201000-suppression-scope';
+import { MIGRATIONS } from '../src/platform/database/data-source-options';
+import { SuppressionScope1764691201000 } from '../src/platform/database/migrations/1764691201000-suppression-scope';
 
 import { scratchDatabase } from './support/scratch-database';
 

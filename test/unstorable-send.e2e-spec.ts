@@ -2,9 +2,9 @@
 // once let through) shared its group commit with other users' sends and took them down with it
 // (828 of 4,629 of another user's REST sends got 500). Now the group commit isolates it: the
 // others commit, and it alone is refused, with a 400 naming the field.
-import { InvalidInputError } from '../src/common/problem/problem.errors';
-import { MessageIntake } from '../src/intake/message-intake';
-import type { SendRequest } from '../src/intake/send-request';
+import { InvalidInputError } from '../src/platform/problem/problem.errors';
+import { MessageIntake } from '../src/sender/intake/message-intake';
+import type { SendRequest } from '../src/sender/intake/send-request';
 import { sendBody } from './support/factories';
 import { bootTestApp, TestApp } from './support/test-app';
 import { bearer, newUserId } from './support/tokens';

@@ -3,16 +3,16 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ExtractJwt } from 'passport-jwt';
-import { clientAddressOfRequest, countedAddress } from '../common/client-address';
-import { FailureBudget } from '../common/failure-budget';
-import { AppConfig } from '../config/app-config';
-import { InvalidTokenError, RateLimitedError, ServiceUnavailableError } from '../common/problem/problem.errors';
+import { clientAddressOfRequest, countedAddress } from '../platform/http/client-address';
+import { FailureBudget } from './failure-budget';
+import { AppConfig } from '../platform/config/app-config';
+import { InvalidTokenError, RateLimitedError, ServiceUnavailableError } from '../platform/problem/problem.errors';
 import { isApiKeyToken } from './api-keys/api-key-hasher';
 import type { ApiKeyScope } from './api-keys/api-key-scope';
 import { ApiKeyHolder, ApiKeys } from './api-keys/api-keys';
 import type { AuthUser } from './auth-user';
 import { MissingScopeError } from './missing-scope.error';
-import { IS_PUBLIC } from './public.decorator';
+import { IS_PUBLIC } from '../platform/http/public.decorator';
 import { ANY_SCOPE, REQUIRED_SCOPE } from './requires-scope.decorator';
 
 // The JWT strategy's own extractor, so that both ways agree on what the bearer token is.

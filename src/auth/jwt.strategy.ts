@@ -4,8 +4,8 @@ import { PassportStrategy } from '@nestjs/passport';
 import { passportJwtSecret } from 'jwks-rsa';
 import type { JwtHeader, JwtPayload } from 'jsonwebtoken';
 import { ExtractJwt, Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
-import { AppConfig } from '../config/app-config';
-import { InvalidTokenError } from '../common/problem/problem.errors';
+import { AppConfig } from '../platform/config/app-config';
+import { InvalidTokenError } from '../platform/problem/problem.errors';
 import type { AuthUser } from './auth-user';
 
 const MAX_SUBJECT_LENGTH = 255;

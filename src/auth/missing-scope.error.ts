@@ -1,4 +1,4 @@
-import { ProblemError } from '../common/problem/problem.errors';
+import { ProblemError } from '../platform/problem/problem.errors';
 
 /** An API key asked for an operation outside its scopes (SPEC §3, §10). */
 export class MissingScopeError extends ProblemError {

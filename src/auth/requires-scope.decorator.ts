@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
 import type { ApiKeyScope } from './api-keys/api-key-scope';
 
 export const REQUIRED_SCOPE = 'requiredScope';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { decode, JwtPayload, verify } from 'jsonwebtoken';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '../platform/config/app-config';
 import { parseTtl, signToken } from './token-signer';
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters!';

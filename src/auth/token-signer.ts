@@ -1,5 +1,5 @@
 import { sign } from 'jsonwebtoken';
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../platform/config/app-config';
 
 /** `30m`, `1h`, `7d` or plain seconds. */
 export function parseTtl(text: string): number {

@@ -2,7 +2,7 @@
 // the sources, `node dist/src/auth/token.cli.js --sub <userId>` where only the build is (the image).
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '../platform/config/app-config';
 import { parseTtl, signToken } from './token-signer';
 
 const DEFAULT_TTL = '1h';

@@ -1,4 +1,4 @@
-import type { CopiesProgress } from '../queue/delivery-queue';
+import type { CopiesProgress } from '../platform/queue/delivery-queue';
 import { AttemptOutcome, HandOverResult } from './delivery-retry-policy';
 import { MailDeliveryError } from './mailer/mailer';
 

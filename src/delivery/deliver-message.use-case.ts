@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DeliveryJob } from '../queue/delivery-queue';
-import { QueueJob } from '../queue/job-queue';
+import { DeliveryJob } from '../platform/queue/delivery-queue';
+import { QueueJob } from '../platform/queue/job-queue';
 import { ClaimedJob, DeliveryClaim } from './delivery-claim';
 import { DeliveryHandOver } from './delivery-hand-over';
 import { DeliverableMessage } from './delivery.repository';

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { automockProvider } from '../../test/support/automock';
-import { Database } from '../database/database';
+import { Database } from '../platform/database/database';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
-import { Metrics } from '../metrics/metrics';
-import { DeliveryQueue } from '../queue/delivery-queue';
-import { SuppressionsRepository } from '../suppressions/suppressions.repository';
+import { Metrics } from '../platform/metrics/metrics';
+import { DeliveryQueue } from '../platform/queue/delivery-queue';
+import { SuppressionsRepository } from '../deliverability/suppressions/suppressions.repository';
 import { DeliveryRecorder, JobResult } from './delivery-recorder';
 
 const manager = {} as EntityManager;

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Database } from '../database/database';
-import { GroupCommit } from '../database/group-commit';
-import { Metrics } from '../metrics/metrics';
+import { Database } from '../platform/database/database';
+import { GroupCommit } from '../platform/database/group-commit';
+import { Metrics } from '../platform/metrics/metrics';
 import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
 import type { MessagePriority } from '../messages/message-status';
-import { CopiesProgress, DeliveryQueue } from '../queue/delivery-queue';
-import { SuppressionsRepository } from '../suppressions/suppressions.repository';
+import { CopiesProgress, DeliveryQueue } from '../platform/queue/delivery-queue';
+import { SuppressionsRepository } from '../deliverability/suppressions/suppressions.repository';
 import { logOutcome } from './delivery-outcome-log';
 import { FinishedAttempt } from './delivery.repository';
 

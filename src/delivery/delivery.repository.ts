@@ -7,7 +7,7 @@ import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages/message-fields
 import type { ComposableMessage } from '../messages/outgoing-mail-of';
 import { recipientPositions } from './recipient-positions';
 import { deliveryOrder } from '../messages/recipients';
-import type { SealedSigningKey } from '../domains/signing-keys';
+import type { SealedSigningKey } from '../deliverability/domains/signing-keys';
 
 /** What a delivery needs of a stored message: the fields the claim reads (MESSAGE_FIELDS), and more. */
 export interface DeliverableMessage extends ComposableMessage {

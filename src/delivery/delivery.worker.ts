@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { DeliveryJob, DeliveryQueue } from '../queue/delivery-queue';
-import { JobLoop } from '../queue/job-loop';
+import { AppConfig } from '../platform/config/app-config';
+import { DeliveryJob, DeliveryQueue } from '../platform/queue/delivery-queue';
+import { JobLoop } from '../platform/queue/job-loop';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
 import { ClaimedJob } from './delivery-claim';
 

@@ -1,7 +1,7 @@
-import { addressOf } from '../common/validation/mailbox';
+import { addressOf } from '../platform/validation/mailbox';
 import { recipientKey } from '../messages/recipients';
 import type { CopyResult } from './copies-outcome';
-import type { OutgoingMail } from '../mime/outgoing-mail';
+import type { OutgoingMail } from '../messages/mime/outgoing-mail';
 import { Mailer } from './mailer/mailer';
 
 /**

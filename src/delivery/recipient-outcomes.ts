@@ -1,6 +1,6 @@
-import { classify } from '../bounces/reports/classify';
-import { addressKey, asciiAddressKey } from '../common/addresses';
-import { addressOf } from '../common/validation/mailbox';
+import { classify } from '../deliverability/bounces/reports/classify';
+import { addressKey, asciiAddressKey } from '../platform/mail/addresses';
+import { addressOf } from '../platform/validation/mailbox';
 import type { FateChange } from '../messages/recipient-fates';
 import { recipientKey } from '../messages/recipients';
 import type { CopyResult } from './copies-outcome';

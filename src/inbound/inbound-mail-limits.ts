@@ -1,4 +1,4 @@
-import { MAX_HEADER_BYTES } from '../common/mime/header-fields';
+import { MAX_HEADER_BYTES } from '../platform/mail/header-fields';
 
 /**
  * What one received mail may hold (SPEC §13: port 25 faces the internet), beside its size

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '../platform/config/app-config';
 import { InboundRepository } from './inbound.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

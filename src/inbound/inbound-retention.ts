@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { repeatEvery, retentionCutoff } from '../common/periodic-purge';
-import { AppConfig } from '../config/app-config';
+import { repeatEvery, retentionCutoff } from '../platform/periodic-purge';
+import { AppConfig } from '../platform/config/app-config';
 import { InboundRepository } from './inbound.repository';
 
 const EVERY_MS = 10 * 60_000;

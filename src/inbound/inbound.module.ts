@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DomainsModule } from '../domains/domains.module';
+import { DomainsModule } from '../deliverability/domains/domains.module';
 import { MessagesModule } from '../messages/messages.module';
 import { InboundController } from './inbound.controller';
 import { InboundMailLimits } from './inbound-mail-limits';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Download } from '../common/byte-response';
-import { pageEnvelope } from '../common/paging';
-import { NotFoundError } from '../common/problem/problem.errors';
-import { isUuid } from '../common/uuid';
+import type { Download } from '../platform/http/byte-response';
+import { pageEnvelope } from '../platform/paging';
+import { NotFoundError } from '../platform/problem/problem.errors';
+import { isUuid } from '../platform/uuid';
 import type { ListInboundQuery } from './dto/list-inbound.query';
 import { InboundMailResponse, InboundPageResponse } from './dto/inbound.response';
 import { listItem } from './inbound-list-item';

@@ -3,8 +3,8 @@ import { Resolver } from 'node:dns/promises';
 import type { Readable } from 'node:stream';
 import { isIP } from 'node:net';
 import { dmarc, DMARCResult, DNSResolver, spf, SPFResult } from 'mailauth';
-import { AppConfig } from '../config/app-config';
-import type { SpooledMessage } from '../common/spooled-message';
+import { AppConfig } from '../platform/config/app-config';
+import type { SpooledMessage } from '../platform/smtp/spooled-message';
 import { DKIM_CHUNK_BYTES, verifyDkim } from './capped-dkim';
 
 export const AUTHENTICATION_VERDICTS = [

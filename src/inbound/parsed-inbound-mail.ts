@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { AddressObject, EmailAddress, simpleParser } from 'mailparser';
 import libmime from 'libmime';
 import { extension } from 'mime-types';
-import { addressKey } from '../common/addresses';
-import { decodedField } from '../common/mime/header-fields';
+import { addressKey } from '../platform/mail/addresses';
+import { decodedField } from '../platform/mail/header-fields';
 import type { InboundHeader } from './entities/inbound-mail.entity';
 import type { InboundMailLimits } from './inbound-mail-limits';
 

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { addressKey } from '../common/addresses';
-import { Slots } from '../common/slots';
-import type { SpooledMessage } from '../common/spooled-message';
+import { addressKey } from '../platform/mail/addresses';
+import { Slots } from '../platform/slots';
+import type { SpooledMessage } from '../platform/smtp/spooled-message';
 import { InboundMailLimits } from './inbound-mail-limits';
 import { InboundQuota } from './inbound-quota';
 import type { InboundRecipient } from './inbound-mailboxes';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { asciiDomain, domainOf } from '../common/addresses';
-import { addressOf } from '../common/validation/mailbox';
-import { isUuid } from '../common/uuid';
+import { asciiDomain, domainOf } from '../platform/mail/addresses';
+import { addressOf } from '../platform/validation/mailbox';
+import { isUuid } from '../platform/uuid';
 import { MessagesRepository } from '../messages/messages.repository';
 
 /** At most this many Message-IDs of a References chain are looked up (each one primary-key read). */

@@ -1,5 +1,5 @@
 import { v5 as uuidv5 } from 'uuid';
-import { addressKey } from '../common/addresses';
+import { addressKey } from '../platform/mail/addresses';
 
 // Fixed forever: changing it would give every existing sender a new id.
 const SENDER_NAMESPACE = '8c4f5f1e-3b0a-4d3e-9c55-6f1f2f0d7a21';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, StateConflictError } from '../common/problem/problem.errors';
-import { isUuid } from '../common/uuid';
-import { Database } from '../database/database';
+import { NotFoundError, StateConflictError } from '../platform/problem/problem.errors';
+import { isUuid } from '../platform/uuid';
+import { Database } from '../platform/database/database';
 import { MessageResponse } from './dto/message.response';
 import { MessageLifecycle } from './lifecycle/message-lifecycle';
 import { permits, TRANSITIONS } from './lifecycle/transitions';

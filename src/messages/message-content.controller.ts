@@ -4,8 +4,8 @@ import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
-import { ApiBytesResponse, sendBytes } from '../common/byte-response';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { ApiBytesResponse, sendBytes } from '../platform/http/byte-response';
+import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
 import { MessageContentResponse } from './dto/message-content.response';
 import { MessageContentService } from './message-content.service';
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { PreparedStatements } from '../database/prepared-statements';
+import { PreparedStatements } from '../platform/database/prepared-statements';
 import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from './message-fields';
 
 /** What composing a stored message reads of its row (the delivery claim's fields), and whether it was submitted as MIME. */

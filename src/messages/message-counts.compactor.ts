@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { Database } from '../database/database';
+import { AppConfig } from '../platform/config/app-config';
+import { Database } from '../platform/database/database';
 
 const EVERY_MS = 1_000;
 const BATCH = 20_000;

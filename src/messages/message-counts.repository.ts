@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PreparedStatements } from '../database/prepared-statements';
+import { PreparedStatements } from '../platform/database/prepared-statements';
 import type { MessageStatus } from './message-status';
 import { MessageFilter, MessagesRepository } from './messages.repository';
 

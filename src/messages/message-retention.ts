@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { repeatEvery, retentionCutoff } from '../common/periodic-purge';
-import { AppConfig } from '../config/app-config';
-import { Database } from '../database/database';
-import { DeliveryQueue } from '../queue/delivery-queue';
-import { WebhookQueue } from '../queue/webhook-queue';
+import { repeatEvery, retentionCutoff } from '../platform/periodic-purge';
+import { AppConfig } from '../platform/config/app-config';
+import { Database } from '../platform/database/database';
+import { DeliveryQueue } from '../platform/queue/delivery-queue';
+import { WebhookQueue } from '../platform/queue/webhook-queue';
 import { MESSAGE_STATUSES, MessageStatus } from './message-status';
 
 const EVERY_MS = 10 * 60_000;

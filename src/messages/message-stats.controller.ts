@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
 import { StatsQuery } from './dto/stats.query';
 import { StatsResponse } from './dto/stats.response';
 import { MessageStatsService } from './message-stats.service';

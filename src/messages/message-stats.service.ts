@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInputError } from '../common/problem/problem.errors';
+import { InvalidInputError } from '../platform/problem/problem.errors';
 import { StatsQuery } from './dto/stats.query';
 import { RecipientCountsResponse, StatsResponse, StatusCountsResponse } from './dto/stats.response';
 import { MessageCountsRepository } from './message-counts.repository';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AttachmentsModule } from '../attachments/attachments.module';
+import { AttachmentsModule } from './attachments/attachments.module';
 import { CancelMessageUseCase } from './cancel-message.use-case';
 import { MessageLifecycleModule } from './lifecycle/message-lifecycle.module';
 import { MessageCountsCompactor } from './message-counts.compactor';

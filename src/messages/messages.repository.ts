@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PreparedStatements } from '../database/prepared-statements';
+import { PreparedStatements } from '../platform/database/prepared-statements';
 import { GivenFields, ROW_COLUMNS, RowFields } from './message-fields';
 import type { MessageStatus } from './message-status';
 

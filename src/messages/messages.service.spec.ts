@@ -1,5 +1,5 @@
 import { automock } from '../../test/support/automock';
-import { NotFoundError } from '../common/problem/problem.errors';
+import { NotFoundError } from '../platform/problem/problem.errors';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageCountsRepository } from './message-counts.repository';
 import { MessageRow, MessagesRepository } from './messages.repository';

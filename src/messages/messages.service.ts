@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { pageEnvelope } from '../common/paging';
-import { isUuid } from '../common/uuid';
-import { NotFoundError } from '../common/problem/problem.errors';
+import { pageEnvelope } from '../platform/paging';
+import { isUuid } from '../platform/uuid';
+import { NotFoundError } from '../platform/problem/problem.errors';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessagePageResponse } from './dto/message-page.response';
 import { MessageResponse } from './dto/message.response';

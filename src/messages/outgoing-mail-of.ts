@@ -1,4 +1,4 @@
-import type { OutgoingMail } from '../mime/outgoing-mail';
+import type { OutgoingMail } from './mime/outgoing-mail';
 import type { ClaimedFields } from './message-fields';
 
 /** A stored message with what composing it takes besides its fields. */

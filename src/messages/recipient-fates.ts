@@ -1,4 +1,4 @@
-import { addressOf } from '../common/validation/mailbox';
+import { addressOf } from '../platform/validation/mailbox';
 import type { MessageStatus } from './message-status';
 import { recipientKey } from './recipients';
 

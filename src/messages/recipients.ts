@@ -1,5 +1,5 @@
-import { addressOf } from '../common/validation/mailbox';
-import { addressKey } from '../common/addresses';
+import { addressOf } from '../platform/validation/mailbox';
+import { addressKey } from '../platform/mail/addresses';
 
 export interface RecipientFields {
   to: string[];

@@ -1,9 +1,9 @@
 import type { Readable, Transform } from 'node:stream';
 import libmime from 'libmime';
 import { MailParser } from 'mailparser';
-import { servableMediaType } from '../common/media-type';
-import { isReservedHeaderName } from '../common/validation/custom-headers';
-import { textAlternative } from '../mime/text-alternative';
+import { servableMediaType } from './media-type';
+import { isReservedHeaderName } from '../platform/validation/custom-headers';
+import { textAlternative } from './mime/text-alternative';
 
 /** Where one attachment's encoded body lies in the stored MIME, and how to decode it: read once, kept (SPEC §12). */
 export interface SubmittedPart {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { RecipientRef } from '../common/recipient-token';
-import { Database } from '../database/database';
+import type { RecipientRef } from './recipient-token';
+import { Database } from '../platform/database/database';
 import { deliveryOrder } from './recipients';
 
 /** The recipient a token names, with the message's owner. */

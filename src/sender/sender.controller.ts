@@ -12,17 +12,17 @@ import type { Response } from 'express';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
-import { JsonBodyInterceptor } from '../common/json-body/json-body.interceptor';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
-import { IdempotencyKeyInterceptor } from '../idempotency/idempotency-key.interceptor';
-import { IdempotencyKey, IdempotencyKeyHeader } from '../idempotency/idempotency-key.header';
+import { JsonBodyInterceptor } from '../platform/http/json-body/json-body.interceptor';
+import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
+import { IdempotencyKeyInterceptor } from './idempotency/idempotency-key.interceptor';
+import { IdempotencyKey, IdempotencyKeyHeader } from './idempotency/idempotency-key.header';
 import { MessageResponse } from '../messages/dto/message.response';
-import { MessageBudget } from '../rate-limit/message-budget';
+import { MessageBudget } from '../auth/rate-limit/message-budget';
 import { BatchResponse, SendBatchDto } from './dto/send-batch.dto';
 import { SEND_BATCH_EXAMPLES } from './dto/send-batch.examples';
 import { SendMessageDto } from './dto/send-message.dto';
 import { SEND_MESSAGE_EXAMPLES } from './dto/send-message.examples';
-import { MessageIntake } from '../intake/message-intake';
+import { MessageIntake } from './intake/message-intake';
 
 @ApiTags('sender')
 @ApiBearerAuth()

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock';
-import { AppConfig } from '../config/app-config';
-import { Database } from '../database/database';
-import { QueueJob } from '../queue/job-queue';
-import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
+import { Clock } from '../platform/clock';
+import { AppConfig } from '../platform/config/app-config';
+import { Database } from '../platform/database/database';
+import { QueueJob } from '../platform/queue/job-queue';
+import { WebhookJob, WebhookQueue } from '../platform/queue/webhook-queue';
 import { signingSecrets } from './endpoints/endpoint-secrets';
 import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { DeliverableWebhookEvent, eventIdOf, WebhookEventsRepository } from './webhook-events.repository';

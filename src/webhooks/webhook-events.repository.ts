@@ -2,7 +2,7 @@ import type { RecipientFate } from '../messages/recipient-fates';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { MessageStatus } from '../messages/message-status';
-import { Database } from '../database/database';
+import { Database } from '../platform/database/database';
 import { WebhookEventEntity } from './entities/webhook-event.entity';
 
 export type WebhookState = 'pending' | 'delivered' | 'failed' | 'gone';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { pageEnvelope } from '../common/paging';
-import { isUuid } from '../common/uuid';
-import { NotFoundError, StateConflictError } from '../common/problem/problem.errors';
-import { WebhookQueue } from '../queue/webhook-queue';
+import { pageEnvelope } from '../platform/paging';
+import { isUuid } from '../platform/uuid';
+import { NotFoundError, StateConflictError } from '../platform/problem/problem.errors';
+import { WebhookQueue } from '../platform/queue/webhook-queue';
 import {
   ListWebhookEventsQuery,
   WebhookDeliveryDetailsResponse,
@@ -16,7 +16,7 @@ import {
   WebhookEventRow,
   WebhookEventsRepository,
 } from './webhook-events.repository';
-import { Database } from '../database/database';
+import { Database } from '../platform/database/database';
 import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { WebhookPayloads } from './webhook-payloads';
 

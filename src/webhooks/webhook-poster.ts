@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { AppConfig } from '../config/app-config';
-import { isPublicAddress, literalAddress } from '../common/public-address';
+import { AppConfig } from '../platform/config/app-config';
+import { isPublicAddress, literalAddress } from './public-address';
 import { PRIVATE_NETWORKS_HINT, publicOnlyLookup } from './webhook-target';
 
 export interface WebhookResponse {

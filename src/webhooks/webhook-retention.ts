@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { repeatEvery, retentionCutoff } from '../common/periodic-purge';
-import { AppConfig } from '../config/app-config';
-import { WebhookQueue } from '../queue/webhook-queue';
+import { repeatEvery, retentionCutoff } from '../platform/periodic-purge';
+import { AppConfig } from '../platform/config/app-config';
+import { WebhookQueue } from '../platform/queue/webhook-queue';
 import { WebhookEventsRepository } from './webhook-events.repository';
 
 const EVERY_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '../platform/config/app-config';
 
 /**
  * Standard Webhooks signatures: each user has a secret derived from WEBHOOK_SIGNING_KEY (so none

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { isPublicAddress, literalAddress } from '../common/public-address';
+import { isPublicAddress, literalAddress } from './public-address';
 
 /**
  * What a refused target is told, naming the setting that lifts the guard: a receiver on the

@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { QueueJob } from '../queue/job-queue';
-import { JobLoop, Turn } from '../queue/job-loop';
-import { WebhookJob, WebhookQueue } from '../queue/webhook-queue';
+import { AppConfig } from '../platform/config/app-config';
+import { QueueJob } from '../platform/queue/job-queue';
+import { JobLoop, Turn } from '../platform/queue/job-loop';
+import { WebhookJob, WebhookQueue } from '../platform/queue/webhook-queue';
 import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
 import { WebhookEventsRepository } from './webhook-events.repository';
 

@@ -3,7 +3,7 @@ import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTag
 import { CurrentUser } from '../auth/current-user.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import type { AuthUser } from '../auth/auth-user';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.decorator';
+import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
 import {
   ListWebhookEventsQuery,
   WebhookDeliveryDetailsResponse,

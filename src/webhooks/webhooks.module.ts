@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Clock } from '../common/clock';
+import { Clock } from '../platform/clock';
 import { MessagesModule } from '../messages/messages.module';
 import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
 import { WebhookEndpointsController } from './endpoints/webhook-endpoints.controller';

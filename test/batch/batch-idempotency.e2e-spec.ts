@@ -1,6 +1,6 @@
 // Idempotency-Key on POST /sender/send/batch (SPEC §4): the key covers the whole batch.
 import type { Response } from 'supertest';
-import { addressKey } from '../../src/common/addresses';
+import { addressKey } from '../../src/platform/mail/addresses';
 import { senderIdFor } from '../../src/messages/addresses';
 import { rowsOwnedBy, sendBody } from '../support/factories';
 import { bootTestApp, TestApp } from '../support/test-app';

@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
-import { freePort } from '../../src/common/free-port';
-import { dataSourceOptions } from '../../src/database/data-source-options';
+import { freePort } from '../../src/platform/free-port';
+import { dataSourceOptions } from '../../src/platform/database/data-source-options';
 import { ENTITIES } from '../../src/entities';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
 import { rowsOwnedBy, sendBody } from '../support/factories';

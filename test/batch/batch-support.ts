@@ -1,7 +1,7 @@
 // What the batch specs share: the request and the counts that prove a refused batch wrote nothing.
 import type TestAgent from 'supertest/lib/agent';
 import type { DataSource } from 'typeorm';
-import { DELIVERY_QUEUE } from '../../src/queue/delivery-queue';
+import { DELIVERY_QUEUE } from '../../src/platform/queue/delivery-queue';
 import { sendBody } from '../support/factories';
 import { bearer } from '../support/tokens';
 

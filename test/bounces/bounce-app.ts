@@ -1,6 +1,6 @@
 // The app the bounce-loop specs run (SPEC §9): ROLE=all with BOUNCE_DOMAIN and the inbound
 // listener on a free port, delivering to a real SMTP sink, webhooks to a real receiver.
-import { InboundSmtpListener } from '../../src/bounces/inbound-smtp.listener';
+import { InboundSmtpListener } from '../../src/inbound/inbound-smtp.listener';
 import { bearer } from '../support/tokens';
 import { waitForStatus } from '../support/wait-for';
 import { bootWebhookApp, TO_LOOPBACK, WebhookApp } from '../webhooks/webhook-app';

@@ -2,7 +2,7 @@
 // message and suppresses the address, a soft one only bounces it, a delay notice is a history
 // entry only; each status change fires its webhook. Reports arrive through real SMTP clients.
 import { randomUUID } from 'node:crypto';
-import { RecipientTokens } from '../../src/common/recipient-token';
+import { RecipientTokens } from '../../src/messages/recipient-token';
 import { bearer, newUserId } from '../support/tokens';
 import { SinkReply } from '../support/smtp-sink';
 import { waitForStatus } from '../support/wait-for';

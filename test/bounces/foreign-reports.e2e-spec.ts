@@ -4,8 +4,8 @@
 // happened" is read after the listener's 250 (sent once the report is committed) and, for
 // webhooks, after the webhook queue has settled.
 import { randomUUID } from 'node:crypto';
-import { RecipientTokens } from '../../src/common/recipient-token';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { RecipientTokens } from '../../src/messages/recipient-token';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { storeMessage } from '../support/factories';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { newUserId } from '../support/tokens';

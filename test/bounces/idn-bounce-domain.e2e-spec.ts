@@ -2,7 +2,7 @@
 // it (SPEC §9): reports to its VERP addresses arrive with the domain in A-labels (senders speak
 // SMTP in ASCII) or in U-labels (SMTPUTF8 senders), and the listener takes both.
 import { randomUUID } from 'node:crypto';
-import { RecipientTokens } from '../../src/common/recipient-token';
+import { RecipientTokens } from '../../src/messages/recipient-token';
 import { newUserId } from '../support/tokens';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { bootBounceApp, ENCRYPTION_KEY } from './bounce-app';

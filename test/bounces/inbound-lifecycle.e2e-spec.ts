@@ -2,7 +2,7 @@
 // only with INBOUND_SMTP_PORT set (BOUNCE_DOMAIN or not: receiving domains need none, SPEC §13);
 // a closed app leaves the port closed.
 import { createConnection } from 'node:net';
-import { InboundSmtpListener } from '../../src/bounces/inbound-smtp.listener';
+import { InboundSmtpListener } from '../../src/inbound/inbound-smtp.listener';
 import { bootTestApp } from '../support/test-app';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN } from './bounce-app';

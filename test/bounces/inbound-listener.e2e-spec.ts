@@ -1,9 +1,9 @@
 // The inbound SMTP listener's doors (SPEC §9): only live VERP, unsubscribe and role addresses of
 // BOUNCE_DOMAIN pass RCPT; SIZE is advertised and enforced; a session that will not end is cut off.
 import { randomUUID } from 'node:crypto';
-import { ApplyReportsUseCase } from '../../src/bounces/apply-reports.use-case';
-import { InboundLimits } from '../../src/bounces/inbound-limits';
-import { RecipientTokens } from '../../src/common/recipient-token';
+import { ApplyReportsUseCase } from '../../src/deliverability/bounces/apply-reports.use-case';
+import { InboundLimits } from '../../src/inbound/inbound-limits';
+import { RecipientTokens } from '../../src/messages/recipient-token';
 import { newUserId } from '../support/tokens';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN, bootBounceApp, ENCRYPTION_KEY } from './bounce-app';

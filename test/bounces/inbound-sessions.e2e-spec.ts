@@ -3,8 +3,8 @@
 // pipelined, malformed, endless, dripping and crowding sessions end as the limits say, and a
 // report that did not arrive whole changes nothing.
 import { randomUUID } from 'node:crypto';
-import { InboundLimits } from '../../src/bounces/inbound-limits';
-import { RecipientTokens } from '../../src/common/recipient-token';
+import { InboundLimits } from '../../src/inbound/inbound-limits';
+import { RecipientTokens } from '../../src/messages/recipient-token';
 import { RawSmtpClient as RawClient } from '../support/raw-smtp-client';
 import { newUserId } from '../support/tokens';
 import { TIMEOUT } from '../webhooks/webhook-app';

@@ -1,7 +1,7 @@
 // VERP (SPEC §9): with BOUNCE_DOMAIN set, each recipient gets its own SMTP transaction of the same
 // message, from bounces+<token>@BOUNCE_DOMAIN, the token naming that message and recipient.
 import { randomUUID } from 'node:crypto';
-import { RecipientTokens } from '../../src/common/recipient-token';
+import { RecipientTokens } from '../../src/messages/recipient-token';
 import { SmtpSink } from '../support/smtp-sink';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';

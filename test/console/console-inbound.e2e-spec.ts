@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { Locator, Page } from 'playwright-core';
-import { InboundSmtpListener } from '../../src/bounces/inbound-smtp.listener';
+import { InboundSmtpListener } from '../../src/inbound/inbound-smtp.listener';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { newDomain } from '../inbound/inbound-app';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { BROWSER_TIMEOUT, describeInBrowser } from '../support/browser';
 import {
   consoleInBrowser,

@@ -1,7 +1,7 @@
 // POST, GET and DELETE /domains (SPEC §6, §9): a sending domain with its DKIM key pair and the DNS
 // records to publish, each user's domains invisible to the others, bad input refused whole.
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
-import { DkimKeyCipher } from '../../src/domains/dkim-key-cipher';
+import { DkimKeyCipher } from '../../src/deliverability/domains/dkim-key-cipher';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
 

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { addressOf } from '../../src/common/validation/mailbox';
+import { addressOf } from '../../src/platform/validation/mailbox';
 import { addressKeyOf, RESERVED_KEYS } from './text';
 
 /* The checks of the fuzz suites: what every answer must be, whatever was sent, and a tally of them. */

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { DELIVERY_QUEUE } from '../../src/queue/delivery-queue';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { DELIVERY_QUEUE } from '../../src/platform/queue/delivery-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { rowsOwnedBy } from '../support/factories';
 
 /** Everything a send can write for a user, and queue jobs since `since` that point at nothing (a half-written send). */

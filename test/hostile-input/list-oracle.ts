@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { MAX_PAGE } from '../../src/common/paging';
+import { MAX_PAGE } from '../../src/platform/paging';
 import { MESSAGE_STATUSES } from '../../src/messages/message-status';
 import type { QueryParam, Seeded, Verdict } from './query-cases';
 import { RESERVED_KEYS } from './text';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MAX_PAGE } from '../../src/common/paging';
+import { MAX_PAGE } from '../../src/platform/paging';
 import { MESSAGE_STATUSES } from '../../src/messages/message-status';
 import type { MessageStatus } from '../../src/messages/message-status';
 import {

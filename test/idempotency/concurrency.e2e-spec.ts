@@ -1,7 +1,7 @@
 // Concurrent sends with one key (SPEC §4): a repeat while the first is in flight gets 409, and of
 // many racing sends exactly one goes through.
 import type { Response } from 'supertest';
-import { addressKey } from '../../src/common/addresses';
+import { addressKey } from '../../src/platform/mail/addresses';
 import { senderIdFor } from '../../src/messages/addresses';
 import { rowsOwnedBy, sendBody } from '../support/factories';
 import { newUserId } from '../support/tokens';

@@ -1,5 +1,5 @@
 // The scope and lifetime of a key (SPEC §4): per user, case-sensitive, 24 hours.
-import { ExpiredKeysJanitor } from '../../src/idempotency/expired-keys.janitor';
+import { ExpiredKeysJanitor } from '../../src/sender/idempotency/expired-keys.janitor';
 import { sendBody } from '../support/factories';
 import { newUserId } from '../support/tokens';
 import { bootTwoApiProcesses } from './two-api-processes';

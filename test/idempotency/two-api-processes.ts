@@ -1,7 +1,7 @@
 // The apps the Idempotency-Key specs run (SPEC §4): two API processes sharing one database, and
 // what the specs count and expect of their answers.
 import type { Response } from 'supertest';
-import { DELIVERY_QUEUE } from '../../src/queue/delivery-queue';
+import { DELIVERY_QUEUE } from '../../src/platform/queue/delivery-queue';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/tokens';
 

@@ -3,7 +3,7 @@
 // publish the DKIM records that verify their domains and the SPF, DKIM and DMARC records that
 // received mail is judged by.
 import { randomUUID } from 'node:crypto';
-import { InboundSmtpListener } from '../../src/bounces/inbound-smtp.listener';
+import { InboundSmtpListener } from '../../src/inbound/inbound-smtp.listener';
 import { TestDnsServer } from '../support/dns-server';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';

@@ -2,7 +2,7 @@
 // one past it (refused whole with its documented reply, nothing stored), sent by nodemailer's
 // SMTP transport; the recipient limit spoken by a raw pipelining client.
 import { InboundMailLimits } from '../../src/inbound/inbound-mail-limits';
-import { MAX_HEADER_BYTES } from '../../src/common/mime/header-fields';
+import { MAX_HEADER_BYTES } from '../../src/platform/mail/header-fields';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { RawSmtpClient } from '../support/raw-smtp-client';
 import {

@@ -2,7 +2,7 @@
 // mail of nearly 10 MiB (INBOUND_MAX_BYTES) at once to a real process as `npm start` runs it,
 // which stores every one while its peak RSS (VmHWM, from /proc) stays under 300 MB.
 import { readFileSync } from 'node:fs';
-import { freePort } from '../../src/common/free-port';
+import { freePort } from '../../src/platform/free-port';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
 import { TestDnsServer } from '../support/dns-server';

@@ -3,7 +3,7 @@
 // to a real process as `npm start` runs it. The mail is stored within a bound set by an ordinary
 // mail of the same size, /health answers while it is judged, and RSS grows by little.
 import { readFileSync } from 'node:fs';
-import { freePort } from '../../src/common/free-port';
+import { freePort } from '../../src/platform/free-port';
 import { sendWithNodemailer } from '../bounces/smtp-clients';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
 import { TestDnsServer } from '../support/dns-server';

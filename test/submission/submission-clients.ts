@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTransport, SendMailOptions } from 'nodemailer';
-import { SubmissionSmtpServer } from '../../src/submission/submission-smtp.server';
+import { SubmissionSmtpServer } from '../../src/sender/submission/submission-smtp.server';
 import type { TestApp } from '../support/test-app';
 import { bearer } from '../support/tokens';
 import { SWAKS } from '../support/swaks';

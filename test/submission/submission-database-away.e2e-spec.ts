@@ -1,7 +1,7 @@
 // With PostgreSQL out of reach, a submission is deferred (4xx, so the client retries), never
 // refused for good and never half stored; once the database is back, the same message goes in.
 import { PassThrough } from 'node:stream';
-import { SubmissionSmtpServer } from '../../src/submission/submission-smtp.server';
+import { SubmissionSmtpServer } from '../../src/sender/submission/submission-smtp.server';
 import { TcpProxy } from '../support/tcp-proxy';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';

@@ -6,8 +6,8 @@
 // from a loopback address of its own, so that the per-address count of one does not reach another.
 import type { Server } from 'node:net';
 import type { SMTPServer } from 'smtp-server';
-import { SubmissionLimits } from '../../src/submission/submission-limits';
-import { SubmissionSmtpServer } from '../../src/submission/submission-smtp.server';
+import { SubmissionLimits } from '../../src/sender/submission/submission-limits';
+import { SubmissionSmtpServer } from '../../src/sender/submission/submission-smtp.server';
 import { noConnectionsWithin } from '../support/sockets';
 import { RawSmtpClient } from '../support/raw-smtp-client';
 import { bootTestApp, TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { SubmissionSmtpServer } from '../../src/submission/submission-smtp.server';
+import { SubmissionSmtpServer } from '../../src/sender/submission/submission-smtp.server';
 import { bootTestApp } from '../support/test-app';
 
 const SUBMISSION = { SUBMISSION_SMTP_PORT: '0', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' };

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeliveryReport, ReportKind } from '../../src/bounces/delivery-report';
-import { readReports } from '../../src/bounces/report-reader';
-import { addressWordingsIn } from '../../src/bounces/reports/classify';
-import { splitAtQuotedOriginal } from '../../src/bounces/reports/quoted-original';
-import { parseReportMail } from '../../src/bounces/reports/report-mail';
-import { parseStatus } from '../../src/bounces/reports/status-code';
+import { DeliveryReport, ReportKind } from '../../src/deliverability/bounces/delivery-report';
+import { readReports } from '../../src/deliverability/bounces/report-reader';
+import { addressWordingsIn } from '../../src/deliverability/bounces/reports/classify';
+import { splitAtQuotedOriginal } from '../../src/deliverability/bounces/reports/quoted-original';
+import { parseReportMail } from '../../src/deliverability/bounces/reports/report-mail';
+import { parseStatus } from '../../src/deliverability/bounces/reports/status-code';
 
 /**
  * Reads the shared corpus of real bounces (../shared/bounce-corpus, beside the repository: Sisimai's

@@ -134,7 +134,7 @@ export async function killChild(child: ChildProcess, graceMs = 10_000): Promise<
 // Runs in the child: one EmbeddedPostgres from src, driven by JSON lines on stdin.
 const DRIVER = `
 require('reflect-metadata');
-const { EmbeddedPostgres } = require(${JSON.stringify(join(PROJECT_ROOT, 'src/database/embedded-postgres'))});
+const { EmbeddedPostgres } = require(${JSON.stringify(join(PROJECT_ROOT, 'src/platform/database/embedded-postgres'))});
 const server = new EmbeddedPostgres(process.env.DRIVER_DATA_DIR);
 const reply = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
 require('node:readline').createInterface({ input: process.stdin })

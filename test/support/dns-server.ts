@@ -1,5 +1,5 @@
 import dns2 from 'dns2';
-import { freePort } from '../../src/common/free-port';
+import { freePort } from '../../src/platform/free-port';
 import { bootTestApp, TestApp } from './test-app';
 
 const { Packet } = dns2;

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle';
-import { WebhookQueue } from '../../src/queue/webhook-queue';
+import { WebhookQueue } from '../../src/platform/queue/webhook-queue';
 import { MessageStatus } from '../../src/messages/message-status';
 import { NewMessage } from '../../src/messages/messages.repository';
-import { addressKey } from '../../src/common/addresses';
+import { addressKey } from '../../src/platform/mail/addresses';
 import { senderIdFor } from '../../src/messages/addresses';
 import { recipientKey } from '../../src/messages/recipients';
 

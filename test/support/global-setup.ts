@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, runMigrationsExclusively } from '../../src/database/data-source-options';
+import { dataSourceOptions, runMigrationsExclusively } from '../../src/platform/database/data-source-options';
 import { ENTITIES } from '../../src/entities';
-import { createDatabaseIfMissing, EmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { createDatabaseIfMissing, EmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
 
 export interface TestDatabaseState {
   embedded?: { server: EmbeddedPostgres; dataDir: string };

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { freePort } from '../../src/common/free-port';
+import { freePort } from '../../src/platform/free-port';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from './child-processes';
 
 export const MiB = 1024 * 1024;

@@ -1,5 +1,5 @@
-import { DeliveryReport } from '../../src/bounces/delivery-report';
-import { readReports } from '../../src/bounces/report-reader';
+import { DeliveryReport } from '../../src/deliverability/bounces/delivery-report';
+import { readReports } from '../../src/deliverability/bounces/report-reader';
 
 /*
  * Short reports written for this project in the style of real servers, read through the report

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, MIGRATIONS } from '../../src/database/data-source-options';
-import { createDatabaseIfMissing } from '../../src/database/embedded-postgres';
+import { dataSourceOptions, MIGRATIONS } from '../../src/platform/database/data-source-options';
+import { createDatabaseIfMissing } from '../../src/platform/database/embedded-postgres';
 import { ENTITIES } from '../../src/entities';
 
 /**

@@ -9,8 +9,8 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup';
-import { AppConfig } from '../../src/config/app-config';
-import { createDatabaseIfMissing } from '../../src/database/embedded-postgres';
+import { AppConfig } from '../../src/platform/config/app-config';
+import { createDatabaseIfMissing } from '../../src/platform/database/embedded-postgres';
 
 export const TEST_JWT_SECRET = 'test-secret-of-at-least-thirty-two-characters';
 

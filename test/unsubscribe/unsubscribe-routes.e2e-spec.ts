@@ -1,8 +1,8 @@
 // POST and GET /unsubscribe/{token} (SPEC §9, RFC 8058): the public routes of a List-Unsubscribe
 // link, against a real database, with tokens made under the app's own key.
 import type { AddressInfo } from 'node:net';
-import { RecipientTokens } from '../../src/common/recipient-token';
-import { UnsubscribeService } from '../../src/unsubscribe/unsubscribe.service';
+import { RecipientTokens } from '../../src/messages/recipient-token';
+import { UnsubscribeService } from '../../src/deliverability/unsubscribe/unsubscribe.service';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { newUserId } from '../support/tokens';
 import { address, bulkMessage, postChunked, suppressionsOf, unsubscribeTokens } from './unsubscribe-support';

@@ -3,7 +3,7 @@ import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
-import { RecipientTokens } from '../../src/common/recipient-token';
+import { RecipientTokens } from '../../src/messages/recipient-token';
 import { storeMessage } from '../support/factories';
 import { bearer } from '../support/tokens';
 

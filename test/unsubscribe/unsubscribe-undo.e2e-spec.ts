@@ -1,7 +1,7 @@
 // The unsubscribe pages name the sender the reader leaves, and offer an undo
 // (POST /unsubscribe/{token}/resubscribe), against a real database, with tokens made under the app's own key.
 import type { AddressInfo } from 'node:net';
-import { RecipientTokens } from '../../src/common/recipient-token';
+import { RecipientTokens } from '../../src/messages/recipient-token';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { storeMessage } from '../support/factories';
 import { bearer, newUserId } from '../support/tokens';

@@ -2,7 +2,7 @@
 // (recipient.failed, and the hard_bounce suppression that follows), a recipient suppressed at
 // acceptance, an unsubscribe, and a domain whose DKIM record a real DNS server (dns2) serves or
 // no longer serves. Each reaches a real receiver and is verified by standardwebhooks and svix.
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { TestDnsServer } from '../support/dns-server';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId } from '../support/tokens';

@@ -5,8 +5,8 @@
 // job to the lease. The delete is held open in a transaction of the test's own, the change is
 // seen waiting on it (a real lock wait in pg_stat_activity), then the delete commits.
 import type { QueryRunner } from 'typeorm';
-import { DELIVERY_QUEUE } from '../../src/queue/delivery-queue';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { DELIVERY_QUEUE } from '../../src/platform/queue/delivery-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { sendBody } from '../support/factories';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId } from '../support/tokens';

@@ -1,7 +1,7 @@
 // Account-wide events reaching endpoints (SPEC §11) through a real HTTP receiver, each request
 // verified by the standardwebhooks and svix libraries: fan-out beside a message's own webhook,
 // test events, rotation, endpoints disabled or deleted with events in flight, and replay.
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId } from '../support/tokens';
 import { waitForStatus } from '../support/wait-for';

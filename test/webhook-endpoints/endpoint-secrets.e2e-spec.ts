@@ -1,7 +1,7 @@
 // Endpoint signing secrets (SPEC §11): encrypted at rest as DKIM keys are, and rotations that
 // overlap make one new secret, so that every secret a rotate-secret call answered signs. Each
 // request is verified by the standardwebhooks and svix libraries at a real receiver.
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId } from '../support/tokens';
 import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from '../webhooks/webhook-app';

@@ -1,7 +1,7 @@
 // A worker killed with SIGKILL in the middle of a fan-out (SPEC §11, §8): every event still
 // reaches every endpoint, and a repeat carries the same webhook-id and body. An API app and real
 // worker processes share a database of their own.
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
 import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';

@@ -2,7 +2,7 @@
 // message, one that does not (its message bounced already), and a complaint after them, each a
 // recipient event written with the fate it reports, beside the suppressions they cause.
 import { randomUUID } from 'node:crypto';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { bootBounceApp } from '../bounces/bounce-app';
 import { arf, dsn } from '../bounces/report-mail';
 import { sendWithNodemailer } from '../bounces/smtp-clients';

@@ -1,7 +1,7 @@
 // One webhook delivery in detail (GET /user/webhook-deliveries/{id}): the body it POSTs, exactly
 // as the receiver got it, and the first 1,024 bytes of each answer as UTF-8 (invalid bytes
 // replaced), at that size and one past; another user's delivery or a malformed id: 404.
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { createEndpoint } from '../webhook-endpoints/endpoint-support';
 import { bearer, newUserId } from '../support/tokens';
 import { waitForStatus, waitWhileChanging } from '../support/wait-for';

@@ -1,6 +1,6 @@
 // The delivery log (SPEC §7): GET /user/webhook-deliveries and replays, each user's own only.
 import { randomUUID } from 'node:crypto';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId } from '../support/tokens';
 import { header, verifiesRequest } from './signatures';

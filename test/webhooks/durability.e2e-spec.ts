@@ -1,7 +1,7 @@
 // Durability (SPEC §7): events are recorded with the status change that causes them, so they
 // wait for a worker that is not running yet, and outlive one killed mid-request. Its own
 // database, shared by an API app and real worker processes.
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
 import { sendBody } from '../support/factories';
 import { SmtpSink } from '../support/smtp-sink';

@@ -1,6 +1,6 @@
 // Events (SPEC §7): what each event carries, and which status changes webhook.status selects.
 import { randomUUID } from 'node:crypto';
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { newUserId } from '../support/tokens';
 import { waitForStatus } from '../support/wait-for';

@@ -1,5 +1,5 @@
 // Retries (SPEC §7): what is retried, with the same webhook-id and body, and when it stops.
-import { WEBHOOK_QUEUE } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
 import { sendBody } from '../support/factories';
 import { waitForQueueSettled } from '../support/queue-settled';
 import { bearer, newUserId } from '../support/tokens';

@@ -1,7 +1,7 @@
 // A webhook job that comes after its event is done with (a duplicate, or a job outliving a replay
 // it raced) posts nothing and is completed at once, instead of holding its slot until its lease
 // runs out and then coming back, up to pg-boss's retry limit.
-import { WEBHOOK_QUEUE, WebhookQueue } from '../../src/queue/webhook-queue';
+import { WEBHOOK_QUEUE, WebhookQueue } from '../../src/platform/queue/webhook-queue';
 import { newUserId } from '../support/tokens';
 import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from './webhook-app';
 import { allIn, deliveriesOf, waitForLog } from './webhook-endpoints';

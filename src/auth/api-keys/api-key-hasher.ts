@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig } from '../../platform/config/app-config';
 
 const PREFIX = 'mr_';
 const RANDOM_BYTES = 32;

@@ -7,8 +7,8 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { JsonBodyInterceptor } from '../../common/json-body/json-body.interceptor';
-import { ApiProblemResponses } from '../../common/problem/api-problem-responses.decorator';
+import { JsonBodyInterceptor } from '../../platform/http/json-body/json-body.interceptor';
+import { ApiProblemResponses } from '../../platform/problem/api-problem-responses.decorator';
 import { CurrentUser } from '../current-user.decorator';
 import type { AuthUser } from '../auth-user';
 import { RequiresScope } from '../requires-scope.decorator';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../database/database';
+import { Database } from '../../platform/database/database';
 import type { ApiKeyScope } from './api-key-scope';
 import { ApiKeyEntity } from './entities/api-key.entity';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { NotFoundError, StateConflictError } from '../../common/problem/problem.errors';
-import { isUuid } from '../../common/uuid';
+import { NotFoundError, StateConflictError } from '../../platform/problem/problem.errors';
+import { isUuid } from '../../platform/uuid';
 import { ApiKeyHasher } from './api-key-hasher';
 import type { AuthUser } from '../auth-user';
 import { MissingScopeError } from '../missing-scope.error';

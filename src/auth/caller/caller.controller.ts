@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblemResponses } from '../../common/problem/api-problem-responses.decorator';
+import { ApiProblemResponses } from '../../platform/problem/api-problem-responses.decorator';
 import { API_KEY_SCOPES } from '../api-keys/api-key-scope';
 import type { AuthUser } from '../auth-user';
 import { CurrentUser } from '../current-user.decorator';

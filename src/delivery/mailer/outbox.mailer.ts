@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppConfig } from '../../config/app-config';
-import { composeMessage } from '../../mime/compose';
-import { envelopeOf } from '../../mime/mime';
-import type { OutgoingMail } from '../../mime/outgoing-mail';
+import { AppConfig } from '../../platform/config/app-config';
+import { composeMessage } from '../../messages/mime/compose';
+import { envelopeOf } from '../../messages/mime/mime';
+import type { OutgoingMail } from '../../messages/mime/outgoing-mail';
 import { Mailer, MailReceipt } from './mailer';
 
 /**

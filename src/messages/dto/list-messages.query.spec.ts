@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { ArgumentMetadata } from '@nestjs/common';
-import { InvalidInputError } from '../../common/problem/problem.errors';
-import { createValidationPipe } from '../../common/validation/validation.pipe';
-import { MAX_PAGE } from '../../common/paging';
+import { InvalidInputError } from '../../platform/problem/problem.errors';
+import { createValidationPipe } from '../../platform/validation/validation.pipe';
+import { MAX_PAGE } from '../../platform/paging';
 import { ListMessagesQuery } from './list-messages.query';
 
 const metadata: ArgumentMetadata = { type: 'query', metatype: ListMessagesQuery };

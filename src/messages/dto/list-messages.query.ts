@@ -1,11 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { IsEmailAddress, IsNotBefore } from '../../common/validation/validators';
-import { PageQuery } from '../../common/paging';
-import { IsDateBound } from '../../common/validation/date-bound.decorator';
-import { toBoolean, toDistinctList } from '../../common/validation/query-values';
-import { addressKey } from '../../common/addresses';
+import { IsEmailAddress, IsNotBefore } from '../../platform/validation/validators';
+import { PageQuery } from '../../platform/paging';
+import { IsDateBound } from '../../platform/validation/date-bound.decorator';
+import { toBoolean, toDistinctList } from '../../platform/validation/query-values';
+import { addressKey } from '../../platform/mail/addresses';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
 /** Longer than any subject worth typing, short enough for the trigram index to answer quickly. */

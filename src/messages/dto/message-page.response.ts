@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageEnvelope } from '../../common/paging';
+import { PageEnvelope } from '../../platform/paging';
 import { MessageResponse } from './message.response';
 
 export class MessagePageResponse extends PageEnvelope {

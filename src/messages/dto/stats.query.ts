@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateBound } from '../../common/validation/date-bound.decorator';
-import { IsNotBefore } from '../../common/validation/validators';
+import { IsDateBound } from '../../platform/validation/date-bound.decorator';
+import { IsNotBefore } from '../../platform/validation/validators';
 
 /** `GET /user/stats` query (SPEC §12): a range of whole UTC days, the days of the moments given. */
 export class StatsQuery {

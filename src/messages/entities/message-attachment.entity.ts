@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AttachmentEntity } from '../../attachments/entities/attachment.entity';
+import { AttachmentEntity } from '../attachments/entities/attachment.entity';
 import { MessageEntity } from './message.entity';
 
 /**

@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { automock } from '../../../test/support/automock';
 import { NewMessage } from '../messages.repository';
 import { MessageLifecycle } from './message-lifecycle';
-import { WebhookQueue } from '../../queue/webhook-queue';
+import { WebhookQueue } from '../../platform/queue/webhook-queue';
 
 function newMessage(id: string, attachments: NewMessage['attachments'] = []): NewMessage {
   return {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { preparedInTransaction } from '../../database/prepared-in-transaction';
-import { WebhookQueue } from '../../queue/webhook-queue';
+import { preparedInTransaction } from '../../platform/database/prepared-in-transaction';
+import { WebhookQueue } from '../../platform/queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
 import type { MessageRow, NewMessage } from '../messages.repository';
 import type { FateChange, RecipientFate } from '../recipient-fates';
-import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from '../../events/outbox.sql';
+import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './outbox.sql';
 import { recipientFatesSql, transitionSql } from './status-change.sql';
 import { ACCEPTED_STATUS, MessageState, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
 

@@ -6,7 +6,7 @@ import {
   IsSafeFileName,
   IsStandardBase64,
   TextLength,
-} from '../../common/validation/validators';
+} from '../../platform/validation/validators';
 
 export class InlineAttachmentDto {
   @ApiProperty({ example: 'invoice.txt', minLength: 1, maxLength: 255, description: 'No /, \\, CR, LF or NUL' })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig } from '../../platform/config/app-config';
 import { recipientLimitMessage } from '../../messages/recipients';
 
 /**

@@ -1,5 +1,5 @@
 import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
-import { parseDateTime } from '../../common/validation/query-values';
+import { parseDateTime } from '../../platform/validation/query-values';
 
 /** How far ahead a send may be scheduled (SPEC §4), as Resend and Postmark's peers allow. */
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;

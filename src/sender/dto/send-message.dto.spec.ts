@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { ArgumentMetadata } from '@nestjs/common';
 import { useContainer } from 'class-validator';
-import { InvalidInputError } from '../../common/problem/problem.errors';
-import { createValidationPipe } from '../../common/validation/validation.pipe';
-import { AppConfig } from '../../config/app-config';
+import { InvalidInputError } from '../../platform/problem/problem.errors';
+import { createValidationPipe } from '../../platform/validation/validation.pipe';
+import { AppConfig } from '../../platform/config/app-config';
 import { MaxRecipientsRule } from './max-recipients.rule';
 import { SendMessageDto } from './send-message.dto';
 

@@ -25,7 +25,7 @@ import {
   IsStringRecord,
   MaxUtf8Bytes,
   TextLength,
-} from '../../common/validation/validators';
+} from '../../platform/validation/validators';
 import { distinctRecipients } from '../../messages/recipients';
 import { MESSAGE_PRIORITIES } from '../../messages/message-status';
 import type { MessagePriority } from '../../messages/message-status';

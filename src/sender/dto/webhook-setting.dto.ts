@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsIn, IsOptional } from 'class-validator';
-import { IsWebhookUrl } from '../../common/validation/webhook-url';
+import { IsWebhookUrl } from '../../webhooks/webhook-url';
 import { MESSAGE_STATUSES, MessageStatus } from '../../messages/message-status';
 
 export class WebhookSettingDto {

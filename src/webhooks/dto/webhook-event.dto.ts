@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { PageQuery } from '../../common/paging';
-import { TEST_EVENT_TYPE } from '../../events/event-types';
+import { PageQuery } from '../../platform/paging';
+import { TEST_EVENT_TYPE } from '../events/event-types';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../endpoints/event-type-names';
 
 const LOGGED_TYPES = [...SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE];

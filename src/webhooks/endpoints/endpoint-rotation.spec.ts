@@ -1,10 +1,10 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { automock } from '../../../test/support/automock';
-import { Clock } from '../../common/clock';
-import type { AppConfig } from '../../config/app-config';
-import type { Database } from '../../database/database';
-import type { EventOutbox } from '../../events/event-outbox';
+import { Clock } from '../../platform/clock';
+import type { AppConfig } from '../../platform/config/app-config';
+import type { Database } from '../../platform/database/database';
+import type { EventOutbox } from '../events/event-outbox';
 import { WebhookSigner } from '../webhook-signer';
 import { signingSecrets } from './endpoint-secrets';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';

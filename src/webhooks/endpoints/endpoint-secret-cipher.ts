@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataCipher } from '../../common/data-cipher';
-import { AppConfig } from '../../config/app-config';
+import { DataCipher } from '../../platform/data-cipher';
+import { AppConfig } from '../../platform/config/app-config';
 
 /**
  * Encrypts endpoint signing secrets at rest, as DKIM keys are (DataCipher, under a key of its own

@@ -1,4 +1,4 @@
-import { ACCOUNT_EVENT_TYPES } from '../../events/event-types';
+import { ACCOUNT_EVENT_TYPES } from '../events/event-types';
 import { MESSAGE_STATUSES } from '../../messages/message-status';
 
 /** Every event type an endpoint can subscribe to (SPEC §11): the catalogue, with one `message.<status>` per status. */

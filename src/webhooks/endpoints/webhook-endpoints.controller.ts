@@ -14,8 +14,8 @@ import {
 import { CurrentUser } from '../../auth/current-user.decorator';
 import { RequiresScope } from '../../auth/requires-scope.decorator';
 import type { AuthUser } from '../../auth/auth-user';
-import { JsonBodyInterceptor } from '../../common/json-body/json-body.interceptor';
-import { ApiProblemResponses } from '../../common/problem/api-problem-responses.decorator';
+import { JsonBodyInterceptor } from '../../platform/http/json-body/json-body.interceptor';
+import { ApiProblemResponses } from '../../platform/problem/api-problem-responses.decorator';
 import { EVENT_PAYLOAD_MODELS } from '../dto/event-payloads.dto';
 import {
   CreatedWebhookEndpointResponse,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Database } from '../../database/database';
+import { Database } from '../../platform/database/database';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 import { ROTATION_OVERLAP_MS } from './endpoint-secrets';
 import { EndpointSecretCipher } from './endpoint-secret-cipher';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/app-config';
-import { InvalidInputError, NotFoundError, StateConflictError } from '../../common/problem/problem.errors';
-import { isUuid } from '../../common/uuid';
-import { Database } from '../../database/database';
-import { EventOutbox } from '../../events/event-outbox';
-import { TEST_EVENT_TYPE } from '../../events/event-types';
+import { Clock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/app-config';
+import { InvalidInputError, NotFoundError, StateConflictError } from '../../platform/problem/problem.errors';
+import { isUuid } from '../../platform/uuid';
+import { Database } from '../../platform/database/database';
+import { EventOutbox } from '../events/event-outbox';
+import { TEST_EVENT_TYPE } from '../events/event-types';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 import {
   CreatedWebhookEndpointResponse,

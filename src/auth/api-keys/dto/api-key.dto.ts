@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { IsNotBlank, TextLength } from '../../../common/validation/validators';
+import { IsNotBlank, TextLength } from '../../../platform/validation/validators';
 import { API_KEY_SCOPES } from '../api-key-scope';
 import type { ApiKeyScope } from '../api-key-scope';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
-import { IsWebhookUrl } from '../../../common/validation/webhook-url';
-import { IsOmittable, TextLength } from '../../../common/validation/validators';
+import { IsWebhookUrl } from '../../webhook-url';
+import { IsOmittable, TextLength } from '../../../platform/validation/validators';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../event-type-names';
 
 const URL_PROPERTY = {

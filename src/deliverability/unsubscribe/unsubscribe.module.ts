@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { MessagesModule } from '../../messages/messages.module';
+import { SuppressionsModule } from '../suppressions/suppressions.module';
+import { UnsubscribeHeaders } from './unsubscribe-headers';
+import { UnsubscribeController } from './unsubscribe.controller';
+import { UnsubscribeService } from './unsubscribe.service';
+import { UnsubscribeTokens } from './unsubscribe-tokens';
+
+/**
+ * One-click unsubscribe (SPEC §9): the headers delivery writes, and the service that reads their
+ * tokens, for the HTTP routes and the inbound mailto: address.
+ */
+@Module({
+  imports: [MessagesModule, SuppressionsModule],
+  controllers: [UnsubscribeController],
+  providers: [UnsubscribeTokens, UnsubscribeService, UnsubscribeHeaders],
+  exports: [UnsubscribeService, UnsubscribeTokens, UnsubscribeHeaders],
+})
+export class UnsubscribeModule {}

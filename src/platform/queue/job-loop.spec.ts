@@ -1,0 +1,269 @@
+import { Logger } from '@nestjs/common';
+import { automock } from '../../../test/support/automock';
+import { QueueJob } from './job-queue';
+import { JobLoop } from './job-loop';
+import { NamedQueue } from './named-queue';
+
+type Job = QueueJob<{ n: number }>;
+
+/** A queue holding `count` jobs, and the sizes the loop asked it for. */
+function queueOf(count: number) {
+  const waiting: Job[] = Array.from({ length: count }, (_, i) => ({ id: `job-${i}`, data: { n: i } }));
+  const queue = automock<NamedQueue<{ n: number }>>('NamedQueue');
+  const fetches: number[] = [];
+  Object.defineProperty(queue, 'name', { value: 'test-queue' });
+  queue.onWork.mockReturnValue(() => true);
+  queue.fetch.mockImplementation((n) => {
+    fetches.push(n);
+    return Promise.resolve(waiting.splice(0, n));
+  });
+  queue.fail.mockResolvedValue();
+  return { queue, fetches };
+}
+
+/** Jobs that run until the test ends them. */
+function heldJobs() {
+  const running = new Map<string, () => void>();
+  const run = (work: { job: Job }) => new Promise<void>((resolve) => running.set(work.job.id, resolve));
+  const endAll = () => {
+    for (const [id, end] of running) {
+      running.delete(id);
+      end();
+    }
+  };
+  return { running, run, endAll };
+}
+
+/** Each fetched job as the work to run. */
+const asWork = (jobs: Job[]) => Promise.resolve(jobs.map((job) => ({ job })));
+
+const until = async (condition: () => boolean, withinMs = 1000) => {
+  const deadline = Date.now() + withinMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+};
+
+describe(JobLoop.name, () => {
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('without a stock, fetches exactly for its free slots, and again the moment one frees', async () => {
+    const { queue, fetches } = queueOf(10);
+    const jobs = heldJobs();
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 3, drainDeadlineMs: 1000 },
+      { prepare: asWork, run: jobs.run },
+    );
+
+    sut.start();
+    await until(() => jobs.running.size === 3);
+    expect(fetches).toEqual([3]);
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    await until(() => jobs.running.size === 3 && fetches.length === 2);
+    expect(fetches).toEqual([3, 1]);
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
+
+  it('with a stock, fetches a batch when it is half empty, and readies each batch at once', async () => {
+    const { queue, fetches } = queueOf(100);
+    const jobs = heldJobs();
+    const batches: number[] = [];
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 2, drainDeadlineMs: 1000, stock: 4 },
+      {
+        prepare: (js) => {
+          batches.push(js.length);
+          return asWork(js);
+        },
+        run: jobs.run,
+      },
+    );
+
+    sut.start();
+    // 4 fetched, 2 started, 2 left: half full, so 2 more; then full while both slots are busy.
+    await until(() => fetches.length === 2);
+    expect(fetches).toEqual([4, 2]);
+    expect(batches).toEqual([4, 2]);
+    expect(jobs.running.size).toBe(2);
+    // One slot frees: one job starts from the stock (3 left, over half), so no fetch yet.
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    await until(() => jobs.running.has('job-2'));
+    expect(fetches).toEqual([4, 2]);
+    // Another: 2 left, half full again, so the stock is topped up to 4.
+    jobs.running.get('job-1')!();
+    jobs.running.delete('job-1');
+    await until(() => fetches.length === 3);
+    expect(fetches).toEqual([4, 2, 2]);
+    const stopped = sut.stop();
+    for (let i = 0; i < 10; i++) {
+      jobs.endAll();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await stopped;
+  });
+
+  it('starts the lease of a job that waited in stock past its age limit again, runs it if it still held it, and keeps no stock while jobs run that slowly', async () => {
+    const { queue, fetches } = queueOf(6);
+    // job-2 outlived its lease meanwhile: the queue has taken it back.
+    queue.renewLeases.mockImplementation((held) =>
+      Promise.resolve(held.map((job) => job.id).filter((id) => id !== 'job-2')),
+    );
+    const jobs = heldJobs();
+    const started: string[] = [];
+    let now = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => now);
+    const run = (work: { job: Job }) => (started.push(work.job.id), jobs.run(work));
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2, stockMaxAgeMs: 500 },
+      { prepare: asWork, run },
+    );
+
+    sut.start();
+    // job-0 runs; job-1 and job-2 wait in stock, fetched at 0 ms.
+    await until(() => started.length === 1 && queue.fetch.mock.calls.length === 2);
+    now = 501;
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    // job-1 is renewed and runs; job-2 is not, so it is left to the queue.
+    await until(() => started.length === 2);
+    expect(started).toEqual(['job-0', 'job-1']);
+    expect(queue.renewLeases.mock.calls).toContainEqual([[expect.objectContaining({ id: 'job-1' })]]);
+    now = 1002;
+    jobs.running.get('job-1')!();
+    jobs.running.delete('job-1');
+    await until(() => started.length === 3);
+    expect(queue.renewLeases.mock.calls).toContainEqual([[expect.objectContaining({ id: 'job-2' })]]);
+    expect(started).toEqual(['job-0', 'job-1', 'job-3']);
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ jobId: 'job-2' }),
+      expect.stringContaining('left to the queue'),
+    );
+    // Jobs run 500 ms and more, so a stocked one would wait longer than 500: fetches are for free slots only.
+    expect(fetches.slice(2)).toEqual([1]);
+    const stopped = sut.stop();
+    for (let i = 0; i < 10; i++) {
+      jobs.endAll();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await stopped;
+  });
+
+  it('gives a job whose handler throws back to the queue, and keeps running', async () => {
+    const { queue } = queueOf(2);
+    const failure = new Error('the database went away');
+    const ran: string[] = [];
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, drainDeadlineMs: 1000 },
+      {
+        prepare: asWork,
+        run: ({ job }) => {
+          ran.push(job.id);
+          return job.id === 'job-0' ? Promise.reject(failure) : Promise.resolve();
+        },
+      },
+    );
+
+    sut.start();
+    await until(() => ran.length === 2);
+    await until(() => queue.fail.mock.calls.length === 1);
+    expect(queue.fail.mock.calls).toEqual([['job-0', failure]]);
+    await sut.stop();
+  });
+
+  it('at stop, fetches no more and runs what it holds (in flight and in stock) to the end', async () => {
+    const { queue, fetches } = queueOf(100);
+    const jobs = heldJobs();
+    const ran: string[] = [];
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 2, drainDeadlineMs: 5000, stock: 4 },
+      { prepare: asWork, run: (work) => (ran.push(work.job.id), jobs.run(work)) },
+    );
+    sut.start();
+    await until(() => fetches.length === 2);
+
+    let stopped = false;
+    const stopping = sut.stop().then(() => (stopped = true));
+    while (!stopped) {
+      jobs.endAll();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await stopping;
+    expect(fetches).toEqual([4, 2]);
+    expect(ran).toEqual(['job-0', 'job-1', 'job-2', 'job-3', 'job-4', 'job-5']);
+  });
+
+  it('at stop, waits no longer than its deadline, and says how many jobs it left to their lease', async () => {
+    const { queue } = queueOf(3);
+    const jobs = heldJobs();
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 3, drainDeadlineMs: 50 },
+      { prepare: asWork, run: jobs.run },
+    );
+    sut.start();
+    await until(() => jobs.running.size === 3);
+
+    await sut.stop();
+
+    expect(warn).toHaveBeenCalledWith('3 test-queue jobs unfinished at shutdown; they return after their lease');
+    jobs.endAll();
+  });
+
+  it('wakes from its idle sleep when new work is committed in this process', async () => {
+    const { queue, fetches } = queueOf(0);
+    let wake = () => {};
+    queue.onWork.mockImplementation((listener) => {
+      wake = listener;
+      return () => true;
+    });
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, drainDeadlineMs: 1000 },
+      { prepare: asWork, run: () => Promise.resolve() },
+    );
+    sut.start();
+    await until(() => fetches.length === 1);
+
+    wake();
+    // Well within the 250 ms idle poll.
+    await until(() => fetches.length === 2, 100);
+    await sut.stop();
+  });
+
+  it('puts back the jobs whose turn key is full, unstarted, and fetches on to run the next key in line', async () => {
+    // Jobs 0-3 are user a's, 4 is user b's: a may hold 2 at once.
+    const { queue, fetches } = queueOf(5);
+    const putBack: string[][] = [];
+    queue.putBack.mockImplementation((jobs) => (putBack.push(jobs.map((job) => job.id)), Promise.resolve()));
+    const jobs = heldJobs();
+    const userOf = (work: { job: Job }) => (work.job.data.n < 4 ? 'a' : 'b');
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 4, drainDeadlineMs: 1000, putBackMaxSeconds: 30 },
+      { prepare: asWork, run: jobs.run, turnsOf: (work) => [{ key: userOf(work), limit: 2 }] },
+    );
+
+    sut.start();
+    await until(() => jobs.running.size === 3);
+    expect([...jobs.running.keys()].sort()).toEqual(['job-0', 'job-1', 'job-4']);
+    expect(putBack).toEqual([['job-2', 'job-3']]);
+    expect(queue.putBack.mock.calls[0][1]).toBe(1);
+    expect(fetches[0]).toBe(4);
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
+});

@@ -1,0 +1,148 @@
+import { SuppressionList } from '../../deliverability/suppressions/suppression-list';
+import { EntityManager } from 'typeorm';
+import { automock } from '../../../test/support/automock';
+import { AttachmentsRepository } from '../../messages/attachments/attachments.repository';
+import { InvalidInputError, PayloadTooLargeError } from '../../platform/problem/problem.errors';
+import { AppConfig } from '../../platform/config/app-config';
+import { Database } from '../../platform/database/database';
+import { IdempotencyKeys } from '../idempotency/idempotency-keys';
+import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { Metrics } from '../../platform/metrics/metrics';
+import { DeliveryQueue } from '../../platform/queue/delivery-queue';
+import { MessageIntake } from './message-intake';
+import { SendRequest } from './send-request';
+
+const USER = 'user-1';
+const config = {
+  limits: { maxRecipients: 50, maxAttachmentBytes: 10 },
+  webhooks: { allowPrivateNetworks: false },
+} as AppConfig;
+const body = (fields: Partial<SendRequest> = {}): SendRequest => ({
+  subject: 'Hi',
+  html: '<p>Hi</p>',
+  to: ['ada@example.com'],
+  sender: 'news@example.com',
+  ...fields,
+});
+
+describe(`${MessageIntake.name}.acceptMany`, () => {
+  let database: jest.Mocked<Database>;
+  let lifecycle: jest.Mocked<MessageLifecycle>;
+  let deliveries: jest.Mocked<DeliveryQueue>;
+  let metrics: jest.Mocked<Metrics>;
+  let idempotencyKeys: jest.Mocked<IdempotencyKeys>;
+  let sut: MessageIntake;
+  const manager = {} as EntityManager;
+
+  beforeEach(() => {
+    database = automock<Database>('Database');
+    lifecycle = automock<MessageLifecycle>('MessageLifecycle');
+    deliveries = automock<DeliveryQueue>('DeliveryQueue');
+    metrics = automock<Metrics>('Metrics');
+    idempotencyKeys = automock<IdempotencyKeys>('IdempotencyKeys');
+    const suppressionList = automock<SuppressionList>('SuppressionList');
+    suppressionList.suppressedAmong.mockResolvedValue(new Map());
+    sut = new MessageIntake(
+      database,
+      lifecycle,
+      deliveries,
+      automock<AttachmentsRepository>('AttachmentsRepository'),
+      idempotencyKeys,
+      suppressionList,
+      config,
+      metrics,
+    );
+  });
+
+  it('stores every message with one lifecycle call and one enqueue in one transaction, answers them in order, and counts them', async () => {
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => work(manager));
+    lifecycle.accept.mockImplementation((_manager, messages) =>
+      Promise.resolve({
+        messages: messages.map((m) => ({
+          id: m.id,
+          user_id: m.userId,
+          sender_id: m.senderId,
+          sender: m.sender,
+          recipients: m.recipients,
+          recipient_fates: m.recipientFates,
+          subject: m.subject,
+          status: 'queued' as const,
+          priority: m.priority,
+          bulk_sending_id: null,
+          contact_id: null,
+          custom_payload: null,
+          sent_at: m.sentAt,
+          cc: null,
+          bcc: null,
+          reply_to: null,
+          scheduled_at: null,
+          next_attempt_at: null,
+        })),
+        outboxEventIds: [],
+      }),
+    );
+    deliveries.enqueue.mockResolvedValue();
+    const accepted = { inc: jest.fn() };
+    Object.defineProperty(metrics, 'messagesAccepted', { value: accepted });
+
+    const { messages, replayed } = await sut.acceptMany(USER, [
+      body({ subject: 'one' }),
+      body({ subject: 'two', priority: 'high' }),
+      body({ subject: 'three' }),
+    ]);
+
+    expect(replayed).toBe(false);
+    expect(messages.map((m) => m.subject)).toEqual(['one', 'two', 'three']);
+    expect(database.transaction).toHaveBeenCalledTimes(1);
+    expect(lifecycle.accept).toHaveBeenCalledTimes(1);
+    expect(deliveries.enqueue).toHaveBeenCalledTimes(1);
+    expect(deliveries.enqueue.mock.calls[0][1].map((j) => [j.job.messageId, j.priority])).toEqual(
+      messages.map((m) => [m.id, m.priority]),
+    );
+    expect(accepted.inc).toHaveBeenCalledWith(3);
+  });
+
+  it('names the failing fields of every message, prefixed with its place, before touching the database', async () => {
+    const error = await sut
+      .acceptMany(USER, [
+        body(),
+        body({ webhook: { url: 'http://10.0.0.1/' } }),
+        body({ webhook: { url: 'https://user:pw@hooks.example.com/' } }),
+      ])
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual([
+      'messages[1].webhook.url',
+      'messages[2].webhook.url',
+    ]);
+    expect(database.transaction).not.toHaveBeenCalled();
+  });
+
+  it('refuses the batch with 413 naming the message whose attachments are too large, unless another has a field error', async () => {
+    const eleven = [{ fileName: 'a.bin', content: Buffer.alloc(11).toString('base64') }];
+
+    const tooLarge = await sut.acceptMany(USER, [body(), body({ attachments: eleven })]).catch((e: unknown) => e);
+    const invalid = await sut
+      .acceptMany(USER, [body({ attachments: eleven }), body({ webhook: { url: 'http://127.0.0.1/' } })])
+      .catch((e: unknown) => e);
+
+    expect(tooLarge).toBeInstanceOf(PayloadTooLargeError);
+    expect((tooLarge as Error).message).toMatch(/^messages\[1\]: /);
+    expect(invalid).toBeInstanceOf(InvalidInputError);
+    expect(database.transaction).not.toHaveBeenCalled();
+  });
+
+  it('answers a repeated Idempotency-Key with the stored batch, storing nothing', async () => {
+    database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => work(manager));
+    const earlier = { messages: [{ id: 'm-1' }] };
+    idempotencyKeys.claim.mockResolvedValue(earlier);
+    const requests = [body()];
+
+    const result = await sut.acceptMany(USER, requests, 'key-1');
+
+    expect(result).toEqual({ ...earlier, replayed: true });
+    expect(idempotencyKeys.claim).toHaveBeenCalledWith(manager, USER, 'key-1', { messages: requests });
+    expect(lifecycle.accept).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../../auth/auth.module';
+import { IntakeModule } from '../intake/intake.module';
+import { RateLimitModule } from '../../auth/rate-limit/rate-limit.module';
+import { SubmissionLimits } from './submission-limits';
+import { SubmissionSmtpServer } from './submission-smtp.server';
+import { SubmitMessageUseCase } from './submit-message.use-case';
+
+/** SMTP submission (SPEC §10): the SMTP way in to the intake, beside the REST one. */
+@Module({
+  imports: [AuthModule, IntakeModule, RateLimitModule],
+  providers: [
+    SubmitMessageUseCase,
+    SubmissionSmtpServer,
+    { provide: SubmissionLimits, useValue: new SubmissionLimits() },
+  ],
+})
+export class SubmissionModule {}
