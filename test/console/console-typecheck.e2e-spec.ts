@@ -7,17 +7,21 @@ import { ensureConsoleBuilt } from '../support/console';
 const TSC = join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc');
 const CONSOLE = join(PROJECT_ROOT, 'console');
 
-/** The console's type-check, as its build runs it, on one more file that reads `field` of a Message. */
-function typeCheckReading(dir: string, field: string): Promise<{ code: number; output: string }> {
-  writeFileSync(
-    join(dir, 'probe.ts'),
-    `import type { Message } from '${CONSOLE}/src/api/messages';\nexport const read = (m: Message) => m.${field};\n`,
-  );
+/**
+ * The console's type-check, as its build runs it, on one more file per field, each reading that
+ * field of a Message: one tsc run for all of them (a run is some 8 CPU-s of the suite's own).
+ */
+function typeCheckReading(dir: string, fields: string[]): Promise<{ code: number; output: string }> {
+  for (const field of fields)
+    writeFileSync(
+      join(dir, `probe-${field}.ts`),
+      `import type { Message } from '${CONSOLE}/src/api/messages';\nexport const read = (m: Message) => m.${field};\n`,
+    );
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: `${CONSOLE}/tsconfig.json`,
-      include: [`${CONSOLE}/src`, `${CONSOLE}/generated/openapi.d.ts`, 'probe.ts'],
+      include: [`${CONSOLE}/src`, `${CONSOLE}/generated/openapi.d.ts`, ...fields.map((field) => `probe-${field}.ts`)],
     }),
   );
   return new Promise((resolve) =>
@@ -40,11 +44,13 @@ describe("the console's build type-checks it against the API's OpenAPI document"
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('passes a field the document has, and fails one it lacks, naming it', async () => {
-    const present = await typeCheckReading(dir, 'recipients');
-    const missing = await typeCheckReading(dir, 'nextRetryAt');
+    const { code, output } = await typeCheckReading(dir, ['recipients', 'nextRetryAt']);
 
-    expect(present).toEqual({ code: 0, output: '' });
-    expect(missing.code).not.toBe(0);
-    expect(missing.output).toMatch(/Property 'nextRetryAt' does not exist/);
+    expect(code).not.toBe(0);
+    // Every error is the missing field's, once: the present field's file and the console are clean.
+    const errors = output.split('\n').filter((line) => /error TS\d+:/.test(line));
+    expect(errors).toEqual([
+      expect.stringMatching(/\/probe-nextRetryAt\.ts\(2,\d+\): error TS2339: Property 'nextRetryAt' does not exist/),
+    ]);
   }, 120_000);
 });
