@@ -4,16 +4,13 @@ import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { DeliveryQueue } from '../queue/delivery-queue';
 import { WebhookQueue } from '../queue/webhook-queue';
-import { MESSAGE_STATUSES, MessageStatus } from './message-status';
+import { FINISHED_STATUSES } from './lifecycle/status-groups';
 
 const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
 export const PURGE_BATCH = 1_000;
 // One purger at a time across all processes; the namespace the count compactor's lock uses.
 export const PURGE_LOCK = [0x636e7473, 2];
-// A message whose delivery is still to come is kept past the window until its delivery ends.
-const UNFINISHED: MessageStatus[] = ['scheduled', 'queued', 'sending', 'deferred'];
-const FINISHED = MESSAGE_STATUSES.filter((s) => !UNFINISHED.includes(s));
 
 /**
  * MESSAGE_RETENTION_DAYS: deletes the messages sent on UTC days older than the window, oldest
@@ -100,7 +97,8 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
              FOR UPDATE SKIP LOCKED)
            RETURNING sent_at)
          SELECT count(*)::int AS deleted, max(sent_at) AS last FROM gone`,
-        [before, from ?? null, FINISHED, limit],
+        // A message whose delivery is still to come is kept past the window until its delivery ends.
+        [before, from ?? null, FINISHED_STATUSES, limit],
       );
       return { deleted, last: last ?? undefined };
     });

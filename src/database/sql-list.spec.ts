@@ -1,0 +1,12 @@
+import { oneOf, sqlList } from './sql-list';
+
+describe('sqlList', () => {
+  it('quotes each value and separates them as the migrations wrote them', () => {
+    expect(sqlList(['low', 'normal', 'high'])).toBe(`('low', 'normal', 'high')`);
+    expect(oneOf('priority', ['low', 'normal', 'high'])).toBe(`priority IN ('low', 'normal', 'high')`);
+  });
+
+  it('refuses a value it would have to escape', () => {
+    expect(() => sqlList(['ok', "o'clock"])).toThrow(/Not an SQL constant/);
+  });
+});
