@@ -4,11 +4,17 @@
  * input: a value with a quote is refused rather than escaped.
  */
 export function sqlList(values: readonly string[]): string {
-  const quoted = values.map((value) => {
-    if (value.includes("'")) throw new Error(`Not an SQL constant: ${value}`);
-    return `'${value}'`;
-  });
-  return `(${quoted.join(', ')})`;
+  return `(${sqlLiterals(values)})`;
+}
+
+/** The same literals without the parentheses, for an `ARRAY[...]`. */
+export function sqlLiterals(values: readonly string[]): string {
+  return values
+    .map((value) => {
+      if (value.includes("'")) throw new Error(`Not an SQL constant: ${value}`);
+      return `'${value}'`;
+    })
+    .join(', ');
 }
 
 /** The check that `column` holds one of `values`, as the migrations wrote it: `column IN ('a', 'b')`. */
