@@ -17,7 +17,7 @@ function typeCheckReading(dir: string, field: string): Promise<{ code: number; o
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: `${CONSOLE}/tsconfig.json`,
-      include: [`${CONSOLE}/src`, `${CONSOLE}/generated/openapi.d.ts`, 'probe.ts'],
+      include: [`${CONSOLE}/src`, `${CONSOLE}/generated/openapi.ts`, 'probe.ts'],
     }),
   );
   return new Promise((resolve) =>
