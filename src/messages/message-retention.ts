@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { repeatEvery, retentionCutoff } from '../common/periodic-purge';
+import { retentionCutoff } from '../common/periodic-purge';
+import { ScheduledTask } from '../common/scheduled-task';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { DeliveryQueue } from '../queue/delivery-queue';
@@ -23,8 +24,11 @@ export const PURGE_LOCK = [0x636e7473, 2];
 @Injectable()
 export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(MessageRetention.name);
-  private schedule?: { stop: () => Promise<void> };
-  private readonly stopping = new AbortController();
+  private readonly schedule = new ScheduledTask(() => this.purgeAndLog(), {
+    everyMs: EVERY_MS,
+    firstRun: 'at-start',
+    onError: (err) => this.logger.warn({ err }, 'Could not purge messages past the retention window'),
+  });
 
   constructor(
     private readonly database: Database,
@@ -35,18 +39,16 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    this.schedule = repeatEvery(EVERY_MS, () =>
-      this.purge()
-        .then(
-          (purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} messages past the retention window`),
-        )
-        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge messages past the retention window')),
-    );
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopping.abort();
-    await this.schedule?.stop();
+    await this.schedule.stop();
+  }
+
+  private async purgeAndLog(): Promise<void> {
+    const purged = await this.purge();
+    if (purged > 0) this.logger.log({ purged }, `Purged ${purged} messages past the retention window`);
   }
 
   /**
@@ -62,7 +64,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
     // read again by every batch (with the bench seed's 10% unfinished, 300,000 messages into a
     // purge, that re-reading was 55 ms of a 163 ms batch and growing).
     let from: Date | undefined;
-    for (let n = batch; n === batch && !this.stopping.signal.aborted; purged += n)
+    for (let n = batch; n === batch && !this.schedule.signal.aborted; purged += n)
       ({ deleted: n, last: from } = await this.purgeBatch(before, from, batch));
     if (purged > 0) {
       await this.deleteOrphanJobs();
@@ -122,7 +124,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
    * interrupted in between leaves them for the next one, never a message without its jobs.
    */
   async deleteOrphanJobs(): Promise<number> {
-    const { signal } = this.stopping;
+    const { signal } = this.schedule;
     return (
       (await this.deliveries.deleteJobsOfDeletedMessages(signal)) +
       (await this.webhooks.deleteJobsOfDeletedEvents(signal))
