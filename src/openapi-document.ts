@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SchemaObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './auth/requires-scope.decorator';
 import { applyDocumentConventions } from './platform/openapi/document-conventions';
+import { publishStatusGroups } from './messages/lifecycle/status-groups.openapi';
 
 /**
  * The OpenAPI document of the app's routes: served at /docs-json, and the source of the console's
@@ -31,6 +32,7 @@ export function buildOpenApiDocument(app: INestApplication, maxRecipients: numbe
       .build(),
   );
   applyDocumentConventions(document);
+  publishStatusGroups(document);
   // MAX_RECIPIENTS is configuration, so the document states this instance's limit.
   const sendBody = document.components!.schemas!.SendMessageDto as SchemaObject;
   (sendBody.properties!.to as SchemaObject).maxItems = maxRecipients;

@@ -48,4 +48,40 @@ describe('entities and migrations', () => {
     );
     expect(declared).toEqual(inDatabase);
   });
+
+  // TypeORM's diff compares a check by its name alone. Postgres reads each entity's expression on
+  // a scratch copy of its table, so both sides come out in its own spelling; rolled back after.
+  it('declare each check constraint with the expression the migrations gave it', async () => {
+    const inDatabase = Object.fromEntries(
+      (
+        await dataSource.query<{ name: string; definition: string }[]>(
+          `SELECT c.conname AS name, pg_get_constraintdef(c.oid) AS definition
+           FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+           WHERE n.nspname = current_schema() AND c.contype = 'c'`,
+        )
+      ).map((r) => [r.name, r.definition]),
+    );
+    const declared: Record<string, string> = {};
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      for (const { tableName, checks } of dataSource.entityMetadatas) {
+        for (const [i, check] of checks.entries()) {
+          const scratch = `drift_${tableName}_${i}`;
+          await runner.query(`CREATE TEMP TABLE ${scratch} (LIKE ${tableName})`);
+          await runner.query(`ALTER TABLE ${scratch} ADD CONSTRAINT probe CHECK (${check.expression})`);
+          const [{ definition }]: { definition: string }[] = await runner.query(
+            `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'probe' AND conrelid = $1::regclass`,
+            [scratch],
+          );
+          declared[check.name] = definition;
+        }
+      }
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    expect(Object.keys(declared).length).toBeGreaterThan(0);
+    expect(declared).toEqual(inDatabase);
+  });
 });

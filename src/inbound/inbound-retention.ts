@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { repeatEvery, retentionCutoff } from '../platform/periodic-purge';
+import { retentionCutoff } from '../platform/periodic-purge';
+import { ScheduledTask } from '../platform/scheduled-task';
 import { AppConfig } from '../platform/config/app-config';
 import { InboundRepository } from './inbound.repository';
 
@@ -16,8 +17,11 @@ const PURGE_BATCH = 100;
 @Injectable()
 export class InboundRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(InboundRetention.name);
-  private schedule?: { stop: () => Promise<void> };
-  private stopped = false;
+  private readonly schedule = new ScheduledTask(() => this.purgeAndLog(), {
+    everyMs: EVERY_MS,
+    firstRun: 'at-start',
+    onError: (err) => this.logger.warn({ err }, 'Could not purge inbound mail past the retention window'),
+  });
 
   constructor(
     private readonly inbound: InboundRepository,
@@ -26,23 +30,23 @@ export class InboundRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    this.schedule = repeatEvery(EVERY_MS, () =>
-      this.purge()
-        .then((purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} inbound mails past retention`))
-        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge inbound mail past the retention window')),
-    );
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    await this.schedule?.stop();
+    await this.schedule.stop();
+  }
+
+  private async purgeAndLog(): Promise<void> {
+    const purged = await this.purge();
+    if (purged > 0) this.logger.log({ purged }, `Purged ${purged} inbound mails past retention`);
   }
 
   /** Deletes every mail received before the window; returns how many. */
   async purge(now = new Date()): Promise<number> {
     const before = retentionCutoff(this.config.retentionDays!, now);
     let purged = 0;
-    for (let n = PURGE_BATCH; n === PURGE_BATCH && !this.stopped; purged += n)
+    for (let n = PURGE_BATCH; n === PURGE_BATCH && !this.schedule.signal.aborted; purged += n)
       n = await this.inbound.purge(before, PURGE_BATCH);
     return purged;
   }

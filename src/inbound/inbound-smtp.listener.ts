@@ -14,6 +14,7 @@ import { InboundLimits } from './inbound-limits';
 import { InboundRoute, InboundRoutes } from './inbound-routes';
 import { readReports } from '../deliverability/bounces/report-reader';
 import { SmtpListening } from '../platform/smtp/smtp-listening';
+import { smtpReply } from '../platform/smtp/smtp-reply';
 
 type Callback = (error?: Error | null) => void;
 
@@ -27,8 +28,6 @@ interface SessionState {
   refused: number;
   transactions: number;
 }
-
-const reply = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
 /**
  * The inbound SMTP listener of SPEC §9 and §13 (INBOUND_SMTP_PORT, worker processes): the MX of
@@ -102,7 +101,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
     const state = this.listening.session(session.id)!;
     state.routes = new Map();
     if (++state.transactions > this.limits.transactions)
-      return callback(reply(421, 'Error: too many transactions, closing connection'));
+      return callback(smtpReply(421, 'Error: too many transactions, closing connection'));
     callback();
   }
 
@@ -113,12 +112,13 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       route = await this.routes.route(address.address);
     } catch (err) {
       this.logger.warn({ err }, 'Could not look up an inbound recipient');
-      return callback(reply(451, 'Error: temporary failure, try again later'));
+      return callback(smtpReply(451, 'Error: temporary failure, try again later'));
     }
     if (!route) {
       if (++state.refused >= this.limits.refusedRecipients)
-        return callback(reply(421, 'Error: too many unknown recipients, closing connection'));
-      return callback(reply(550, `5.1.1 <${address.address}>: no such mailbox here`));
+        return callback(smtpReply(421, 'Error: too many unknown recipients, closing connection'));
+      // Never the client's address back: whatever it sent, the reply says nothing of it.
+      return callback(smtpReply(550, '5.1.1 No such mailbox here'));
     }
     const key = addressKey(address.address);
     if (route.kind === 'mailbox') {
@@ -127,18 +127,19 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
         overQuota = await this.quota.refusal(route.recipient.userId, address.address);
       } catch (err) {
         this.logger.warn({ err }, 'Could not read an inbound quota');
-        return callback(reply(451, 'Error: temporary failure, try again later'));
+        return callback(smtpReply(451, 'Error: temporary failure, try again later'));
       }
-      if (overQuota) return callback(reply(452, overQuota));
+      if (overQuota) return callback(smtpReply(452, overQuota));
     } else {
       // BOUNCE_DOMAIN's addresses keep their own limits (SPEC §13: their behaviour unchanged).
       const others = [...state.routes].filter(([other, r]) => other !== key && r.kind !== 'mailbox').length;
-      if (others >= this.limits.recipientsPerMessage) return callback(reply(452, '4.5.3 Error: too many recipients'));
+      if (others >= this.limits.recipientsPerMessage)
+        return callback(smtpReply(452, '4.5.3 Error: too many recipients'));
       const declared = Number(
         session.envelope.mailFrom && session.envelope.mailFrom.args && session.envelope.mailFrom.args.SIZE,
       );
       if (declared > this.limits.messageBytes)
-        return callback(reply(552, `5.3.4 Error: message exceeds fixed maximum message size for <${address.address}>`));
+        return callback(smtpReply(552, '5.3.4 Error: message exceeds fixed maximum message size for this address'));
     }
     state.routes.set(key, route);
     callback();
@@ -149,7 +150,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
     try {
       mail = await SpooledMessage.spool(stream, { keepNul: true });
     } catch {
-      return callback(reply(451, 'Error: the message did not arrive whole'));
+      return callback(smtpReply(451, 'Error: the message did not arrive whole'));
     }
     try {
       // Past SIZE, smtp-server answers 552 itself (rejectOversized) whatever is said here.
@@ -158,16 +159,16 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       const mailboxes = routes.flatMap((route) => (route.kind === 'mailbox' ? [route.recipient] : []));
       const ours = routes.filter((route) => route.kind !== 'mailbox');
       if (mailboxes.length === 0 && mail.size > this.limits.messageBytes)
-        return callback(reply(552, '5.3.4 Error: message exceeds fixed maximum message size'));
+        return callback(smtpReply(552, '5.3.4 Error: message exceeds fixed maximum message size'));
       await this.applyReports(mail, ours, session);
       const refusal = mailboxes.length > 0 ? await this.storeMail(mail, mailboxes, session) : undefined;
-      callback(refusal && reply(refusal.code, refusal.message));
+      callback(refusal && smtpReply(refusal.code, refusal.message));
     } catch (err) {
       // Nothing was committed for the failing route; the sender tries again, and reports already applied stay applied once.
       if (err instanceof ReportBeforeAcceptanceError)
         this.logger.log({ err }, 'Report about a message not sent yet: the sender is asked to retry');
       else this.logger.error({ err }, 'Could not apply an inbound report or store an inbound mail');
-      callback(reply(451, 'Error: temporary failure, try again later'));
+      callback(smtpReply(451, 'Error: temporary failure, try again later'));
     } finally {
       await mail.remove().catch((err: unknown) => this.logger.warn({ err }, 'Could not remove a spooled mail'));
     }

@@ -4,14 +4,12 @@ import { isUuid } from '../platform/uuid';
 import { Database } from '../platform/database/database';
 import { MessageResponse } from './dto/message.response';
 import { MessageLifecycle } from './lifecycle/message-lifecycle';
-import { permits, TRANSITIONS } from './lifecycle/transitions';
+import { CANCELABLE_STATUSES } from './lifecycle/status-groups';
+import { permits } from './lifecycle/transitions';
 import { MessagesService } from './messages.service';
 import { canceledFates } from './recipient-fates';
 
-const CANCELABLE = TRANSITIONS.cancel
-  .map((edge) => edge.from)
-  .join(', ')
-  .replace(/, (?=[^,]*$)/, ' or ');
+const CANCELABLE = CANCELABLE_STATUSES.join(', ').replace(/, (?=[^,]*$)/, ' or ');
 
 /**
  * POST /user/messages/{id}/cancel (SPEC §5, §6): scheduled, queued or deferred → canceled, its

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ScheduledTask } from '../platform/scheduled-task';
 import { AppConfig } from '../platform/config/app-config';
 import { Database } from '../platform/database/database';
 
@@ -16,8 +17,11 @@ const LOCK = [0x636e7473, 1];
 @Injectable()
 export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(MessageCountsCompactor.name);
-  private timer?: NodeJS.Timeout;
-  private compacting?: Promise<unknown>;
+  private readonly schedule = new ScheduledTask(() => this.compact(), {
+    everyMs: EVERY_MS,
+    firstRun: 'after-interval',
+    onError: (err) => this.logger.warn({ err }, 'Could not compact message count changes'),
+  });
 
   constructor(
     private readonly database: Database,
@@ -26,17 +30,11 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
-    this.timer = setInterval(() => {
-      this.compacting ??= this.compact()
-        .catch((err: unknown) => this.logger.warn({ err }, 'Could not compact message count changes'))
-        .finally(() => (this.compacting = undefined));
-    }, EVERY_MS);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.compacting;
+    await this.schedule.stop();
   }
 
   /** Compacts up to one batch; returns how many changes it added up (0 when another process holds the lock). */

@@ -1,19 +1,17 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { repeatEvery, retentionCutoff } from '../platform/periodic-purge';
+import { retentionCutoff } from '../platform/periodic-purge';
+import { ScheduledTask } from '../platform/scheduled-task';
 import { AppConfig } from '../platform/config/app-config';
 import { Database } from '../platform/database/database';
 import { DeliveryQueue } from '../platform/queue/delivery-queue';
 import { WebhookQueue } from '../platform/queue/webhook-queue';
-import { MESSAGE_STATUSES, MessageStatus } from './message-status';
+import { FINISHED_STATUSES } from './lifecycle/status-groups';
 
 const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
 export const PURGE_BATCH = 1_000;
 // One purger at a time across all processes; the namespace the count compactor's lock uses.
 export const PURGE_LOCK = [0x636e7473, 2];
-// A message whose delivery is still to come is kept past the window until its delivery ends.
-const UNFINISHED: MessageStatus[] = ['scheduled', 'queued', 'sending', 'deferred'];
-const FINISHED = MESSAGE_STATUSES.filter((s) => !UNFINISHED.includes(s));
 
 /**
  * MESSAGE_RETENTION_DAYS: deletes the messages sent on UTC days older than the window, oldest
@@ -26,8 +24,11 @@ const FINISHED = MESSAGE_STATUSES.filter((s) => !UNFINISHED.includes(s));
 @Injectable()
 export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(MessageRetention.name);
-  private schedule?: { stop: () => Promise<void> };
-  private readonly stopping = new AbortController();
+  private readonly schedule = new ScheduledTask(() => this.purgeAndLog(), {
+    everyMs: EVERY_MS,
+    firstRun: 'at-start',
+    onError: (err) => this.logger.warn({ err }, 'Could not purge messages past the retention window'),
+  });
 
   constructor(
     private readonly database: Database,
@@ -38,18 +39,16 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    this.schedule = repeatEvery(EVERY_MS, () =>
-      this.purge()
-        .then(
-          (purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} messages past the retention window`),
-        )
-        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge messages past the retention window')),
-    );
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopping.abort();
-    await this.schedule?.stop();
+    await this.schedule.stop();
+  }
+
+  private async purgeAndLog(): Promise<void> {
+    const purged = await this.purge();
+    if (purged > 0) this.logger.log({ purged }, `Purged ${purged} messages past the retention window`);
   }
 
   /**
@@ -65,7 +64,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
     // read again by every batch (with the bench seed's 10% unfinished, 300,000 messages into a
     // purge, that re-reading was 55 ms of a 163 ms batch and growing).
     let from: Date | undefined;
-    for (let n = batch; n === batch && !this.stopping.signal.aborted; purged += n)
+    for (let n = batch; n === batch && !this.schedule.signal.aborted; purged += n)
       ({ deleted: n, last: from } = await this.purgeBatch(before, from, batch));
     if (purged > 0) {
       await this.deleteOrphanJobs();
@@ -100,7 +99,8 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
              FOR UPDATE SKIP LOCKED)
            RETURNING sent_at)
          SELECT count(*)::int AS deleted, max(sent_at) AS last FROM gone`,
-        [before, from ?? null, FINISHED, limit],
+        // A message whose delivery is still to come is kept past the window until its delivery ends.
+        [before, from ?? null, FINISHED_STATUSES, limit],
       );
       return { deleted, last: last ?? undefined };
     });
@@ -124,7 +124,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
    * interrupted in between leaves them for the next one, never a message without its jobs.
    */
   async deleteOrphanJobs(): Promise<number> {
-    const { signal } = this.stopping;
+    const { signal } = this.schedule;
     return (
       (await this.deliveries.deleteJobsOfDeletedMessages(signal)) +
       (await this.webhooks.deleteJobsOfDeletedEvents(signal))

@@ -15,6 +15,9 @@ export const RECIPIENT_STATUSES = [
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export type RecipientType = 'to' | 'cc' | 'bcc';
 
+/** A recipient's fates before any server accepted or refused it for good: a cancel or the suppression list still reaches it. */
+export const STILL_TO_TRY: readonly RecipientStatus[] = ['pending', 'deferred'];
+
 /** One recipient's own fate (SPEC §5 "Recipients"), as the Message shows it and `messages.recipient_fates` keeps it. */
 export interface RecipientFate {
   /** The address part as given (display name dropped, case kept). */
@@ -116,7 +119,7 @@ export const CANCELED_DETAIL = 'Canceled by its owner before it was delivered';
  */
 export function canceledFates(fates: RecipientFate[]): FateChange[] {
   return fates.flatMap((fate, position) =>
-    fate.status === 'pending' || fate.status === 'deferred'
+    STILL_TO_TRY.includes(fate.status)
       ? [{ position, key: recipientKey(fate.email), status: 'canceled' as const, detail: CANCELED_DETAIL }]
       : [],
   );

@@ -7,25 +7,3 @@ const DAY_MS = 86_400_000;
 export function retentionCutoff(days: number, now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - days * DAY_MS);
 }
-
-/**
- * Runs `task` now and then every `everyMs`, never two runs at once (a tick while one runs is
- * skipped). The timer does not hold the process open; `stop()` ends the ticks and waits for the
- * run in progress, so a shutdown never cuts a purge's transaction short.
- */
-export function repeatEvery(everyMs: number, task: () => Promise<unknown>): { stop: () => Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const run = () => {
-    running ??= task().finally(() => (running = undefined));
-  };
-  const first = setImmediate(run);
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearImmediate(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

@@ -4,8 +4,7 @@ import { EntityManager } from 'typeorm';
 import type { MessageStatus } from '../messages/message-status';
 import { Database } from '../platform/database/database';
 import { WebhookEventEntity } from './entities/webhook-event.entity';
-
-export type WebhookState = 'pending' | 'delivered' | 'failed' | 'gone';
+import type { WebhookState } from './webhook-state';
 
 export interface WebhookEventRow {
   id: string;

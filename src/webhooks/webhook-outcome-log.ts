@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { eventIdOf, eventTypeOf } from './webhook-events.repository';
-import type { WebhookEventRow, WebhookState } from './webhook-events.repository';
+import type { WebhookEventRow } from './webhook-events.repository';
+import type { WebhookState } from './webhook-state';
 import type { WebhookResponse } from './webhook-poster';
 
 const logger = new Logger('Webhooks');

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { repeatEvery, retentionCutoff } from '../platform/periodic-purge';
+import { retentionCutoff } from '../platform/periodic-purge';
+import { ScheduledTask } from '../platform/scheduled-task';
 import { AppConfig } from '../platform/config/app-config';
 import { WebhookQueue } from '../platform/queue/webhook-queue';
 import { WebhookEventsRepository } from './webhook-events.repository';
@@ -17,8 +18,11 @@ const PURGE_BATCH = 1_000;
 @Injectable()
 export class WebhookRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookRetention.name);
-  private schedule?: { stop: () => Promise<void> };
-  private readonly stopping = new AbortController();
+  private readonly schedule = new ScheduledTask(() => this.purgeAndLog(), {
+    everyMs: EVERY_MS,
+    firstRun: 'at-start',
+    onError: (err) => this.logger.warn({ err }, 'Could not purge account-event deliveries'),
+  });
 
   constructor(
     private readonly events: WebhookEventsRepository,
@@ -28,25 +32,25 @@ export class WebhookRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    this.schedule = repeatEvery(EVERY_MS, () =>
-      this.purge()
-        .then((purged) => purged > 0 && this.logger.log({ purged }, `Purged ${purged} account-event deliveries`))
-        .catch((err: unknown) => this.logger.warn({ err }, 'Could not purge account-event deliveries')),
-    );
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopping.abort();
-    await this.schedule?.stop();
+    await this.schedule.stop();
+  }
+
+  private async purgeAndLog(): Promise<void> {
+    const purged = await this.purge();
+    if (purged > 0) this.logger.log({ purged }, `Purged ${purged} account-event deliveries`);
   }
 
   /** Deletes every finished account-event delivery created before the window; returns how many. */
   async purge(now = new Date()): Promise<number> {
     const before = retentionCutoff(this.config.retentionDays!, now);
     let purged = 0;
-    for (let n = PURGE_BATCH; n === PURGE_BATCH && !this.stopping.signal.aborted; purged += n)
+    for (let n = PURGE_BATCH; n === PURGE_BATCH && !this.schedule.signal.aborted; purged += n)
       n = await this.events.purgeAccountEvents(before, PURGE_BATCH);
-    if (purged > 0) await this.queue.deleteJobsOfDeletedEvents(this.stopping.signal);
+    if (purged > 0) await this.queue.deleteJobsOfDeletedEvents(this.schedule.signal);
     return purged;
   }
 }

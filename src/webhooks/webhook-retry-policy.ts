@@ -1,4 +1,4 @@
-import type { WebhookState } from './webhook-events.repository';
+import type { WebhookState } from './webhook-state';
 
 export interface WebhookAttemptOutcome {
   state: WebhookState;

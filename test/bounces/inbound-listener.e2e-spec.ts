@@ -8,7 +8,7 @@ import { newUserId } from '../support/tokens';
 import { TIMEOUT } from '../webhooks/webhook-app';
 import { BOUNCE_DOMAIN, bootBounceApp, ENCRYPTION_KEY } from './bounce-app';
 import { dsn } from './report-mail';
-import { converse, sendWithNodemailer, sendWithSmtplib } from './smtp-clients';
+import { converse, converseRaw, sendWithNodemailer, sendWithSmtplib } from './smtp-clients';
 import { itIfPython } from '../support/python';
 
 const itWithPython = itIfPython("inbound-listener: the tests that speak through Python's smtplib");
@@ -261,4 +261,20 @@ describe('the inbound SMTP listener', () => {
     },
     TIMEOUT,
   );
+
+  it('refuses an unknown recipient without echoing it, in printable ASCII, however hostile the address', async () => {
+    // UTF-8 the client never announced; a right-to-left override and an escaped line break in the local part (smtp-server refuses the raw ones).
+    const hostile = [
+      'zoë@unknown.example',
+      `bounces+\u202e{queued}|%0D%0A@${BOUNCE_DOMAIN}`,
+      `bounces+ça@${BOUNCE_DOMAIN}`,
+    ];
+    const replies = await converseRaw(app.inboundPort(), ['MAIL FROM:<>', ...hostile.map((to) => `RCPT TO:<${to}>`)]);
+    expect(replies[0][0]).toBe(250);
+    for (const [code, text] of replies.slice(1)) {
+      expect(code).toBe(550);
+      expect(text).toMatch(/^[\x20-\x7e]*$/);
+      expect(text).not.toMatch(/zo|unknown\.example|queued|bounces\+/);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 // SMTP clients nobody here wrote, to hand mail to the inbound listener: nodemailer's SMTP
 // transport, swaks and Python's smtplib. Each answers with the listener's reply or refusal.
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,4 +132,39 @@ export interface Conversation {
 export async function converse(port: number, steps: { cmd: string; pause?: number }[]): Promise<Conversation> {
   const { stdout } = await run(PYTHON, ['-c', CONVERSATION, String(port), JSON.stringify(steps)], { timeout: 60_000 });
   return JSON.parse(stdout);
+}
+
+/**
+ * A client that writes each line as UTF-8 bytes, whatever it holds, as a hostile one would (the
+ * clients above refuse to): EHLO, then each line in turn; the reply to each, its last line.
+ */
+export async function converseRaw(port: number, lines: string[]): Promise<[number, string][]> {
+  const socket = connect(port, '127.0.0.1');
+  const replies: [number, string][] = [];
+  let buffered = '';
+  const nextReply = () =>
+    new Promise<[number, string]>((resolve, reject) => {
+      const read = () => {
+        // A reply ends with its line whose code is followed by a space (RFC 5321 §4.2.1).
+        const last = /^(\d{3}) (.*)\r\n/m.exec(buffered);
+        if (!last) return;
+        socket.off('data', onData).off('close', onClose);
+        buffered = buffered.slice(last.index + last[0].length);
+        resolve([Number(last[1]), last[2]]);
+      };
+      const onData = (chunk: Buffer) => ((buffered += chunk.toString('latin1')), read());
+      const onClose = () => reject(new Error(`the server hung up; unread: ${buffered}`));
+      socket.on('data', onData).on('close', onClose);
+      read();
+    });
+  try {
+    await nextReply();
+    for (const line of ['EHLO relay.example.net', ...lines]) {
+      socket.write(Buffer.from(`${line}\r\n`, 'utf8'));
+      replies.push(await nextReply());
+    }
+    return replies.slice(1);
+  } finally {
+    socket.destroy();
+  }
 }

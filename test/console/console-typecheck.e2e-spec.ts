@@ -21,7 +21,7 @@ function typeCheckReading(dir: string, fields: string[]): Promise<{ code: number
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: `${CONSOLE}/tsconfig.json`,
-      include: [`${CONSOLE}/src`, `${CONSOLE}/generated/openapi.d.ts`, ...fields.map((field) => `probe-${field}.ts`)],
+      include: [`${CONSOLE}/src`, `${CONSOLE}/generated/openapi.ts`, ...fields.map((field) => `probe-${field}.ts`)],
     }),
   );
   return new Promise((resolve) =>

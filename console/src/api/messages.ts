@@ -1,5 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { paths } from '../../generated/openapi';
+import {
+  type paths,
+  cancelableMessageStatusValues,
+  messageStatusValues,
+  unfinishedMessageStatusValues,
+} from '../../generated/openapi';
 import { api, unwrap, type Schemas } from './client';
 import type { MessageFilters, MessageStatus } from './list-filters';
 import { useLiveList } from './live-list';
@@ -12,25 +17,14 @@ export type RecipientFate = Schemas['RecipientFateResponse'];
 export type HistoryEntry = Schemas['StatusHistoryEntry'];
 type ListQuery = NonNullable<paths['/user/messages']['get']['parameters']['query']>;
 
-/** Every status of SPEC §5, in the order a message moves through them. */
-export const MESSAGE_STATUSES = [
-  'scheduled',
-  'queued',
-  'sending',
-  'deferred',
-  'sent',
-  'failed',
-  'canceled',
-  'suppressed',
-  'bounced',
-  'complained',
-] as const satisfies readonly MessageStatus[];
-// The build fails here when the API gains a status this list lacks.
+/** Every status of SPEC §5, in the order a message moves through them (the document's MessageStatus). */
+export const MESSAGE_STATUSES: readonly MessageStatus[] = messageStatusValues;
+// The build fails here when a message can be in a status the document's list lacks.
 const everyStatusListed: Exclude<MessageStatus, (typeof MESSAGE_STATUSES)[number]> extends never ? true : never = true;
 void everyStatusListed;
 
-/** The statuses from which POST /user/messages/{id}/cancel succeeds (SPEC §5). */
-export const CANCELABLE: readonly MessageStatus[] = ['scheduled', 'queued', 'deferred'];
+/** The statuses from which POST /user/messages/{id}/cancel succeeds (SPEC §5), as the server derives them. */
+export const CANCELABLE: readonly MessageStatus[] = cancelableMessageStatusValues;
 
 function toQuery(filters: MessageFilters): ListQuery {
   return {
@@ -53,7 +47,7 @@ export function useMessages(filters: MessageFilters) {
 }
 
 /** Statuses a message leaves on its own (a worker, the clock): its page keeps asking while it has one. */
-const MOVING = new Set(['scheduled', 'queued', 'sending', 'deferred']);
+const MOVING = new Set<MessageStatus>(unfinishedMessageStatusValues);
 const REFRESH_MS = 5_000;
 
 export function useMessage(id: string) {

@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { asciiAddressKey } from '../../platform/mail/addresses';
 import { Database } from '../../platform/database/database';
 import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { UNFINISHED_STATUSES } from '../../messages/lifecycle/status-groups';
 import type { MessageStatus } from '../../messages/message-status';
 import { Metrics } from '../../platform/metrics/metrics';
 import { SuppressionsRepository } from '../suppressions/suppressions.repository';
@@ -29,8 +30,8 @@ interface Finding {
   feedbackType?: string;
 }
 
-/** Statuses before the relay's acceptance is recorded (SPEC §5). */
-const NOT_YET_SENT = new Set<MessageStatus>(['scheduled', 'queued', 'sending', 'deferred']);
+/** Statuses before the relay's acceptance is recorded (SPEC §5): its delivery is still to come. */
+const NOT_YET_SENT = new Set<MessageStatus>(UNFINISHED_STATUSES);
 
 /** A report about a message whose acceptance is not recorded yet: worth retrying (SMTP 451). */
 export class ReportBeforeAcceptanceError extends Error {

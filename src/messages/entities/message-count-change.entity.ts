@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type MessageCountDimension = 'status' | 'day' | 'sender' | 'bulk' | 'recipient' | 'recipient_day';
+export const MESSAGE_COUNT_DIMENSIONS = ['status', 'day', 'sender', 'bulk', 'recipient', 'recipient_day'] as const;
+export type MessageCountDimension = (typeof MESSAGE_COUNT_DIMENSIONS)[number];
 
 /**
  * A +/- change to one message count, appended by the triggers on messages and

@@ -1,15 +1,13 @@
 import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
-import type { MessageCountDimension } from './message-count-change.entity';
+import { oneOf } from '../../platform/database/sql-list';
+import { MESSAGE_COUNT_DIMENSIONS, type MessageCountDimension } from './message-count-change.entity';
 
 /**
  * A user's message count along one dimension, as compacted from message_count_changes (see the
  * migration MessageCounts1764086400000 for what `value` and `status` hold in each dimension).
  */
 @Entity('message_counts')
-@Check(
-  'message_counts_dimension_check',
-  `dimension IN ('status', 'day', 'sender', 'bulk', 'recipient', 'recipient_day')`,
-)
+@Check('message_counts_dimension_check', oneOf('dimension', MESSAGE_COUNT_DIMENSIONS))
 export class MessageCountEntity {
   @PrimaryColumn('text', { name: 'user_id' })
   userId!: string;

@@ -1,13 +1,11 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { MessageEntity } from './message.entity';
-import type { MessageStatus } from '../message-status';
+import { oneOf } from '../../platform/database/sql-list';
+import { MESSAGE_STATUSES, type MessageStatus } from '../message-status';
 
 /** One entry of a message's status history, appended on every status change. */
 @Entity('message_status_events')
-@Check(
-  'message_status_events_status_check',
-  `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained')`,
-)
+@Check('message_status_events_status_check', oneOf('status', MESSAGE_STATUSES))
 @Index('ix_message_status_events_message', ['messageId', 'id'])
 export class MessageStatusEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })

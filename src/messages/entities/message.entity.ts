@@ -1,14 +1,12 @@
 import type { RecipientFate } from '../recipient-fates';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { SenderEntity } from './sender.entity';
-import type { MessagePriority, MessageStatus } from '../message-status';
+import { oneOf } from '../../platform/database/sql-list';
+import { MESSAGE_PRIORITIES, MESSAGE_STATUSES, type MessagePriority, type MessageStatus } from '../message-status';
 
 @Entity('messages')
-@Check(
-  'messages_status_check',
-  `status IN ('scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained')`,
-)
-@Check('messages_priority_check', `priority IN ('low', 'normal', 'high')`)
+@Check('messages_status_check', oneOf('status', MESSAGE_STATUSES))
+@Check('messages_priority_check', oneOf('priority', MESSAGE_PRIORITIES))
 // The list indexes: `sent_at DESC, id DESC` in the migration (InitialSchema), which TypeORM cannot
 // express; it compares their names and columns, not their order.
 @Index('ix_messages_user_sent', ['userId', 'sentAt', 'id'])

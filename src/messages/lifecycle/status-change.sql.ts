@@ -1,4 +1,7 @@
+import { sqlList } from '../../platform/database/sql-list';
+import { RECIPIENT_EVENT_STATUSES } from '../../webhooks/events/event-types';
 import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './outbox.sql';
+import { STILL_TO_TRY } from '../recipient-fates';
 import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transitions';
 
 /** Now, as a RecipientFate's `at` reads: ISO 8601 UTC with milliseconds. */
@@ -23,7 +26,7 @@ export function recipientChangesCte(source: string, release = false): string {
     WHERE (m.recipient_fates -> u.p ->> 'status', m.recipient_fates -> u.p ->> 'detail') IS DISTINCT FROM (u.s, u.d)
       AND m.recipient_fates -> u.p ->> 'status' <> 'complained'
       AND (m.recipient_fates -> u.p ->> 'status' <> 'bounced' OR u.s = 'complained')
-      AND (u.s <> 'suppressed' OR m.recipient_fates -> u.p ->> 'status' IN ('pending', 'deferred', 'suppressed'))`;
+      AND (u.s <> 'suppressed' OR m.recipient_fates -> u.p ->> 'status' IN ${sqlList([...STILL_TO_TRY, 'suppressed'])})`;
   const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed', null
     FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
     WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'
@@ -57,7 +60,7 @@ const FATES_AFTER = `CASE WHEN p.patch IS NULL THEN m.recipient_fates ELSE (
   ) END`;
 
 /** Recipient fates after which the history names the recipient (SPEC §5), and that are recipient events (SPEC §11). */
-const NAMED_IN_HISTORY = `('failed', 'bounced', 'complained', 'suppressed')`;
+const NAMED_IN_HISTORY = sqlList(RECIPIENT_EVENT_STATUSES);
 
 /**
  * The recipient events of a statement (messageOutboxCte): of `changes` (recipient_changes rows, one

@@ -1,3 +1,4 @@
+import { sqlList } from '../../platform/database/sql-list';
 import type { MessageStatus } from '../message-status';
 
 /** The status every accepted message starts in (SPEC §5)... */
@@ -142,4 +143,4 @@ export function guardSql(name: TransitionName): string {
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 const inList = (column: string, statuses: MessageStatus[]) =>
-  statuses.length === 1 ? `${column} = '${statuses[0]}'` : `${column} IN (${statuses.map((s) => `'${s}'`).join(', ')})`;
+  statuses.length === 1 ? `${column} = '${statuses[0]}'` : `${column} IN ${sqlList(statuses)}`;

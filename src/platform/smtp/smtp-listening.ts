@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import { countedAddress } from '../http/client-address';
+import { smtpReply } from './smtp-reply';
 import type { SmtpSessionLimits } from './smtp-session-limits';
 
 /** Where to listen, and what to do with a client's own connection errors. */
@@ -121,5 +122,5 @@ export class SmtpListening<S> {
 
 /** smtp-server answers an error with its responseCode and closes the connection. */
 function tooManyFromAddress(): Error {
-  return Object.assign(new Error('Too many connections from your address, try again later'), { responseCode: 421 });
+  return smtpReply(421, 'Too many connections from your address, try again later');
 }

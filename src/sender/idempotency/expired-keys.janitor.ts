@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ScheduledTask } from '../../platform/scheduled-task';
 import { AppConfig } from '../../platform/config/app-config';
 import { KEY_LIFETIME } from './idempotency-keys';
 import { Database } from '../../platform/database/database';
@@ -13,7 +14,11 @@ const BATCH = 10_000;
 @Injectable()
 export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ExpiredKeysJanitor.name);
-  private timer?: NodeJS.Timeout;
+  private readonly schedule = new ScheduledTask(() => this.sweep(), {
+    everyMs: EVERY_MS,
+    firstRun: 'after-interval',
+    onError: (err) => this.logger.warn({ err }, 'Could not delete expired idempotency keys'),
+  });
 
   constructor(
     private readonly database: Database,
@@ -22,21 +27,15 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
-    this.timer = setInterval(
-      () =>
-        void this.sweep().catch((err: unknown) =>
-          this.logger.warn({ err }, 'Could not delete expired idempotency keys'),
-        ),
-      EVERY_MS,
-    );
-    this.timer.unref();
+    this.schedule.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  /** Waits for a sweep in progress: its batch commits whole, and it starts no other. */
+  async onModuleDestroy(): Promise<void> {
+    await this.schedule.stop();
   }
 
-  /** Returns how many keys it deleted. */
+  /** Returns how many keys it deleted (until none is left, or the process stops). */
   async sweep(): Promise<number> {
     let deleted = 0;
     for (;;) {
@@ -46,7 +45,7 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
            SELECT ctid FROM idempotency_keys WHERE created_at <= now() - interval '${KEY_LIFETIME}' LIMIT ${BATCH}))`,
       );
       deleted += count;
-      if (count < BATCH) return deleted;
+      if (count < BATCH || this.schedule.signal.aborted) return deleted;
     }
   }
 }

@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { PageQuery } from '../../platform/paging';
 import { TEST_EVENT_TYPE } from '../events/event-types';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../endpoints/event-type-names';
+import { WEBHOOK_STATES } from '../webhook-state';
 
 const LOGGED_TYPES = [...SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE];
 
@@ -74,7 +75,7 @@ export class WebhookEventResponse {
   @ApiProperty({ example: 'https://example.com/hooks/mailroom' })
   url!: string;
 
-  @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'gone'], description: 'gone: the receiver answered 410' })
+  @ApiProperty({ enum: WEBHOOK_STATES, description: 'gone: the receiver answered 410' })
   state!: string;
 
   @ApiProperty({ format: 'date-time' })

@@ -2,6 +2,8 @@ import type { RecipientFate } from '../../messages/recipient-fates';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MessageEntity } from '../../messages/entities/message.entity';
 import type { MessageStatus } from '../../messages/message-status';
+import { oneOf } from '../../platform/database/sql-list';
+import { WEBHOOK_STATES } from '../webhook-state';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /**
@@ -9,7 +11,7 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
  * (endpointId null) or an endpoint. The API calls these deliveries.
  */
 @Entity('webhook_events')
-@Check('webhook_events_state_check', `state IN ('pending', 'delivered', 'failed', 'gone')`)
+@Check('webhook_events_state_check', oneOf('state', WEBHOOK_STATES))
 @Index('ix_webhook_events_user_created', ['userId', 'createdAt', 'id'])
 @Index('ix_webhook_events_user_message', ['userId', 'messageId', 'createdAt', 'id'])
 @Index('ix_webhook_events_endpoint', ['endpointId', 'createdAt', 'id'], { where: 'endpoint_id IS NOT NULL' })

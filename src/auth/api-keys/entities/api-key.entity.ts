@@ -1,10 +1,11 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { ApiKeyScope } from '../api-key-scope';
+import { sqlLiterals } from '../../../platform/database/sql-list';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../api-key-scope';
 
 /** A user's API key (SPEC §10): never the key itself, only its keyed hash (ApiKeyHasher). */
 @Entity('api_keys')
 @Check('api_keys_name_check', 'char_length(name) BETWEEN 1 AND 100')
-@Check('api_keys_scopes_check', `cardinality(scopes) > 0 AND scopes <@ ARRAY['send', 'read', 'keys']::text[]`)
+@Check('api_keys_scopes_check', `cardinality(scopes) > 0 AND scopes <@ ARRAY[${sqlLiterals(API_KEY_SCOPES)}]::text[]`)
 @Index('ux_api_keys_hash', ['hash'], { unique: true })
 @Index('ix_api_keys_user_created', ['userId', 'createdAt', 'id'])
 export class ApiKeyEntity {

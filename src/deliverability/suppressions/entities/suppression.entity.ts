@@ -1,9 +1,10 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { SuppressionReason, SuppressionScope } from '../suppression-reason';
+import { oneOf } from '../../../platform/database/sql-list';
+import { SUPPRESSION_REASONS, type SuppressionReason, type SuppressionScope } from '../suppression-reason';
 
 /** An address a user's mail no longer goes to (SPEC §6, §9): skipped at delivery time. */
 @Entity('suppressions')
-@Check('suppressions_reason_check', `reason IN ('hard_bounce', 'complaint', 'unsubscribe', 'manual')`)
+@Check('suppressions_reason_check', oneOf('reason', SUPPRESSION_REASONS))
 @Check(
   'suppressions_scope_check',
   `(scope = 'all' AND reason <> 'unsubscribe') OR (scope = 'bulk' AND reason IN ('unsubscribe', 'manual'))`,
