@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { asciiDomain, domainOf } from '../platform/mail/addresses';
 import { addressOf } from '../platform/validation/mailbox';
 import { isUuid } from '../platform/uuid';
-import { MessagesRepository } from '../messages/messages.repository';
+import { MessagesRepository } from '../messages';
 
 /** At most this many Message-IDs of a References chain are looked up (each one primary-key read). */
 const MAX_LOOKUPS = 20;
