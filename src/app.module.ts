@@ -38,7 +38,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // What the readers of bodies in common/ take of the configuration, for every module.
+        // What the readers of bodies in platform/http take of the configuration, for every module.
         {
           module: BodyReadModule,
           global: true,

@@ -21,7 +21,7 @@ import { WebhookAttemptEntity } from './webhooks';
 import { WebhookEndpointEntity } from './webhooks';
 import { WebhookEventEntity } from './webhooks';
 
-/** Every table of the schema, with every index TypeORM can express (test/schema-drift.e2e-spec.ts holds them to the migrations). */
+/** Every table of the schema, with every index TypeORM can express (test/medium/platform/schema-drift.e2e-spec.ts holds them to the migrations). */
 export const ENTITIES: Entities = [
   SenderEntity,
   MessageEntity,

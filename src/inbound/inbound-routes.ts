@@ -10,7 +10,7 @@ import { VerpAddresses } from '../deliverability';
 
 /** Where mail to one address goes: BOUNCE_DOMAIN's (SPEC §9), or a user's receiving domain (SPEC §13). */
 export type InboundRoute =
-  /** Any local part at a user's receiving domain: stored as received mail (src/inbound). */
+  /** Any local part at a user's receiving domain: stored as received mail (ReceiveInboundMailUseCase). */
   | { kind: 'mailbox'; recipient: InboundRecipient }
   /** `bounces+<token>`: reports about one recipient of one message. */
   | { kind: 'report'; target: ReportTarget; recipient: string }

@@ -9,7 +9,7 @@ const MAX_LOOKUPS = 20;
 
 /**
  * Which of a user's sent messages a received mail answers (SPEC §13 `replyToMessageId`). A sent
- * message's Message-ID is `<its id@the From address's domain>` (src/mime/mime.ts), so a
+ * message's Message-ID is `<its id@the From address's domain>` (src/messages/mime/mime.ts), so a
  * named Message-ID is looked up by its id among the user's messages, and holds only when its
  * domain is that message's sender's: no table of Message-IDs, no scan.
  */

@@ -54,7 +54,7 @@ describe(MessageIntake.name, () => {
     );
   });
 
-  it('stores the message and queues its delivery in one transaction (whose commit wakes the workers: test/queue-wake-up.e2e-spec.ts)', async () => {
+  it('stores the message and queues its delivery in one transaction (whose commit wakes the workers: test/medium/platform/queue-wake-up.e2e-spec.ts)', async () => {
     const order: string[] = [];
     database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => {
       const result = await work(manager);
