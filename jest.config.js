@@ -3,6 +3,17 @@
 // tests never type-checked; `npm run lint` does, with tsc over src/, test/ and bench/.
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
+/** The projects of test/<name>/ boot the real app too, on one migrated database per run (global-setup.ts). */
+const databaseProject = (name) => ({
+  displayName: name,
+  testEnvironment: 'node',
+  rootDir: '.',
+  testMatch: [`<rootDir>/test/${name}/**/*.e2e-spec.ts`],
+  transform: { '^.+\\.ts$': tsJest },
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+});
+
 module.exports = {
   projects: [
     {
@@ -12,15 +23,13 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
-    {
-      displayName: 'e2e',
-      testEnvironment: 'node',
-      rootDir: '.',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      transform: { '^.+\\.ts$': tsJest },
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-    },
+    // Services on a real database, one folder per context: the suites CI runs a second time on
+    // the PostgreSQL server of DATABASE_URL.
+    databaseProject('medium'),
+    // Whole processes, start-up and shutdown, memory, protocol abuse and the deployment files.
+    databaseProject('e2e'),
+    // The console (its pages in Chromium, its typed client, its preview) and the unsubscribe page.
+    databaseProject('browser'),
     {
       // The console's pages rendered in jsdom, the API stubbed at fetch (console/src/testing).
       displayName: 'console',

@@ -9,7 +9,7 @@
 // read a hard bounce of the other k-1 folds. The rules are written by hand, so this is how the
 // "fitting" is held out: a rule only one family bears shows as a miss on that family's fold.
 // Each file is read with CRLF line ends, as a mail server sends it; --lf reads it as stored.
-// src/bounces/report-reader.corpus.spec.ts asserts the floors on the same reading.
+// src/deliverability/bounces/report-reader.corpus.spec.ts asserts the floors on the same reading.
 import { parseArgs } from 'node:util';
 import {
   CORPUS,

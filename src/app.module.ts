@@ -1,31 +1,32 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { AttachmentsModule } from './messages/attachments/attachments.module';
-import { AuthModule } from './auth/auth.module';
-import { BouncesModule } from './deliverability/bounces/bounces.module';
+import { AttachmentsModule } from './messages';
+import { AuthModule } from './auth';
+import { BouncesModule } from './deliverability';
 import { BodyReadDeadline } from './platform/http/body-limit';
 import { HttpDrain } from './platform/http/http-drain';
 import { ProblemDetailsFilter } from './platform/problem/problem-details.filter';
 import { AppConfig } from './platform/config/app-config';
 import { ConfigModule } from './platform/config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
-import { DeliveryModule } from './delivery/delivery.module';
+import { DeliveryModule } from './delivery';
 import { ENTITIES } from './entities';
 import { QueueModule } from './platform/queue/queue.module';
-import { EventsModule } from './webhooks/events/events.module';
+import { EventsModule } from './webhooks';
 import { loggedRequest, requestLogProps } from './request-log';
 import { HealthModule } from './platform/health/health.module';
-import { MessagesModule } from './messages/messages.module';
+import { MessagesModule } from './messages';
 import { MetricsModule } from './platform/metrics/metrics.module';
-import { RateLimitModule } from './auth/rate-limit/rate-limit.module';
-import { SenderModule } from './sender/sender.module';
-import { SubmissionModule } from './sender/submission/submission.module';
-import { SuppressionsModule } from './deliverability/suppressions/suppressions.module';
-import { UnsubscribeModule } from './deliverability/unsubscribe/unsubscribe.module';
-import { DomainsModule } from './deliverability/domains/domains.module';
-import { InboundModule } from './inbound/inbound.module';
-import { WebhooksModule } from './webhooks/webhooks.module';
+import { RateLimitModule } from './auth';
+import { SenderModule } from './sender';
+import { SubmissionModule } from './sender';
+import { SuppressionsModule } from './deliverability';
+import { UnsubscribeModule } from './deliverability';
+import { DomainsModule } from './deliverability';
+import { InboundModule } from './inbound';
+import { InboundSmtpModule } from './inbound';
+import { WebhooksModule } from './webhooks';
 
 @Module({})
 class BodyReadModule {}
@@ -37,7 +38,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // What the readers of bodies in common/ take of the configuration, for every module.
+        // What the readers of bodies in platform/http take of the configuration, for every module.
         {
           module: BodyReadModule,
           global: true,
@@ -74,10 +75,11 @@ export class AppModule {
         WebhooksModule,
         SuppressionsModule,
         UnsubscribeModule,
-        // The inbound SMTP listener (INBOUND_SMTP_PORT, worker processes).
         BouncesModule,
         DomainsModule,
         InboundModule,
+        // The inbound SMTP listener (INBOUND_SMTP_PORT, worker processes).
+        InboundSmtpModule,
         HealthModule,
         MetricsModule,
       ],

@@ -10,7 +10,7 @@ import { assignRequestId } from './platform/http/request-id';
 import { createValidationPipe } from './platform/validation/validation.pipe';
 import { useNestForValidationRules } from './platform/validation/validation-rules.container';
 import { onlyOperationalRoutes } from './platform/health/operational-routes';
-import { MaxRecipientsRule } from './sender/dto/max-recipients.rule';
+import { MaxRecipientsRule } from './sender';
 import { AppConfig } from './platform/config/app-config';
 import { buildOpenApiDocument } from './openapi-document';
 import { serveConsole } from './console-files';

@@ -4,7 +4,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
 import { HttpDrain } from './platform/http/http-drain';
 import { AppConfig, ConfigurationError } from './platform/config/app-config';
-import { signToken } from './auth/token-signer';
+import { signToken } from './auth';
 import { claimDataDir } from './platform/database/data-dir-claim';
 import { assertEmbeddedPostgresInstalled } from './platform/database/embedded-postgres';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';

@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SchemaObject, SwaggerModule } from '@nestjs/swagger';
-import { API_KEY_SECURITY } from './auth/requires-scope.decorator';
+import { API_KEY_SECURITY } from './auth';
 import { applyDocumentConventions } from './platform/openapi/document-conventions';
-import { publishStatusGroups } from './messages/lifecycle/status-groups.openapi';
+import { publishStatusGroups } from './messages';
 
 /**
  * The OpenAPI document of the app's routes: served at /docs-json, and the source of the console's

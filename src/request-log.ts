@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthUser } from './auth/auth-user';
+import type { AuthUser } from './auth';
 import { clientAddressOfRequest, ProxyTrust } from './platform/http/client-address';
 
 /**

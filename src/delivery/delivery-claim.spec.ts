@@ -1,12 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { automockProvider } from '../../test/support/automock';
 import { Database } from '../platform/database/database';
-import { SealedSigningKey, SigningKeys } from '../deliverability/domains/signing-keys';
-import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { SealedSigningKey, SigningKeys } from '../deliverability';
+import { MessageLifecycle } from '../messages';
 import { Metrics } from '../platform/metrics/metrics';
 import { DeliveryJob, DeliveryQueue } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';
-import { SuppressionList } from '../deliverability/suppressions/suppression-list';
+import { SuppressionList } from '../deliverability';
 import { DeliveryClaim } from './delivery-claim';
 import { CLAIMED_COLUMNS, DeliverableMessage, DeliveryRepository } from './delivery.repository';
 import { recipientPositions } from './recipient-positions';

@@ -1,15 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { automockProvider } from '../../test/support/automock';
-import { VerpAddresses } from '../deliverability/bounces/verp-addresses';
+import { VerpAddresses } from '../deliverability';
 import { AppConfig } from '../platform/config/app-config';
-import { DkimSigningKey, SealedSigningKey, SigningKeys } from '../deliverability/domains/signing-keys';
+import { DkimSigningKey, SealedSigningKey, SigningKeys } from '../deliverability';
 import { DeliveryJob } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';
-import { UnsubscribeHeaders } from '../deliverability/unsubscribe/unsubscribe-headers';
+import { UnsubscribeHeaders } from '../deliverability';
 import { DeliveryHandOver } from './delivery-hand-over';
 import { DeliveryRecorder, JobResult } from './delivery-recorder';
 import { DeliverableMessage } from './delivery.repository';
-import type { OutgoingMail } from '../messages/mime/outgoing-mail';
+import type { OutgoingMail } from '../messages';
 import { MailDeliveryError, Mailer } from './mailer/mailer';
 import { recipientPositions } from './recipient-positions';
 

@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { VerpAddresses } from '../deliverability/bounces/verp-addresses';
+import { VerpAddresses } from '../deliverability';
 import { AppConfig } from '../platform/config/app-config';
-import { SigningKeys } from '../deliverability/domains/signing-keys';
+import { SigningKeys } from '../deliverability';
 import { CopiesProgress, DeliveryJob } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';
-import { UnsubscribeHeaders } from '../deliverability/unsubscribe/unsubscribe-headers';
+import { UnsubscribeHeaders } from '../deliverability';
 import { CopiesOutcome, copiesOutcome } from './copies-outcome';
 import { DeliveryRecorder } from './delivery-recorder';
 import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliverableMessage } from './delivery.repository';
-import type { OutgoingMail } from '../messages/mime/outgoing-mail';
+import type { OutgoingMail } from '../messages';
 import { Mailer, Refusal } from './mailer/mailer';
 import { recipientCopies, sendCopies } from './recipient-copies';
 import { asCopyResults, copyOutcomes, RecipientOutcomes, refusalsOf, wholeOutcomes } from './recipient-outcomes';
-import { deliveryOrder } from '../messages/recipients';
-import { outgoingMailOf } from '../messages/outgoing-mail-of';
+import { deliveryOrder } from '../messages';
+import { outgoingMailOf } from '../messages';
 
 /**
  * One attempt at a claimed message: hand it to the mailer, decide what the reply comes to on

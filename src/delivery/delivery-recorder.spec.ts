@@ -2,10 +2,10 @@ import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { automockProvider } from '../../test/support/automock';
 import { Database } from '../platform/database/database';
-import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../messages';
 import { Metrics } from '../platform/metrics/metrics';
 import { DeliveryQueue } from '../platform/queue/delivery-queue';
-import { SuppressionsRepository } from '../deliverability/suppressions/suppressions.repository';
+import { SuppressionsRepository } from '../deliverability';
 import { DeliveryRecorder, JobResult } from './delivery-recorder';
 
 const manager = {} as EntityManager;

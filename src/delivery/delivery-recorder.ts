@@ -3,10 +3,10 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../platform/database/database';
 import { GroupCommit } from '../platform/database/group-commit';
 import { Metrics } from '../platform/metrics/metrics';
-import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
-import type { MessagePriority } from '../messages/message-status';
+import { MessageLifecycle } from '../messages';
+import type { MessagePriority } from '../messages';
 import { CopiesProgress, DeliveryQueue } from '../platform/queue/delivery-queue';
-import { SuppressionsRepository } from '../deliverability/suppressions/suppressions.repository';
+import { SuppressionsRepository } from '../deliverability';
 import { logOutcome } from './delivery-outcome-log';
 import { FinishedAttempt } from './delivery.repository';
 

@@ -2,7 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { MailerModule } from '@nestjs-modules/mailer';
 import { AppConfig } from '../platform/config/app-config';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
-import { MessageLifecycleModule } from '../messages/lifecycle/message-lifecycle.module';
+import { MessageLifecycleModule } from '../messages';
 import { DeliveryClaim } from './delivery-claim';
 import { DeliveryHandOver } from './delivery-hand-over';
 import { DeliveryRecorder } from './delivery-recorder';
@@ -11,10 +11,10 @@ import { DeliveryWorker } from './delivery.worker';
 import { Mailer } from './mailer/mailer';
 import { OutboxMailer } from './mailer/outbox.mailer';
 import { SmtpMailer } from './mailer/smtp.mailer';
-import { SuppressionsModule } from '../deliverability/suppressions/suppressions.module';
-import { UnsubscribeModule } from '../deliverability/unsubscribe/unsubscribe.module';
-import { BouncesModule } from '../deliverability/bounces/bounces.module';
-import { DomainsModule } from '../deliverability/domains/domains.module';
+import { SuppressionsModule } from '../deliverability';
+import { UnsubscribeModule } from '../deliverability';
+import { BouncesModule } from '../deliverability';
+import { DomainsModule } from '../deliverability';
 
 /**
  * Delivery: the worker and the mailer chosen by SMTP_URL. Not global on purpose: Nest destroys

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { MovedMessage } from '../messages/lifecycle/message-lifecycle';
-import type { TargetOf } from '../messages/lifecycle/transitions';
-import type { FateChange } from '../messages/recipient-fates';
-import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages/message-fields';
-import type { ComposableMessage } from '../messages/outgoing-mail-of';
+import type { MovedMessage } from '../messages';
+import type { TargetOf } from '../messages';
+import type { FateChange } from '../messages';
+import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages';
+import type { ComposableMessage } from '../messages';
 import { recipientPositions } from './recipient-positions';
-import { deliveryOrder } from '../messages/recipients';
-import type { SealedSigningKey } from '../deliverability/domains/signing-keys';
+import { deliveryOrder } from '../messages';
+import type { SealedSigningKey } from '../deliverability';
 
 /** What a delivery needs of a stored message: the fields the claim reads (MESSAGE_FIELDS), and more. */
 export interface DeliverableMessage extends ComposableMessage {

@@ -1,4 +1,4 @@
-import type { OutgoingMail } from '../messages/mime/outgoing-mail';
+import type { OutgoingMail } from '../messages';
 import { Mailer, MailReceipt } from './mailer/mailer';
 import { OUT_OF_TIME, sendCopies } from './recipient-copies';
 

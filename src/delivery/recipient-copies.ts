@@ -1,7 +1,7 @@
 import { addressOf } from '../platform/validation/mailbox';
-import { recipientKey } from '../messages/recipients';
+import { recipientKey } from '../messages';
 import type { CopyResult } from './copies-outcome';
-import type { OutgoingMail } from '../messages/mime/outgoing-mail';
+import type { OutgoingMail } from '../messages';
 import { Mailer } from './mailer/mailer';
 
 /**

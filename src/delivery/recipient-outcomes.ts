@@ -1,8 +1,8 @@
-import { classify } from '../deliverability/bounces/reports/classify';
+import { classify } from '../deliverability';
 import { addressKey, asciiAddressKey } from '../platform/mail/addresses';
 import { addressOf } from '../platform/validation/mailbox';
-import type { FateChange } from '../messages/recipient-fates';
-import { recipientKey } from '../messages/recipients';
+import type { FateChange } from '../messages';
+import { recipientKey } from '../messages';
 import type { CopyResult } from './copies-outcome';
 import type { AttemptOutcome, HandOverResult } from './delivery-retry-policy';
 import { MailDeliveryError, Refusal } from './mailer/mailer';

@@ -1,4 +1,4 @@
-import { deliveryOrder, recipientKey } from '../messages/recipients';
+import { deliveryOrder, recipientKey } from '../messages';
 
 /**
  * Each recipient's position in a stored message's delivery order, to, then cc, then bcc, keyed

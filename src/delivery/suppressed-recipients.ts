@@ -1,4 +1,4 @@
-import { recipientKey } from '../messages/recipients';
+import { recipientKey } from '../messages';
 
 interface Recipients {
   recipients: string[];

@@ -8,7 +8,7 @@ import { SmtpSessionLimits } from '../platform/smtp/smtp-session-limits';
 export class InboundLimits extends SmtpSessionLimits {
   /**
    * Bytes of one message to BOUNCE_DOMAIN's addresses (past it, 552). SIZE advertises
-   * INBOUND_MAX_BYTES, the limit of mail for receiving domains (src/inbound).
+   * INBOUND_MAX_BYTES, the limit of mail for receiving domains (InboundMailLimits).
    */
   messageBytes = 1024 * 1024;
   /** Idle time before the server hangs up. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { asciiDomain, domainOf } from '../platform/mail/addresses';
-import { ReceivingDomains } from '../deliverability/domains/receiving-domains';
+import { ReceivingDomains } from '../deliverability';
 
 /** An envelope recipient the listener takes for a user's receiving domain. */
 export interface InboundRecipient {

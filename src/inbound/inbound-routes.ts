@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { addressKey, asciiDomain } from '../platform/mail/addresses';
 import { AppConfig } from '../platform/config/app-config';
 import { InboundMailboxes, InboundRecipient } from './inbound-mailboxes';
-import { UnsubscribeService } from '../deliverability/unsubscribe/unsubscribe.service';
-import { recipientKey } from '../messages/recipients';
-import { TokenRecipients } from '../messages/token-recipients';
-import type { ReportTarget } from '../deliverability/bounces/apply-reports.use-case';
-import { VerpAddresses } from '../deliverability/bounces/verp-addresses';
+import { UnsubscribeService } from '../deliverability';
+import { recipientKey } from '../messages';
+import { TokenRecipients } from '../messages';
+import type { ReportTarget } from '../deliverability';
+import { VerpAddresses } from '../deliverability';
 
 /** Where mail to one address goes: BOUNCE_DOMAIN's (SPEC §9), or a user's receiving domain (SPEC §13). */
 export type InboundRoute =
-  /** Any local part at a user's receiving domain: stored as received mail (src/inbound). */
+  /** Any local part at a user's receiving domain: stored as received mail (ReceiveInboundMailUseCase). */
   | { kind: 'mailbox'; recipient: InboundRecipient }
   /** `bounces+<token>`: reports about one recipient of one message. */
   | { kind: 'report'; target: ReportTarget; recipient: string }

@@ -7,12 +7,12 @@ import { InboundMailLimits } from './inbound-mail-limits';
 import type { InboundRecipient } from './inbound-mailboxes';
 import { InboundQuota } from './inbound-quota';
 import { ReceiveInboundMailUseCase } from './receive-inbound-mail.use-case';
-import { UnsubscribeService } from '../deliverability/unsubscribe/unsubscribe.service';
-import { ApplyReportsUseCase, ReportBeforeAcceptanceError } from '../deliverability/bounces/apply-reports.use-case';
-import type { DeliveryReport } from '../deliverability/bounces/delivery-report';
+import { UnsubscribeService } from '../deliverability';
+import { ApplyReportsUseCase, ReportBeforeAcceptanceError } from '../deliverability';
+import type { DeliveryReport } from '../deliverability';
 import { InboundLimits } from './inbound-limits';
 import { InboundRoute, InboundRoutes } from './inbound-routes';
-import { readReports } from '../deliverability/bounces/report-reader';
+import { readReports } from '../deliverability';
 import { SmtpListening } from '../platform/smtp/smtp-listening';
 import { smtpReply } from '../platform/smtp/smtp-reply';
 

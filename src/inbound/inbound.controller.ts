@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentUser } from '../auth/current-user.decorator';
-import { RequiresScope } from '../auth/requires-scope.decorator';
-import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth';
+import { RequiresScope } from '../auth';
+import type { AuthUser } from '../auth';
 import { ApiBytesResponse, sendBytes } from '../platform/http/byte-response';
 import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
 import { ListInboundQuery } from './dto/list-inbound.query';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DomainsModule } from '../deliverability/domains/domains.module';
-import { MessagesModule } from '../messages/messages.module';
+import { DomainsModule } from '../deliverability';
+import { MessagesModule } from '../messages';
 import { InboundController } from './inbound.controller';
 import { InboundMailLimits } from './inbound-mail-limits';
 import { InboundMailboxes } from './inbound-mailboxes';
@@ -14,7 +14,7 @@ import { ReplyLinks } from './reply-links';
 
 /**
  * Received mail (SPEC §13): which addresses are taken, reading, judging and storing a mail, the
- * list and its bytes, retention. The inbound SMTP listener (src/bounces) hands mail in here.
+ * list and its bytes, retention. The inbound SMTP listener (InboundSmtpModule) hands mail in here.
  */
 @Module({
   imports: [DomainsModule, MessagesModule],

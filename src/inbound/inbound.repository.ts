@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../platform/database/database';
-import { EventOutbox } from '../webhooks/events/event-outbox';
+import { EventOutbox } from '../webhooks';
 import { listItem } from './inbound-list-item';
 import { InboundAttachmentEntity } from './entities/inbound-attachment.entity';
 import { InboundMailEntity } from './entities/inbound-mail.entity';

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { asciiDomain, domainOf } from '../platform/mail/addresses';
 import { addressOf } from '../platform/validation/mailbox';
 import { isUuid } from '../platform/uuid';
-import { MessagesRepository } from '../messages/messages.repository';
+import { MessagesRepository } from '../messages';
 
 /** At most this many Message-IDs of a References chain are looked up (each one primary-key read). */
 const MAX_LOOKUPS = 20;
 
 /**
  * Which of a user's sent messages a received mail answers (SPEC §13 `replyToMessageId`). A sent
- * message's Message-ID is `<its id@the From address's domain>` (src/mime/mime.ts), so a
+ * message's Message-ID is `<its id@the From address's domain>` (src/messages/mime/mime.ts), so a
  * named Message-ID is looked up by its id among the user's messages, and holds only when its
  * domain is that message's sender's: no table of Message-IDs, no scan.
  */

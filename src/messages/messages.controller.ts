@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
-import { CurrentUser } from '../auth/current-user.decorator';
-import { RequiresScope } from '../auth/requires-scope.decorator';
-import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth';
+import { RequiresScope } from '../auth';
+import type { AuthUser } from '../auth';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessagePageResponse } from './dto/message-page.response';
 import { MessageResponse } from './dto/message.response';

@@ -18,6 +18,9 @@ export type RecipientType = 'to' | 'cc' | 'bcc';
 /** A recipient's fates before any server accepted or refused it for good: a cancel or the suppression list still reaches it. */
 export const STILL_TO_TRY: readonly RecipientStatus[] = ['pending', 'deferred'];
 
+/** The fates a `recipient.<status>` event announces (SPEC §11); the lifecycle's statements write them. */
+export const RECIPIENT_EVENT_STATUSES = ['failed', 'bounced', 'complained', 'suppressed'] as const;
+
 /** One recipient's own fate (SPEC §5 "Recipients"), as the Message shows it and `messages.recipient_fates` keeps it. */
 export interface RecipientFate {
   /** The address part as given (display name dropped, case kept). */

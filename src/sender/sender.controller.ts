@@ -9,15 +9,15 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentUser } from '../auth/current-user.decorator';
-import { RequiresScope } from '../auth/requires-scope.decorator';
-import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth';
+import { RequiresScope } from '../auth';
+import type { AuthUser } from '../auth';
 import { JsonBodyInterceptor } from '../platform/http/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
 import { IdempotencyKeyInterceptor } from './idempotency/idempotency-key.interceptor';
 import { IdempotencyKey, IdempotencyKeyHeader } from './idempotency/idempotency-key.header';
-import { MessageResponse } from '../messages/dto/message.response';
-import { MessageBudget } from '../auth/rate-limit/message-budget';
+import { MessageResponse } from '../messages';
+import { MessageBudget } from '../auth';
 import { BatchResponse, SendBatchDto } from './dto/send-batch.dto';
 import { SEND_BATCH_EXAMPLES } from './dto/send-batch.examples';
 import { SendMessageDto } from './dto/send-message.dto';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IntakeModule } from './intake/intake.module';
-import { RateLimitModule } from '../auth/rate-limit/rate-limit.module';
+import { RateLimitModule } from '../auth';
 import { MaxRecipientsRule } from './dto/max-recipients.rule';
 import { SenderController } from './sender.controller';
 

@@ -1,7 +1,7 @@
-import type { RecipientFate } from '../messages/recipient-fates';
+import type { RecipientFate } from '../messages';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { MessageStatus } from '../messages/message-status';
+import type { MessageStatus } from '../messages';
 import { Database } from '../platform/database/database';
 import { WebhookEventEntity } from './entities/webhook-event.entity';
 import type { WebhookState } from './webhook-state';

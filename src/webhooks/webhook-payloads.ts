@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { historyAsOf, mapMessage } from '../messages/message.mapper';
-import { MessagesRepository } from '../messages/messages.repository';
+import { historyAsOf, mapMessage } from '../messages';
+import { MessagesRepository } from '../messages';
 import type { DeliverableWebhookEvent } from './webhook-events.repository';
 import { eventIdOf, eventTypeOf } from './webhook-events.repository';
 

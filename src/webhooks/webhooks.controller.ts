@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../auth/current-user.decorator';
-import { RequiresScope } from '../auth/requires-scope.decorator';
-import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser } from '../auth';
+import { RequiresScope } from '../auth';
+import type { AuthUser } from '../auth';
 import { ApiProblemResponses } from '../platform/problem/api-problem-responses.decorator';
 import {
   ListWebhookEventsQuery,

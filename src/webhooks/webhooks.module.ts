@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Clock } from '../platform/clock';
-import { MessagesModule } from '../messages/messages.module';
+import { MessagesModule } from '../messages';
 import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
 import { WebhookEndpointsController } from './endpoints/webhook-endpoints.controller';
 import { EndpointSecretCipher } from './endpoints/endpoint-secret-cipher';

@@ -16,7 +16,7 @@ const BUILD_LOCK = join(PROJECT_ROOT, 'console', '.build-lock');
  */
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 /** Screenshots for a reviewer to look at (git-ignored). */
-export const SCREENSHOTS = join(PROJECT_ROOT, 'test', 'console', 'screenshots');
+export const SCREENSHOTS = join(PROJECT_ROOT, 'test', 'browser', 'screenshots');
 
 /**
  * The console as the app serves it (console/dist), built first when its sources or the server's

@@ -1,28 +1,17 @@
 import { Module } from '@nestjs/common';
-import { InboundModule } from '../../inbound/inbound.module';
-import { MessageLifecycleModule } from '../../messages/lifecycle/message-lifecycle.module';
-import { MessagesModule } from '../../messages/messages.module';
+import { MessageLifecycleModule } from '../../messages';
+import { MessagesModule } from '../../messages';
 import { SuppressionsModule } from '../suppressions/suppressions.module';
-import { UnsubscribeModule } from '../unsubscribe/unsubscribe.module';
 import { ApplyReportsUseCase } from './apply-reports.use-case';
-import { InboundLimits } from '../../inbound/inbound-limits';
-import { InboundRoutes } from '../../inbound/inbound-routes';
-import { InboundSmtpListener } from '../../inbound/inbound-smtp.listener';
 import { VerpAddresses } from './verp-addresses';
 
 /**
- * The bounce and complaint loop (SPEC §9): the inbound SMTP listener and what its reports do. The
- * listener also takes mail for users' receiving domains, which it hands to src/inbound (SPEC §13).
+ * The bounce and complaint loop (SPEC §9): the VERP addresses delivery writes and what the reports
+ * mailed to them do. The inbound SMTP listener (src/inbound) reads the reports and hands them here.
  */
 @Module({
-  imports: [InboundModule, MessageLifecycleModule, MessagesModule, SuppressionsModule, UnsubscribeModule],
-  providers: [
-    VerpAddresses,
-    InboundRoutes,
-    ApplyReportsUseCase,
-    InboundSmtpListener,
-    { provide: InboundLimits, useValue: new InboundLimits() },
-  ],
-  exports: [VerpAddresses],
+  imports: [MessageLifecycleModule, MessagesModule, SuppressionsModule],
+  providers: [VerpAddresses, ApplyReportsUseCase],
+  exports: [VerpAddresses, ApplyReportsUseCase],
 })
 export class BouncesModule {}

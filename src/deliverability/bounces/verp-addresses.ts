@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RecipientRef, RecipientTokens } from '../../messages/recipient-token';
+import { RecipientRef, RecipientTokens } from '../../messages';
 import { AppConfig } from '../../platform/config/app-config';
 
 const BOUNCES = 'bounces+';

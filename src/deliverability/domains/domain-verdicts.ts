@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { EventOutbox } from '../../webhooks/events/event-outbox';
+import { EventOutbox } from '../../webhooks';
 import { publishesKey } from './dkim-record';
 import { DomainsRepository } from './domains.repository';
 import { DomainsService } from './domains.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../platform/database/database';
-import { EventOutbox } from '../../webhooks/events/event-outbox';
+import { EventOutbox } from '../../webhooks';
 import { SuppressionEntity } from './entities/suppression.entity';
 import { mapSuppression } from './suppression.mapper';
 import { DEFAULT_SCOPES } from './suppression-reason';

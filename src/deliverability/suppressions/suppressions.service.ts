@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { pageEnvelope } from '../../platform/paging';
 import { NotFoundError } from '../../platform/problem/problem.errors';
 import { isEmailAddress } from '../../platform/validation/email-address';
-import { recipientKey } from '../../messages/recipients';
+import { recipientKey } from '../../messages';
 import {
   CreateSuppressionDto,
   ListSuppressionsQuery,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MessagesModule } from '../../messages/messages.module';
+import { MessagesModule } from '../../messages';
 import { SuppressionsModule } from '../suppressions/suppressions.module';
 import { UnsubscribeHeaders } from './unsubscribe-headers';
 import { UnsubscribeController } from './unsubscribe.controller';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { AppConfig } from '../../platform/config/app-config';
-import type { OutgoingMail } from '../../messages/mime/outgoing-mail';
+import type { OutgoingMail } from '../../messages';
 import { OutboxMailer } from './outbox.mailer';
 
 // The message as nodemailer composes it for every transport (here the outbox's), signed as SPEC §9

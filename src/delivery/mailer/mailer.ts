@@ -1,4 +1,4 @@
-import type { OutgoingMail } from '../../messages/mime/outgoing-mail';
+import type { OutgoingMail } from '../../messages';
 
 /** The server's refusal of one recipient at RCPT TO. */
 export interface Refusal {

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppConfig } from '../../platform/config/app-config';
-import { composeMessage } from '../../messages/mime/compose';
-import { envelopeOf } from '../../messages/mime/mime';
-import type { OutgoingMail } from '../../messages/mime/outgoing-mail';
+import { composeMessage } from '../../messages';
+import { envelopeOf } from '../../messages';
+import type { OutgoingMail } from '../../messages';
 import { Mailer, MailReceipt } from './mailer';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MailerService } from '@nestjs-modules/mailer';
-import { toMimeMessage } from '../../messages/mime/mime';
-import type { OutgoingMail } from '../../messages/mime/outgoing-mail';
+import { toMimeMessage } from '../../messages';
+import type { OutgoingMail } from '../../messages';
 import { Mailer, MailDeliveryError, MailReceipt, Refusal } from './mailer';
 
 /** Delivers over SMTP (SMTP_URL) through @nestjs-modules/mailer's pooled nodemailer transport. */

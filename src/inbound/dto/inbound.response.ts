@@ -1,5 +1,5 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
-import { MessagePageResponse } from '../../messages/dto/message-page.response';
+import { MessagePageResponse } from '../../messages';
 import { AUTHENTICATION_VERDICTS } from '../mail-verdicts';
 import type { AuthenticationVerdict } from '../mail-verdicts';
 

@@ -1,5 +1,5 @@
 import { PickType } from '@nestjs/swagger';
-import { ListMessagesQuery } from '../../messages/dto/list-messages.query';
+import { ListMessagesQuery } from '../../messages';
 
 /**
  * `GET /user/inbound` query (SPEC §13): the message list's paging, dates and address filters,

@@ -5,7 +5,7 @@ import { Observable } from 'rxjs';
 import { BodyLimit } from '../../platform/http/body-limit';
 import { Slots } from '../../platform/slots';
 import { MalformedBodyError, PayloadTooLargeError } from '../../platform/problem/problem.errors';
-import type { AuthUser } from '../../auth/auth-user';
+import type { AuthUser } from '../../auth';
 import { AppConfig } from '../../platform/config/app-config';
 
 // Room for the multipart framing around the file: boundaries, and part headers whose file name

@@ -1,9 +1,9 @@
 import { Controller, Post, Req, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CurrentUser } from '../../auth/current-user.decorator';
-import { RequiresScope } from '../../auth/requires-scope.decorator';
-import type { AuthUser } from '../../auth/auth-user';
+import { CurrentUser } from '../../auth';
+import { RequiresScope } from '../../auth';
+import type { AuthUser } from '../../auth';
 import { ApiProblemResponses } from '../../platform/problem/api-problem-responses.decorator';
 import { UnsupportedMediaTypeError } from '../../platform/problem/problem.errors';
 import { AttachmentUploadInterceptor } from './attachment-upload.interceptor';

@@ -60,7 +60,7 @@ export interface MovedMessage {
 /**
  * Every status change of a message (SPEC §5), from its acceptance on: each event is one
  * statement per batch that moves the messages its guards allow, appends their history entries
- * and writes the event outbox rows they cause (src/events); the outbox rows' jobs are queued in the same
+ * and writes the event outbox rows they cause (src/webhooks/events); the outbox rows' jobs are queued in the same
  * transaction (the caller's manager), so callers only say what happened.
  */
 @Injectable()

@@ -1,7 +1,6 @@
 import { sqlList } from '../../platform/database/sql-list';
-import { RECIPIENT_EVENT_STATUSES } from '../../webhooks/events/event-types';
 import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './outbox.sql';
-import { STILL_TO_TRY } from '../recipient-fates';
+import { RECIPIENT_EVENT_STATUSES, STILL_TO_TRY } from '../recipient-fates';
 import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transitions';
 
 /** Now, as a RecipientFate's `at` reads: ISO 8601 UTC with milliseconds. */

@@ -70,7 +70,7 @@ export type Entities = NonNullable<DataSourceOptions['entities']>;
 
 /**
  * `entities` is the schema's list, which the app's composition root holds (src/entities.ts):
- * the entities live in the rooms above this one.
+ * the entities live in the contexts, which platform/ does not import.
  */
 export function dataSourceOptions(url: string, entities: Entities): DataSourceOptions {
   return {

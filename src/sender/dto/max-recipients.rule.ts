@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { AppConfig } from '../../platform/config/app-config';
-import { recipientLimitMessage } from '../../messages/recipients';
+import { recipientLimitMessage } from '../../messages';
 
 /**
  * `MAX_RECIPIENTS` bounds to, cc and bcc together (recipientLimitMessage, which MessageIntake

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, ValidateNested } from 'class-validator';
-import { MessageResponse } from '../../messages/dto/message.response';
+import { MessageResponse } from '../../messages';
 import { SendMessageDto } from './send-message.dto';
 
 export const MAX_BATCH_MESSAGES = 100;

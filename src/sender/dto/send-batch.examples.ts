@@ -1,6 +1,6 @@
 import type { ExamplesObject } from '@nestjs/swagger';
 
-/** The request examples of POST /sender/send/batch, accepted as given (test/docs-examples.e2e-spec.ts). */
+/** The request examples of POST /sender/send/batch, accepted as given (test/medium/platform/docs-examples.e2e-spec.ts). */
 export const SEND_BATCH_EXAMPLES: ExamplesObject = {
   two: {
     summary: 'Two messages, the second text-only, stored together or not at all',

@@ -26,9 +26,9 @@ import {
   MaxUtf8Bytes,
   TextLength,
 } from '../../platform/validation/validators';
-import { distinctRecipients } from '../../messages/recipients';
-import { MESSAGE_PRIORITIES } from '../../messages/message-status';
-import type { MessagePriority } from '../../messages/message-status';
+import { distinctRecipients } from '../../messages';
+import { MESSAGE_PRIORITIES } from '../../messages';
+import type { MessagePriority } from '../../messages';
 import { InlineAttachmentDto } from './inline-attachment.dto';
 import { MaxRecipientsRule } from './max-recipients.rule';
 import { ScheduledAtRule } from './scheduled-at.rule';

@@ -2,7 +2,7 @@ import type { ExamplesObject } from '@nestjs/swagger';
 
 /**
  * The request examples of POST /sender/send, which Swagger UI's "Try it out" sends as they are:
- * each must be accepted (test/docs-examples.e2e-spec.ts). No webhook (its receiver would be
+ * each must be accepted (test/medium/platform/docs-examples.e2e-spec.ts). No webhook (its receiver would be
  * somebody else's server) and no attachmentIds (they name files the caller stored first).
  */
 /**

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsIn, IsOptional } from 'class-validator';
-import { IsWebhookUrl } from '../../webhooks/webhook-url';
-import { MESSAGE_STATUSES, MessageStatus } from '../../messages/message-status';
+import { IsWebhookUrl } from '../../webhooks';
+import { MESSAGE_STATUSES, MessageStatus } from '../../messages';
 
 export class WebhookSettingDto {
   @ApiProperty({

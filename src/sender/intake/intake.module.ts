@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { AttachmentsModule } from '../../messages/attachments/attachments.module';
+import { AttachmentsModule } from '../../messages';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { MessageLifecycleModule } from '../../messages/lifecycle/message-lifecycle.module';
-import { SuppressionsModule } from '../../deliverability/suppressions/suppressions.module';
+import { MessageLifecycleModule } from '../../messages';
+import { SuppressionsModule } from '../../deliverability';
 import { MessageIntake } from './message-intake';
 
 /** Where every way in (the REST API, batches, SMTP submission) hands over a message to send. */

@@ -1,12 +1,12 @@
-import { SuppressionList } from '../../deliverability/suppressions/suppression-list';
+import { SuppressionList } from '../../deliverability';
 import { EntityManager } from 'typeorm';
 import { automock } from '../../../test/support/automock';
-import { AttachmentsRepository } from '../../messages/attachments/attachments.repository';
+import { AttachmentsRepository } from '../../messages';
 import { InvalidInputError, PayloadTooLargeError } from '../../platform/problem/problem.errors';
 import { AppConfig } from '../../platform/config/app-config';
 import { Database } from '../../platform/database/database';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
-import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../messages';
 import { Metrics } from '../../platform/metrics/metrics';
 import { DeliveryQueue } from '../../platform/queue/delivery-queue';
 import { MessageIntake } from './message-intake';

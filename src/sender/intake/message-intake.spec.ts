@@ -1,16 +1,16 @@
-import { SuppressionList } from '../../deliverability/suppressions/suppression-list';
+import { SuppressionList } from '../../deliverability';
 import { EntityManager } from 'typeorm';
 import { automock } from '../../../test/support/automock';
-import { AttachmentsRepository } from '../../messages/attachments/attachments.repository';
+import { AttachmentsRepository } from '../../messages';
 import { InvalidInputError, PayloadTooLargeError } from '../../platform/problem/problem.errors';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { AppConfig } from '../../platform/config/app-config';
 import { Database } from '../../platform/database/database';
 import { DeliveryQueue } from '../../platform/queue/delivery-queue';
 import { Metrics } from '../../platform/metrics/metrics';
-import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
-import { NewMessage } from '../../messages/messages.repository';
-import { senderIdFor } from '../../messages/addresses';
+import { MessageLifecycle } from '../../messages';
+import { NewMessage } from '../../messages';
+import { senderIdFor } from '../../messages';
 import { MessageIntake } from './message-intake';
 import { SendRequest } from './send-request';
 
@@ -54,7 +54,7 @@ describe(MessageIntake.name, () => {
     );
   });
 
-  it('stores the message and queues its delivery in one transaction (whose commit wakes the workers: test/queue-wake-up.e2e-spec.ts)', async () => {
+  it('stores the message and queues its delivery in one transaction (whose commit wakes the workers: test/medium/platform/queue-wake-up.e2e-spec.ts)', async () => {
     const order: string[] = [];
     database.transaction.mockImplementation(async (work: (m: EntityManager) => Promise<unknown>) => {
       const result = await work(manager);

@@ -3,10 +3,10 @@ import { v7 as uuidv7 } from 'uuid';
 import { addressOf } from '../../platform/validation/mailbox';
 import { parseDateTime } from '../../platform/validation/query-values';
 import { addressKey } from '../../platform/mail/addresses';
-import { senderIdFor } from '../../messages/addresses';
-import { distinctRecipients, recipientKey } from '../../messages/recipients';
-import type { NewMessage } from '../../messages/messages.repository';
-import { initialFates } from '../../messages/recipient-fates';
+import { senderIdFor } from '../../messages';
+import { distinctRecipients, recipientKey } from '../../messages';
+import type { NewMessage } from '../../messages';
+import { initialFates } from '../../messages';
 import type { SendRequest } from './send-request';
 
 export type MessageAttachment = NewMessage['attachments'][number];

@@ -1,4 +1,4 @@
-import type { MessagePriority, MessageStatus } from '../../messages/message-status';
+import type { MessagePriority, MessageStatus } from '../../messages';
 
 /**
  * A request to send one email, as every way in gives it (the REST API's body, a batch's entries, a

@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
-import { ApiKeys } from '../../auth/api-keys/api-keys';
+import { ApiKeys } from '../../auth';
 import { AppConfig } from '../../platform/config/app-config';
 import { MAX_BODY_BYTES } from '../../platform/http/json-body/json-body.interceptor';
 import { countedAddress } from '../../platform/http/client-address';
 import { SmtpListening } from '../../platform/smtp/smtp-listening';
-import { FailureBudget } from '../../auth/failure-budget';
+import { FailureBudget } from '../../auth';
 import { Slots } from '../../platform/slots';
 import { asciiReplyText, SmtpReply, smtpReply } from '../../platform/smtp/smtp-reply';
 import { replyToRefusal } from './smtp-replies';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../../auth/auth.module';
+import { AuthModule } from '../../auth';
 import { IntakeModule } from '../intake/intake.module';
-import { RateLimitModule } from '../../auth/rate-limit/rate-limit.module';
+import { RateLimitModule } from '../../auth';
 import { SubmissionLimits } from './submission-limits';
 import { SubmissionSmtpServer } from './submission-smtp.server';
 import { SubmitMessageUseCase } from './submit-message.use-case';

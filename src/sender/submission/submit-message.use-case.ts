@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { inspectJson } from '../../platform/http/json-body/inspect-json';
 import { createValidationPipe } from '../../platform/validation/validation.pipe';
 import { MessageIntake } from '../intake/message-intake';
-import type { MessageResponse } from '../../messages/dto/message.response';
-import { MessageBudget } from '../../auth/rate-limit/message-budget';
+import type { MessageResponse } from '../../messages';
+import { MessageBudget } from '../../auth';
 import { SendMessageDto } from '../dto/send-message.dto';
 import { readSubmittedSendBody } from './submitted-send-body';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import { RecipientFateResponse, MessageResponse } from '../../messages/dto/message.response';
-import { MESSAGE_STATUSES } from '../../messages/message-status';
-import { RECIPIENT_EVENT_STATUSES, TEST_EVENT_TYPE } from '../events/event-types';
+import { RecipientFateResponse, MessageResponse } from '../../messages';
+import { MESSAGE_STATUSES, RECIPIENT_EVENT_STATUSES } from '../../messages';
+import { TEST_EVENT_TYPE } from '../events/event-types';
 
 // The bodies POSTed to endpoints (SPEC §11), for the OpenAPI document: no operation returns them.
 // Domains and suppressions sit beside this room, so their schemas are named rather than imported.

@@ -1,5 +1,5 @@
 import { ACCOUNT_EVENT_TYPES } from '../events/event-types';
-import { MESSAGE_STATUSES } from '../../messages/message-status';
+import { MESSAGE_STATUSES } from '../../messages';
 
 /** Every event type an endpoint can subscribe to (SPEC §11): the catalogue, with one `message.<status>` per status. */
 export const SUBSCRIBABLE_EVENT_TYPES = [

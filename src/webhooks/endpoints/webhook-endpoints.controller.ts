@@ -11,9 +11,9 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentUser } from '../../auth/current-user.decorator';
-import { RequiresScope } from '../../auth/requires-scope.decorator';
-import type { AuthUser } from '../../auth/auth-user';
+import { CurrentUser } from '../../auth';
+import { RequiresScope } from '../../auth';
+import type { AuthUser } from '../../auth';
 import { JsonBodyInterceptor } from '../../platform/http/json-body/json-body.interceptor';
 import { ApiProblemResponses } from '../../platform/problem/api-problem-responses.decorator';
 import { EVENT_PAYLOAD_MODELS } from '../dto/event-payloads.dto';

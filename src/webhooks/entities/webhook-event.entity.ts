@@ -1,7 +1,7 @@
-import type { RecipientFate } from '../../messages/recipient-fates';
+import type { RecipientFate } from '../../messages';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { MessageEntity } from '../../messages/entities/message.entity';
-import type { MessageStatus } from '../../messages/message-status';
+import { MessageEntity } from '../../messages';
+import type { MessageStatus } from '../../messages';
 import { oneOf } from '../../platform/database/sql-list';
 import { WEBHOOK_STATES } from '../webhook-state';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';

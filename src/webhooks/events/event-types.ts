@@ -1,9 +1,11 @@
+import { RECIPIENT_EVENT_STATUSES } from '../../messages';
+
 /**
  * The catalogue of account-wide events (SPEC §11). `message.<status>` is one type per message
- * status; the messages room names those (it sits above this one), so the full list is composed
- * where both are known (the webhooks room's EVENT_TYPES).
+ * status and `recipient.<status>` one per fate the messages context announces (its
+ * RECIPIENT_EVENT_STATUSES, which its lifecycle statements write); the full list is composed
+ * where both are known (the webhooks context's EVENT_TYPES).
  */
-export const RECIPIENT_EVENT_STATUSES = ['failed', 'bounced', 'complained', 'suppressed'] as const;
 
 export const ACCOUNT_EVENT_TYPES = [
   ...RECIPIENT_EVENT_STATUSES.map((status) => `recipient.${status}` as const),

@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { MessageEntity } from '../../../messages/entities/message.entity';
+import { MessageEntity } from '../../../messages';
 
 /** A report the loop has applied (SPEC §9): the same report again changes nothing more. */
 @Entity('applied_reports')

@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * by the statement that defers it and cleared by every other change, so that the message list reads
  * it from the row rather than joining pg-boss's job table. A nullable column without a default is a
  * catalog change: the table's lock lasts no longer than that. Messages deferred before it show null
- * until their next attempt: only the queue room may read pg-boss's tables (layers.spec.ts), whose
+ * until their next attempt: only platform/queue may read pg-boss's tables (pg-boss-tables.spec.ts), whose
  * shape changes with pg-boss's major versions, and a migration is frozen in time.
  */
 export class NextAttemptAt1765036801000 implements MigrationInterface {

@@ -4,7 +4,7 @@ import { dataEncryptionKeyOf } from '../migration-context';
 
 /**
  * The purpose EndpointSecretCipher seals endpoint secrets under. Written out here, not imported: a
- * migration is frozen in time (test/sealed-endpoint-secrets-migration.e2e-spec.ts proves the
+ * migration is frozen in time (test/medium/platform/sealed-endpoint-secrets-migration.e2e-spec.ts proves the
  * service opens what this wrote).
  */
 const PURPOSE = 'mailroom webhook endpoint secret';

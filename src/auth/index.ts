@@ -1,0 +1,14 @@
+// The Auth context's public face: the caller (guards, decorators, scopes), API keys and rate limits.
+// What other contexts may import (.dependency-cruiser.cjs); inside auth/, import files directly.
+export { ApiKeys } from './api-keys/api-keys';
+export { ApiKeyRevocationsEntity } from './api-keys/entities/api-key-revocations.entity';
+export { ApiKeyEntity } from './api-keys/entities/api-key.entity';
+export type { AuthUser } from './auth-user';
+export { AuthModule } from './auth.module';
+export { CurrentUser } from './current-user.decorator';
+export { FailureBudget } from './failure-budget';
+export { RateLimitCounterEntity } from './rate-limit/entities/rate-limit-counter.entity';
+export { MessageBudget } from './rate-limit/message-budget';
+export { RateLimitModule } from './rate-limit/rate-limit.module';
+export { API_KEY_SECURITY, RequiresScope } from './requires-scope.decorator';
+export { signToken } from './token-signer';

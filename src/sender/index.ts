@@ -1,0 +1,6 @@
+// The Sender context's public face: the ways in (REST and SMTP submission), the intake and idempotency.
+// What other contexts may import (.dependency-cruiser.cjs); inside sender/, import files directly.
+export { MaxRecipientsRule } from './dto/max-recipients.rule';
+export { IdempotencyKeyEntity } from './idempotency/entities/idempotency-key.entity';
+export { SenderModule } from './sender.module';
+export { SubmissionModule } from './submission/submission.module';

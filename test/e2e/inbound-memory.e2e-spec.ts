@@ -1,0 +1,110 @@
+// Memory stays bounded whatever port 25 receives (SPEC §13): 20 nodemailer clients each send a
+// mail of nearly 10 MiB (INBOUND_MAX_BYTES) at once to a real process as `npm start` runs it,
+// which stores every one while its peak RSS (VmHWM, from /proc) stays under 300 MB.
+import { readFileSync } from 'node:fs';
+import { freePort } from '../../src/platform/free-port';
+import { sendWithNodemailer } from '../support/bounces/smtp-clients';
+import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
+import { TestDnsServer } from '../support/dns-server';
+import { createIsolatedDatabase, dropDatabase } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { newDomain } from '../support/inbound/inbound-app';
+
+const MiB = 1024 * 1024;
+const MAX_RSS_MB = 300;
+const CLIENTS = 20;
+// Base64 in 76-character lines makes 7.2 MiB of attachment some 9.9 MiB of mail.
+const ATTACHMENT_BYTES = Math.round(7.2 * MiB);
+/** A first start may build (about 15 s here, longer on a busy machine). */
+const BUILD_AND_START_MS = 150_000;
+
+describe('20 concurrent inbound mails of 10 MiB', () => {
+  const dns = new TestDnsServer();
+  let service: ServiceProcess;
+  let databaseUrl: string;
+  let base: string;
+  let smtpPort: number;
+
+  const statusKb = (field: 'VmRSS' | 'VmHWM') =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    smtpPort = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // ROLE=all runs delivery too: on a database of its own, it takes no other test's jobs.
+    databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+    service = startServiceProcess(
+      {
+        ROLE: 'all',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        INBOUND_SMTP_PORT: String(smtpPort),
+        DNS_SERVERS: await dns.start(),
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+      },
+      // As `npm start` runs it (package.json): the build (made first when the sources changed), with 4 MiB semi-spaces.
+      { command: [process.execPath, '--max-semi-space-size=4', 'scripts/start.js'] },
+    );
+    await waitUntilAnswering(`${base}/health`, service, BUILD_AND_START_MS);
+  }, BUILD_AND_START_MS + 30_000);
+  afterAll(async () => {
+    await service?.stop();
+    await dns.stop();
+    await dropDatabase(databaseUrl);
+  });
+
+  const api = async (userId: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...bearer(userId), 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('stores every mail while the process stays under 300 MB of RSS', async () => {
+    const userId = newUserId('inbound-memory');
+    const domain = (await api(userId, 'POST', '/domains', { name: newDomain('memory') })).body;
+    const dkim = domain.dnsRecords.find((record: { purpose: string }) => record.purpose === 'dkim');
+    dns.publish(dkim.name, dkim.value);
+    expect((await api(userId, 'POST', `/domains/${domain.id}/verify`)).body.status).toBe('verified');
+    expect((await api(userId, 'PATCH', `/domains/${domain.id}`, { receiving: true })).status).toBe(200);
+    const mails = await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) =>
+        new MailComposer({
+          from: 'big@sender.example',
+          to: `desk@${domain.name}`,
+          subject: `big ${i}`,
+          text: 'The report is attached.',
+          attachments: [{ filename: 'report.bin', content: Buffer.alloc(ATTACHMENT_BYTES, i + 1) }],
+        })
+          .compile()
+          .build(),
+      ),
+    );
+    for (const mail of mails) expect(mail.length).toBeLessThanOrEqual(10 * MiB);
+    expect(mails[0].length).toBeGreaterThan(9.5 * MiB);
+    const atStart = Math.round(statusKb('VmRSS') / 1024);
+
+    const started = Date.now();
+    const outcomes = await Promise.all(
+      mails.map((mail) => sendWithNodemailer(smtpPort, `desk@${domain.name}`, mail, 'big@sender.example')),
+    );
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const peakMb = Math.round(statusKb('VmHWM') / 1024);
+    console.log(
+      `Process RSS: ${atStart} MB at start, peak ${peakMb} MB (VmHWM) while ${CLIENTS} clients sent ${(mails[0].length / MiB).toFixed(1)} MiB each in ${seconds} s`,
+    );
+
+    expect(outcomes.filter((o) => !o.accepted)).toEqual([]);
+    expect(peakMb).toBeLessThan(MAX_RSS_MB);
+    const listed = await api(userId, 'GET', '/user/inbound?take=100');
+    expect(listed.body.total).toBe(CLIENTS);
+    expect(listed.body.inbound.map((item: { attachments: { size: number }[] }) => item.attachments[0].size)).toEqual(
+      Array(CLIENTS).fill(ATTACHMENT_BYTES),
+    );
+  }, 300_000);
+});

@@ -1,0 +1,52 @@
+import { preparedInTransaction } from '../../../src/platform/database/prepared-in-transaction';
+import { bootTestApp, TestApp } from '../../support/test-app';
+
+/**
+ * The lifecycle's statements run as named statements with one generic plan (PostgreSQL's own
+ * pg_prepared_statements counts the plans), and the plan setting ends with the transaction, so
+ * that the lists' named statements on the same connection keep their plan per run.
+ */
+describe('preparedInTransaction on PostgreSQL', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await bootTestApp({}, { isolatedDatabase: true });
+  });
+  afterAll(() => t?.close());
+
+  const statement = `SELECT count(*)::int AS n FROM messages WHERE id = ANY($1::uuid[]) AND status = $2`;
+
+  it('plans once, generically, and leaves the connection as it found it', async () => {
+    const runner = t.db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(`SET plan_cache_mode = force_custom_plan`);
+      for (let run = 0; run < 8; run++) {
+        await runner.startTransaction();
+        const [row] = await preparedInTransaction<{ n: number }>(runner.manager, statement, [[], 'queued']);
+        expect(row.n).toBe(0);
+        await runner.commitTransaction();
+      }
+      const [plans] = (await runner.query(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = $1`,
+        [statement],
+      )) as { generic: number; custom: number }[];
+      expect(plans).toEqual({ generic: 8, custom: 0 });
+      const [{ plan_cache_mode }] = (await runner.query(`SHOW plan_cache_mode`)) as { plan_cache_mode: string }[];
+      expect(plan_cache_mode).toBe('force_custom_plan');
+    } finally {
+      await runner.release();
+    }
+  });
+
+  it('fails as manager.query fails: a TypeORM error with the SQLSTATE, and the transaction rolls back', async () => {
+    await expect(
+      t.db.transaction((manager) => preparedInTransaction(manager, `SELECT $1::int / 0 AS n`, [1])),
+    ).rejects.toMatchObject({ name: 'QueryFailedError', code: '22012' });
+  });
+
+  it('outside a transaction is manager.query', async () => {
+    const [row] = await preparedInTransaction<{ n: number }>(t.db.manager, statement, [[], 'queued']);
+    expect(row).toEqual({ n: 0 });
+  });
+});
