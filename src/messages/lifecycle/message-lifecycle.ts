@@ -6,7 +6,7 @@ import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
 import type { MessageRow, NewMessage } from '../messages.repository';
 import type { FateChange, RecipientFate } from '../recipient-fates';
-import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './outbox.sql';
+import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from '../../webhooks/events/outbox.sql';
 import { recipientFatesSql, transitionSql } from './status-change.sql';
 import { ACCEPTED_STATUS, MessageState, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
 

@@ -1,4 +1,4 @@
-import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './outbox.sql';
+import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from '../../webhooks/events/outbox.sql';
 import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transitions';
 
 /** Now, as a RecipientFate's `at` reads: ISO 8601 UTC with milliseconds. */
