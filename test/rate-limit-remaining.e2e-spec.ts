@@ -7,6 +7,7 @@ import { Database } from '../src/platform/database/database';
 import { PreparedStatements } from '../src/platform/database/prepared-statements';
 import { ENTITIES } from '../src/entities';
 import { PostgresThrottlerStorage } from '../src/auth/rate-limit/postgres-throttler.storage';
+import { RateLimitCountersRepository } from '../src/auth/rate-limit/rate-limit-counters.repository';
 import { newUserId } from './support/tokens';
 
 const LIMIT = 3;
@@ -33,7 +34,7 @@ describe('rate-limit counters: a count on the request path while a write is on i
         return released.then(() => statements.query(sql, params));
       },
     } as PreparedStatements;
-    const sut = new PostgresThrottlerStorage(held);
+    const sut = new PostgresThrottlerStorage(new RateLimitCountersRepository(held));
     const key = newUserId('remaining');
     const hit = () => sut.increment(key, WINDOW_MS, LIMIT, 0, 'default');
 
