@@ -5,6 +5,7 @@ import { MessagesModule } from '../../messages/messages.module';
 import { SuppressionsModule } from '../suppressions/suppressions.module';
 import { UnsubscribeModule } from '../unsubscribe/unsubscribe.module';
 import { ApplyReportsUseCase } from './apply-reports.use-case';
+import { AppliedReportsRepository } from './applied-reports.repository';
 import { InboundLimits } from '../../inbound/inbound-limits';
 import { InboundRoutes } from '../../inbound/inbound-routes';
 import { InboundSmtpListener } from '../../inbound/inbound-smtp.listener';
@@ -19,6 +20,7 @@ import { VerpAddresses } from './verp-addresses';
   providers: [
     VerpAddresses,
     InboundRoutes,
+    AppliedReportsRepository,
     ApplyReportsUseCase,
     InboundSmtpListener,
     { provide: InboundLimits, useValue: new InboundLimits() },
