@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { automockProvider } from '../../test/support/automock';
 import { Database } from '../platform/database/database';
 import { SealedSigningKey, SigningKeys } from '../deliverability/domains/signing-keys';
-import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle.repository';
 import { Metrics } from '../platform/metrics/metrics';
 import { DeliveryJob, DeliveryQueue } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { addressOf } from '../platform/validation/mailbox';
 import { Database } from '../platform/database/database';
 import { SigningKeys } from '../deliverability/domains/signing-keys';
-import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle.repository';
 import { Metrics } from '../platform/metrics/metrics';
 import { DeliveryJob, DeliveryQueue } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { automockProvider } from '../../test/support/automock';
 import { Database } from '../platform/database/database';
-import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle.repository';
 import { Metrics } from '../platform/metrics/metrics';
 import { DeliveryQueue } from '../platform/queue/delivery-queue';
 import { SuppressionsRepository } from '../deliverability/suppressions/suppressions.repository';

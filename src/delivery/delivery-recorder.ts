@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../platform/database/database';
 import { GroupCommit } from '../platform/database/group-commit';
 import { Metrics } from '../platform/metrics/metrics';
-import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle.repository';
 import type { MessagePriority } from '../messages/message-status';
 import { CopiesProgress, DeliveryQueue } from '../platform/queue/delivery-queue';
 import { SuppressionsRepository } from '../deliverability/suppressions/suppressions.repository';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { MovedMessage } from '../messages/lifecycle/message-lifecycle';
+import type { MovedMessage } from '../messages/lifecycle/message-lifecycle.repository';
 import type { TargetOf } from '../messages/lifecycle/transitions';
 import type { FateChange } from '../messages/recipient-fates';
 import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from '../messages/message-fields';

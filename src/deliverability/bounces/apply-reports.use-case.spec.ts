@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { automock, automockProvider } from '../../../test/support/automock';
 import { Database } from '../../platform/database/database';
-import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle.repository';
 import type { MessageStatus } from '../../messages/message-status';
 import { Metrics } from '../../platform/metrics/metrics';
 import { SuppressionsRepository } from '../suppressions/suppressions.repository';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { asciiAddressKey } from '../../platform/mail/addresses';
 import { Database } from '../../platform/database/database';
-import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle.repository';
 import type { MessageStatus } from '../../messages/message-status';
 import { Metrics } from '../../platform/metrics/metrics';
 import { SuppressionsRepository } from '../suppressions/suppressions.repository';

@@ -6,7 +6,7 @@ import { InvalidInputError, PayloadTooLargeError } from '../../platform/problem/
 import { AppConfig } from '../../platform/config/app-config';
 import { Database } from '../../platform/database/database';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
-import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle.repository';
 import { Metrics } from '../../platform/metrics/metrics';
 import { DeliveryQueue } from '../../platform/queue/delivery-queue';
 import { MessageIntake } from './message-intake';

@@ -8,7 +8,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { Database } from '../../platform/database/database';
 import { DeliveryQueue } from '../../platform/queue/delivery-queue';
 import { Metrics } from '../../platform/metrics/metrics';
-import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle.repository';
 import { NewMessage } from '../../messages/messages.repository';
 import { senderIdFor } from '../../messages/addresses';
 import { MessageIntake } from './message-intake';

@@ -10,7 +10,7 @@ import { GroupCommit } from '../../platform/database/group-commit';
 import { DeliveryQueue } from '../../platform/queue/delivery-queue';
 import { IdempotencyKeys } from '../idempotency/idempotency-keys';
 import { MessageResponse } from '../../messages/dto/message.response';
-import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../messages/lifecycle/message-lifecycle.repository';
 import { mapMessage } from '../../messages/message.mapper';
 import { initialFates } from '../../messages/recipient-fates';
 import { recipientLimitMessage } from '../../messages/recipients';
