@@ -4,7 +4,7 @@ import { AppConfig } from '../platform/config/app-config';
 import { InboundMailboxes, InboundRecipient } from './inbound-mailboxes';
 import { UnsubscribeService } from '../deliverability/unsubscribe/unsubscribe.service';
 import { recipientKey } from '../messages/recipients';
-import { TokenRecipients } from '../messages/token-recipients';
+import { TokenRecipients } from '../messages/token-recipients.repository';
 import type { ReportTarget } from '../deliverability/bounces/apply-reports.use-case';
 import { VerpAddresses } from '../deliverability/bounces/verp-addresses';
 

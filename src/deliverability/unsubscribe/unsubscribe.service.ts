@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { addressOf } from '../../platform/validation/mailbox';
 import { recipientKey } from '../../messages/recipients';
-import { TokenRecipients } from '../../messages/token-recipients';
+import { TokenRecipients } from '../../messages/token-recipients.repository';
 import { SuppressionsRepository } from '../suppressions/suppressions.repository';
 import { UnsubscribeTokens } from './unsubscribe-tokens';
 

@@ -101,3 +101,8 @@ export const ACCOUNT_OUTBOX_SQL = `WITH given AS MATERIALIZED (
     UNION ALL SELECT s.id, s.url FROM (${subscribersSql('g.user_id', 'g.type')}) s WHERE g.endpoint_id IS NULL
   ) t
   RETURNING id`;
+
+/** Whether the message `messageId` (SQL) has an event still to post: message retention keeps such a message. */
+export function pendingEventOfSql(messageId: string): string {
+  return `EXISTS (SELECT 1 FROM webhook_events e WHERE e.message_id = ${messageId} AND e.state = 'pending')`;
+}
