@@ -6,7 +6,7 @@ import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle.reposi
 import { Metrics } from '../platform/metrics/metrics';
 import { DeliveryJob, DeliveryQueue } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';
-import { SuppressionList } from '../deliverability/suppressions/suppression-list';
+import { SuppressionList } from '../deliverability/suppressions/suppression-list.repository';
 import { DeliveryClaim } from './delivery-claim';
 import { CLAIMED_COLUMNS, DeliverableMessage, DeliveryRepository } from './delivery.repository';
 import { recipientPositions } from './recipient-positions';

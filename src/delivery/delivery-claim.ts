@@ -6,7 +6,7 @@ import { MessageLifecycle } from '../messages/lifecycle/message-lifecycle.reposi
 import { Metrics } from '../platform/metrics/metrics';
 import { DeliveryJob, DeliveryQueue } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';
-import { SuppressedRecipients, SuppressionList } from '../deliverability/suppressions/suppression-list';
+import { SuppressedRecipients, SuppressionList } from '../deliverability/suppressions/suppression-list.repository';
 import type { FateChange } from '../messages/recipient-fates';
 import { recipientKey } from '../messages/recipients';
 import { EntityManager } from 'typeorm';

@@ -1,4 +1,4 @@
-import { SuppressionList } from '../../deliverability/suppressions/suppression-list';
+import { SuppressionList } from '../../deliverability/suppressions/suppression-list.repository';
 import { EntityManager } from 'typeorm';
 import { automock } from '../../../test/support/automock';
 import { AttachmentsRepository } from '../../messages/attachments/attachments.repository';

@@ -16,7 +16,7 @@ import { initialFates } from '../../messages/recipient-fates';
 import { recipientLimitMessage } from '../../messages/recipients';
 import type { NewMessage } from '../../messages/messages.repository';
 import { Metrics } from '../../platform/metrics/metrics';
-import { SuppressionList } from '../../deliverability/suppressions/suppression-list';
+import { SuppressionList } from '../../deliverability/suppressions/suppression-list.repository';
 import { unreachableWebhookUrl } from '../../webhooks/webhook-target';
 import { inlineAttachments, MessageAttachment, newMessage } from './new-message';
 import type { SendRequest } from './send-request';
