@@ -6,6 +6,7 @@ import { DeliveryQueue } from '../platform/queue/delivery-queue';
 import { WebhookQueue } from '../platform/queue/webhook-queue';
 import { MESSAGE_STATUSES, MessageStatus } from './message-status';
 import { MessageUpkeepRepository } from './message-upkeep.repository';
+import { liveEventIds } from '../webhooks/webhook-events.repository';
 
 const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
@@ -104,14 +105,14 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   /**
    * The queue's jobs (waiting, done or archived) whose message or webhook event is gone (the
-   * JobQueue deletes them: pg-boss's tables are its own). Deleted after the messages, so a purge
+   * JobQueue deletes them: pg-boss's tables are its own; each context tells which of its ids live). Deleted after the messages, so a purge
    * interrupted in between leaves them for the next one, never a message without its jobs.
    */
   async deleteOrphanJobs(): Promise<number> {
     const { signal } = this.stopping;
     return (
-      (await this.deliveries.deleteJobsOfDeletedMessages(signal)) +
-      (await this.webhooks.deleteJobsOfDeletedEvents(signal))
+      (await this.deliveries.deleteJobsOfDeletedMessages((ids) => this.upkeep.liveIds(ids), signal)) +
+      (await this.webhooks.deleteJobsOfDeletedEvents((ids) => liveEventIds(this.database, ids), signal))
     );
   }
 }

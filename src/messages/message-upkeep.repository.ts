@@ -62,4 +62,13 @@ export class MessageUpkeepRepository {
     const [, deleted]: [unknown, number] = await this.database.query(`DELETE FROM message_counts WHERE n = 0`);
     return deleted;
   }
+
+  /** Which of the given message ids still exist: for the queue's sweep of jobs whose message is gone. */
+  async liveIds(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows: { id: string }[] = await this.database.query(`SELECT id FROM messages WHERE id = ANY($1::uuid[])`, [
+      ids,
+    ]);
+    return rows.map((row) => row.id);
+  }
 }

@@ -202,6 +202,11 @@ export class WebhookEventsRepository {
     return deleted;
   }
 
+  /** Which of the given event ids still exist: for the queue's sweep of jobs whose event is gone. */
+  liveIds(ids: string[]): Promise<string[]> {
+    return liveEventIds(this.database, ids);
+  }
+
   /** A delivery to an endpoint found disabled: given up without an attempt (SPEC §11: it is sent nothing). */
   async skip(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`UPDATE webhook_events SET state = 'failed', next_attempt_at = NULL WHERE id = $1`, [id]);
@@ -234,4 +239,16 @@ export class WebhookEventsRepository {
     await events.update({ id }, { state: 'pending', nextAttemptAt: () => 'clock_timestamp()' });
     return 'queued';
   }
+}
+
+/**
+ * Which of the given event ids still exist, for a context that cannot take the repository
+ * (messages, which the webhooks module imports): its retention deletes events with their message.
+ */
+export async function liveEventIds(database: Database, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows: { id: string }[] = await database.query(`SELECT id FROM webhook_events WHERE id = ANY($1::uuid[])`, [
+    ids,
+  ]);
+  return rows.map((row) => row.id);
 }
