@@ -52,8 +52,8 @@ async function openCheckout(root: string, label: string, url: string): Promise<C
   ) as unknown as typeof import('../src/platform/database/data-source-options');
   const { ENTITIES } = load('./src/entities') as unknown as typeof import('../src/entities');
   const { MessageLifecycle } = load(
-    './src/messages/lifecycle/message-lifecycle',
-  ) as unknown as typeof import('../src/messages/lifecycle/message-lifecycle');
+    './src/messages/lifecycle/message-lifecycle.repository',
+  ) as unknown as typeof import('../src/messages/lifecycle/message-lifecycle.repository');
   const dataSource = new DataSource(dataSourceOptions(url, ENTITIES));
   await dataSource.initialize();
   await runMigrationsExclusively(dataSource);

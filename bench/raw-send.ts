@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DELIVERY_QUEUE } from '../src/platform/queue/delivery-queue';
 import { addressKey } from '../src/platform/mail/addresses';
 import { senderIdFor } from '../src/messages/addresses';
-import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle.repository';
 import { WebhookQueue } from '../src/platform/queue/webhook-queue';
 import { NewMessage } from '../src/messages/messages.repository';
 import type { EntityManager } from 'typeorm';

@@ -13,7 +13,7 @@ export { SendingDomainEntity } from './domains/entities/sending-domain.entity';
 export { ReceivingDomains } from './domains/receiving-domains';
 export { type DkimSigningKey, type SealedSigningKey, SigningKeys } from './domains/signing-keys';
 export { SuppressionEntity } from './suppressions/entities/suppression.entity';
-export { type SuppressedRecipients, SuppressionList } from './suppressions/suppression-list';
+export { type SuppressedRecipients, SuppressionList } from './suppressions/suppression-list.repository';
 export { SuppressionsModule } from './suppressions/suppressions.module';
 export { SuppressionsRepository } from './suppressions/suppressions.repository';
 export { UnsubscribeHeaders } from './unsubscribe/unsubscribe-headers';

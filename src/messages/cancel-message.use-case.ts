@@ -3,7 +3,7 @@ import { NotFoundError, StateConflictError } from '../platform/problem/problem.e
 import { isUuid } from '../platform/uuid';
 import { Database } from '../platform/database/database';
 import { MessageResponse } from './dto/message.response';
-import { MessageLifecycle } from './lifecycle/message-lifecycle';
+import { MessageLifecycle } from './lifecycle/message-lifecycle.repository';
 import { CANCELABLE_STATUSES } from './lifecycle/status-groups';
 import { permits } from './lifecycle/transitions';
 import { MessagesService } from './messages.service';

@@ -15,8 +15,8 @@ export { MessageRecipientEntity } from './entities/message-recipient.entity';
 export { MessageStatusEventEntity } from './entities/message-status-event.entity';
 export { MessageEntity } from './entities/message.entity';
 export { SenderEntity } from './entities/sender.entity';
-export { MessageLifecycle } from './lifecycle/message-lifecycle';
-export type { MovedMessage } from './lifecycle/message-lifecycle';
+export { MessageLifecycle } from './lifecycle/message-lifecycle.repository';
+export type { MovedMessage } from './lifecycle/message-lifecycle.repository';
 export { MessageLifecycleModule } from './lifecycle/message-lifecycle.module';
 export { ACCOUNT_OUTBOX_SQL } from './lifecycle/outbox.sql';
 export { UNFINISHED_STATUSES } from './lifecycle/status-groups';
@@ -40,4 +40,10 @@ export type { FateChange, RecipientFate } from './recipient-fates';
 export { RecipientTokens } from './recipient-token';
 export type { RecipientRef } from './recipient-token';
 export { deliveryOrder, distinctRecipients, recipientKey, recipientLimitMessage } from './recipients';
-export { TokenRecipients } from './token-recipients';
+export { TokenRecipients } from './token-recipients.repository';
+export {
+  CLAIMED_CONTENT_COLUMNS,
+  DeliverableContentRepository,
+  recipientRowsSql,
+} from './deliverable-content.repository';
+export { liveEventIds } from './lifecycle/outbox.sql';

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { ScheduledTask } from '../platform/scheduled-task';
 import { AppConfig } from '../platform/config/app-config';
 import { Database } from '../platform/database/database';
+import { MessageUpkeepRepository } from './message-upkeep.repository';
 
 const EVERY_MS = 1_000;
 const BATCH = 20_000;
@@ -25,6 +26,7 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
 
   constructor(
     private readonly database: Database,
+    private readonly upkeep: MessageUpkeepRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -45,20 +47,7 @@ export class MessageCountsCompactor implements OnApplicationBootstrap, OnModuleD
         LOCK,
       );
       if (!locked) return 0;
-      // Raw: one statement moves the batch (delete, sum, upsert), which TypeORM cannot say.
-      const [{ compacted }]: { compacted: number }[] = await manager.query(
-        `WITH moved AS (
-           DELETE FROM message_count_changes
-           WHERE id IN (SELECT id FROM message_count_changes ORDER BY id LIMIT ${BATCH})
-           RETURNING user_id, dimension, value, status, delta
-         ), added AS (
-           INSERT INTO message_counts AS c (user_id, dimension, value, status, n)
-           SELECT user_id, dimension, value, status, sum(delta) FROM moved GROUP BY 1, 2, 3, 4
-           ON CONFLICT (user_id, dimension, value, status) DO UPDATE SET n = c.n + excluded.n
-         )
-         SELECT count(*)::int AS compacted FROM moved`,
-      );
-      return compacted;
+      return this.upkeep.compactCounts(manager, BATCH);
     });
   }
 }

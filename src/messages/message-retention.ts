@@ -6,6 +6,8 @@ import { Database } from '../platform/database/database';
 import { DeliveryQueue } from '../platform/queue/delivery-queue';
 import { WebhookQueue } from '../platform/queue/webhook-queue';
 import { FINISHED_STATUSES } from './lifecycle/status-groups';
+import { MessageUpkeepRepository } from './message-upkeep.repository';
+import { liveEventIds } from './lifecycle/outbox.sql';
 
 const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
@@ -32,6 +34,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   constructor(
     private readonly database: Database,
+    private readonly upkeep: MessageUpkeepRepository,
     private readonly config: AppConfig,
     private readonly deliveries: DeliveryQueue,
     private readonly webhooks: WebhookQueue,
@@ -85,24 +88,8 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
         PURGE_LOCK,
       );
       if (!locked) return { deleted: 0 };
-      // Raw: one statement picks (oldest first, through ix_messages_sent) and deletes. SKIP LOCKED:
-      // a message a worker or a report is changing right now is left for the next run. A message
-      // with a webhook still to post keeps it (and its event) until it is posted or given up.
-      const [{ deleted, last }]: { deleted: number; last: Date | null }[] = await manager.query(
-        `WITH gone AS (
-           DELETE FROM messages WHERE id IN (
-             SELECT m.id FROM messages m
-             WHERE m.sent_at < $1 AND ($2::timestamptz IS NULL OR m.sent_at >= $2) AND m.status = ANY($3)
-               AND NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.message_id = m.id AND e.state = 'pending')
-             ORDER BY m.sent_at
-             LIMIT $4
-             FOR UPDATE SKIP LOCKED)
-           RETURNING sent_at)
-         SELECT count(*)::int AS deleted, max(sent_at) AS last FROM gone`,
-        // A message whose delivery is still to come is kept past the window until its delivery ends.
-        [before, from ?? null, FINISHED_STATUSES, limit],
-      );
-      return { deleted, last: last ?? undefined };
+      // A message whose delivery is still to come is kept past the window until its delivery ends.
+      return this.upkeep.purgeSent(manager, { before, from, statuses: [...FINISHED_STATUSES], limit });
     });
   }
 
@@ -112,22 +99,20 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
    * for ever. Those of this run's purge are zero once the compactor has added its changes: the
    * next run takes them.
    */
-  async deleteZeroCounts(): Promise<number> {
-    // Raw, like the compactor's statements on this table.
-    const [, deleted]: [unknown, number] = await this.database.query(`DELETE FROM message_counts WHERE n = 0`);
-    return deleted;
+  deleteZeroCounts(): Promise<number> {
+    return this.upkeep.deleteZeroCounts();
   }
 
   /**
    * The queue's jobs (waiting, done or archived) whose message or webhook event is gone (the
-   * JobQueue deletes them: pg-boss's tables are its own). Deleted after the messages, so a purge
+   * JobQueue deletes them: pg-boss's tables are its own; each context tells which of its ids live). Deleted after the messages, so a purge
    * interrupted in between leaves them for the next one, never a message without its jobs.
    */
   async deleteOrphanJobs(): Promise<number> {
     const { signal } = this.schedule;
     return (
-      (await this.deliveries.deleteJobsOfDeletedMessages(signal)) +
-      (await this.webhooks.deleteJobsOfDeletedEvents(signal))
+      (await this.deliveries.deleteJobsOfDeletedMessages((ids) => this.upkeep.liveIds(ids), signal)) +
+      (await this.webhooks.deleteJobsOfDeletedEvents((ids) => liveEventIds(this.database, ids), signal))
     );
   }
 }

@@ -8,12 +8,13 @@ import { MessageContentController } from './message-content.controller';
 import { MessageContentRepository } from './message-content.repository';
 import { MessageContentService } from './message-content.service';
 import { MessageRetention } from './message-retention';
+import { MessageUpkeepRepository } from './message-upkeep.repository';
 import { MessageStatsController } from './message-stats.controller';
 import { MessageStatsService } from './message-stats.service';
 import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
-import { TokenRecipients } from './token-recipients';
+import { TokenRecipients } from './token-recipients.repository';
 
 @Module({
   imports: [MessageLifecycleModule, AttachmentsModule],
@@ -25,6 +26,7 @@ import { TokenRecipients } from './token-recipients';
     MessageStatsService,
     MessagesRepository,
     MessageCountsRepository,
+    MessageUpkeepRepository,
     MessageCountsCompactor,
     MessageRetention,
     CancelMessageUseCase,

@@ -1,4 +1,5 @@
 import type { RecipientFate } from '../messages';
+import { liveEventIds } from '../messages';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { MessageStatus } from '../messages';
@@ -199,6 +200,11 @@ export class WebhookEventsRepository {
       [before, limit],
     );
     return deleted;
+  }
+
+  /** Which of the given event ids still exist: for the queue's sweep of jobs whose event is gone. */
+  liveIds(ids: string[]): Promise<string[]> {
+    return liveEventIds(this.database, ids);
   }
 
   /** A delivery to an endpoint found disabled: given up without an attempt (SPEC §11: it is sent nothing). */

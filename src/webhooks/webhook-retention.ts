@@ -50,7 +50,7 @@ export class WebhookRetention implements OnApplicationBootstrap, OnModuleDestroy
     let purged = 0;
     for (let n = PURGE_BATCH; n === PURGE_BATCH && !this.schedule.signal.aborted; purged += n)
       n = await this.events.purgeAccountEvents(before, PURGE_BATCH);
-    if (purged > 0) await this.queue.deleteJobsOfDeletedEvents(this.schedule.signal);
+    if (purged > 0) await this.queue.deleteJobsOfDeletedEvents((ids) => this.events.liveIds(ids), this.schedule.signal);
     return purged;
   }
 }

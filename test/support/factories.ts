@@ -2,7 +2,7 @@ import { initialFates } from '../../src/messages/recipient-fates';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle.repository';
 import { WebhookQueue } from '../../src/platform/queue/webhook-queue';
 import { MessageStatus } from '../../src/messages/message-status';
 import { NewMessage } from '../../src/messages/messages.repository';

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { PreparedStatements } from '../../platform/database/prepared-statements';
+import { RateLimitCountersRepository, WindowRow } from './rate-limit-counters.repository';
 import { RATE_LIMIT_WINDOW_MS } from './rate-limit.window';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -69,7 +69,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
   /** The window's length, as the throttler gives it with each hit. */
   private ttlMs = RATE_LIMIT_WINDOW_MS;
 
-  constructor(private readonly statements: PreparedStatements) {}
+  constructor(private readonly counters: RateLimitCountersRepository) {}
 
   async increment(
     key: string,
@@ -118,21 +118,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     this.addSending(counter, hits + carried);
     try {
       const asked = ++this.asked;
-      const [row]: WindowRow[] = await this.statements.query(
-        `WITH spent AS (
-           INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
-           SELECT $1, $2::integer, now() + $3::integer * interval '1 millisecond' WHERE $4::integer IS NULL OR $2::integer <= $4::integer
-           ON CONFLICT (key) DO UPDATE SET
-             hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
-             window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
-           WHERE $4::integer IS NULL OR c.window_ends_at <= now() OR c.hits + excluded.hits <= $4::integer
-           RETURNING c.key, c.hits, c.window_ends_at
-         )
-         SELECT true AS spent, key, hits, ${WINDOW_COLUMNS} FROM spent
-         UNION ALL
-         SELECT false, key, hits, ${WINDOW_COLUMNS} FROM rate_limit_counters WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM spent)`,
-        [counter, hits + carried, ttlMs, limit ?? null],
-      );
+      const row = await this.counters.charge(counter, hits + carried, ttlMs, limit);
       // No row: an all-or-none charge larger than the limit for a key never counted.
       if (!row) return { spent: false, hits: limit ?? hits, msLeft: ttlMs };
       this.learn(row, asked);
@@ -185,15 +171,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
     for (const [counter, hits] of batch) this.addSending(counter, hits);
     try {
       const asked = ++this.asked;
-      const rows: WindowRow[] = await this.statements.query(
-        `INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
-         SELECT key, hits, now() + $3::integer * interval '1 millisecond' FROM unnest($1::text[], $2::integer[]) AS u(key, hits)
-         ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
-           window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
-         RETURNING c.key, c.hits, ${WINDOW_COLUMNS.replaceAll('window_ends_at', 'c.window_ends_at')}`,
-        [batch.map(([counter]) => counter), batch.map(([, hits]) => hits), ttlMs],
-      );
+      const rows = await this.counters.add(batch, ttlMs);
       for (const row of rows) this.learn(row, asked);
     } finally {
       for (const [counter, hits] of batch) this.addSending(counter, -hits);
@@ -235,18 +213,6 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
       if (known.endsAt <= now && known.unwritten === 0 && !this.sending.has(counter)) this.windows.delete(counter);
   }
 }
-
-/** A window as the database answers it. */
-interface WindowRow {
-  spent?: boolean;
-  key: string;
-  hits: number;
-  ends_at_ms: number;
-  ms_left: number;
-}
-
-const WINDOW_COLUMNS = `floor(extract(epoch FROM window_ends_at) * 1000)::float8 AS ends_at_ms,
-  greatest(0, floor(extract(epoch FROM window_ends_at - now()) * 1000))::integer AS ms_left`;
 
 function record(hits: number, msLeft: number, limit: number): ThrottlerStorageRecord {
   const isBlocked = hits > limit;

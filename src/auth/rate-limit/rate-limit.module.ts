@@ -5,11 +5,12 @@ import { LargeBodyTurnGuard } from '../../platform/http/large-body-turn.guard';
 import { AppConfig } from '../../platform/config/app-config';
 import { MessageBudget } from './message-budget';
 import { PostgresThrottlerStorage } from './postgres-throttler.storage';
+import { RateLimitCountersRepository } from './rate-limit-counters.repository';
 import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS } from './rate-limit.window';
 import { UserThrottlerGuard } from './user-throttler.guard';
 
 /** The counters, one instance for the guard and MessageBudget, so that both see what it has not written yet. */
-@Module({ providers: [PostgresThrottlerStorage], exports: [PostgresThrottlerStorage] })
+@Module({ providers: [RateLimitCountersRepository, PostgresThrottlerStorage], exports: [PostgresThrottlerStorage] })
 class RequestCountersModule {}
 
 /**

@@ -6,6 +6,7 @@ import { MessageLifecycle } from '../../messages';
 import type { MessageStatus } from '../../messages';
 import { Metrics } from '../../platform/metrics/metrics';
 import { SuppressionsRepository } from '../suppressions/suppressions.repository';
+import { AppliedReportsRepository } from './applied-reports.repository';
 import { ApplyReportsUseCase, ReportBeforeAcceptanceError, ReportTarget } from './apply-reports.use-case';
 import { DeliveryReport } from './delivery-report';
 
@@ -30,12 +31,13 @@ describe(ApplyReportsUseCase.name, () => {
   let database: jest.Mocked<Database>;
   let lifecycle: jest.Mocked<MessageLifecycle>;
   let suppressions: jest.Mocked<SuppressionsRepository>;
+  let applied: jest.Mocked<AppliedReportsRepository>;
   let bounces: jest.Mock;
   let complaints: jest.Mock;
 
   /** The report has not been applied before: its fingerprint's row goes in. */
-  const firstTime = () => manager.query.mockResolvedValue([1]);
-  const fingerprintsWritten = () => manager.query.mock.calls.map(([, parameters]) => (parameters as unknown[])[3]);
+  const firstTime = () => applied.recordFirst.mockResolvedValue(true);
+  const fingerprintsWritten = () => applied.recordFirst.mock.calls.map(([, written]) => written.fingerprint);
 
   beforeEach(() => {
     const built = automockProvider(ApplyReportsUseCase);
@@ -47,6 +49,7 @@ describe(ApplyReportsUseCase.name, () => {
     lifecycle.lockState.mockResolvedValue({ status: 'sent', attempts: 1 });
     suppressions = built.mock(SuppressionsRepository);
     suppressions.add.mockResolvedValue(undefined as never);
+    applied = built.mock(AppliedReportsRepository);
     bounces = jest.fn();
     complaints = jest.fn();
     Object.defineProperties(built.mock(Metrics), {
@@ -112,7 +115,7 @@ describe(ApplyReportsUseCase.name, () => {
 
   it('changes nothing more for a report already applied (the same finding, whatever the mail)', async () => {
     lifecycle.bounce.mockResolvedValue(moved('bounced'));
-    manager.query.mockResolvedValueOnce([1]).mockResolvedValueOnce([]);
+    applied.recordFirst.mockResolvedValueOnce(true).mockResolvedValueOnce(false);
 
     await sut.execute([report('bounce')], TARGET, BOB);
     await sut.execute([report('bounce', { status: undefined })], TARGET, BOB);
@@ -172,7 +175,7 @@ describe(ApplyReportsUseCase.name, () => {
     await expect(sut.execute([report('bounce')], TARGET, BOB)).rejects.toThrow(ReportBeforeAcceptanceError);
 
     expect(lifecycle.lockState.mock.calls).toEqual([[manager, 'm1']]);
-    expect(manager.query.mock.calls).toEqual([]);
+    expect(applied.recordFirst.mock.calls).toEqual([]);
     expect(bounces.mock.calls).toEqual([]);
   });
 

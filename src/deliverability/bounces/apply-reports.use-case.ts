@@ -8,6 +8,7 @@ import { UNFINISHED_STATUSES } from '../../messages';
 import type { MessageStatus } from '../../messages';
 import { Metrics } from '../../platform/metrics/metrics';
 import { SuppressionsRepository } from '../suppressions/suppressions.repository';
+import { AppliedReportsRepository } from './applied-reports.repository';
 import type { DeliveryReport, ReportKind } from './delivery-report';
 import { COMPLAINT_FEEDBACK_TYPES } from './reports/feedback-report';
 
@@ -58,6 +59,7 @@ export class ApplyReportsUseCase {
     private readonly database: Database,
     private readonly lifecycle: MessageLifecycle,
     private readonly suppressions: SuppressionsRepository,
+    private readonly appliedReports: AppliedReportsRepository,
     private readonly metrics: Metrics,
   ) {}
 
@@ -75,7 +77,11 @@ export class ApplyReportsUseCase {
     const fingerprint = fingerprintOf(target.messageId, finding);
     const fresh = await this.database.transaction(async (manager) => {
       await this.refuseBeforeAcceptance(manager, target.messageId);
-      if (!(await this.firstTime(manager, target.messageId, finding, fingerprint))) return false;
+      const { recipient, kind } = finding;
+      if (
+        !(await this.appliedReports.recordFirst(manager, { messageId: target.messageId, recipient, kind, fingerprint }))
+      )
+        return false;
       await this.applyOne(manager, target, finding);
       return true;
     });
@@ -95,22 +101,6 @@ export class ApplyReportsUseCase {
   private async refuseBeforeAcceptance(manager: EntityManager, messageId: string): Promise<void> {
     const state = await this.lifecycle.lockState(manager, messageId);
     if (state && NOT_YET_SENT.has(state.status)) throw new ReportBeforeAcceptanceError(messageId, state.status);
-  }
-
-  private async firstTime(
-    manager: EntityManager,
-    messageId: string,
-    finding: Finding,
-    fingerprint: string,
-  ): Promise<boolean> {
-    // A concurrent copy of the same report waits here for the first one's transaction, then finds its row.
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO applied_reports (message_id, recipient, kind, fingerprint, applied_at)
-       VALUES ($1, $2, $3, $4, date_trunc('milliseconds', clock_timestamp()))
-       ON CONFLICT DO NOTHING RETURNING 1`,
-      [messageId, finding.recipient, finding.kind, fingerprint],
-    );
-    return rows.length > 0;
   }
 
   private async applyOne(

@@ -3,6 +3,7 @@ import { MessageLifecycleModule } from '../../messages';
 import { MessagesModule } from '../../messages';
 import { SuppressionsModule } from '../suppressions/suppressions.module';
 import { ApplyReportsUseCase } from './apply-reports.use-case';
+import { AppliedReportsRepository } from './applied-reports.repository';
 import { VerpAddresses } from './verp-addresses';
 
 /**
@@ -11,7 +12,7 @@ import { VerpAddresses } from './verp-addresses';
  */
 @Module({
   imports: [MessageLifecycleModule, MessagesModule, SuppressionsModule],
-  providers: [VerpAddresses, ApplyReportsUseCase],
+  providers: [VerpAddresses, AppliedReportsRepository, ApplyReportsUseCase],
   exports: [VerpAddresses, ApplyReportsUseCase],
 })
 export class BouncesModule {}

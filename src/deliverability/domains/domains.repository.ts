@@ -140,4 +140,30 @@ export class DomainsRepository {
     const { affected } = await this.domains.delete({ userId, id });
     return (affected ?? 0) > 0;
   }
+
+  /**
+   * For each candidate (a message, its owner, one name its sender is at or under), the verified
+   * domain of that owner and name with the longest name, per message; one statement for a batch of
+   * messages, in the caller's transaction, through the (user_id, name) unique index.
+   */
+  async longestVerifiedOf(
+    manager: EntityManager,
+    candidates: { messageId: string; userId: string; name: string }[],
+  ): Promise<{ messageId: string; domainId: string; domainName: string; keySelector: string; sealed: Buffer }[]> {
+    const rows: { message_id: string; id: string; name: string; selector: string; private_key: Buffer }[] =
+      await manager.query(
+        `SELECT DISTINCT ON (c.message_id) c.message_id, d.id, d.name, d.selector, d.private_key
+       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS c(message_id, user_id, name)
+       JOIN sending_domains d ON d.user_id = c.user_id AND d.name = c.name AND d.verified_at IS NOT NULL
+       ORDER BY c.message_id, length(d.name) DESC`,
+        [candidates.map((c) => c.messageId), candidates.map((c) => c.userId), candidates.map((c) => c.name)],
+      );
+    return rows.map((row) => ({
+      messageId: row.message_id,
+      domainId: row.id,
+      domainName: row.name,
+      keySelector: row.selector,
+      sealed: row.private_key,
+    }));
+  }
 }

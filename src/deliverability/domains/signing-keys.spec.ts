@@ -1,7 +1,9 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { AppConfig } from '../../platform/config/app-config';
 import { DkimKeyCipher } from './dkim-key-cipher';
+import { DomainsRepository } from './domains.repository';
 import { CACHED_KEYS, SigningKeys } from './signing-keys';
+import type { Database } from '../../platform/database/database';
 
 describe(SigningKeys.name, () => {
   const cipher = new DkimKeyCipher({
@@ -14,7 +16,7 @@ describe(SigningKeys.name, () => {
   });
 
   it(`keeps the keys of ${CACHED_KEYS} domains imported, and past that forgets the oldest`, () => {
-    const sut = new SigningKeys(cipher);
+    const sut = new SigningKeys(cipher, new DomainsRepository({} as Database));
     const decrypt = jest.spyOn(cipher, 'open');
 
     for (const domain of domains.slice(0, CACHED_KEYS)) sut.open(domain);

@@ -3,6 +3,7 @@ import { createPrivateKey, KeyObject } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { DkimKeyCipher } from './dkim-key-cipher';
 import { domainsAbove } from './domain-name';
+import { DomainsRepository } from './domains.repository';
 
 /** A message's signing key as stored: found when the message is claimed, opened when it is sent. */
 export interface SealedSigningKey {
@@ -33,7 +34,10 @@ export class SigningKeys {
    */
   private readonly imported = new Map<string, KeyObject>();
 
-  constructor(private readonly cipher: DkimKeyCipher) {}
+  constructor(
+    private readonly cipher: DkimKeyCipher,
+    private readonly domains: DomainsRepository,
+  ) {}
 
   /**
    * For each message whose sender is at or under a verified domain of its owner, the key of the
@@ -44,25 +48,13 @@ export class SigningKeys {
     messages: { id: string; userId: string; senderAddress: string }[],
   ): Promise<Map<string, SealedSigningKey>> {
     const found = new Map<string, SealedSigningKey>();
-    const candidates = messages.flatMap((m) => domainsAbove(m.senderAddress).map((name) => [m.id, m.userId, name]));
+    const candidates = messages.flatMap((m) =>
+      domainsAbove(m.senderAddress).map((name) => ({ messageId: m.id, userId: m.userId, name })),
+    );
     if (candidates.length === 0) return found;
-    // Each message's candidate names (its sender's domain and those above it) against the
-    // (user_id, name) unique index; the longest name that is there and verified wins.
-    const rows: { message_id: string; id: string; name: string; selector: string; private_key: Buffer }[] =
-      await manager.query(
-        `SELECT DISTINCT ON (c.message_id) c.message_id, d.id, d.name, d.selector, d.private_key
-       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS c(message_id, user_id, name)
-       JOIN sending_domains d ON d.user_id = c.user_id AND d.name = c.name AND d.verified_at IS NOT NULL
-       ORDER BY c.message_id, length(d.name) DESC`,
-        [candidates.map((c) => c[0]), candidates.map((c) => c[1]), candidates.map((c) => c[2])],
-      );
-    for (const row of rows)
-      found.set(row.message_id, {
-        domainId: row.id,
-        domainName: row.name,
-        keySelector: row.selector,
-        sealed: row.private_key,
-      });
+    // Each message's candidate names: its sender's domain and those above it; the longest verified one wins.
+    for (const { messageId, ...key } of await this.domains.longestVerifiedOf(manager, candidates))
+      found.set(messageId, key);
     return found;
   }
 

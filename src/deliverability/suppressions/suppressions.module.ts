@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SuppressionList } from './suppression-list';
+import { SuppressionList } from './suppression-list.repository';
 import { SuppressionsController } from './suppressions.controller';
 import { SuppressionsRepository } from './suppressions.repository';
 import { SuppressionsService } from './suppressions.service';

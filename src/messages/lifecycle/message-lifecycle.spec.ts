@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { automock } from '../../../test/support/automock';
 import { NewMessage } from '../messages.repository';
-import { MessageLifecycle } from './message-lifecycle';
+import { MessageLifecycle } from './message-lifecycle.repository';
 import { WebhookQueue } from '../../platform/queue/webhook-queue';
 
 function newMessage(id: string, attachments: NewMessage['attachments'] = []): NewMessage {

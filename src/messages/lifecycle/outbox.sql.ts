@@ -1,3 +1,4 @@
+import type { Database } from '../../platform/database/database';
 /**
  * The outbox writer's SQL (SPEC §11): CTE fragments that a change's own statement includes, so
  * that its events are written with it, one `webhook_events` row per event and target (a message's
@@ -101,3 +102,20 @@ export const ACCOUNT_OUTBOX_SQL = `WITH given AS MATERIALIZED (
     UNION ALL SELECT s.id, s.url FROM (${subscribersSql('g.user_id', 'g.type')}) s WHERE g.endpoint_id IS NULL
   ) t
   RETURNING id`;
+
+/** Whether the message `messageId` (SQL) has an event still to post: message retention keeps such a message. */
+export function pendingEventOfSql(messageId: string): string {
+  return `EXISTS (SELECT 1 FROM webhook_events e WHERE e.message_id = ${messageId} AND e.state = 'pending')`;
+}
+
+/**
+ * Which of the given event ids still exist, for the queue's sweep of jobs whose event is gone: messages'
+ * retention deletes events with their message, and webhooks' own retention its account events.
+ */
+export async function liveEventIds(database: Database, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows: { id: string }[] = await database.query(`SELECT id FROM webhook_events WHERE id = ANY($1::uuid[])`, [
+    ids,
+  ]);
+  return rows.map((row) => row.id);
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { JobQueue } from './job-queue';
+import { JobQueue, LiveAmong } from './job-queue';
 import { NamedQueue, QueueOptions } from './named-queue';
 
 export const DELIVERY_QUEUE = 'message-delivery';
@@ -83,9 +83,10 @@ export class DeliveryQueue extends NamedQueue<DeliveryJob> {
 
   /**
    * The jobs of messages deleted since (retention): a deleted message's jobs are all done, so none
-   * is running. Stops between statements once `signal` is aborted; returns how many it deleted.
+   * is running. `liveMessages`: which of the given message ids still exist. Stops between
+   * statements once `signal` is aborted; returns how many it deleted.
    */
-  deleteJobsOfDeletedMessages(signal?: AbortSignal): Promise<number> {
-    return this.deleteJobsWithoutSubject({ table: 'messages', key: 'messageId' }, signal);
+  deleteJobsOfDeletedMessages(liveMessages: LiveAmong, signal?: AbortSignal): Promise<number> {
+    return this.deleteJobsWithoutSubject('messageId', liveMessages, signal);
   }
 }

@@ -17,14 +17,11 @@ export interface QueueJob<T> {
   retryCount?: number;
 }
 
-/** Queue rows per statement when deleting jobs whose subject is gone. */
+/** Queue rows read per statement when deleting jobs whose subject is gone. */
 const JOB_BATCH = 5_000;
 
-/** What a queue's jobs are about: the row of `table` whose id their data holds under `key`. */
-export interface JobSubject {
-  table: string;
-  key: string;
-}
+/** Which of the given ids (of what a queue's jobs are about) still exist: the context owning them answers. */
+export type LiveAmong = (ids: string[]) => Promise<string[]>;
 
 /**
  * The durable job queue: pg-boss in the application's own PostgreSQL, sharing its connection
@@ -179,23 +176,38 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Deletes the jobs of queue `name`, waiting, done or archived, whose subject is gone: the row of
-   * `subject.table` whose id the job's data holds under `subject.key`. pg-boss would drop done jobs
-   * itself, but only a week after archiving them. JOB_BATCH rows per statement; it stops between
-   * statements once `signal` is aborted. Returns how many it deleted.
+   * Deletes the jobs of queue `name`, waiting, done or archived, whose subject is gone: the id their
+   * data holds under `key` is not among those `liveAmong` answers (the queue names no table of the
+   * application's). pg-boss would drop done jobs itself, but only a week after archiving them.
+   * JOB_BATCH jobs at a time, in id order; it stops between batches once `signal` is aborted.
+   * Returns how many it deleted.
    */
-  async deleteJobsWithoutSubject(name: string, subject: JobSubject, signal?: AbortSignal): Promise<number> {
-    const orphan = `NOT EXISTS (SELECT 1 FROM ${subject.table} s WHERE s.id = (j.data->>'${subject.key}')::uuid)`;
+  async deleteJobsWithoutSubject(
+    name: string,
+    key: string,
+    liveAmong: LiveAmong,
+    signal?: AbortSignal,
+  ): Promise<number> {
     let deleted = 0;
     for (const table of ['pgboss.job', 'pgboss.archive']) {
-      for (let n = JOB_BATCH; n === JOB_BATCH && !signal?.aborted; deleted += n) {
-        // A batched DELETE (by ctid, with LIMIT) is beyond pg-boss's API and TypeORM's delete().
-        [, n] = await this.database.query<[unknown, number]>(
-          // The name again outside: a ctid names a row within one partition of pgboss.job only.
-          `DELETE FROM ${table} WHERE name = $1 AND ctid = ANY (ARRAY(
-             SELECT ctid FROM ${table} j WHERE j.name = $1 AND ${orphan} LIMIT ${JOB_BATCH}))`,
-          [name],
+      let after = '00000000-0000-0000-0000-000000000000';
+      for (let read = JOB_BATCH; read === JOB_BATCH && !signal?.aborted;) {
+        // By (name, id), the primary key of both tables: each job is read once, however many there are.
+        const jobs = await this.database.query<{ id: string; subject: string | null }[]>(
+          `SELECT id, data->>$2 AS subject FROM ${table} WHERE name = $1 AND id > $3 ORDER BY id LIMIT ${JOB_BATCH}`,
+          [name, key, after],
         );
+        read = jobs.length;
+        if (read === 0) break;
+        after = jobs[read - 1].id;
+        const live = new Set(await liveAmong([...new Set(jobs.flatMap((job) => job.subject ?? []))]));
+        const orphans = jobs.filter((job) => job.subject === null || !live.has(job.subject)).map((job) => job.id);
+        if (orphans.length === 0) continue;
+        const [, count] = await this.database.query<[unknown, number]>(
+          `DELETE FROM ${table} WHERE name = $1 AND id = ANY($2::uuid[])`,
+          [name, orphans],
+        );
+        deleted += count;
       }
     }
     return deleted;

@@ -1,7 +1,7 @@
 import { OnApplicationBootstrap } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
-import { JobQueue, JobSubject, QueueJob } from './job-queue';
+import { JobQueue, LiveAmong, QueueJob } from './job-queue';
 import { Wakeable, wakeAfterCommit } from './wake-after-commit';
 
 export type QueueOptions = Omit<PgBoss.Queue, 'name'>;
@@ -63,9 +63,16 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
     return () => this.listeners.delete(listener);
   }
 
-  /** This queue's jobs, waiting, done or archived, whose subject is gone; returns how many. */
-  protected deleteJobsWithoutSubject(subject: JobSubject, signal?: AbortSignal): Promise<number> {
-    return this.jobs.deleteJobsWithoutSubject(this.name, subject, signal);
+  /**
+   * This queue's jobs, waiting, done or archived, whose subject (the id under `key` in their data)
+   * is not among the live ones; returns how many.
+   */
+  protected deleteJobsWithoutSubject(
+    key: keyof T & string,
+    liveAmong: LiveAmong,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    return this.jobs.deleteJobsWithoutSubject(this.name, key, liveAmong, signal);
   }
 
   /** Jobs in one statement, in the caller's transaction; this process's loops wake when it commits. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { JobQueue } from './job-queue';
+import { JobQueue, LiveAmong } from './job-queue';
 import { NamedQueue, QueueOptions } from './named-queue';
 
 // The name the queue was created with; its jobs are webhook events to post.
@@ -40,10 +40,10 @@ export class WebhookQueue extends NamedQueue<WebhookJob> {
 
   /**
    * The jobs of webhook events deleted since (retention deletes an event once it is posted or
-   * given up, so none is running). Stops between statements once `signal` is aborted; returns
-   * how many it deleted.
+   * given up, so none is running). `liveEvents`: which of the given event ids still exist. Stops
+   * between statements once `signal` is aborted; returns how many it deleted.
    */
-  deleteJobsOfDeletedEvents(signal?: AbortSignal): Promise<number> {
-    return this.deleteJobsWithoutSubject({ table: 'webhook_events', key: 'eventId' }, signal);
+  deleteJobsOfDeletedEvents(liveEvents: LiveAmong, signal?: AbortSignal): Promise<number> {
+    return this.deleteJobsWithoutSubject('eventId', liveEvents, signal);
   }
 }

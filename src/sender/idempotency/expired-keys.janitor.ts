@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ScheduledTask } from '../../platform/scheduled-task';
 import { AppConfig } from '../../platform/config/app-config';
-import { KEY_LIFETIME } from './idempotency-keys';
-import { Database } from '../../platform/database/database';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const EVERY_MS = 10 * 60_000;
 const BATCH = 10_000;
@@ -21,7 +20,7 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
   });
 
   constructor(
-    private readonly database: Database,
+    private readonly keys: IdempotencyKeysRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -39,11 +38,7 @@ export class ExpiredKeysJanitor implements OnApplicationBootstrap, OnModuleDestr
   async sweep(): Promise<number> {
     let deleted = 0;
     for (;;) {
-      // Raw: a batched DELETE (by ctid, with LIMIT) is beyond TypeORM's delete().
-      const [, count]: [unknown, number] = await this.database.query(
-        `DELETE FROM idempotency_keys WHERE ctid = ANY (ARRAY(
-           SELECT ctid FROM idempotency_keys WHERE created_at <= now() - interval '${KEY_LIFETIME}' LIMIT ${BATCH}))`,
-      );
+      const count = await this.keys.deleteExpired(BATCH);
       deleted += count;
       if (count < BATCH || this.schedule.signal.aborted) return deleted;
     }

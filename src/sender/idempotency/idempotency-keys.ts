@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { EntityManager, Raw } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import {
   IdempotencyConflictError,
   IdempotencyMismatchError,
   InvalidInputError,
 } from '../../platform/problem/problem.errors';
-import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 // Namespaces our advisory locks (the two-integer form), apart from the migration lock's.
 const LOCK_NAMESPACE = 0x69646b79;
-export const KEY_LIFETIME = '24 hours';
 // Visible ASCII and spaces: what any client can put in a header and read back unchanged.
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
@@ -29,6 +28,8 @@ export function idempotencyKeyOf(header: string | undefined): string | undefined
  */
 @Injectable()
 export class IdempotencyKeys {
+  constructor(private readonly keys: IdempotencyKeysRepository) {}
+
   /**
    * Takes the key for this transaction. Returns the first answer when the key was used with
    * the same request in the last 24 h; throws when it is in flight or was used with another.
@@ -50,11 +51,7 @@ export class IdempotencyKeys {
   }
 
   private async earlierAnswer(manager: EntityManager, userId: string, key: string, request: unknown): Promise<unknown> {
-    const earlier = await manager.findOne(IdempotencyKeyEntity, {
-      select: { requestHash: true, response: true },
-      // The database's clock, like the one that wrote created_at.
-      where: { userId, key, createdAt: Raw((column) => `${column} > now() - interval '${KEY_LIFETIME}'`) },
-    });
+    const earlier = await this.keys.findLive(manager, userId, key);
     if (!earlier) return undefined;
     if (!earlier.requestHash.equals(fingerprint(request))) {
       throw new IdempotencyMismatchError(
@@ -72,19 +69,7 @@ export class IdempotencyKeys {
     request: unknown,
     response: unknown,
   ): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(IdempotencyKeyEntity)
-      .values({
-        userId,
-        key,
-        requestHash: fingerprint(request),
-        response: response as object,
-        createdAt: () => 'now()',
-      })
-      .orUpdate(['request_hash', 'response', 'created_at'], ['user_id', 'key'])
-      .execute();
+    await this.keys.store(manager, userId, key, fingerprint(request), response);
   }
 }
 

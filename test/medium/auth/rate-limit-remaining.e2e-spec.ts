@@ -8,6 +8,7 @@ import { PreparedStatements } from '../../../src/platform/database/prepared-stat
 import { ENTITIES } from '../../../src/entities';
 import { PostgresThrottlerStorage } from '../../../src/auth/rate-limit/postgres-throttler.storage';
 import { newUserId } from '../../support/tokens';
+import { RateLimitCountersRepository } from '../../../src/auth/rate-limit/rate-limit-counters.repository';
 
 const LIMIT = 3;
 const WINDOW_MS = 60_000;
@@ -33,7 +34,7 @@ describe('rate-limit counters: a count on the request path while a write is on i
         return released.then(() => statements.query(sql, params));
       },
     } as PreparedStatements;
-    const sut = new PostgresThrottlerStorage(held);
+    const sut = new PostgresThrottlerStorage(new RateLimitCountersRepository(held));
     const key = newUserId('remaining');
     const hit = () => sut.increment(key, WINDOW_MS, LIMIT, 0, 'default');
 

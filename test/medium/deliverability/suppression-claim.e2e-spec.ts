@@ -2,7 +2,7 @@
 // (ROLE=api): which jobs end their message suppressed, guarded by the attempt as the claim is.
 import { randomUUID } from 'node:crypto';
 import { DeliverMessageUseCase } from '../../../src/delivery/deliver-message.use-case';
-import { MessageLifecycle } from '../../../src/messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../../src/messages/lifecycle/message-lifecycle.repository';
 import { storeMessage } from '../../support/factories';
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';

@@ -1,4 +1,4 @@
-import { MessageLifecycle } from '../../../src/messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../../src/messages/lifecycle/message-lifecycle.repository';
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
 import { storeMessage, storeMessages } from '../../support/factories';
 import { bootTestApp, TestApp } from '../../support/test-app';

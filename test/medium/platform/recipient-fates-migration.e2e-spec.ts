@@ -4,7 +4,7 @@
 // reports go on as before, its `[]` left as it is.
 import { MIGRATIONS } from '../../../src/platform/database/data-source-options';
 import { RecipientFates1764691200000 } from '../../../src/platform/database/migrations/1764691200000-recipient-fates';
-import { MessageLifecycle } from '../../../src/messages/lifecycle/message-lifecycle';
+import { MessageLifecycle } from '../../../src/messages/lifecycle/message-lifecycle.repository';
 import { storeMessage } from '../../support/factories';
 import { scratchDatabase } from '../../support/scratch-database';
 import { bootTestApp, TestApp } from '../../support/test-app';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { recipientRowsSql } from '../../messages';
 import type { SuppressionReason } from './suppression-reason';
 
 /** Which recipients of a message are on its owner's suppression list, and whether that is all of them. */
@@ -16,18 +17,16 @@ export class SuppressionList {
    * The suppressed recipients (to, cc and bcc) of the given messages, read in the caller's
    * transaction; messages with none are absent. An entry counts by its scope (SPEC §9): `all`
    * always, `bulk` only for a message with a bulkSendingId. One statement for a batch of jobs: it
-   * joins the messages and their recipient rows, which the entity API cannot do in one round trip.
+   * joins the recipient rows (the messages context's SQL piece), which the entity API cannot do in
+   * one round trip.
    */
   async among(manager: EntityManager, messageIds: string[]): Promise<Map<string, SuppressedRecipients>> {
     const found = new Map<string, SuppressedRecipients>();
     if (messageIds.length === 0) return found;
     const rows: { message_id: string; keys: string[]; all_suppressed: boolean }[] = await manager.query(
       `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS all_suppressed
-       FROM messages m
-       JOIN message_recipients r ON r.message_id = m.id
-       LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email
-         AND (s.scope = 'all' OR m.bulk_sending_id IS NOT NULL)
-       WHERE m.id = ANY($1::uuid[])
+       FROM (${recipientRowsSql('$1::uuid[]')}) r
+       LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email AND (s.scope = 'all' OR r.bulk)
        GROUP BY r.message_id
        HAVING bool_or(s.email IS NOT NULL)`,
       [messageIds],

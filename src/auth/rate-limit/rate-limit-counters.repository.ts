@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { PreparedStatements } from '../../platform/database/prepared-statements';
+
+/** A window as the database answers it. */
+export interface WindowRow {
+  spent?: boolean;
+  key: string;
+  hits: number;
+  ends_at_ms: number;
+  ms_left: number;
+}
+
+const WINDOW_COLUMNS = `floor(extract(epoch FROM window_ends_at) * 1000)::float8 AS ends_at_ms,
+  greatest(0, floor(extract(epoch FROM window_ends_at - now()) * 1000))::integer AS ms_left`;
+
+/**
+ * The rate_limit_counters table: one fixed window per key, a new one once the last has ended.
+ * Prepared statements: they run on every request past a process's allowance.
+ */
+@Injectable()
+export class RateLimitCountersRepository {
+  constructor(private readonly statements: PreparedStatements) {}
+
+  /**
+   * Adds `hits` to the key's window of `ttlMs`; with `limit`, all or none (none when the window
+   * would pass it). The window as it stands after, `spent` telling which; none for a charge larger
+   * than the limit on a key never counted.
+   */
+  async charge(counter: string, hits: number, ttlMs: number, limit?: number): Promise<WindowRow | undefined> {
+    const [row]: WindowRow[] = await this.statements.query(
+      `WITH spent AS (
+         INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
+         SELECT $1, $2::integer, now() + $3::integer * interval '1 millisecond' WHERE $4::integer IS NULL OR $2::integer <= $4::integer
+         ON CONFLICT (key) DO UPDATE SET
+           hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
+           window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
+         WHERE $4::integer IS NULL OR c.window_ends_at <= now() OR c.hits + excluded.hits <= $4::integer
+         RETURNING c.key, c.hits, c.window_ends_at
+       )
+       SELECT true AS spent, key, hits, ${WINDOW_COLUMNS} FROM spent
+       UNION ALL
+       SELECT false, key, hits, ${WINDOW_COLUMNS} FROM rate_limit_counters WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM spent)`,
+      [counter, hits, ttlMs, limit ?? null],
+    );
+    return row;
+  }
+
+  /** Adds each key's hits in one statement; each row brings back the window's count of every process. */
+  add(batch: [string, number][], ttlMs: number): Promise<WindowRow[]> {
+    return this.statements.query(
+      `INSERT INTO rate_limit_counters AS c (key, hits, window_ends_at)
+       SELECT key, hits, now() + $3::integer * interval '1 millisecond' FROM unnest($1::text[], $2::integer[]) AS u(key, hits)
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN c.window_ends_at <= now() THEN excluded.hits ELSE c.hits + excluded.hits END,
+         window_ends_at = CASE WHEN c.window_ends_at <= now() THEN excluded.window_ends_at ELSE c.window_ends_at END
+       RETURNING c.key, c.hits, ${WINDOW_COLUMNS.replaceAll('window_ends_at', 'c.window_ends_at')}`,
+      [batch.map(([counter]) => counter), batch.map(([, hits]) => hits), ttlMs],
+    );
+  }
+}
