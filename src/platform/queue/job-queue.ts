@@ -19,6 +19,8 @@ export interface QueueJob<T> {
 
 /** Queue rows read per statement when deleting jobs whose subject is gone. */
 const JOB_BATCH = 5_000;
+// The session lock under which one process at a time starts pg-boss (beside the migration lock's key).
+const QUEUE_START_LOCK_KEY = 0x6d61696d;
 
 /** Which of the given ids (of what a queue's jobs are about) still exist: the context owning them answers. */
 export type LiveAmong = (ids: string[]) => Promise<string[]>;
@@ -55,8 +57,25 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     // Wakes the loops of the queues whose jobs a transaction committed (see wakeAfterCommit).
     if (!this.database.dataSource.subscribers.includes(queueWakeUps))
       this.database.dataSource.subscribers.push(queueWakeUps);
-    await this.boss.start();
+    await this.startOneAtATime();
     await this.indexFetchOrder();
+  }
+
+  /**
+   * pg-boss creates its schema at its first start, and four processes starting together on a new
+   * database failed there ("duplicate key value violates unique constraint
+   * pg_namespace_nspname_index", a CREATE SCHEMA IF NOT EXISTS racing another): pg-boss's own
+   * transaction lock did not keep them apart. A session lock held across the start does.
+   */
+  private async startOneAtATime(): Promise<void> {
+    const lock = await this.pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [QUEUE_START_LOCK_KEY]);
+      await this.boss.start();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [QUEUE_START_LOCK_KEY]).catch(() => undefined);
+      lock.release();
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
