@@ -11,7 +11,7 @@
 // - the console (console.bench.ts): its first load's gzip size, and its Messages page on the
 //   seeded million messages in Chromium;
 // - events (events.bench.ts): sends and delivery with 0 and with 1 subscribed webhook endpoint, and the
-//   fan-out rate of account events to 3 endpoints (SPEC §11).
+//   fan-out rate of account events to 3 endpoints (docs/delivery-and-deliverability.md#webhooks).
 // Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery` or `events` runs one
 // section and only prints it; `--only console` rewrites only the console's section there). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
@@ -47,7 +47,7 @@ const CPU_TITLE =
   "CPU ms per message by process (raw, accept and deliver rows; Linux CPU time, 10 ms ticks), and each process's share of a core during the end-to-end loads:";
 
 const RESULTS = join(ROOT, 'bench/results.md');
-const CONSOLE_TITLE = '## Console (SPEC §14)';
+const CONSOLE_TITLE = '## Console (docs/architecture.md#the-console)';
 
 /** The console's section of bench/results.md, on the seeded list database. */
 async function consoleSection(): Promise<string> {

@@ -1,4 +1,4 @@
-// The console's targets (SPEC §14), measured on the build `npm run bench` makes:
+// The console's targets (docs/architecture.md#the-console), measured on the build `npm run bench` makes:
 // - first load: the JavaScript and CSS that console/dist/index.html loads, gzip -9, ≤ 250 KB;
 // - the Messages page of the seeded user of a million messages shows its first page within 1 s
 //   of navigation, by Chromium's own clock: the moment the first row is painted, on the

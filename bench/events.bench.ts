@@ -1,4 +1,4 @@
-// The price of account-wide events (SPEC §11), in one run (`npm run bench`, or `-- --only events`):
+// The price of account-wide events (docs/delivery-and-deliverability.md#webhooks), in one run (`npm run bench`, or `-- --only events`):
 // - sends and their delivery with no endpoint, then with one endpoint subscribed to every event
 //   (a receiver in this process answering 200), each on a database of its own: the accept rate of
 //   POST /sender/send, the delivery rate of a worker draining them (which posts the events too),

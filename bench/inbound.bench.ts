@@ -1,5 +1,5 @@
 // npm run bench:inbound [-- --mails 400]
-// Received mails per second (SPEC §13): 8 concurrent nodemailer clients each send their share of
+// Received mails per second (docs/inbound.md): 8 concurrent nodemailer clients each send their share of
 // `--mails` mails of about 50 KB with one attachment to a receiving domain of a ROLE=all Mailroom
 // process (each stored, read by mailparser, judged by mailauth against a loopback DNS server),
 // against smtp-server alone receiving the same mails to nowhere in a process of its own, in one run.

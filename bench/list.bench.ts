@@ -267,7 +267,7 @@ async function inTurns(runs: number, a: () => Promise<number>, b: () => Promise<
 
 /**
  * The first page again, asked for in turns with an API key of the same user and with the JWT:
- * what checking a key costs on the list path (SPEC §10: a key seen before costs no database
+ * what checking a key costs on the list path (docs/api.md#smtp-submission: a key seen before costs no database
  * round trip). The baseline column is the JWT's.
  */
 async function apiKeyVersusJwt(port: number, jwt: string, runs: number): Promise<{ row: string[]; ok: boolean }> {
@@ -303,7 +303,7 @@ async function apiKeyVersusJwt(port: number, jwt: string, runs: number): Promise
 }
 
 /**
- * GET /user/stats over 366 days of the seeded million messages (SPEC §12: from the kept per-day
+ * GET /user/stats over 366 days of the seeded million messages (docs/api.md#reading-back: from the kept per-day
  * counts, never a scan), in turns with the first page of the list, whose time is the baseline.
  */
 async function statsVersusFirstPage(

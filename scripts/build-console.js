@@ -1,4 +1,4 @@
-// Builds the console (console/, SPEC §14) into console/dist: the OpenAPI document of the built app
+// Builds the console (console/, docs/architecture.md#the-console) into console/dist: the OpenAPI document of the built app
 // (dist/, made without a database), the client's types generated from it, a type-check of the
 // console against them (a field the document lacks fails the build), then Vite's bundle.
 // `node scripts/build-console.js` after `nest build`; `npm run build` runs both.

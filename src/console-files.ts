@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { sendProblem } from './platform/problem/send-problem';
 
 /**
- * SPEC §14: the console's pages load only this origin's files; no inline or evaluated script, and
+ * docs/architecture.md#the-console: the console's pages load only this origin's files; no inline or evaluated script, and
  * no page of another origin may frame them.
  *
  * Inline styles are allowed for one reader: the mail preview's `<iframe sandbox srcdoc>` inherits

@@ -11,7 +11,7 @@ import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
 
 // V8 lets a small heap grow to about 2.7 times what was live at its last full collection before
 // it collects again: after 16 large batches read one after another, 97 MB live stood in a 264 MB
-// heap (478 MB of RSS). Growing by a fifth at most keeps such a flood under SPEC §4's 300 MB.
+// heap (478 MB of RSS). Growing by a fifth at most keeps such a flood under docs/api.md#sending's 300 MB.
 setFlagsFromString('--heap-growing-percent=20');
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
@@ -72,7 +72,7 @@ function demoToken(config: AppConfig): { user: string; token: string; ttl: strin
 }
 
 /**
- * Stops taking work, lets what is in flight finish, closes the database, and exits 0 (SPEC §8).
+ * Stops taking work, lets what is in flight finish, closes the database, and exits 0 (docs/scaling.md).
  * A signal during the shutdown changes nothing: Ctrl-C under `npm start` arrives twice (the
  * terminal signals the whole group, and npm forwards its own), and without a listener the second
  * would kill the process halfway.

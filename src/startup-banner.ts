@@ -8,7 +8,7 @@ export interface Banner {
 
 /**
  * What a user needs once the process is ready: where it answers (the API and the console of
- * SPEC §14; a worker: only to probes and scrapers), where mail goes, how an app logs in to SMTP
+ * docs/architecture.md#the-console; a worker: only to probes and scrapers), where mail goes, how an app logs in to SMTP
  * submission, a token to try it.
  */
 export function startupBanner(config: AppConfig, demoToken?: { user: string; token: string; ttl: string }): Banner {
@@ -49,7 +49,7 @@ function mailTransport(config: AppConfig): string {
   return `sent through ${url.protocol}//${url.host}`;
 }
 
-/** Where and how an app submits mail over SMTP (API processes, SPEC §10); undefined when off. */
+/** Where and how an app submits mail over SMTP (API processes, docs/api.md#smtp-submission); undefined when off. */
 function submissionListener(config: AppConfig): string | undefined {
   const { smtpPort, tls } = config.submission;
   if (config.role === 'worker' || smtpPort === undefined) return undefined;
@@ -58,7 +58,7 @@ function submissionListener(config: AppConfig): string | undefined {
 }
 
 /**
- * Where bounces, complaints and received mail come in (SPEC §9, §13: worker processes, and ROLE=all);
+ * Where bounces, complaints and received mail come in (docs/delivery-and-deliverability.md, docs/inbound.md: worker processes, and ROLE=all);
  * undefined when off. An operator points the MX records (or port 25's forwarding) here.
  */
 function inboundListener(config: AppConfig): string | undefined {

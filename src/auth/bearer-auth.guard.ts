@@ -18,14 +18,14 @@ import { ANY_SCOPE, REQUIRED_SCOPE } from './requires-scope.decorator';
 // The JWT strategy's own extractor, so that both ways agree on what the bearer token is.
 const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
 
-// Refused API keys per client address, as on the SMTP submission port (SPEC §10): each unknown
+// Refused API keys per client address, as on the SMTP submission port (docs/api.md#smtp-submission): each unknown
 // key is a database look-up, so past these the address's keys are refused without one.
 const BAD_KEYS_PER_WINDOW = 20;
 const BAD_KEY_WINDOW_MS = 60_000;
 
 /**
  * The global guard: every route needs a valid bearer token unless marked @Public(): a JWT (through
- * passport, SPEC §2), or an API key (`mr_…`, SPEC §10), which reaches only the operations marked
+ * passport, docs/api.md#authentication), or an API key (`mr_…`, docs/api.md#smtp-submission), which reaches only the operations marked
  * with one of its scopes.
  */
 @Injectable()

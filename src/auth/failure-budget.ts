@@ -18,7 +18,7 @@ const MAX_TRACKED = 100_000;
  * once `limit` failures fall in one window, the client is refused until the window ends, without
  * the attempt costing anything (a database look-up of a key that does not exist, say). Shared by
  * the ways in that take API keys: HTTP bearer authentication and SMTP AUTH, 20 a minute each
- * (SPEC §10). One process's count: across N processes a client gets at most N × limit.
+ * (docs/api.md#smtp-submission). One process's count: across N processes a client gets at most N × limit.
  */
 export class FailureBudget {
   private readonly windows = new Map<string, Window>();

@@ -11,7 +11,7 @@ import type { AuthUser } from './auth-user';
 const MAX_SUBJECT_LENGTH = 255;
 
 /**
- * Verifies bearer tokens (SPEC §2). The algorithms come from configuration, never from the token,
+ * Verifies bearer tokens (docs/api.md#authentication). The algorithms come from configuration, never from the token,
  * so `none` and algorithm confusion cannot work; `exp` and `sub` are required, and a header with
  * `crit` is refused: this service understands no JWS extension (RFC 7515 §4.1.11).
  */

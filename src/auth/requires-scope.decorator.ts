@@ -10,7 +10,7 @@ export const ANY_SCOPE = 'any';
 export const API_KEY_SECURITY = 'api-key';
 
 /**
- * The scope an API key needs for the operation (SPEC §10), enforced by the bearer guard and
+ * The scope an API key needs for the operation (docs/api.md#smtp-submission), enforced by the bearer guard and
  * stated in the API document. An operation without one is closed to API keys: a new endpoint is
  * JWT-only until someone decides which scope it belongs to.
  */

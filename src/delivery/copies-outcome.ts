@@ -17,7 +17,7 @@ const isPermanent = (error: unknown) => error instanceof MailDeliveryError && er
 const named = (label: string, entries: string[]) => (entries.length > 0 ? ` (${label}: ${entries.join(', ')})` : '');
 
 /**
- * The retry rule (SPEC §5) for a message sent as one copy per recipient, whose copies fare each
+ * The retry rule (docs/delivery-and-deliverability.md#statuses) for a message sent as one copy per recipient, whose copies fare each
  * their own way. An accepted copy is never sent again, and a copy refused for good never retried:
  * while attempts remain (DELIVERY_RETRY_DELAYS), copies refused for now make the message deferred,
  * and the next attempt sends those alone (`copies`, carried in its job). Once none is left to

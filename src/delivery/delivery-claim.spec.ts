@@ -127,7 +127,7 @@ describe(DeliveryClaim.name, () => {
             messageId: 'm1',
             attempt: 1,
             note: 'skipped suppressed recipients: carol@example.org',
-            // Its fate, with the reason (SPEC §5 "Recipients").
+            // Its fate, with the reason (docs/delivery-and-deliverability.md#statuses "Recipients").
             fates: [{ position: 1, key: 'carol@example.org', status: 'suppressed', detail: 'manual' }],
             keepSuppressed: false,
           },

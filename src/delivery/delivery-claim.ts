@@ -20,7 +20,7 @@ export interface ClaimedJob {
 }
 
 /**
- * The claim of a batch of delivery jobs (SPEC §5): which messages they take (→ sending), without
+ * The claim of a batch of delivery jobs (docs/delivery-and-deliverability.md#statuses): which messages they take (→ sending), without
  * their suppressed recipients and with their sender's signing key, ready for the mailer.
  */
 @Injectable()
@@ -46,7 +46,7 @@ export class DeliveryClaim {
     const { claimed, skipped, ended } = await this.database.transaction(async (manager) => {
       const due = jobs.filter((j) => j.data.scheduled).map((j) => j.data.messageId);
       if (due.length > 0) await this.lifecycle.due(manager, due);
-      // The list as it stands when the job takes its message (SPEC §5): after a scheduled one is due.
+      // The list as it stands when the job takes its message (docs/delivery-and-deliverability.md#statuses): after a scheduled one is due.
       const suppressed = await this.suppressionList.among(
         manager,
         jobs.map((j) => j.data.messageId),
@@ -72,7 +72,7 @@ export class DeliveryClaim {
             note: skippedKeys ? suppressedDetail(skippedKeys, false) : null,
             fates: fates.get(messageId),
             // A retry that sends only the copies its job names would never send a recipient
-            // released now: one suppressed at the first attempt stays so (SPEC §5).
+            // released now: one suppressed at the first attempt stays so (docs/delivery-and-deliverability.md#statuses).
             keepSuppressed: copies !== undefined,
           };
         });
@@ -102,7 +102,7 @@ export class DeliveryClaim {
   }
 
   /**
-   * The suppressed recipients of the messages that have some, each with its reason (SPEC §5): read
+   * The suppressed recipients of the messages that have some, each with its reason (docs/delivery-and-deliverability.md#statuses): read
    * only for those, which are few. A recipient shown suppressed and taken off the list since goes
    * back to pending in the claim's statement, but on a retry of copies.
    */

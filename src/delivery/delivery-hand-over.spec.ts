@@ -104,7 +104,7 @@ describe(DeliveryHandOver.name, () => {
           sentAt: new Date('2026-11-26T12:00:00Z'),
           status: 'sent',
           detail: '250 2.0.0 Ok: queued as 7',
-          // Each recipient sent with the reply (SPEC §5 "Recipients"); none refused as unknown.
+          // Each recipient sent with the reply (docs/delivery-and-deliverability.md#statuses "Recipients"); none refused as unknown.
           fates: [
             { position: 0, key: 'bob@example.org', status: 'sent', detail: '250 2.0.0 Ok: queued as 7' },
             { position: 1, key: 'carol@example.org', status: 'sent', detail: '250 2.0.0 Ok: queued as 7' },

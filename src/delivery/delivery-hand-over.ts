@@ -18,7 +18,7 @@ import { outgoingMailOf } from '../messages';
 
 /**
  * One attempt at a claimed message: hand it to the mailer, decide what the reply comes to on
- * DELIVERY_RETRY_DELAYS (SPEC §5), and record it with its job's completion and any next attempt.
+ * DELIVERY_RETRY_DELAYS (docs/delivery-and-deliverability.md#statuses), and record it with its job's completion and any next attempt.
  */
 @Injectable()
 export class DeliveryHandOver {
@@ -50,7 +50,7 @@ export class DeliveryHandOver {
 
   /**
    * Bulk mail goes out as one SMTP transaction per recipient, since each copy carries the
-   * recipient's own List-Unsubscribe (SPEC §9), and so does all mail with BOUNCE_DOMAIN set, since
+   * recipient's own List-Unsubscribe (docs/delivery-and-deliverability.md), and so does all mail with BOUNCE_DOMAIN set, since
    * each copy's envelope sender names its recipient (VERP); other mail as one transaction for all.
    * A retry that names the copies still to go (`progress`) sends those alone, whatever the
    * configuration has become since.

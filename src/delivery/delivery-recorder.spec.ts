@@ -130,7 +130,7 @@ describe(DeliveryRecorder.name, () => {
     ]);
   });
 
-  it('suppresses nothing for a late or duplicate attempt, whose outcome changed nothing (SPEC §9)', async () => {
+  it('suppresses nothing for a late or duplicate attempt, whose outcome changed nothing (docs/delivery-and-deliverability.md)', async () => {
     stillSending('m2');
 
     await Promise.all([

@@ -29,7 +29,7 @@ export interface JobResult {
 
 /**
  * Writes what deliveries came to, at once: until then the mail server has a message that a crash
- * would send again (SPEC §5). Results that arrive while a write is under way go in the next one,
+ * would send again (docs/delivery-and-deliverability.md#statuses). Results that arrive while a write is under way go in the next one,
  * so that under load one transaction records many deliveries: their status changes, the webhook
  * events and next attempts these cause, and their jobs' completion, all or nothing.
  */
@@ -69,7 +69,7 @@ export class DeliveryRecorder {
   private async write(manager: EntityManager, results: JobResult[]): Promise<boolean[]> {
     const finished = results.map((r) => r.finished);
     const moved = new Set((await this.lifecycle.finish(manager, finished)).moved.map((m) => m.id));
-    // SPEC §9: an address the relay refused as not existing is suppressed with the outcome that says
+    // docs/delivery-and-deliverability.md: an address the relay refused as not existing is suppressed with the outcome that says
     // so; not by a late or duplicate job, whose outcome changed nothing.
     await this.suppressions.addMany(
       finished

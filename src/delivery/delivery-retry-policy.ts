@@ -11,7 +11,7 @@ export interface AttemptOutcome {
 }
 
 /**
- * The delivery retry rule (SPEC §5): accepted is sent; a 5xx reply fails at once; anything else
+ * The delivery retry rule (docs/delivery-and-deliverability.md#statuses): accepted is sent; a 5xx reply fails at once; anything else
  * is deferred on DELIVERY_RETRY_DELAYS (`retryDelays[attempt - 1]` after attempt `attempt`) until
  * they run out, then fails.
  */

@@ -35,7 +35,7 @@ export interface FinishedAttempt {
   detail: string;
   /** What the attempt did to each recipient it tried. */
   fates: FateChange[];
-  /** Address keys the relay refused as not existing (SPEC §9): suppressed as hard_bounce with the outcome. */
+  /** Address keys the relay refused as not existing (docs/delivery-and-deliverability.md): suppressed as hard_bounce with the outcome. */
   hardBounces: string[];
 }
 

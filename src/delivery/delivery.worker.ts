@@ -5,7 +5,7 @@ import { JobLoop } from '../platform/queue/job-loop';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
 import { ClaimedJob } from './delivery-claim';
 
-// SPEC §8 gives shutdown 30 s: webhooks drain first (5 s at most), then deliveries (20 s at
+// docs/scaling.md gives shutdown 30 s: webhooks drain first (5 s at most), then deliveries (20 s at
 // most), and the rest is for closing.
 const DRAIN_DEADLINE_MS = 20_000;
 

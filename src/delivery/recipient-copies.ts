@@ -8,7 +8,7 @@ import { Mailer } from './mailer/mailer';
  * A message as one copy per recipient, to, cc and bcc alike, each with the headers of its own
  * (List-Unsubscribe names the recipient) and its envelope recipient alone; the To and Cc headers
  * are the message's in every copy. `positions` numbers the recipients as tokens do;
- * `envelopeFromOf` gives a copy its VERP envelope sender (SPEC §9) when BOUNCE_DOMAIN is set.
+ * `envelopeFromOf` gives a copy its VERP envelope sender (docs/delivery-and-deliverability.md) when BOUNCE_DOMAIN is set.
  */
 export function recipientCopies(
   mail: OutgoingMail,

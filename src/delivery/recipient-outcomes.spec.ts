@@ -9,7 +9,7 @@ const positions = new Map([
 const unknown = '550 5.1.1 <bob@example.com>: Recipient address rejected: User unknown';
 const policy = '550 5.7.1 Rejected by policy';
 
-describe('isAddressFailure (SPEC §9: the report reader rule, for refusals during delivery)', () => {
+describe('isAddressFailure (docs/delivery-and-deliverability.md: the report reader rule, for refusals during delivery)', () => {
   it('suppresses an unknown user refused at RCPT TO, nothing else', () => {
     expect(isAddressFailure(unknown, 'RCPT TO')).toBe(true);
     expect(isAddressFailure(policy, 'RCPT TO')).toBe(false);
@@ -44,7 +44,7 @@ describe(wholeOutcomes.name, () => {
       ['bob@example.com', 'failed', policy],
     ]);
     expect(out.hardBounces).toEqual([]);
-    // Refused by the server, but not for the address itself: handed over, no bounce (SPEC §12).
+    // Refused by the server, but not for the address itself: handed over, no bounce (docs/api.md#reading-back).
     expect(out.fates.map((f) => f.refused)).toEqual(['other', 'other']);
   });
 

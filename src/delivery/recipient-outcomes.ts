@@ -21,15 +21,15 @@ function refusalsByKey(refusals: Refusal[]): Map<string, Refusal> {
   return new Map(refusals.map((r) => [asciiAddressKey(addressKey(r.address)), r]));
 }
 
-/** What an attempt did to each recipient it tried (SPEC §5 "Recipients"). */
+/** What an attempt did to each recipient it tried (docs/delivery-and-deliverability.md#statuses "Recipients"). */
 export interface RecipientOutcomes {
   fates: FateChange[];
-  /** The address keys the relay refused as addresses that do not exist (SPEC §9): to suppress as hard_bounce. */
+  /** The address keys the relay refused as addresses that do not exist (docs/delivery-and-deliverability.md): to suppress as hard_bounce. */
   hardBounces: string[];
 }
 
 /**
- * SPEC §9: a relay's refusal of a recipient is read by the report reader's rule, and suppresses
+ * docs/delivery-and-deliverability.md: a relay's refusal of a recipient is read by the report reader's rule, and suppresses
  * only when it is about the address itself. Only a refusal at RCPT TO names one recipient: a reply
  * to MAIL FROM is about our sender, one to DATA is a content filter speaking.
  */
@@ -81,7 +81,7 @@ export function wholeOutcomes(
 }
 
 /**
- * A failed recipient marked with who refused it (SPEC §12's rates): the receiving server, for the
+ * A failed recipient marked with who refused it (docs/api.md#reading-back's rates): the receiving server, for the
  * address itself (one of hardBounces: §9's rule, read once, at the refusal) or for another reason;
  * unmarked when no server answered (a connection that never got through is not a hand-over).
  */

@@ -6,7 +6,7 @@ interface Recipients {
   bcc: string[] | null;
 }
 
-/** The history detail naming the suppressed recipients a delivery skips (SPEC §5). */
+/** The history detail naming the suppressed recipients a delivery skips (docs/delivery-and-deliverability.md#statuses). */
 export function suppressedDetail(keys: readonly string[], all: boolean): string {
   const named = [...keys].sort().join(', ');
   return all ? `every recipient is suppressed: ${named}` : `skipped suppressed recipients: ${named}`;

@@ -1,7 +1,7 @@
 import { SmtpSessionLimits } from '../platform/smtp/smtp-session-limits';
 
 /**
- * What one inbound SMTP client may take of a worker (SPEC §9: the listener faces the internet),
+ * What one inbound SMTP client may take of a worker (docs/delivery-and-deliverability.md: the listener faces the internet),
  * beside the connections and session time every SMTP server of ours limits.
  * A report is small: bounces quote headers or a part of the message, not megabytes.
  */
@@ -26,7 +26,7 @@ export class InboundLimits extends SmtpSessionLimits {
   /** Transactions (MAIL FROM) in one session. */
   transactions = 20;
   /**
-   * Time given to sessions in flight at shutdown, within SPEC §8's 30 s beside the workers' drain.
+   * Time given to sessions in flight at shutdown, within docs/scaling.md's 30 s beside the workers' drain.
    * A session cut off gets no reply, so its sender tries again; a report it carried is applied once.
    */
   closeMs = 2_000;

@@ -1,7 +1,7 @@
 import { MAX_HEADER_BYTES } from '../platform/mail/header-fields';
 
 /**
- * What one received mail may hold (SPEC §13: port 25 faces the internet), beside its size
+ * What one received mail may hold (docs/inbound.md: port 25 faces the internet), beside its size
  * (INBOUND_MAX_BYTES). Where SPEC is silent the limits sit far above real mail and low enough
  * that reading a mail stays linear and small: Postfix nests MIME up to 100 deep and Gmail takes
  * mail of a few hundred parts; real mail stays within a dozen levels and a few dozen parts.

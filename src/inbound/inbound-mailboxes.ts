@@ -9,7 +9,7 @@ export interface InboundRecipient {
   address: string;
 }
 
-/** Decides at RCPT whether an address is at a receiving domain (SPEC §13), and whose. */
+/** Decides at RCPT whether an address is at a receiving domain (docs/inbound.md), and whose. */
 @Injectable()
 export class InboundMailboxes {
   constructor(private readonly domains: ReceivingDomains) {}

@@ -9,7 +9,7 @@ const EVERY_MS = 10 * 60_000;
 const PURGE_BATCH = 100;
 
 /**
- * MESSAGE_RETENTION_DAYS for received mail (SPEC §13): worker processes delete the mail received
+ * MESSAGE_RETENTION_DAYS for received mail (docs/inbound.md): worker processes delete the mail received
  * before midnight UTC that many days ago, with its attachments, at start and every 10 minutes,
  * in small transactions that lock only the rows they delete: the window messages keep
  * (MessageRetention), applied to the receive time.

@@ -8,7 +8,7 @@ import { TokenRecipients } from '../messages';
 import type { ReportTarget } from '../deliverability';
 import { VerpAddresses } from '../deliverability';
 
-/** Where mail to one address goes: BOUNCE_DOMAIN's (SPEC §9), or a user's receiving domain (SPEC §13). */
+/** Where mail to one address goes: BOUNCE_DOMAIN's (docs/delivery-and-deliverability.md), or a user's receiving domain (docs/inbound.md). */
 export type InboundRoute =
   /** Any local part at a user's receiving domain: stored as received mail (ReceiveInboundMailUseCase). */
   | { kind: 'mailbox'; recipient: InboundRecipient }

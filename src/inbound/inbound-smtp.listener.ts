@@ -30,7 +30,7 @@ interface SessionState {
 }
 
 /**
- * The inbound SMTP listener of SPEC §9 and §13 (INBOUND_SMTP_PORT, worker processes): the MX of
+ * The inbound SMTP listener of docs/delivery-and-deliverability.md and docs/inbound.md (INBOUND_SMTP_PORT, worker processes): the MX of
  * BOUNCE_DOMAIN and of users' receiving domains. It takes mail only for the VERP addresses of
  * stored messages, the unsubscribe addresses and postmaster@/abuse@ of BOUNCE_DOMAIN, and any
  * address at a receiving domain, refusing every other recipient at RCPT (550) so that nothing
@@ -131,7 +131,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       }
       if (overQuota) return callback(smtpReply(452, overQuota));
     } else {
-      // BOUNCE_DOMAIN's addresses keep their own limits (SPEC §13: their behaviour unchanged).
+      // BOUNCE_DOMAIN's addresses keep their own limits (docs/inbound.md: their behaviour unchanged).
       const others = [...state.routes].filter(([other, r]) => other !== key && r.kind !== 'mailbox').length;
       if (others >= this.limits.recipientsPerMessage)
         return callback(smtpReply(452, '4.5.3 Error: too many recipients'));

@@ -8,7 +8,7 @@ import { InboundSmtpListener } from './inbound-smtp.listener';
 import { InboundModule } from './inbound.module';
 
 /**
- * The inbound SMTP listener (SPEC §9, §13): it routes each recipient to what takes it, a bounce or
+ * The inbound SMTP listener (docs/delivery-and-deliverability.md, docs/inbound.md): it routes each recipient to what takes it, a bounce or
  * complaint report (deliverability), an unsubscribe mail, or a user's receiving domain (InboundModule).
  */
 @Module({

@@ -13,7 +13,7 @@ import { ReceiveInboundMailUseCase } from './receive-inbound-mail.use-case';
 import { ReplyLinks } from './reply-links';
 
 /**
- * Received mail (SPEC §13): which addresses are taken, reading, judging and storing a mail, the
+ * Received mail (docs/inbound.md): which addresses are taken, reading, judging and storing a mail, the
  * list and its bytes, retention. The inbound SMTP listener (InboundSmtpModule) hands mail in here.
  */
 @Module({

@@ -43,7 +43,7 @@ const LISTED: (keyof InboundMailEntity)[] = [
   'replyToMessageId',
 ];
 
-/** Received mail (SPEC §13); every read takes the owner, so no one reaches another's mail. */
+/** Received mail (docs/inbound.md); every read takes the owner, so no one reaches another's mail. */
 @Injectable()
 export class InboundRepository {
   constructor(
@@ -74,7 +74,7 @@ export class InboundRepository {
         await manager.getRepository(InboundMailEntity).insert(mail);
         for (const [position, attachment] of attachments.entries())
           await manager.getRepository(InboundAttachmentEntity).insert({ inboundId: mail.id, position, ...attachment });
-        // inbound.received (SPEC §11), in the storing transaction: it exists exactly when the mail does.
+        // inbound.received (docs/delivery-and-deliverability.md#webhooks), in the storing transaction: it exists exactly when the mail does.
         const listed = attachments.map(({ fileName, contentType, size }, position) => ({
           inboundId: mail.id,
           position,

@@ -8,7 +8,7 @@ import { InboundMailResponse, InboundPageResponse } from './dto/inbound.response
 import { listItem } from './inbound-list-item';
 import { InboundRepository } from './inbound.repository';
 
-/** GET /user/inbound and its items (SPEC §13). */
+/** GET /user/inbound and its items (docs/inbound.md). */
 @Injectable()
 export class InboundService {
   constructor(private readonly inbound: InboundRepository) {}

@@ -43,7 +43,7 @@ const QUERY_TIMEOUT_MS = 1_000;
 const VERDICTS_DEADLINE_MS = 6_000;
 
 /**
- * SPF, DKIM and DMARC verdicts on a received mail (SPEC §13), from mailauth (a maintained,
+ * SPF, DKIM and DMARC verdicts on a received mail (docs/inbound.md), from mailauth (a maintained,
  * independent verifier) with DNS_SERVERS and the connecting address, as its authenticate() runs
  * them (ARC and BIMI aside) but verifying at most MAX_DKIM_SIGNATURES signatures. Stored for the
  * user to judge; nothing is refused for them. DKIM reads `pass` when any signature passes, else
@@ -117,7 +117,7 @@ export class MailVerdicts {
   }
 }
 
-/** RFC 8601's other results (DKIM's `policy`, say) are none of SPEC §13's: neither pass nor fail. */
+/** RFC 8601's other results (DKIM's `policy`, say) are none of docs/inbound.md's: neither pass nor fail. */
 function verdict(result: string | undefined): AuthenticationVerdict {
   return AUTHENTICATION_VERDICTS.find((known) => known === result) ?? 'neutral';
 }

@@ -8,9 +8,9 @@ import { decodedField } from '../platform/mail/header-fields';
 import type { InboundHeader } from './entities/inbound-mail.entity';
 import type { InboundMailLimits } from './inbound-mail-limits';
 
-/** What mailparser reads from a received mail (SPEC §13), ready to store. */
+/** What mailparser reads from a received mail (docs/inbound.md), ready to store. */
 export interface ParsedInboundMail {
-  /** The From header's first mailbox, written as SPEC §4 writes them (`Cara <cara@example.org>`). */
+  /** The From header's first mailbox, written as docs/api.md#sending writes them (`Cara <cara@example.org>`). */
   fromMailbox: string | null;
   fromAddress: string | null;
   to: string[];

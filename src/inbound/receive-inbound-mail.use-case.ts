@@ -12,7 +12,7 @@ import { structureRefusal } from './mime-structure';
 import { parseInboundMail, ParsedInboundMail } from './parsed-inbound-mail';
 import { ReplyLinks } from './reply-links';
 
-/** Why a mail is refused whole at DATA: the SMTP reply to give (SPEC §13's documented refusals). */
+/** Why a mail is refused whole at DATA: the SMTP reply to give (docs/inbound.md's documented refusals). */
 export interface InboundRefusal {
   code: 452 | 552 | 554;
   message: string;
@@ -21,7 +21,7 @@ export interface InboundRefusal {
 const tooLarge = (what: string): InboundRefusal => ({ code: 552, message: `5.3.4 Message refused: ${what}` });
 
 /**
- * Takes a received mail for its users' receiving domains (SPEC §13): checks its shape, reads it
+ * Takes a received mail for its users' receiving domains (docs/inbound.md): checks its shape, reads it
  * once (mailparser, mailauth), and stores it once for each user with that user's own recipients,
  * all in one transaction. Mails wait their turn on disk (`mailsAtOnce` large and `smallMailsAtOnce`
  * small ones are read at a time), so a process holds a bounded number in memory however many

@@ -8,7 +8,7 @@ import { MessagesRepository } from '../messages';
 const MAX_LOOKUPS = 20;
 
 /**
- * Which of a user's sent messages a received mail answers (SPEC §13 `replyToMessageId`). A sent
+ * Which of a user's sent messages a received mail answers (docs/inbound.md `replyToMessageId`). A sent
  * message's Message-ID is `<its id@the From address's domain>` (src/messages/mime/mime.ts), so a
  * named Message-ID is looked up by its id among the user's messages, and holds only when its
  * domain is that message's sender's: no table of Message-IDs, no scan.

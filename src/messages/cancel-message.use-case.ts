@@ -12,7 +12,7 @@ import { canceledFates } from './recipient-fates';
 const CANCELABLE = CANCELABLE_STATUSES.join(', ').replace(/, (?=[^,]*$)/, ' or ');
 
 /**
- * POST /user/messages/{id}/cancel (SPEC §5, §6): scheduled, queued or deferred → canceled, its
+ * POST /user/messages/{id}/cancel (docs/delivery-and-deliverability.md#statuses, docs/api.md#routes): scheduled, queued or deferred → canceled, its
  * recipients not yet accepted canceled with it (those the relay took stay sent). The
  * delivery job stays on the queue; the claim's guard refuses a canceled message, so whichever
  * worker takes the job, even one that fetched it already, completes it without sending.

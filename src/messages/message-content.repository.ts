@@ -39,7 +39,7 @@ const CONTENT_COLUMNS = Object.entries(CLAIMED_FIELD_COLUMNS)
 const PART_COLUMNS = `ma.position, ma.file_name AS "fileName", ma.content_type AS "contentType", ma.size,
   ma.content_id AS "contentId", ma.attachment_id AS "attachmentId"`;
 
-/** A message's body, attachments and MIME, to read back (SPEC §12); the owner's id in every query. */
+/** A message's body, attachments and MIME, to read back (docs/api.md#reading-back); the owner's id in every query. */
 @Injectable()
 export class MessageContentRepository {
   constructor(private readonly statements: PreparedStatements) {}

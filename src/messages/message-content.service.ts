@@ -21,7 +21,7 @@ const MIME_PARSES = 2;
 const INDEX = /^(0|[1-9]\d{0,8})$/;
 
 /**
- * Reading back what was sent (SPEC §12): the body, the custom headers and the attachments, for a
+ * Reading back what was sent (docs/api.md#reading-back): the body, the custom headers and the attachments, for a
  * message composed from its fields and for one submitted over SMTP (read from its MIME); and the
  * `.eml`, made by the composer delivery uses.
  */
@@ -110,7 +110,7 @@ export class MessageContentService {
   }
 
   /**
-   * A submitted message's MIME read back (SPEC §12): parsed once, from storage a chunk at a time,
+   * A submitted message's MIME read back (docs/api.md#reading-back): parsed once, from storage a chunk at a time,
    * and what that found kept with it, so that later reads (an attachment: just its range) parse
    * nothing. At most MIME_PARSES parses at once; a read that waited for one finds the reading of
    * another parse of the same message kept meanwhile.
@@ -131,7 +131,7 @@ export class MessageContentService {
     }
   }
 
-  /** A malformed id names no message: the same 404 as an unknown or foreign one (SPEC §2). */
+  /** A malformed id names no message: the same 404 as an unknown or foreign one (docs/api.md#authentication). */
   private async find(userId: string, id: string): Promise<StoredContent> {
     const message = isUuid(id) ? await this.contents.content(userId, id) : undefined;
     if (!message) throw new NotFoundError(isUuid(id) ? `Message ${id}` : 'That message');

@@ -56,7 +56,7 @@ export class MessageCountsRepository {
   /**
    * Messages per UTC day of acceptance and status now, for the days from `first` to `last`
    * ('YYYY-MM-DD') that have any, as kept rows and pending changes (several per day and status:
-   * their sum is the count): the kept day counts alone, never the messages (SPEC §12).
+   * their sum is the count): the kept day counts alone, never the messages (docs/api.md#reading-back).
    */
   byDay(userId: string, first: string, last: string): Promise<{ day: string; status: MessageStatus; n: number }[]> {
     return this.keptByDay<MessageStatus>(userId, 'day', first, last);

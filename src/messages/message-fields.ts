@@ -56,7 +56,7 @@ export const MESSAGE_FIELDS = {
   scheduledAt: field<Date | null>()('scheduled_at', 'timestamptz', ['row']),
   /** While deferred, when the next attempt is due; the statement that defers the message writes it. */
   nextAttemptAt: field<Date | null>()('next_attempt_at', 'timestamptz', ['row', 'computed']),
-  /** Each recipient's own fate (SPEC §5), in delivery order; the lifecycle's statements change it with the status. */
+  /** Each recipient's own fate (docs/delivery-and-deliverability.md#statuses), in delivery order; the lifecycle's statements change it with the status. */
   recipientFates: field<RecipientFate[]>()('recipient_fates', 'jsonb', ['row'], 'recipients'),
   /** null: a text-only message. */
   html: field<string | null>()('html', 'text', ['claimed']),

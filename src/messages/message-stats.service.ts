@@ -15,7 +15,7 @@ const DEFAULT_DAYS = 30;
 // 0001-01-01: dates as §6 takes them start there.
 const FIRST_MIDNIGHT = -62_135_596_800_000;
 
-/** A team's daily numbers (SPEC §12), from the kept per-day counts that lists' totals read too. */
+/** A team's daily numbers (docs/api.md#reading-back), from the kept per-day counts that lists' totals read too. */
 @Injectable()
 export class MessageStatsService {
   constructor(private readonly counts: MessageCountsRepository) {}
@@ -64,7 +64,7 @@ export class MessageStatsService {
 }
 
 /**
- * SPEC §12's rates, over recipients as mailbox providers count them: bounces are those that
+ * docs/api.md#reading-back's rates, over recipients as mailbox providers count them: bounces are those that
  * bounced after acceptance and those the receiving server refused for the address itself, over
  * every recipient handed over (accepted, or refused by the server for whatever reason); complaints
  * over those accepted. A recipient no server answered was never handed over: in neither.

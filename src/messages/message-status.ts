@@ -1,8 +1,8 @@
 /**
- * The lifecycle of SPEC §5: (scheduled →) queued → sending → sent, with deferred retries and failed
+ * The lifecycle of docs/delivery-and-deliverability.md#statuses: (scheduled →) queued → sending → sent, with deferred retries and failed
  * as the other end; canceled before the sending; suppressed when every recipient is on the owner's
  * suppression list at delivery time; after the relay's acceptance, bounced and complained on the
- * reports that come back (SPEC §9).
+ * reports that come back (docs/delivery-and-deliverability.md).
  */
 export const MESSAGE_STATUSES = [
   'scheduled',

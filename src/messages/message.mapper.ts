@@ -15,7 +15,7 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     recipients:
       row.recipient_fates.length === 0
         ? fatesFromStatus({ ...row, to: row.recipients, sentAt: row.sent_at })
-        : // What the Message shows of each (SPEC §5): `refused` is the stats' own.
+        : // What the Message shows of each (docs/delivery-and-deliverability.md#statuses): `refused` is the stats' own.
           row.recipient_fates.map(({ email, type, status, detail, at }) => ({ email, type, status, detail, at })),
     ...(history && {
       statusHistory: history.map((e) => ({

@@ -6,13 +6,13 @@ export interface ComposableMessage extends ClaimedFields {
   id: string;
   /** In delivery order, with their bytes. */
   attachments: OutgoingMail['attachments'];
-  /** A message submitted over SMTP: its MIME as received (SPEC §10); null: composed from the fields. */
+  /** A message submitted over SMTP: its MIME as received (docs/api.md#smtp-submission); null: composed from the fields. */
   mime: Buffer | null;
 }
 
 /**
  * A stored message as the composer takes it: one mapping for the delivery and for reading the
- * message back (SPEC §12), so that the `.eml` is the delivered message.
+ * message back (docs/api.md#reading-back), so that the `.eml` is the delivered message.
  */
 export function outgoingMailOf(message: ComposableMessage): OutgoingMail {
   return {

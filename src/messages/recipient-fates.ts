@@ -18,10 +18,10 @@ export type RecipientType = 'to' | 'cc' | 'bcc';
 /** A recipient's fates before any server accepted or refused it for good: a cancel or the suppression list still reaches it. */
 export const STILL_TO_TRY: readonly RecipientStatus[] = ['pending', 'deferred'];
 
-/** The fates a `recipient.<status>` event announces (SPEC §11); the lifecycle's statements write them. */
+/** The fates a `recipient.<status>` event announces (docs/delivery-and-deliverability.md#webhooks); the lifecycle's statements write them. */
 export const RECIPIENT_EVENT_STATUSES = ['failed', 'bounced', 'complained', 'suppressed'] as const;
 
-/** One recipient's own fate (SPEC §5 "Recipients"), as the Message shows it and `messages.recipient_fates` keeps it. */
+/** One recipient's own fate (docs/delivery-and-deliverability.md#statuses "Recipients"), as the Message shows it and `messages.recipient_fates` keeps it. */
 export interface RecipientFate {
   /** The address part as given (display name dropped, case kept). */
   email: string;
@@ -33,12 +33,12 @@ export interface RecipientFate {
   at: string;
   /**
    * Kept, not shown: for a failed recipient, whether the receiving server refused it, for the
-   * address itself or otherwise (FateChange.refused); what GET /user/stats counts (SPEC §12).
+   * address itself or otherwise (FateChange.refused); what GET /user/stats counts (docs/api.md#reading-back).
    */
   refused?: Refusal;
 }
 
-/** Who refused a failed recipient: the receiving server, for the address itself (SPEC §9) or another reason. */
+/** Who refused a failed recipient: the receiving server, for the address itself (docs/delivery-and-deliverability.md) or another reason. */
 export type Refusal = 'address' | 'other';
 
 /**
@@ -53,7 +53,7 @@ export interface FateChange {
   detail: string | null;
   /**
    * For a failed recipient the receiving server refused: `address` when the refusal is about the
-   * address itself (SPEC §9's rule, read at the refusal), else `other`. Absent when no server
+   * address itself (docs/delivery-and-deliverability.md's rule, read at the refusal), else `other`. Absent when no server
    * answered (nothing was handed over).
    */
   refused?: Refusal;
@@ -112,11 +112,11 @@ export function fatesFromStatus(message: {
   return initialFates(lists, new Map(), message.sentAt).map((fate) => ({ ...fate, status }));
 }
 
-/** Why a recipient not yet accepted reads `canceled` (SPEC §5). */
+/** Why a recipient not yet accepted reads `canceled` (docs/delivery-and-deliverability.md#statuses). */
 export const CANCELED_DETAIL = 'Canceled by its owner before it was delivered';
 
 /**
- * A cancel's recipient changes (SPEC §5): those still to be tried (pending, or deferred by a
+ * A cancel's recipient changes (docs/delivery-and-deliverability.md#statuses): those still to be tried (pending, or deferred by a
  * temporary refusal) become canceled; those the relay accepted keep `sent`, and a refusal or a
  * suppression stays what it was, so nothing reads `deferred` after a cancel.
  */

@@ -46,7 +46,7 @@ export function recipientCount(fields: Partial<Record<keyof RecipientFields, unk
   );
 }
 
-/** SPEC §4: `MAX_RECIPIENTS` bounds to, cc and bcc together, repeats dropped; the message names `to` alone when it is alone. */
+/** docs/api.md#sending: `MAX_RECIPIENTS` bounds to, cc and bcc together, repeats dropped; the message names `to` alone when it is alone. */
 export function recipientLimitMessage(
   fields: Partial<Record<keyof RecipientFields, unknown>>,
   max: number,

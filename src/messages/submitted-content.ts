@@ -5,7 +5,7 @@ import { servableMediaType } from './media-type';
 import { isReservedHeaderName } from '../platform/validation/custom-headers';
 import { textAlternative } from './mime/text-alternative';
 
-/** Where one attachment's encoded body lies in the stored MIME, and how to decode it: read once, kept (SPEC §12). */
+/** Where one attachment's encoded body lies in the stored MIME, and how to decode it: read once, kept (docs/api.md#reading-back). */
 export interface SubmittedPart {
   fileName: string | null;
   contentType: string;
@@ -19,7 +19,7 @@ export interface SubmittedPart {
   encoding: string | null;
 }
 
-/** What a message submitted over SMTP carries (SPEC §12), read from its MIME as received. */
+/** What a message submitted over SMTP carries (docs/api.md#reading-back), read from its MIME as received. */
 export interface SubmittedContent {
   html: string | null;
   text: string;

@@ -16,7 +16,7 @@ export interface NamedRecipient {
 }
 
 /**
- * Resolves recipient tokens (SPEC §9) through their stored message. The one read by message id
+ * Resolves recipient tokens (docs/delivery-and-deliverability.md) through their stored message. The one read by message id
  * alone, without its owner: the caller holds an HMAC token naming the message, and the token,
  * not a login, is the authority. Nothing of the message but its owner, sender and recipients is read.
  */

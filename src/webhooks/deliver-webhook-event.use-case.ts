@@ -14,7 +14,7 @@ import { webhookRetryPolicy } from './webhook-retry-policy';
 import { WebhookSigner } from './webhook-signer';
 
 /**
- * One attempt at one delivery of an event (SPEC §7, §11): a signed POST, logged with its outcome;
+ * One attempt at one delivery of an event (docs/delivery-and-deliverability.md#webhooks, docs/delivery-and-deliverability.md#webhooks): a signed POST, logged with its outcome;
  * a 2xx is success, a 410 stops, anything else is retried on WEBHOOK_RETRY_DELAYS with the same
  * `webhook-id` (the event's, for every target). A delivery to an endpoint starts only while the
  * endpoint exists and is enabled, and its outcome counts toward disabling a failing endpoint.

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Whether an IP address is public unicast, the only kind a webhook may reach (SPEC §7's SSRF
+ * Whether an IP address is public unicast, the only kind a webhook may reach (docs/delivery-and-deliverability.md#webhooks's SSRF
  * guard). Loopback, private, link-local (cloud metadata among them), CGNAT, multicast,
  * unique-local, NAT64 and the other special ranges are not; IPv4-mapped IPv6 is judged as the
  * IPv4 it carries. Here, below both the intake (which refuses such a webhook URL at once) and the

@@ -39,7 +39,7 @@ export const eventIdOf = (row: Pick<WebhookEventRow, 'id' | 'event_id'>): string
 export const eventTypeOf = (row: Pick<WebhookEventRow, 'type' | 'status'>): string =>
   row.type ?? `message.${row.status}`;
 
-/** What the delivery log filters by (SPEC §11). */
+/** What the delivery log filters by (docs/delivery-and-deliverability.md#webhooks). */
 export interface DeliveryFilter {
   messageId?: string;
   endpointId?: string;
@@ -207,7 +207,7 @@ export class WebhookEventsRepository {
     return liveEventIds(this.database, ids);
   }
 
-  /** A delivery to an endpoint found disabled: given up without an attempt (SPEC §11: it is sent nothing). */
+  /** A delivery to an endpoint found disabled: given up without an attempt (docs/delivery-and-deliverability.md#webhooks: it is sent nothing). */
   async skip(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`UPDATE webhook_events SET state = 'failed', next_attempt_at = NULL WHERE id = $1`, [id]);
   }

@@ -5,7 +5,7 @@ import type { DeliverableWebhookEvent } from './webhook-events.repository';
 import { eventIdOf, eventTypeOf } from './webhook-events.repository';
 
 /**
- * The body of an event (SPEC §7, §11), the same on every attempt and for every target: message and
+ * The body of an event (docs/delivery-and-deliverability.md#webhooks, docs/delivery-and-deliverability.md#webhooks), the same on every attempt and for every target: message and
  * recipient events show the message as it stood at the change (its first `sequence` history
  * entries, its recipients then); account events carry the `data` written with their change.
  */

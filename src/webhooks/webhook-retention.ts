@@ -11,7 +11,7 @@ const PURGE_BATCH = 1_000;
 
 /**
  * MESSAGE_RETENTION_DAYS for the delivery log of account events (domain, suppression, inbound:
- * SPEC §11), which have no message to be deleted with: worker processes delete those created
+ * docs/delivery-and-deliverability.md#webhooks), which have no message to be deleted with: worker processes delete those created
  * before the window once they are no longer pending, with their attempts, at start and every 10
  * minutes, then the queue's jobs left without their event.
  */

@@ -7,7 +7,7 @@ export interface WebhookAttemptOutcome {
 }
 
 /**
- * The webhook retry rule (SPEC §7): a 2xx is delivered, a 410 is gone (the receiver asked for no
+ * The webhook retry rule (docs/delivery-and-deliverability.md#webhooks): a 2xx is delivered, a 410 is gone (the receiver asked for no
  * more), anything else (another status, or no answer) is retried after `retryDelays[attemptsBefore]`
  * until they run out, then failed. `attemptsBefore` counts the event's earlier attempts, replays
  * included, so a replay gets one attempt and no new retries.

@@ -20,7 +20,7 @@ export class WebhookSigner {
     return signature(this.keyFor(userId), id, timestamp, body);
   }
 
-  /** The header with one signature per `whsec_` secret, space-separated (an endpoint's, SPEC §11). */
+  /** The header with one signature per `whsec_` secret, space-separated (an endpoint's, docs/delivery-and-deliverability.md#webhooks). */
   signWith(secrets: string[], id: string, timestamp: number, body: string): string {
     return secrets
       .map((secret) => signature(Buffer.from(secret.slice('whsec_'.length), 'base64'), id, timestamp, body))

@@ -9,7 +9,7 @@ import { isPublicAddress, literalAddress } from './public-address';
 export const PRIVATE_NETWORKS_HINT = 'an operator can allow private networks with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true';
 
 /**
- * The SSRF guard (SPEC §7) at connection time: a DNS lookup for the HTTP client that refuses a host when any of its addresses is not public,
+ * The SSRF guard (docs/delivery-and-deliverability.md#webhooks) at connection time: a DNS lookup for the HTTP client that refuses a host when any of its addresses is not public,
  * and connects to the address it checked, so that a second resolution cannot swap it (DNS
  * rebinding). It runs for every new connection; a kept-alive one was checked when it opened.
  */
@@ -32,8 +32,8 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
 };
 
 /**
- * Why a webhook URL (a send's, an endpoint's) can never be delivered, said when it is given (SPEC
- * §7): credentials, which would be sent as Basic auth and shown in the delivery log, or a private
+ * Why a webhook URL (a send's, an endpoint's) can never be delivered, said when it is given (
+ * docs/delivery-and-deliverability.md#webhooks): credentials, which would be sent as Basic auth and shown in the delivery log, or a private
  * address named outright. Undefined when it may be; a host name is judged at each attempt.
  */
 export function unreachableWebhookUrl(url: string, allowPrivateNetworks: boolean): string | undefined {

@@ -11,7 +11,7 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
 const isWebhookUrl = (value: unknown): boolean =>
   typeof value === 'string' && isURL(value, URL_OPTIONS) && URL.canParse(value);
 
-/** A webhook target (SPEC §4 `webhook.url`, §11 endpoints): an absolute http(s) URL of at most 2,048 characters. */
+/** A webhook target (docs/api.md#sending `webhook.url`, §11 endpoints): an absolute http(s) URL of at most 2,048 characters. */
 export const IsWebhookUrl =
   () =>
   (target: object, property: string): void => {

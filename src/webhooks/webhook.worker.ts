@@ -8,7 +8,7 @@ import { WebhookEventsRepository } from './webhook-events.repository';
 
 // Posts wait on receivers, not on this machine: more of them than deliveries.
 const CONCURRENCY = 32;
-// SPEC §8: webhooks drain first, 5 s at most, before deliveries.
+// docs/scaling.md: webhooks drain first, 5 s at most, before deliveries.
 const DRAIN_DEADLINE_MS = 5_000;
 // Fair turns: one user holds at most half the slots, one target (endpoint or URL) a quarter, so
 // that receivers that never answer hold at most that many slots for WEBHOOK_TIMEOUT_MS each.

@@ -15,7 +15,7 @@ import { WebhookRetention } from './webhook-retention';
 import { WebhookWorker } from './webhook.worker';
 import { WebhooksController } from './webhooks.controller';
 
-/** Webhooks: the secret, endpoint (SPEC §11) and delivery-log routes, and the worker that posts events (in worker processes). */
+/** Webhooks: the secret, endpoint (docs/delivery-and-deliverability.md#webhooks) and delivery-log routes, and the worker that posts events (in worker processes). */
 @Module({
   imports: [MessagesModule],
   controllers: [WebhooksController, WebhookEndpointsController],

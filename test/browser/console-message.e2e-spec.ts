@@ -10,7 +10,7 @@ import {
 import { storeMessage } from '../support/factories';
 import { newUserId, tokenFor } from '../support/tokens';
 
-/** SPEC §14's pages in the navigation (the Message page opens from Messages). */
+/** docs/architecture.md#the-console's pages in the navigation (the Message page opens from Messages). */
 const NAVIGATION = ['Overview', 'Messages', 'Inbound', 'Domains', 'Suppressions', 'Webhooks', 'API keys'];
 const NARROW = 375;
 
@@ -45,7 +45,7 @@ describeInBrowser('Console message page browser tests')('the console: Message pa
   );
 
   it(
-    'shows Cancel disabled with the reason where SPEC §5 does not allow it',
+    'shows Cancel disabled with the reason where docs/delivery-and-deliverability.md#statuses does not allow it',
     async () => {
       const userId = newUserId();
       const message = await storeMessage(t.db, userId, { subject: 'Delivered one', status: 'sent' });

@@ -31,7 +31,7 @@ function typeCheckReading(dir: string, fields: string[]): Promise<{ code: number
   );
 }
 
-/** SPEC §14 via issue 27: the build fails when the console uses a field the API document does not have. */
+/** docs/architecture.md#the-console via issue 27: the build fails when the console uses a field the API document does not have. */
 describe("the console's build type-checks it against the API's OpenAPI document", () => {
   let dir: string;
 

@@ -1,4 +1,4 @@
-// Memory under a flood of large batches (SPEC §4): 16 clients (node:http) each send a 19 MiB
+// Memory under a flood of large batches (docs/api.md#sending): 16 clients (node:http) each send a 19 MiB
 // POST /sender/send/batch at once to a real API process, run as deployed (the build, with 4 MiB
 // semi-spaces: ts-node alone would hold some 100 MB of compiler that no deployment has),
 // whose peak resident memory (VmHWM) must stay under 300 MB, both when the rate limit refuses the

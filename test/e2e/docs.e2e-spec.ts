@@ -26,7 +26,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PROBLEM_REF = '#/components/schemas/ProblemDetails';
 const MESSAGE_REF = '#/components/schemas/MessageResponse';
 
-describe('API documentation (SPEC §6)', () => {
+describe('API documentation (docs/api.md#routes)', () => {
   let t: TestApp;
   let doc: OpenApiDocument;
 
@@ -116,7 +116,7 @@ describe('API documentation (SPEC §6)', () => {
     expect(parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
   });
 
-  it("documents the JSON body of POST /sender/send with the seed fields and SPEC §4's later ones", () => {
+  it("documents the JSON body of POST /sender/send with the seed fields and docs/api.md#sending's later ones", () => {
     const body = operation('/sender/send', 'post').requestBody;
     const sut = schema(body?.content['application/json']?.schema.$ref);
 
@@ -139,7 +139,7 @@ describe('API documentation (SPEC §6)', () => {
       'to',
       'webhook',
     ]);
-    // html or text (SPEC §4): neither is required on its own.
+    // html or text (docs/api.md#sending): neither is required on its own.
     expect([...(sut.required ?? [])].sort()).toEqual(['sender', 'subject', 'to']);
   });
 
@@ -167,7 +167,7 @@ describe('API documentation (SPEC §6)', () => {
     }
   });
 
-  it('describes the problem body of SPEC §3', () => {
+  it('describes the problem body of docs/api.md#errors', () => {
     const sut = schema(PROBLEM_REF);
 
     expect(Object.keys(sut.properties ?? {}).sort()).toEqual([
@@ -190,7 +190,7 @@ describe('API documentation (SPEC §6)', () => {
     );
   });
 
-  it('describes the Message of SPEC §4', () => {
+  it('describes the Message of docs/api.md#sending', () => {
     const sut = schema(MESSAGE_REF);
 
     expect(sut.required).toEqual(
@@ -210,7 +210,7 @@ describe('API documentation (SPEC §6)', () => {
   });
 });
 
-describe('errors and request ids (SPEC §3)', () => {
+describe('errors and request ids (docs/api.md#errors)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// The zero-setup database of SPEC §1, driven directly (no app): each test starts its own server
+// The zero-setup database of docs/configuration.md, driven directly (no app): each test starts its own server
 // on a fresh DATA_DIR, not the run's shared test database, so that stopping it harms nobody.
 // The class runs in a child Node process (see EmbeddedPostgresInChild for why).
 import 'reflect-metadata';

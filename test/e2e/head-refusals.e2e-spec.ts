@@ -1,4 +1,4 @@
-// A HEAD answer has no body, whatever its status (SPEC §3, RFC 9110 §9.3.2), including the
+// A HEAD answer has no body, whatever its status (docs/api.md#errors, RFC 9110 §9.3.2), including the
 // refusals made before a request reaches a route: Node's parser failing (431 for headers over
 // 16 KiB, 400 for a malformed header), a declared body over the limit, and the 503 of a draining
 // server. Read over a raw socket, byte for byte: an HTTP client would hide a stray body.
@@ -32,7 +32,7 @@ function split(raw: string): { status: number; headers: string; body: string } {
 
 const portOf = (app: NestExpressApplication) => (app.getHttpServer().address() as AddressInfo).port;
 
-describe('HEAD refused early (SPEC §3)', () => {
+describe('HEAD refused early (docs/api.md#errors)', () => {
   let t: TestApp;
   let port: number;
 

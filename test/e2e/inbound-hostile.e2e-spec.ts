@@ -1,4 +1,4 @@
-// What the internet sends to port 25 (SPEC §13): malformed MIME, charsets, a mail of headers
+// What the internet sends to port 25 (docs/inbound.md): malformed MIME, charsets, a mail of headers
 // alone, 8-bit and binary bodies, NUL bytes, a megabyte of folded header lines, a slow client and
 // many at once. Each is either stored whole or refused with a documented reply, never a 451 or
 // another 5xx, and never half stored.

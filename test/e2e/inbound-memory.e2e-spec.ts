@@ -1,4 +1,4 @@
-// Memory stays bounded whatever port 25 receives (SPEC §13): 20 nodemailer clients each send a
+// Memory stays bounded whatever port 25 receives (docs/inbound.md): 20 nodemailer clients each send a
 // mail of nearly 10 MiB (INBOUND_MAX_BYTES) at once to a real process as `npm start` runs it,
 // which stores every one while its peak RSS (VmHWM, from /proc) stays under 300 MB.
 import { readFileSync } from 'node:fs';

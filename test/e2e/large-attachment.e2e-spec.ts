@@ -9,7 +9,7 @@ import { waitForStatus } from '../support/wait-for';
 const NINE_MIB = 9 * 1024 * 1024;
 
 describe('a 9 MiB attachment', () => {
-  // SPEC §1's default MAX_ATTACHMENT_BYTES (10 MiB) applies.
+  // docs/configuration.md's default MAX_ATTACHMENT_BYTES (10 MiB) applies.
   const { t, sink } = deliveringApp();
 
   async function deliveredAttachment(userId: string, messageId: string) {

@@ -1,5 +1,5 @@
 // Large bodies are read one at a time per process, and the rest wait unread in their sockets
-// (SPEC §4); the rate limit counts a waiting request only once its turn comes, so one whose
+// (docs/api.md#sending); the rate limit counts a waiting request only once its turn comes, so one whose
 // user's minute ran out meanwhile is refused (429) with its body unread. Clients are node:http
 // requests that send part of a body and pause: a server that needed the rest would never answer.
 import { ClientRequest, request as httpRequest } from 'node:http';

@@ -1,4 +1,4 @@
-// Many processes, one database (SPEC §1 ROLE, §5, §7, §8): two ROLE=api and two ROLE=worker
+// Many processes, one database (docs/configuration.md ROLE, docs/delivery-and-deliverability.md#statuses, docs/delivery-and-deliverability.md#webhooks, docs/scaling.md): two ROLE=api and two ROLE=worker
 // processes, each a real `node src/main.ts`, on one PostgreSQL database of this file's own (on the
 // run's server: DATABASE_URL's when it is set, else the embedded one). Each worker relays through a
 // real SMTP sink of its own, so that the test knows which worker handed over which copy; webhooks go
@@ -359,7 +359,7 @@ describe('two API and two worker processes on one PostgreSQL', () => {
       expect(await exitOf(victim.child, 10_000)).toEqual({ code: null, signal: 'SIGKILL' });
       await victim.stop();
       // The dead worker's relay now answers: every other held message is accepted (the relay took it,
-      // the worker died before recording it: the duplicate window of SPEC §5), the rest refused.
+      // the worker died before recording it: the duplicate window of docs/delivery-and-deliverability.md#statuses), the rest refused.
       const acceptedByDeadWorker = new Set<string>();
       for (const [i, { messageId, release }] of held.splice(0).entries()) {
         if (i % 2 === 0) acceptedByDeadWorker.add(ids.find((id) => messageId.includes(id))!);

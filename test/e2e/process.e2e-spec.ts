@@ -1,4 +1,4 @@
-// The real entry point as a user runs it (SPEC §1): `src/main.ts` in a child process on the
+// The real entry point as a user runs it (docs/configuration.md): `src/main.ts` in a child process on the
 // embedded defaults, with nothing but a DATA_DIR; then the token CLI, SIGTERM and a restart.
 import { freePort } from '../../src/platform/free-port';
 import { ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
@@ -220,7 +220,7 @@ describe('the mailroom process (node src/main.ts)', () => {
         expect(listed.body.messages.map((m: { id: string }) => m.id)).toEqual([sent.body.id]);
         const eml = join(dataDir, 'outbox', `${sent.body.id}.eml`);
         await until(() => existsSync(eml), `${eml} written`);
-        // The embedded server keeps its data where SPEC §1 says.
+        // The embedded server keeps its data where docs/configuration.md says.
         expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
         // Nest's lines for each module and route are at debug now.
         expect(mailroom.stdout()).not.toMatch(/Mapped \{|dependencies initialized|RoutesResolver/);

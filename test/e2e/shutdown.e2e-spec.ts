@@ -1,4 +1,4 @@
-// SIGTERM to an API process under kept-alive load (SPEC §8): a real `node src/main.ts` child,
+// SIGTERM to an API process under kept-alive load (docs/scaling.md): a real `node src/main.ts` child,
 // 16 clients on Node's own kept-alive http.Agent, and the database as the witness of what was
 // taken. Nothing may be stored that its client was not told about, and nothing told that is not.
 import { Agent, request } from 'node:http';

@@ -1,4 +1,4 @@
-// What one client may take of the submission server (SPEC §10), each limit at its value and one
+// What one client may take of the submission server (docs/api.md#smtp-submission), each limit at its value and one
 // past: 100 connections (the 101st: 421), a session of at most 5 minutes however busy (421 and
 // closed), 3 failed logins in a session (the 3rd: 421 and closed), 20 failed logins from one
 // address within a minute (then 421 at connect until the minute ends). Clients: nodemailer, and a
@@ -22,7 +22,7 @@ const listeningSocketOf = (t: TestApp): Server =>
   t.app.get<SubmissionSmtpServer, { listening: { server: SMTPServer } }>(SubmissionSmtpServer).listening.server.server;
 const plain = (password: string) => Buffer.from(`\0anyone\0${password}`).toString('base64');
 
-describe('limits of the submission server (SPEC §10)', () => {
+describe('limits of the submission server (docs/api.md#smtp-submission)', () => {
   let t: TestApp;
   const clients: RawSmtpClient[] = [];
   beforeAll(async () => {
@@ -30,7 +30,7 @@ describe('limits of the submission server (SPEC §10)', () => {
   });
   afterEach(() => {
     for (const client of clients.splice(0)) {
-      // Whatever a client was sent is ASCII (SPEC §10), refusals and hang-ups included.
+      // Whatever a client was sent is ASCII (docs/api.md#smtp-submission), refusals and hang-ups included.
       expect(client.received()).toMatch(ASCII);
       client.destroy();
     }
@@ -44,7 +44,7 @@ describe('limits of the submission server (SPEC §10)', () => {
     return client;
   };
 
-  it('has the limits SPEC §10 gives by default', () => {
+  it('has the limits docs/api.md#smtp-submission gives by default', () => {
     expect(new SubmissionLimits()).toMatchObject({
       clients: 100,
       clientsPerAddress: 20,

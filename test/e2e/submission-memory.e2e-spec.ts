@@ -1,4 +1,4 @@
-// Memory stays bounded whatever submission clients send (SPEC §10): 20 nodemailer clients each
+// Memory stays bounded whatever submission clients send (docs/api.md#smtp-submission): 20 nodemailer clients each
 // submit a message of 19 MiB at once to a real API process, which takes every one of them while
 // its peak RSS (VmHWM, sampled from /proc) stays under 300 MB.
 import {

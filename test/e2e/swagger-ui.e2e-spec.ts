@@ -3,7 +3,7 @@ import { appInBrowser, BROWSER_TIMEOUT, describeInBrowser } from '../support/bro
 import { storeMessage } from '../support/factories';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
-describeInBrowser('Swagger UI browser tests')('Swagger UI in a browser (SPEC §6)', () => {
+describeInBrowser('Swagger UI browser tests')('Swagger UI in a browser (docs/api.md#routes)', () => {
   const { t, served } = appInBrowser();
 
   /** A context of its own per test: persistAuthorization keeps a token in localStorage. */

@@ -1,4 +1,4 @@
-// Property-based fuzzing of the unsubscribe routes (SPEC §9): whatever the token path, method,
+// Property-based fuzzing of the unsubscribe routes (docs/delivery-and-deliverability.md): whatever the token path, method,
 // Accept header and body, the answer is never a 5xx; only the very token the app made (in any
 // case) unsubscribes, and only its own recipient; a body over 1 KiB is a 413 that changes nothing.
 // A failure prints fast-check's seed and path, to replay with fc.assert's { seed, path }.

@@ -21,7 +21,7 @@ export type Read = ReportKind | 'gave up' | 'missing';
 export const READS: Read[] = ['bounce', 'soft', 'gave up', 'delay', 'complaint', 'other', 'unrecognized', 'missing'];
 
 /*
- * What counts as read right (the corpus README's table and SPEC §9): each kind as itself, and a
+ * What counts as read right (the corpus README's table and docs/delivery-and-deliverability.md): each kind as itself, and a
  * relay's give-up (the corpus files those under `delay`, Sisimai's "expired" and the like) read
  * as `gave up`, which bounces the message and keeps the address; a `soft` failure read as a
  * give-up is acted on the same way.

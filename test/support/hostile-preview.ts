@@ -1,5 +1,5 @@
 // Mail HTML that tries every way to run script, leave the console's preview or phone home, and the
-// watch a browser test keeps on a page that shows it (SPEC §14), for sent and received mail alike.
+// watch a browser test keeps on a page that shows it (docs/architecture.md#the-console), for sent and received mail alike.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';

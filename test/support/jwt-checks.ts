@@ -1,4 +1,4 @@
-// Hand-made JWTs and the checks SPEC §2 asks of every refusal and acceptance, shared by the
+// Hand-made JWTs and the checks docs/api.md#authentication asks of every refusal and acceptance, shared by the
 // authentication suites.
 import { createHmac } from 'node:crypto';
 import type { JwtHeader } from 'jsonwebtoken';
@@ -23,7 +23,7 @@ export function handMadeToken(header: object, payload: object, signingKey?: stri
 export const withUnknownCrit = (alg: string) =>
   ({ alg, crit: ['urn:example:audit'], 'urn:example:audit': true }) as JwtHeader;
 
-/** SPEC §2 and §3: 401, the Bearer challenge, and a problem body. */
+/** docs/api.md#authentication and docs/api.md#errors: 401, the Bearer challenge, and a problem body. */
 export function expectInvalidToken(response: Response): void {
   expect(response.status).toBe(401);
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);

@@ -23,7 +23,7 @@ export interface TestApp {
 }
 
 /**
- * The real application on the run's test database; `env` overrides SPEC §1 variables.
+ * The real application on the run's test database; `env` overrides docs/configuration.md variables.
  * It runs as ROLE=api unless told otherwise, so that no test's worker delivers another test's
  * messages; tests of delivery ask for a database of their own (`isolatedDatabase`).
  */

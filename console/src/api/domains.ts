@@ -36,7 +36,7 @@ export function useDeleteDomain() {
   });
 }
 
-/** Turns receiving on or off (SPEC §13); a pending domain, or a name another user receives for, is a 409. */
+/** Turns receiving on or off (docs/inbound.md); a pending domain, or a name another user receives for, is a 409. */
 export function useSetReceiving() {
   const client = useQueryClient();
   return useSingleMutation({

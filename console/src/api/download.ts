@@ -3,7 +3,7 @@ import { useSingleMutation } from './use-single-mutation';
 import { session } from './session';
 
 /**
- * Downloads one of a mail's byte endpoints (an attachment, the `.eml`; SPEC §12, §13). A link cannot
+ * Downloads one of a mail's byte endpoints (an attachment, the `.eml`; docs/api.md#reading-back, docs/inbound.md). A link cannot
  * carry the Authorization header, so the bytes are fetched with the credential and saved from a
  * blob: URL (a download is no fetch the console's CSP governs).
  */

@@ -10,7 +10,7 @@ export type MessageStatus = Schemas['MessageResponse']['status'];
 type DeliveriesQuery = NonNullable<paths['/user/webhook-deliveries']['get']['parameters']['query']>;
 export type LoggedEventType = NonNullable<DeliveriesQuery['type']>;
 
-/** The Messages list's filters: every one of SPEC §6's, and the page. */
+/** The Messages list's filters: every one of docs/api.md#routes's, and the page. */
 export interface MessageFilters {
   statuses: MessageStatus[];
   fromEmail: string;
@@ -24,7 +24,7 @@ export interface MessageFilters {
   page: number;
 }
 
-/** The Inbound list's filters: every one GET /user/inbound takes (SPEC §13), and the page. */
+/** The Inbound list's filters: every one GET /user/inbound takes (docs/inbound.md), and the page. */
 export interface InboundFilters {
   fromEmail: string;
   toEmail: string;

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 
 /**
- * SPEC §14: the Messages, Inbound and webhook deliveries lists show what arrives without a reload,
+ * docs/architecture.md#the-console: the Messages, Inbound and webhook deliveries lists show what arrives without a reload,
  * refreshing at least every 10 s while the tab is visible and not at all while it is hidden
  * (TanStack Query pauses an interval while document.visibilityState is `hidden` unless told
  * otherwise). The refreshed page replaces the shown one in place: same key, same rows, so the

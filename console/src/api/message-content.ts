@@ -4,7 +4,7 @@ import { queryKeys } from './query-keys';
 
 export type MessageContent = Schemas['MessageContentResponse'];
 
-/** SPEC §12: the body as accepted, its custom headers and its attachments' descriptions. */
+/** docs/api.md#reading-back: the body as accepted, its custom headers and its attachments' descriptions. */
 export function useMessageContent(id: string) {
   return useQuery({
     queryKey: queryKeys.messages.content(id),

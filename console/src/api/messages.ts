@@ -17,13 +17,13 @@ export type RecipientFate = Schemas['RecipientFateResponse'];
 export type HistoryEntry = Schemas['StatusHistoryEntry'];
 type ListQuery = NonNullable<paths['/user/messages']['get']['parameters']['query']>;
 
-/** Every status of SPEC §5, in the order a message moves through them (the document's MessageStatus). */
+/** Every status of docs/delivery-and-deliverability.md#statuses, in the order a message moves through them (the document's MessageStatus). */
 export const MESSAGE_STATUSES: readonly MessageStatus[] = messageStatusValues;
 // The build fails here when a message can be in a status the document's list lacks.
 const everyStatusListed: Exclude<MessageStatus, (typeof MESSAGE_STATUSES)[number]> extends never ? true : never = true;
 void everyStatusListed;
 
-/** The statuses from which POST /user/messages/{id}/cancel succeeds (SPEC §5), as the server derives them. */
+/** The statuses from which POST /user/messages/{id}/cancel succeeds (docs/delivery-and-deliverability.md#statuses), as the server derives them. */
 export const CANCELABLE: readonly MessageStatus[] = cancelableMessageStatusValues;
 
 function toQuery(filters: MessageFilters): ListQuery {

@@ -1,5 +1,5 @@
 /**
- * The credential pasted at sign-in, kept in this tab's sessionStorage (SPEC §14): gone when the
+ * The credential pasted at sign-in, kept in this tab's sessionStorage (docs/architecture.md#the-console): gone when the
  * tab closes, forgotten at once on sign-out or when the API answers 401.
  */
 const KEY = 'mailroom.credential';

@@ -5,7 +5,7 @@ import { queryKeys } from './query-keys';
 export type Stats = Schemas['StatsResponse'];
 export type StatsDay = Stats['days'][number];
 
-/** SPEC §12: messages per UTC day of acceptance by their status now, the API's default 30 days. */
+/** docs/api.md#reading-back: messages per UTC day of acceptance by their status now, the API's default 30 days. */
 export function useStats() {
   return useQuery({
     queryKey: queryKeys.stats.last30Days,

@@ -9,7 +9,7 @@ export type WebhookEndpointChange = Schemas['UpdateWebhookEndpointDto'];
 export type EventType = NonNullable<NewWebhookEndpoint['events']>[number];
 
 /**
- * The event types an endpoint subscribes to (SPEC §11), grouped as the form shows them. The
+ * The event types an endpoint subscribes to (docs/delivery-and-deliverability.md#webhooks), grouped as the form shows them. The
  * OpenAPI document's enum is a type only; the checks below fail the build when it and this list differ.
  */
 export const EVENT_GROUPS = [
@@ -42,7 +42,7 @@ void everyTypeListed;
 
 export const EVENT_TYPES: readonly EventType[] = EVENT_GROUPS.flatMap((group) => group.types);
 
-/** A disabled endpoint's reason, in words (SPEC §11: only "failing" so far). */
+/** A disabled endpoint's reason, in words (docs/delivery-and-deliverability.md#webhooks: only "failing" so far). */
 export function disabledReasonText(reason: WebhookEndpoint['disabledReason']): string {
   if (reason === 'failing') return 'Disabled automatically: every attempt to it failed for days.';
   return 'Disabled: it is sent nothing until enabled.';

@@ -1,5 +1,5 @@
 /**
- * Mail HTML (sent or received) only inside an iframe sandboxed with no permission at all (SPEC §14):
+ * Mail HTML (sent or received) only inside an iframe sandboxed with no permission at all (docs/architecture.md#the-console):
  * no script runs, it has an opaque origin, and it cannot navigate the console. Its srcdoc document
  * inherits the console's CSP (img-src 'self', frame-src 'self'), so no remote image, no cid: part
  * and no meta refresh elsewhere loads; that CSP allows inline styles so that the mail's own

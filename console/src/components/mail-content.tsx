@@ -3,7 +3,7 @@ import { useDownload } from '../api/download';
 import { HtmlPreview } from './html-preview';
 import { Empty, InlineError } from './states';
 
-/** What Message and Inbound show of a mail's body (SPEC §12, §13). */
+/** What Message and Inbound show of a mail's body (docs/api.md#reading-back, docs/inbound.md). */
 export interface MailBody {
   html: string | null;
   text: string | null;
@@ -21,7 +21,7 @@ export interface MailBody {
 type Save = (below: string, fileName: string) => void;
 
 /**
- * A mail's content card (SPEC §14): the `.eml` download in its header, then `children` given the
+ * A mail's content card (docs/architecture.md#the-console): the `.eml` download in its header, then `children` given the
  * function that downloads a byte route of the mail at `path` (`/user/messages/{id}`, `/user/inbound/{id}`).
  */
 export function MailContentSection({

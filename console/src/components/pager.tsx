@@ -1,5 +1,5 @@
-/** Previous / next over a paged list of SPEC §6's shape, with where the reader is. */
-/** What every paged answer of the API says of where it is (SPEC §6). */
+/** Previous / next over a paged list of docs/api.md#routes's shape, with where the reader is. */
+/** What every paged answer of the API says of where it is (docs/api.md#routes). */
 export interface Paging {
   page: number;
   totalPages: number;

@@ -41,7 +41,7 @@ export interface WayBack {
 }
 
 /**
- * A failed request: the problem's `detail` (SPEC §14). Only a 5xx or a network failure is "went
+ * A failed request: the problem's `detail` (docs/architecture.md#the-console). Only a 5xx or a network failure is "went
  * wrong" with a retry; a 4xx is the request's own fault, which the same request would repeat: a
  * 403 is "not allowed", a 404 "not found" with a way back, another 4xx an input problem (the
  * filters in the URL, a search) with the fields it names.
@@ -100,7 +100,7 @@ export function InlineError({ error }: { error: Error | null }) {
   );
 }
 
-/** The fields a 400 names (SPEC §3 `errors`), each with what is wrong with it. */
+/** The fields a 400 names (docs/api.md#errors `errors`), each with what is wrong with it. */
 function FieldErrors({ error }: { error: Error }) {
   const fields = error instanceof ApiError ? (error.problem?.errors ?? []) : [];
   if (fields.length === 0) return null;

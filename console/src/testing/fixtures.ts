@@ -16,7 +16,7 @@ export function answerGet<P extends keyof paths>(path: P, body: Ok<P>): void {
 
 const AT = '2026-05-04T10:00:00.000Z';
 
-/** Where a one-page list is (SPEC §6), for `rows` rows of `take`. */
+/** Where a one-page list is (docs/api.md#routes), for `rows` rows of `take`. */
 export function paging(rows: number, { page = 1, take = 10, total = rows } = {}) {
   const totalPages = Math.ceil(total / take);
   return { take, page, skip: (page - 1) * take, total, totalPages, hasNext: page < totalPages };

@@ -16,7 +16,7 @@ export const MAX_API_KEYS_PER_USER = 100;
 /** `mr_` and 5 characters of the random part: enough to tell a user's keys apart, 30 of the key's 256 bits. */
 const PREFIX_LENGTH = 8;
 
-/** POST, GET and DELETE /user/api-keys (SPEC §6, §10). */
+/** POST, GET and DELETE /user/api-keys (docs/api.md#routes, docs/api.md#smtp-submission). */
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -26,7 +26,7 @@ export class ApiKeysService {
   ) {}
 
   /**
-   * A key never widens itself (SPEC §10): a key makes keys only within its own scopes, and by
+   * A key never widens itself (docs/api.md#smtp-submission): a key makes keys only within its own scopes, and by
    * default with its own scopes; a JWT may give any, by default all three.
    */
   async create(user: AuthUser, body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
@@ -64,7 +64,7 @@ export class ApiKeysService {
     return { apiKeys: (await this.keys.list(userId)).map(map) };
   }
 
-  /** A key cannot delete a key holding a scope it lacks (SPEC §10); a JWT deletes any of its user's keys. */
+  /** A key cannot delete a key holding a scope it lacks (docs/api.md#smtp-submission); a JWT deletes any of its user's keys. */
   async remove(user: AuthUser, id: string): Promise<void> {
     const result = isUuid(id) ? await this.keys.remove(user.id, id, user.apiKey?.scopes) : 'not found';
     if (result === 'not found') throw new NotFoundError(isUuid(id) ? `API key ${id}` : 'That API key');

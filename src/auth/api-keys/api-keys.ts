@@ -10,7 +10,7 @@ const POLL_INTERVAL_MS = 250;
 /**
  * Remembered keys are trusted only while the last completed poll began less than this long ago: a
  * deletion committed before that poll began has cleared them, so a deleted key stops working on
- * every process within this bound plus one poll's duration, under the one second SPEC §10 allows.
+ * every process within this bound plus one poll's duration, under the one second docs/api.md#smtp-submission allows.
  * When polls fail (the database is away), every key is looked up again, and fails with it.
  */
 const TRUST_MS = 800;
@@ -20,7 +20,7 @@ const MAX_REMEMBERED = 10_000;
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * Verifies API keys without a database round trip for a key seen before (SPEC §10): a key's
+ * Verifies API keys without a database round trip for a key seen before (docs/api.md#smtp-submission): a key's
  * holder is remembered by its hash, and every remembered key is forgotten as soon as a poll of
  * the revocation generation (one single-row read, four times a second, only on processes that
  * have seen a key) shows that some key was deleted. Polling the shared pool was chosen over

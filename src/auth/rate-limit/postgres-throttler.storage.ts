@@ -38,7 +38,7 @@ interface KnownWindow {
 
 /**
  * Request counters in PostgreSQL, so that every API process shares one budget per user and no
- * second server is needed (SPEC §8): one fixed window per key, in an UNLOGGED table (a counter lost
+ * second server is needed (docs/scaling.md): one fixed window per key, in an UNLOGGED table (a counter lost
  * in a database crash costs nothing). A request is admitted from what this process last learned
  * of the window, without a round trip, while fewer than localAllowance() of its hits are unknown
  * to the database; those are written every SYNC_INTERVAL_MS, and each answer brings back the

@@ -5,7 +5,7 @@ import type { AuthUser } from '../auth-user';
 import { RateLimitedError } from '../../platform/problem/problem.errors';
 
 /**
- * RATE_LIMIT_PER_MINUTE per user, across all endpoints (SPEC §1, §3). It runs after the
+ * RATE_LIMIT_PER_MINUTE per user, across all endpoints (docs/configuration.md, docs/api.md#errors). It runs after the
  * bearer-token guard, so the caller is known; public endpoints (health, metrics, docs) have no
  * caller and are not counted. Headers follow the IETF RateLimit fields draft, without `X-`.
  */

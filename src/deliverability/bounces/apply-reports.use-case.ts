@@ -31,7 +31,7 @@ interface Finding {
   feedbackType?: string;
 }
 
-/** Statuses before the relay's acceptance is recorded (SPEC §5): its delivery is still to come. */
+/** Statuses before the relay's acceptance is recorded (docs/delivery-and-deliverability.md#statuses): its delivery is still to come. */
 const NOT_YET_SENT = new Set<MessageStatus>(UNFINISHED_STATUSES);
 
 /** A report about a message whose acceptance is not recorded yet: worth retrying (SMTP 451). */
@@ -42,7 +42,7 @@ export class ReportBeforeAcceptanceError extends Error {
 }
 
 /**
- * What one mail to `bounces+<token>` does to the token's recipient (SPEC §9), in one transaction: a
+ * What one mail to `bounces+<token>` does to the token's recipient (docs/delivery-and-deliverability.md), in one transaction: a
  * permanent failure bounces the message (and suppresses the address when the failure is about
  * the address itself), a complaint makes it complained and suppresses the address, a delay notice
  * and a report nobody could read are history entries only, and anything else (an auto-reply, a

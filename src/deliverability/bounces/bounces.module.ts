@@ -7,7 +7,7 @@ import { AppliedReportsRepository } from './applied-reports.repository';
 import { VerpAddresses } from './verp-addresses';
 
 /**
- * The bounce and complaint loop (SPEC §9): the VERP addresses delivery writes and what the reports
+ * The bounce and complaint loop (docs/delivery-and-deliverability.md): the VERP addresses delivery writes and what the reports
  * mailed to them do. The inbound SMTP listener (src/inbound) reads the reports and hands them here.
  */
 @Module({

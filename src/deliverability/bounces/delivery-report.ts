@@ -1,5 +1,5 @@
 /**
- * What one report received by the inbound listener says about one recipient (SPEC §9), as the
+ * What one report received by the inbound listener says about one recipient (docs/delivery-and-deliverability.md), as the
  * report reader understands it. The reader only reads; what the loop does with each kind is
  * decided where reports are applied.
  *

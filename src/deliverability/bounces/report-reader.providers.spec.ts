@@ -106,7 +106,7 @@ describe('readReports with the words of identified mail providers', () => {
       expect(
         await notice('MAILER-DAEMON@yahoo.com', 'Failure Notice', body('No mx record found for domain=nomx.example')),
       ).toEqual(hard('someone@nomx.example'));
-      // SPEC §9: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
+      // docs/delivery-and-deliverability.md: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
       expect(
         await notice(
           'MAILER-DAEMON@mail.example.org',

@@ -63,7 +63,7 @@ describe("readReports with words given at RCPT TO in other servers' wordings", (
     ).toEqual(hard('ghost@example.com'));
   });
 
-  it('reads a relay that retried "450 4.1.1 User unknown" or a 4.4.1 timeout until it gave up as a give-up (SPEC §9: never suppressed)', async () => {
+  it('reads a relay that retried "450 4.1.1 User unknown" or a 4.4.1 timeout until it gave up as a give-up (docs/delivery-and-deliverability.md: never suppressed)', async () => {
     const gaveUp = (status: string, diagnostic: string) =>
       dsn(
         'MAILER-DAEMON@relay.example.org (Mail Delivery System)',

@@ -38,7 +38,7 @@ describe('readReports with the words of identified mail server software', () => 
 
   describe('Lotus Notes and Domino', () => {
     it('reads "not listed in Domino Directory" as hard (subject DELIVERY FAILURE:)', async () => {
-      // SPEC §9: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
+      // docs/delivery-and-deliverability.md: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
       expect(
         await notice(
           'Postmaster@corp.example',
@@ -154,7 +154,7 @@ describe('readReports with the words of identified mail server software', () => 
       );
 
     it('reads "... unknown host" as hard and a full mailbox as soft', async () => {
-      // SPEC §9: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
+      // docs/delivery-and-deliverability.md: suppressed "only when the failure is about the address itself — it or its domain does not exist", whoever reports it.
       expect(await smail('someone@nohost.example ... unknown host')).toEqual(hard('someone@nohost.example'));
       expect(await smail('someone@nohost.example ... mailbox full')).toEqual(kept('someone@nohost.example'));
     });

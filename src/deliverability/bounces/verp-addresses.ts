@@ -5,7 +5,7 @@ import { AppConfig } from '../../platform/config/app-config';
 const BOUNCES = 'bounces+';
 
 /**
- * The VERP envelope sender of SPEC §9, `bounces+<token>@BOUNCE_DOMAIN`: a report sent back to it
+ * The VERP envelope sender of docs/delivery-and-deliverability.md, `bounces+<token>@BOUNCE_DOMAIN`: a report sent back to it
  * names, unforgeably, the message and recipient it is about. Without BOUNCE_DOMAIN there is none.
  */
 @Injectable()

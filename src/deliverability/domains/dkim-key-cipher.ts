@@ -3,7 +3,7 @@ import { DataCipher } from '../../platform/data-cipher';
 import { AppConfig } from '../../platform/config/app-config';
 
 /**
- * Encrypts DKIM private keys at rest (SPEC §9) under a key of their own purpose; the domain's id
+ * Encrypts DKIM private keys at rest (docs/delivery-and-deliverability.md) under a key of their own purpose; the domain's id
  * is the row id bound in (DataCipher).
  */
 @Injectable()

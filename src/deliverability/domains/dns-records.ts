@@ -30,7 +30,7 @@ export const dkimRecordName = (domain: { name: string; selector: string }) =>
   `${domain.selector}._domainkey.${domain.name}`;
 
 /**
- * The records a sending domain needs (SPEC §9): its DKIM key, which `verify` checks and signing
+ * The records a sending domain needs (docs/delivery-and-deliverability.md): its DKIM key, which `verify` checks and signing
  * depends on, and two hints that `verify` does not check. SPF is for the envelope sender's domain
  * (BOUNCE_DOMAIN when set, else the domain itself) and names the relay of SMTP_URL, the host that
  * hands mail on; DMARC starts at `p=none`, to watch reports before enforcing, with relaxed DKIM
@@ -49,7 +49,7 @@ export class DnsRecords {
     this.mxHost = config.inbound.mxHost;
   }
 
-  /** A receiving domain (SPEC §13) also needs its MX record, naming the inbound listener's host. */
+  /** A receiving domain (docs/inbound.md) also needs its MX record, naming the inbound listener's host. */
   for(domain: { name: string; selector: string; publicKey: string; receiving?: boolean }): DnsRecord[] {
     return [
       record('dkim', dkimRecordName(domain), domain.name, dkimRecord(domain.publicKey)),

@@ -22,8 +22,8 @@ export class DomainVerdicts {
   ) {}
 
   /**
-   * The verdict (SPEC §9), and a domain.verified or domain.pending event when it changes the
-   * status (SPEC §11), in the caller's transaction. Undefined when the domain is gone.
+   * The verdict (docs/delivery-and-deliverability.md), and a domain.verified or domain.pending event when it changes the
+   * status (docs/delivery-and-deliverability.md#webhooks), in the caller's transaction. Undefined when the domain is gone.
    */
   async record(
     manager: EntityManager,

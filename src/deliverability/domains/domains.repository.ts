@@ -60,8 +60,8 @@ export class DomainsRepository {
 
   /**
    * Records a check's verdict, in the caller's transaction: verified (since the first success in a
-   * row) or pending. Pending stops receiving, `why` saying so (SPEC §13: receiving follows
-   * verification). `changed`: the status moved (SPEC §11 domain events). Undefined when the domain is gone.
+   * row) or pending. Pending stops receiving, `why` saying so (docs/inbound.md: receiving follows
+   * verification). `changed`: the status moved (docs/delivery-and-deliverability.md#webhooks domain events). Undefined when the domain is gone.
    */
   async setVerified(
     manager: EntityManager,

@@ -18,7 +18,7 @@ const SELECTOR_TRIES = 3;
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-/** POST, GET and DELETE /domains (SPEC §6, §9). */
+/** POST, GET and DELETE /domains (docs/api.md#routes, docs/delivery-and-deliverability.md). */
 @Injectable()
 export class DomainsService {
   constructor(

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainsRepository } from './domains.repository';
 
-/** Which user receives mail for a domain name (SPEC §13), for the inbound listener. */
+/** Which user receives mail for a domain name (docs/inbound.md), for the inbound listener. */
 @Injectable()
 export class ReceivingDomains {
   constructor(private readonly domains: DomainsRepository) {}

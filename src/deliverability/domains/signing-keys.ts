@@ -23,7 +23,7 @@ export interface DkimSigningKey {
 // Keys of this many domains stay imported in a worker; beyond, the oldest is dropped.
 export const CACHED_KEYS = 1_000;
 
-/** The signing keys of the messages delivery takes (SPEC §9). */
+/** The signing keys of the messages delivery takes (docs/delivery-and-deliverability.md). */
 @Injectable()
 export class SigningKeys {
   /**

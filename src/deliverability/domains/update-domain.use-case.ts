@@ -11,7 +11,7 @@ import { SendingDomainEntity } from './entities/sending-domain.entity';
 import { TxtLookup } from './txt-lookup';
 
 /**
- * PATCH /domains/{id} (SPEC §13): receiving on or off. One account receives for a name; when
+ * PATCH /domains/{id} (docs/inbound.md): receiving on or off. One account receives for a name; when
  * another holds it, its DKIM record is looked up first (as verify would): a holder DNS no longer
  * verifies, whose owner may never verify again, goes back to pending and gives the name up in the
  * same transaction that hands it over. A holder still verified, or a DNS failure, keeps it (409).
@@ -30,7 +30,7 @@ export class UpdateDomainUseCase {
   async execute(userId: string, id: string, body: UpdateDomainDto): Promise<DomainResponse> {
     const domain = await this.service.find(userId, id);
     const { bounceDomain } = this.config.deliverability;
-    // Its addresses are the service's own (SPEC §9): bounces, complaints, postmaster@ and abuse@.
+    // Its addresses are the service's own (docs/delivery-and-deliverability.md): bounces, complaints, postmaster@ and abuse@.
     if (body.receiving && bounceDomain && domain.name === asciiDomain(bounceDomain))
       throw new StateConflictError(
         `${domain.name} is this service's BOUNCE_DOMAIN: mail to it is read as bounces and complaints, so no account receives it.`,

@@ -10,7 +10,7 @@ import { SendingDomainEntity } from './entities/sending-domain.entity';
 import { TxtLookup } from './txt-lookup';
 
 /**
- * POST /domains/{id}/verify (SPEC §9): looks the DKIM record up and records what DNS says. A
+ * POST /domains/{id}/verify (docs/delivery-and-deliverability.md): looks the DKIM record up and records what DNS says. A
  * definite answer decides the status (found: verified; absent or another key: pending, so that
  * nothing is signed with a key verifiers cannot find); a DNS failure decides nothing. The SPF and
  * DMARC records are looked up at the same time, for advice only: they never change the status.

@@ -10,12 +10,12 @@ export interface SuppressedRecipients {
   all: boolean;
 }
 
-/** The suppression list as delivery reads it: at the moment a job takes its message (SPEC §5). */
+/** The suppression list as delivery reads it: at the moment a job takes its message (docs/delivery-and-deliverability.md#statuses). */
 @Injectable()
 export class SuppressionList {
   /**
    * The suppressed recipients (to, cc and bcc) of the given messages, read in the caller's
-   * transaction; messages with none are absent. An entry counts by its scope (SPEC §9): `all`
+   * transaction; messages with none are absent. An entry counts by its scope (docs/delivery-and-deliverability.md): `all`
    * always, `bulk` only for a message with a bulkSendingId. One statement for a batch of jobs: it
    * joins the recipient rows (the messages context's SQL piece), which the entity API cannot do in
    * one round trip.
@@ -37,8 +37,8 @@ export class SuppressionList {
 
   /**
    * Which of the given address keys are on the user's list, with the reason of each: what a new
-   * message's 201 shows (SPEC §5), and the detail of a recipient the claim skips. `bulk`: whether
-   * the message is bulk mail (it has a bulkSendingId), which a `bulk` entry alone stops (SPEC §9).
+   * message's 201 shows (docs/delivery-and-deliverability.md#statuses), and the detail of a recipient the claim skips. `bulk`: whether
+   * the message is bulk mail (it has a bulkSendingId), which a `bulk` entry alone stops (docs/delivery-and-deliverability.md).
    */
   async suppressedAmong(
     manager: EntityManager,

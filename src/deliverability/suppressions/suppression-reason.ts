@@ -1,4 +1,4 @@
-/** Why an address is on a user's suppression list (SPEC §6, §9). */
+/** Why an address is on a user's suppression list (docs/api.md#routes, docs/delivery-and-deliverability.md). */
 export const SUPPRESSION_REASONS = ['hard_bounce', 'complaint', 'unsubscribe', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
@@ -9,7 +9,7 @@ export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 export const API_SUPPRESSION_REASONS = ['manual'] as const satisfies readonly SuppressionReason[];
 
 /**
- * Which mail an entry stops (SPEC §9): `all`, or only `bulk` mail (a message with a bulkSendingId),
+ * Which mail an entry stops (docs/delivery-and-deliverability.md): `all`, or only `bulk` mail (a message with a bulkSendingId),
  * so that a reader who leaves a newsletter still gets the password reset.
  */
 export const SUPPRESSION_SCOPES = ['all', 'bulk'] as const;

@@ -52,7 +52,7 @@ export class SuppressionsRepository {
    * replaces an unsubscribe of the same scope: it is the owner's, which the reader's Undo (that
    * removes only unsubscribes) must not lift. In the caller's
    * transaction when given its manager (a report's status change and entry commit together). An
-   * entry put on the list or widened is a suppression.created event (SPEC §11), in the same transaction.
+   * entry put on the list or widened is a suppression.created event (docs/delivery-and-deliverability.md#webhooks), in the same transaction.
    */
   async add(entry: NewSuppression, manager?: EntityManager): Promise<SuppressionEntity> {
     const [added] = await this.addMany([entry], manager);
@@ -120,7 +120,7 @@ export class SuppressionsRepository {
 
   /**
    * Whether there was an entry to remove; with `reason`, only an entry for that reason goes. The
-   * removal is a suppression.deleted event (SPEC §11), in the same transaction.
+   * removal is a suppression.deleted event (docs/delivery-and-deliverability.md#webhooks), in the same transaction.
    */
   remove(userId: string, email: string, reason?: SuppressionReason): Promise<boolean> {
     return this.database.transaction(async (manager) => {

@@ -12,7 +12,7 @@ import {
 import { mapSuppression as map } from './suppression.mapper';
 import { SuppressionsRepository } from './suppressions.repository';
 
-/** GET, POST and DELETE /user/suppressions (SPEC §6): addresses are keyed as recipients are compared. */
+/** GET, POST and DELETE /user/suppressions (docs/api.md#routes): addresses are keyed as recipients are compared. */
 @Injectable()
 export class SuppressionsService {
   constructor(private readonly suppressions: SuppressionsRepository) {}

@@ -9,7 +9,7 @@ export interface UnsubscribableMail {
 }
 
 /**
- * The List-Unsubscribe headers of one recipient's copy of a message (SPEC §9, RFC 2369, RFC 8058).
+ * The List-Unsubscribe headers of one recipient's copy of a message (docs/delivery-and-deliverability.md, RFC 2369, RFC 8058).
  * Only bulk mail (a `bulkSendingId`) has them: a password reset offers no unsubscribing. The token
  * names the recipient, so each recipient's copy carries its own headers.
  */

@@ -70,7 +70,7 @@ function button(label: 'Unsubscribe' | 'Undo', action?: string): string {
 }
 
 /**
- * An unsubscribe stops bulk mail only (SPEC §9: a message with a bulkSendingId), so the reader is
+ * An unsubscribe stops bulk mail only (docs/delivery-and-deliverability.md: a message with a bulkSendingId), so the reader is
  * told that the password reset and the receipt still come, and does not believe every mail stops.
  */
 const STILL_ARRIVES =

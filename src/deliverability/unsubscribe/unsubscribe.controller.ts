@@ -37,7 +37,7 @@ const TOKEN = {
 };
 
 /**
- * The links of List-Unsubscribe (SPEC §9, RFC 8058): public, since a recipient has no account,
+ * The links of List-Unsubscribe (docs/delivery-and-deliverability.md, RFC 8058): public, since a recipient has no account,
  * and not counted by the per-user rate limit, which counts callers with a token of ours.
  */
 @ApiTags('unsubscribe')

@@ -7,7 +7,7 @@ import { UnsubscribeService } from './unsubscribe.service';
 import { UnsubscribeTokens } from './unsubscribe-tokens';
 
 /**
- * One-click unsubscribe (SPEC §9): the headers delivery writes, and the service that reads their
+ * One-click unsubscribe (docs/delivery-and-deliverability.md): the headers delivery writes, and the service that reads their
  * tokens, for the HTTP routes and the inbound mailto: address.
  */
 @Module({

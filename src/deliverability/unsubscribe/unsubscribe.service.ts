@@ -17,7 +17,7 @@ export interface UnsubscribeTarget {
 }
 
 /**
- * One-click unsubscribe (SPEC §9, RFC 8058): a token from a List-Unsubscribe link or address
+ * One-click unsubscribe (docs/delivery-and-deliverability.md, RFC 8058): a token from a List-Unsubscribe link or address
  * puts its recipient on the message owner's suppression list, reason `unsubscribe`.
  */
 @Injectable()
@@ -48,8 +48,8 @@ export class UnsubscribeService {
 
   /**
    * Suppresses the recipient a token names and answers with it (the confirmation page names it);
-   * undefined, changing nothing, when the token names none. The entry stops bulk mail only (SPEC
-   * §9); an address already on the list keeps its entry, so a hard bounce or complaint is never
+   * undefined, changing nothing, when the token names none. The entry stops bulk mail only (
+   * docs/delivery-and-deliverability.md); an address already on the list keeps its entry, so a hard bounce or complaint is never
    * narrowed to an unsubscribe and a second request changes nothing.
    */
   async suppress(token: string): Promise<UnsubscribeTarget | undefined> {

@@ -7,7 +7,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import type { OutgoingMail } from '../../messages';
 import { OutboxMailer } from './outbox.mailer';
 
-// The message as nodemailer composes it for every transport (here the outbox's), signed as SPEC §9
+// The message as nodemailer composes it for every transport (here the outbox's), signed as docs/delivery-and-deliverability.md
 // asks, checked by mailauth with a resolver that answers the key record a user would publish.
 describe('DKIM signature of a composed message', () => {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

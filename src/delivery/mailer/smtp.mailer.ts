@@ -23,7 +23,7 @@ export class SmtpMailer extends Mailer {
 }
 
 /**
- * SPEC §5: a 5xx reply is permanent; 4xx replies, timeouts and connection failures are retried.
+ * docs/delivery-and-deliverability.md#statuses: a 5xx reply is permanent; 4xx replies, timeouts and connection failures are retried.
  * A 5xx about our own login or TLS (EAUTH, 530 must STARTTLS) says nothing about the message: a
  * wrong password must not fail the whole backlog, so those are retried too.
  */

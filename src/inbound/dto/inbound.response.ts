@@ -127,7 +127,7 @@ export class InboundMailResponse extends InboundListItemResponse {
   headers!: InboundHeaderResponse[];
 }
 
-/** The message list's envelope and its date and address filters as applied (SPEC §13: paged as the message list). */
+/** The message list's envelope and its date and address filters as applied (docs/inbound.md: paged as the message list). */
 export class InboundPageResponse extends PickType(MessagePageResponse, [
   'take',
   'page',

@@ -1,14 +1,14 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { AuthenticationVerdict } from '../mail-verdicts';
 
-/** A header field of a received mail, as it stood in the header block (SPEC §13: every one, in order). */
+/** A header field of a received mail, as it stood in the header block (docs/inbound.md: every one, in order). */
 export interface InboundHeader {
   name: string;
   value: string;
 }
 
 /**
- * One received mail, as one user received it (SPEC §13): a mail for several users' domains is a
+ * One received mail, as one user received it (docs/inbound.md): a mail for several users' domains is a
  * row for each, each with only its own envelope recipients.
  */
 @Entity('inbound_mails')
@@ -32,7 +32,7 @@ export class InboundMailEntity {
   @Column('text', { name: 'rcpt_to', array: true })
   rcptTo!: string[];
 
-  /** The From header's first mailbox, written as SPEC §4 writes mailboxes; null when there is none. */
+  /** The From header's first mailbox, written as docs/api.md#sending writes mailboxes; null when there is none. */
   @Column('text', { name: 'from_mailbox', nullable: true })
   fromMailbox!: string | null;
 

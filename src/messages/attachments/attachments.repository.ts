@@ -39,7 +39,7 @@ export class AttachmentsRepository {
     });
   }
 
-  /** The bytes of those of `ids` that this user stored, by id (a message's stored attachments, SPEC §12). */
+  /** The bytes of those of `ids` that this user stored, by id (a message's stored attachments, docs/api.md#reading-back). */
   async contentOf(userId: string, ids: string[]): Promise<Map<string, Buffer>> {
     if (ids.length === 0) return new Map();
     const rows = await this.attachments.find({ select: { id: true, content: true }, where: { userId, id: In(ids) } });

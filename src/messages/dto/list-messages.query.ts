@@ -13,7 +13,7 @@ export const MAX_SEARCH_LENGTH = 200;
 
 const toAddressKey = ({ value }: { value: unknown }) => (typeof value === 'string' ? addressKey(value) : value);
 
-/** `GET /user/messages` query (seed §4.1, SPEC §6). */
+/** `GET /user/messages` query (seed §4.1, docs/api.md#routes). */
 export class ListMessagesQuery extends PageQuery {
   @ApiPropertyOptional({ default: false, description: "Include each message's status history (true/false/1/0)" })
   @Transform(toBoolean)

@@ -30,7 +30,7 @@ export class ContentAttachmentResponse {
   contentId!: string | null;
 }
 
-/** `GET /user/messages/{id}/content` (SPEC §12). */
+/** `GET /user/messages/{id}/content` (docs/api.md#reading-back). */
 export class MessageContentResponse {
   @ApiProperty({
     type: String,

@@ -148,7 +148,7 @@ export class MessageResponse {
   @ApiProperty({
     type: [RecipientFateResponse],
     description:
-      "Each recipient's own fate, to, cc then bcc, repeats dropped (SPEC §5): `suppressed` when on the suppression list",
+      "Each recipient's own fate, to, cc then bcc, repeats dropped (docs/delivery-and-deliverability.md#statuses): `suppressed` when on the suppression list",
   })
   recipients!: RecipientFateResponse[];
 

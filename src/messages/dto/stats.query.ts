@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateBound } from '../../platform/validation/date-bound.decorator';
 import { IsNotBefore } from '../../platform/validation/validators';
 
-/** `GET /user/stats` query (SPEC §12): a range of whole UTC days, the days of the moments given. */
+/** `GET /user/stats` query (docs/api.md#reading-back): a range of whole UTC days, the days of the moments given. */
 export class StatsQuery {
   // No examples: Swagger UI would fill them in, and the default (the last 30 days) is what a newcomer wants.
   @ApiPropertyOptional({

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 
 const count = (status: string) => ApiProperty({ example: 0, description: `Messages ${status} now` });
 
-/** Every status of SPEC §5, zeros included. */
+/** Every status of docs/delivery-and-deliverability.md#statuses, zeros included. */
 export class StatusCountsResponse {
   @count('scheduled') scheduled!: number;
   @count('queued') queued!: number;
@@ -18,7 +18,7 @@ export class StatusCountsResponse {
 
 const recipients = (fate: string) => ApiProperty({ example: 0, description: `Recipients ${fate} now` });
 
-/** Every recipient status of SPEC §5, zeros included. */
+/** Every recipient status of docs/delivery-and-deliverability.md#statuses, zeros included. */
 export class RecipientCountsResponse {
   @recipients('pending (not tried yet)') pending!: number;
   @recipients('accepted by the receiving server') sent!: number;
@@ -67,7 +67,7 @@ export class StatsRatesResponse {
     nullable: true,
     example: 0.012,
     description:
-      'Recipients that bounced or were refused for the address itself (SPEC §9: 550 5.1.1 and the like) / recipients handed over (accepted or refused by the receiving server); null when none was handed over',
+      'Recipients that bounced or were refused for the address itself (docs/delivery-and-deliverability.md: 550 5.1.1 and the like) / recipients handed over (accepted or refused by the receiving server); null when none was handed over',
   })
   bounceRate!: number | null;
 
@@ -80,7 +80,7 @@ export class StatsRatesResponse {
   complaintRate!: number | null;
 }
 
-/** `GET /user/stats` (SPEC §12). */
+/** `GET /user/stats` (docs/api.md#reading-back). */
 export class StatsResponse {
   @ApiProperty({ example: '2026-02-01', description: 'The first UTC day counted' })
   startDate!: string;

@@ -2,7 +2,7 @@ import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { MessageEntity } from './message.entity';
 
 /**
- * The MIME of a message submitted over SMTP (SPEC §10), as received: delivery sends these bytes
+ * The MIME of a message submitted over SMTP (docs/api.md#smtp-submission), as received: delivery sends these bytes
  * rather than composing the message from its fields. A table of its own, so that the messages
  * table (read by every list) stays narrow.
  */

@@ -28,7 +28,7 @@ export class MessageStatusEventEntity {
   @Column('text', { nullable: true })
   detail!: string | null;
 
-  /** The recipient (address key) a per-recipient event is about: a bounce, a complaint (SPEC §5). */
+  /** The recipient (address key) a per-recipient event is about: a bounce, a complaint (docs/delivery-and-deliverability.md#statuses). */
   @Column('text', { nullable: true })
   recipient!: string | null;
 

@@ -52,7 +52,7 @@ export class MessageEntity {
   @Column('text')
   subject!: string;
 
-  /** null: a text-only message (SPEC §4), which has no HTML part. */
+  /** null: a text-only message (docs/api.md#sending), which has no HTML part. */
   @Column('text', { nullable: true })
   html!: string | null;
 
@@ -81,7 +81,7 @@ export class MessageEntity {
   @Column('text', { name: 'webhook_url', nullable: true })
   webhookUrl!: string | null;
 
-  /** Empty means every status (SPEC §4). */
+  /** Empty means every status (docs/api.md#sending). */
   @Column('text', { name: 'webhook_statuses', array: true, nullable: true })
   webhookStatuses!: MessageStatus[] | null;
 
@@ -97,11 +97,11 @@ export class MessageEntity {
   @Column({ type: 'timestamptz', name: 'sent_at', precision: 3 })
   sentAt!: Date;
 
-  /** The moment asked for (SPEC §4); the first delivery job waits for it. */
+  /** The moment asked for (docs/api.md#sending); the first delivery job waits for it. */
   @Column({ type: 'timestamptz', name: 'scheduled_at', precision: 3, nullable: true })
   scheduledAt!: Date | null;
 
-  /** Each recipient's fate (SPEC §5 "Recipients"), in delivery order: RecipientFate[]. */
+  /** Each recipient's fate (docs/delivery-and-deliverability.md#statuses "Recipients"), in delivery order: RecipientFate[]. */
   @Column({ type: 'jsonb', name: 'recipient_fates', default: () => "'[]'" })
   recipientFates!: RecipientFate[];
 

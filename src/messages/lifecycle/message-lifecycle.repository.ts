@@ -19,9 +19,9 @@ export interface StatusChange<N extends TransitionName = TransitionName> {
   status?: TargetOf<N>;
   /** The history entry's detail: the SMTP reply or error, when there is one. */
   detail?: string | null;
-  /** For per-recipient events (a bounce, a complaint): the recipient's address key (SPEC §5). */
+  /** For per-recipient events (a bounce, a complaint): the recipient's address key (docs/delivery-and-deliverability.md#statuses). */
   recipient?: string | null;
-  /** What the change does to the message's recipients (SPEC §5 "Recipients"), if anything. */
+  /** What the change does to the message's recipients (docs/delivery-and-deliverability.md#statuses "Recipients"), if anything. */
   fates?: FateChange[];
   /**
    * For the claim and the suppress: recipients shown suppressed stay so even if taken off the list
@@ -32,14 +32,14 @@ export interface StatusChange<N extends TransitionName = TransitionName> {
   retryAfterSeconds?: number;
 }
 
-/** A history entry that changes no status: a report worth keeping that moves nothing (SPEC §9). */
+/** A history entry that changes no status: a report worth keeping that moves nothing (docs/delivery-and-deliverability.md). */
 export interface HistoryNote {
   messageId: string;
   detail: string;
   recipient: string | null;
 }
 
-/** What a report says about one recipient of a message (SPEC §9): a history entry's detail and recipient. */
+/** What a report says about one recipient of a message (docs/delivery-and-deliverability.md): a history entry's detail and recipient. */
 export interface RecipientReport {
   messageId: string;
   detail: string;
@@ -58,7 +58,7 @@ export interface MovedMessage {
 }
 
 /**
- * Every status change of a message (SPEC §5), from its acceptance on: each event is one
+ * Every status change of a message (docs/delivery-and-deliverability.md#statuses), from its acceptance on: each event is one
  * statement per batch that moves the messages its guards allow, appends their history entries
  * and writes the event outbox rows they cause (src/webhooks/events); the outbox rows' jobs are queued in the same
  * transaction (the caller's manager), so callers only say what happened.
@@ -225,7 +225,7 @@ export class MessageLifecycle {
   /**
    * A permanent failure reported for one recipient: sent → bounced, and the recipient bounced.
    * Returns the message if it moved; not when it was already bounced (for another recipient) or is
-   * final, when the recipient is bounced all the same (SPEC §11: whether or not the message moves).
+   * final, when the recipient is bounced all the same (docs/delivery-and-deliverability.md#webhooks: whether or not the message moves).
    */
   bounce(manager: EntityManager, report: RecipientReport): Promise<MovedMessage | undefined> {
     return this.aboutRecipient(manager, 'bounce', report, 'bounced');
@@ -294,7 +294,7 @@ export class MessageLifecycle {
 
   /**
    * Appends a history entry in the message's current status, changing nothing else: no status,
-   * no `sequence`, no webhook (SPEC §9: a delay notice is a history entry only).
+   * no `sequence`, no webhook (docs/delivery-and-deliverability.md: a delay notice is a history entry only).
    */
   async note(manager: EntityManager, { messageId, detail, recipient }: HistoryNote): Promise<void> {
     await manager.query(
@@ -341,7 +341,7 @@ function withoutOutboxEventId<T extends OutboxIds>(row: T): Omit<T, 'outbox_even
   return rest as Omit<T, 'outbox_event_ids'>;
 }
 
-/** Recipients accepted already suppressed (SPEC §5): each a recipient.suppressed event (SPEC §11). */
+/** Recipients accepted already suppressed (docs/delivery-and-deliverability.md#statuses): each a recipient.suppressed event (docs/delivery-and-deliverability.md#webhooks). */
 const INITIALLY_SUPPRESSED = `SELECT m.id AS message_id, (f.i - 1)::int AS position, 'suppressed' AS status
   FROM m, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
   WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'`;

@@ -177,12 +177,12 @@ describe(MessageLifecycle.name, () => {
     expect(query.mock.calls[1][0]).toMatch(/SET status = 'complained'/);
     for (const [, params] of query.mock.calls.slice(0, 2))
       expect(params.slice(0, 5)).toEqual([['m1'], [null], [null], ['550 5.1.1 no such user'], ['ada@example.com']]);
-    // The recipient's own fate changes in the same statement (SPEC §5).
+    // The recipient's own fate changes in the same statement (docs/delivery-and-deliverability.md#statuses).
     expect(JSON.parse((query.mock.calls[0][1] as string[][])[5][0])).toEqual([
       { p: 0, k: 'ada@example.com', s: 'bounced', d: '550 5.1.1 no such user' },
     ]);
     expect(outbox.enqueue).toHaveBeenNthCalledWith(1, manager, ['event-3']);
-    // The complaint moved nothing (mocked): the recipient is complained all the same (SPEC §11).
+    // The complaint moved nothing (mocked): the recipient is complained all the same (docs/delivery-and-deliverability.md#webhooks).
     expect(query.mock.calls[2][0]).toMatch(/UPDATE messages m SET recipient_fates/);
     expect(query.mock.calls[2][1]).toEqual([
       ['m1'],

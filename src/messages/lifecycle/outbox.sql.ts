@@ -1,6 +1,6 @@
 import type { Database } from '../../platform/database/database';
 /**
- * The outbox writer's SQL (SPEC §11): CTE fragments that a change's own statement includes, so
+ * The outbox writer's SQL (docs/delivery-and-deliverability.md#webhooks): CTE fragments that a change's own statement includes, so
  * that its events are written with it, one `webhook_events` row per event and target (a message's
  * own webhook, each enabled endpoint of its owner that subscribes to the type). When nobody
  * subscribes, the INSERT's SELECT finds no row and writes nothing.

@@ -7,14 +7,14 @@ import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transiti
 const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The CTE `recipient_changes`: the one place where a recipient's fate changes (SPEC §5), one row
+ * The CTE `recipient_changes`: the one place where a recipient's fate changes (docs/delivery-and-deliverability.md#statuses), one row
  * per recipient whose status or detail a change (`change`, with `fates`: FateChange[] as
  * {p, k, s, d}) moves, read from `source` (rows with message_id and fates). A complained recipient
  * stays so, a bounced one moves only to complained, and the list suppresses only a recipient still
  * to be tried (a retry's claim leaves one the relay took or refused as it is). With `release`, recipients shown suppressed
  * and not named again go back to pending (taken off the list since: the claim judges again), unless
  * the change keeps them (`keep_suppressed`: a retry that sends only its remaining copies would never send them).
- * The recipient.failed/.bounced/.complained/.suppressed events (SPEC §11) are read from these rows
+ * The recipient.failed/.bounced/.complained/.suppressed events (docs/delivery-and-deliverability.md#webhooks) are read from these rows
  * (recipientEvents, into messageOutboxCte) in the same statement: in transitionSql those of the
  * messages that move (named_changes joined with `moved`), in recipientFatesSql all of them (a report
  * about a recipient, whether or not its message moves).
@@ -58,7 +58,7 @@ const FATES_AFTER = `CASE WHEN p.patch IS NULL THEN m.recipient_fates ELSE (
     FROM jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
   ) END`;
 
-/** Recipient fates after which the history names the recipient (SPEC §5), and that are recipient events (SPEC §11). */
+/** Recipient fates after which the history names the recipient (docs/delivery-and-deliverability.md#statuses), and that are recipient events (docs/delivery-and-deliverability.md#webhooks). */
 const NAMED_IN_HISTORY = sqlList(RECIPIENT_EVENT_STATUSES);
 
 /**
@@ -94,7 +94,7 @@ export function recipientFatesSql(): string {
  * (`m`), by output name, for callers that need them in the same round trip.
  */
 export function transitionSql(name: TransitionName, returning: Record<string, string> = {}): string {
-  // The claim and the suppress judge the suppression list again (SPEC §5).
+  // The claim and the suppress judge the suppression list again (docs/delivery-and-deliverability.md#statuses).
   const release = name === 'claim' || name === 'suppress';
   const fixed = fixedTarget(name);
   const target = fixed ? `'${fixed}'` : 'c.status';

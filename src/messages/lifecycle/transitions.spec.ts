@@ -13,7 +13,7 @@ import {
 
 const edges = Object.values(TRANSITIONS).flat() as readonly Edge[];
 
-describe('the transition table (SPEC §5)', () => {
+describe('the transition table (docs/delivery-and-deliverability.md#statuses)', () => {
   it('starts every message in queued or scheduled, and reaches every status from there', () => {
     const reached = new Set<MessageStatus>([ACCEPTED_STATUS, SCHEDULED_STATUS]);
     for (let grew = true; grew;) {
@@ -34,7 +34,7 @@ describe('the transition table (SPEC §5)', () => {
     ).toEqual(['bounced', 'complained']);
   });
 
-  it('lets nothing leave complained, and bounced only to complained (SPEC §5: later reports)', () => {
+  it('lets nothing leave complained, and bounced only to complained (docs/delivery-and-deliverability.md#statuses: later reports)', () => {
     expect(edges.filter((edge) => edge.from === 'complained')).toEqual([]);
     expect(edges.filter((edge) => edge.from === 'bounced')).toEqual([{ from: 'bounced', to: 'complained' }]);
   });
@@ -191,7 +191,7 @@ describe('the transition table (SPEC §5)', () => {
   });
 
   describe('guardSql', () => {
-    it('writes the claim as the guard of SPEC §5: the next attempt from queued or deferred, or the same one again', () => {
+    it('writes the claim as the guard of docs/delivery-and-deliverability.md#statuses: the next attempt from queued or deferred, or the same one again', () => {
       expect(guardSql('claim')).toBe(
         `(m.status IN ('queued', 'deferred') AND m.delivery_attempts = c.attempt - 1)\n` +
           ` OR (m.status = 'sending' AND m.delivery_attempts = c.attempt)`,

@@ -1,7 +1,7 @@
 import { sqlList } from '../../platform/database/sql-list';
 import type { MessageStatus } from '../message-status';
 
-/** The status every accepted message starts in (SPEC §5)... */
+/** The status every accepted message starts in (docs/delivery-and-deliverability.md#statuses)... */
 export const ACCEPTED_STATUS = 'queued' satisfies MessageStatus;
 /** ...unless its scheduledAt is still to come: then it waits in this one. */
 export const SCHEDULED_STATUS = 'scheduled' satisfies MessageStatus;
@@ -14,7 +14,7 @@ export const SCHEDULED_STATUS = 'scheduled' satisfies MessageStatus;
  */
 export type AttemptGuard = 'next' | 'current';
 
-/** One arrow of SPEC §5: a message in `from` may move to `to`, when its guard holds. */
+/** One arrow of docs/delivery-and-deliverability.md#statuses: a message in `from` may move to `to`, when its guard holds. */
 export interface Edge {
   readonly from: MessageStatus;
   readonly to: MessageStatus;
@@ -22,7 +22,7 @@ export interface Edge {
 }
 
 /**
- * The status changes after acceptance (SPEC §5), by the event that causes them. A status to come
+ * The status changes after acceptance (docs/delivery-and-deliverability.md#statuses), by the event that causes them. A status to come
  * is a row here, plus the MessageLifecycle operation that applies its event; a guard of a new kind
  * is a case of its own in `guardSql` and `permits`. Neither due nor cancel needs one: the queue holds a scheduled
  * message's job until its moment, and the cancel checks the owner under the row's lock.
@@ -65,7 +65,7 @@ export const TRANSITIONS = {
     { from: 'queued', to: 'canceled' },
     { from: 'deferred', to: 'canceled' },
   ],
-  /** A report of a permanent failure came back for a message the relay had accepted (SPEC §9). */
+  /** A report of a permanent failure came back for a message the relay had accepted (docs/delivery-and-deliverability.md). */
   bounce: [{ from: 'sent', to: 'bounced' }],
   /** A recipient complained (a feedback report); it may follow a bounce for another recipient. complained is final. */
   complain: [

@@ -3,7 +3,7 @@ import { simpleParser } from 'mailparser';
 import { composeForReading, composeMessage } from './compose';
 import type { OutgoingMail } from './outgoing-mail';
 
-// The .eml of SPEC §12 is the delivered composition minus a copy's own parts and the signature:
+// The .eml of docs/api.md#reading-back is the delivered composition minus a copy's own parts and the signature:
 // compared here with a signed copy as delivery composes it, read by mailparser.
 describe('composeForReading', () => {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

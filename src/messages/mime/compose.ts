@@ -18,7 +18,7 @@ export async function composeMessage(mail: OutgoingMail): Promise<Buffer> {
 }
 
 /**
- * The message as composed for delivery, to read back (SPEC §12): the same composition, without
+ * The message as composed for delivery, to read back (docs/api.md#reading-back): the same composition, without
  * what one recipient's copy adds (its envelope, List-Unsubscribe naming it) and without a signature.
  */
 export function composeForReading(mail: OutgoingMail): Promise<Buffer> {

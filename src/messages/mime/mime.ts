@@ -58,7 +58,7 @@ export interface SubmittedMessage {
 }
 
 /**
- * What a DKIM signature covers (SPEC §9), those present of them: the fields a reader sees and
+ * What a DKIM signature covers (docs/delivery-and-deliverability.md), those present of them: the fields a reader sees and
  * trusts, the MIME structure, and the one-click unsubscribe pair (RFC 8058 §4 requires both signed).
  */
 export const SIGNED_HEADER_FIELDS = [
@@ -106,7 +106,7 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
       filename: a.fileName,
       contentType: withCharset(a.contentType, a.content),
       content: a.content,
-      // Inline whatever its type: nodemailer would make only an image inline (SPEC §4 says every one).
+      // Inline whatever its type: nodemailer would make only an image inline (docs/api.md#sending says every one).
       ...(a.contentId !== null && { cid: a.contentId, contentDisposition: 'inline' as const }),
     })),
     // Addresses and names were validated on acceptance; nodemailer must not re-read them as files or URLs.
@@ -126,7 +126,7 @@ export function bodiesOf(mail: Pick<OutgoingMail, 'html' | 'text'>): { html?: st
 
 /**
  * A submitted message's own bytes (with our Message-ID and a copy's headers), to the envelope
- * its recipients make: every one of them, or the copy's one recipient (SPEC §10).
+ * its recipients make: every one of them, or the copy's one recipient (docs/api.md#smtp-submission).
  */
 async function toSubmittedMessage(mail: OutgoingMail, mime: Buffer, messageId: string): Promise<SubmittedMessage> {
   return {

@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 export interface OutgoingMail {
   /** The message id; it also goes into the Message-ID header. */
   id: string;
-  /** Addresses or mailboxes with display names, as accepted (SPEC §4). */
+  /** Addresses or mailboxes with display names, as accepted (docs/api.md#sending). */
   from: string;
   to: string[];
   cc: string[];
@@ -21,7 +21,7 @@ export interface OutgoingMail {
   /** One with a contentId goes inline under that Content-ID, for the HTML's `cid:` references. */
   attachments: { fileName: string; contentType: string; content: Buffer; contentId: string | null }[];
   /**
-   * A message submitted over SMTP (SPEC §10): these bytes go out as received, with our Message-ID
+   * A message submitted over SMTP (docs/api.md#smtp-submission): these bytes go out as received, with our Message-ID
    * and `headers` added, and the other fields serve the envelope alone.
    */
   mime?: Buffer;
@@ -34,11 +34,11 @@ export interface OutgoingMail {
   copyFor?: {
     address: string;
     position: number;
-    /** With BOUNCE_DOMAIN: the VERP envelope sender naming this recipient (SPEC §9); absent: the From address. */
+    /** With BOUNCE_DOMAIN: the VERP envelope sender naming this recipient (docs/delivery-and-deliverability.md); absent: the From address. */
     envelopeFrom?: string;
   };
   /** The Date header; absent: the moment of composing (as each delivery attempt does). */
   date?: Date;
-  /** The DKIM key to sign with (SPEC §9); absent: sent unsigned. */
+  /** The DKIM key to sign with (docs/delivery-and-deliverability.md); absent: sent unsigned. */
   dkim?: { domainName: string; keySelector: string; privateKey: KeyObject };
 }

@@ -16,16 +16,16 @@ interface MailsplitChunk {
 const { Splitter, Joiner } = require('mailsplit') as { Splitter: new () => Transform; Joiner: new () => Transform };
 
 /**
- * Header fields of the submitted message that only the service writes (SPEC §10), whatever the
- * client wrote: the Message-ID that names our message; never a Bcc (SPEC §4: bcc recipients are in
+ * Header fields of the submitted message that only the service writes (docs/api.md#smtp-submission), whatever the
+ * client wrote: the Message-ID that names our message; never a Bcc (docs/api.md#sending: bcc recipients are in
  * no header); the trace and signature fields, which a client's copy would forge (a Return-Path of
  * its choosing, a DKIM-Signature of another domain over our bytes); and the unsubscribe fields,
- * which are ours to offer (SPEC §9) and a client's would send readers elsewhere.
+ * which are ours to offer (docs/delivery-and-deliverability.md) and a client's would send readers elsewhere.
  */
 const REPLACED = ['Message-ID', 'Bcc', 'Return-Path', 'DKIM-Signature', 'List-Unsubscribe', 'List-Unsubscribe-Post'];
 
 /**
- * A message submitted over SMTP as it is delivered (SPEC §10): its own bytes, but for the top
+ * A message submitted over SMTP as it is delivered (docs/api.md#smtp-submission): its own bytes, but for the top
  * header block, where our Message-ID replaces the client's (if any), the other fields only we
  * write are dropped, and `headers` (a copy's List-Unsubscribe) are added, replacing fields of the
  * same names. Everything below the top header block, bodies and attachments, passes byte for byte.

@@ -2,7 +2,7 @@ import { compile } from 'html-to-text';
 import { Tokenizer } from 'htmlparser2';
 
 // Compiled once: compiling the selector tree on each call was a tenth of a worker's CPU. An inline
-// image (`cid:`, SPEC §4) is shown by its alt text alone: a reader of the plain text cannot follow
+// image (`cid:`, docs/api.md#sending) is shown by its alt text alone: a reader of the plain text cannot follow
 // a link to a part of the mail; an image without alt text leaves nothing.
 const formatted = compile({
   wordwrap: 78,

@@ -8,7 +8,7 @@ const SECRET = 'a-secret-of-at-least-thirty-two-characters!';
 
 describe(AppConfig.name, () => {
   describe('fromEnvironment', () => {
-    it('fills the defaults of SPEC §1', () => {
+    it('fills the defaults of docs/configuration.md', () => {
       const sut = AppConfig.fromEnvironment({ JWT_SECRET: SECRET });
 
       expect(sut.port).toBe(3000);
@@ -59,7 +59,7 @@ describe(AppConfig.name, () => {
       });
     });
 
-    it('reads the deliverability settings of SPEC §9, with their defaults', () => {
+    it('reads the deliverability settings of docs/delivery-and-deliverability.md, with their defaults', () => {
       const defaults = AppConfig.fromEnvironment({ JWT_SECRET: SECRET, PORT: '8080' }).deliverability;
       const given = AppConfig.fromEnvironment({
         JWT_SECRET: SECRET,

@@ -25,7 +25,7 @@ export class AppConfig {
   readonly host!: string;
   readonly role!: Role;
   readonly dataDir!: string;
-  /** Unset: the embedded PostgreSQL server is started (SPEC §1). */
+  /** Unset: the embedded PostgreSQL server is started (docs/configuration.md). */
   readonly databaseUrl!: string | undefined;
   readonly logLevel!: string;
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
@@ -45,7 +45,7 @@ export class AppConfig {
     timeoutMs: number;
     /** Seconds before each retry after the first, immediate attempt. */
     retryDelays: number[];
-    /** An endpoint failing for this long (and at least 5 attempts) is disabled (SPEC §11). */
+    /** An endpoint failing for this long (and at least 5 attempts) is disabled (docs/delivery-and-deliverability.md#webhooks). */
     disableAfterSeconds: number;
   };
   readonly delivery!: {
@@ -58,7 +58,7 @@ export class AppConfig {
   };
   /** Whole UTC days a message is kept past the day it was sent; undefined: forever (MessageRetention). */
   readonly retentionDays!: number | undefined;
-  /** SPEC §9: signing domains, the bounce and complaint loop, one-click unsubscribe. */
+  /** docs/delivery-and-deliverability.md: signing domains, the bounce and complaint loop, one-click unsubscribe. */
   readonly deliverability!: {
     /** Where recipients reach the service (unsubscribe links), without a trailing slash. */
     publicUrl: string;
@@ -72,7 +72,7 @@ export class AppConfig {
     encryptionKey: string;
   };
 
-  /** SPEC §13: mail received for users' receiving domains. */
+  /** docs/inbound.md: mail received for users' receiving domains. */
   readonly inbound!: {
     /** The host receiving domains' MX records name. */
     mxHost: string;
@@ -89,7 +89,7 @@ export class AppConfig {
     tls: { cert: Buffer; key: Buffer } | undefined;
   };
 
-  /** SPEC §10: the SMTP submission server of API processes. */
+  /** docs/api.md#smtp-submission: the SMTP submission server of API processes. */
   readonly submission!: {
     /** Unset: no submission server. */
     smtpPort: number | undefined;

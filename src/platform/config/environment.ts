@@ -8,7 +8,7 @@ function wholeNumber({ value }: { value: unknown }): unknown {
 
 const DELAY_LIST = /^\d{1,6}(,\d{1,6})*$/;
 
-/** The environment variables Mailroom reads (SPEC §1), as they arrive: strings, validated once at start-up. */
+/** The environment variables Mailroom reads (docs/configuration.md), as they arrive: strings, validated once at start-up. */
 export class Environment {
   /** Only `production` changes behaviour (no generated JWT key, no demo token). */
   @IsOptional()
@@ -182,7 +182,7 @@ export class Environment {
   @IsIn(['true', 'false'], { message: 'SUBMISSION_ALLOW_INSECURE_AUTH must be true or false' })
   SUBMISSION_ALLOW_INSECURE_AUTH?: string;
 
-  /** The host a receiving domain's MX record points at (SPEC §13); unset: the host of PUBLIC_URL. */
+  /** The host a receiving domain's MX record points at (docs/inbound.md); unset: the host of PUBLIC_URL. */
   @IsOptional()
   @IsFQDN({ require_tld: false }, { message: 'INBOUND_MX_HOST must be a host name, like mx.example.com' })
   INBOUND_MX_HOST?: string;

@@ -7,7 +7,7 @@ import { AppConfig, ConfigurationError } from './app-config';
 const SECRET = 'a-secret-of-at-least-thirty-two-characters!';
 const load = (env: Record<string, string>) => AppConfig.fromEnvironment({ JWT_SECRET: SECRET, ...env });
 
-describe('AppConfig: SMTP submission (SPEC §10)', () => {
+describe('AppConfig: SMTP submission (docs/api.md#smtp-submission)', () => {
   let dir: string;
   let cert: string;
   let key: string;

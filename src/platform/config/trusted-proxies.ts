@@ -6,7 +6,7 @@ export const MAX_TRUSTED_PROXIES = 100;
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /**
- * The reverse proxies in front (TRUST_PROXY, SPEC §1): addresses and CIDR ranges, IPv4 and IPv6.
+ * The reverse proxies in front (TRUST_PROXY, docs/configuration.md): addresses and CIDR ranges, IPv4 and IPv6.
  * An IPv4-mapped IPv6 peer (`::ffff:10.0.0.1`, what a dual-stack socket reports) is judged as the
  * IPv4 address it carries.
  */

@@ -14,7 +14,7 @@ type EmbeddedPostgresServer = {
 };
 
 /**
- * The zero-setup database (SPEC §1): PostgreSQL binaries from npm, data in `DATA_DIR/postgres`,
+ * The zero-setup database (docs/configuration.md): PostgreSQL binaries from npm, data in `DATA_DIR/postgres`,
  * listening on loopback only, on a free port, with a password kept beside the data.
  */
 export class EmbeddedPostgres implements OnApplicationShutdown {

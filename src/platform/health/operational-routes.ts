@@ -4,7 +4,7 @@ import { sendProblem } from '../problem/send-problem';
 const OPERATIONAL = /^\/(health|metrics)(\/|$)/i;
 
 /**
- * A worker process listens only for probes and scrapers (SPEC §1 ROLE): /health* and /metrics
+ * A worker process listens only for probes and scrapers (docs/configuration.md ROLE): /health* and /metrics
  * reach their controllers; every other path, API routes and docs included, is a 404.
  */
 export function onlyOperationalRoutes(request: Request, response: Response, next: NextFunction): void {

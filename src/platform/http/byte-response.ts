@@ -16,7 +16,7 @@ export interface Download {
 }
 
 /**
- * Answers with bytes a user's mail carries (SPEC §12), which may be hostile (an HTML attachment,
+ * Answers with bytes a user's mail carries (docs/api.md#reading-back), which may be hostile (an HTML attachment,
  * a received mail): always a download, never rendered in our origin. `attachment` with the name as
  * RFC 6266 writes it (an ASCII fallback and `filename*` for the rest), no type sniffing, and a
  * sandbox should a browser render it anyway. Headers set on Node's response itself, since
@@ -31,7 +31,7 @@ export function sendBytes(response: Response, { bytes, contentType, fileName }: 
 }
 
 const STRING = { schema: { type: 'string' } } as const;
-/** What every byte answer carries (SPEC §12), documented once. */
+/** What every byte answer carries (docs/api.md#reading-back), documented once. */
 const BYTE_HEADERS: Record<string, HeaderObject> = {
   'Content-Disposition': { description: '`attachment`, with the file name as RFC 6266 writes it', ...STRING },
   'X-Content-Type-Options': { description: '`nosniff`', ...STRING },

@@ -16,7 +16,7 @@ function normalized(address: string): string {
 }
 
 /**
- * The address a request comes from (SPEC §1), the one place that decides it: the TCP peer, unless
+ * The address a request comes from (docs/configuration.md), the one place that decides it: the TCP peer, unless
  * that is a trusted proxy; then the right-most X-Forwarded-For entry that is not itself trusted,
  * since each proxy appends the address it was reached from and only entries appended by our own
  * proxies can be believed (whatever is left of them the client wrote). An entry that is no address

@@ -6,7 +6,7 @@ import { RETRY_AFTER_SECONDS } from '../problem/problem-details';
 import { sendProblem } from '../problem/send-problem';
 
 /**
- * Graceful HTTP shutdown that holds under kept-alive load (SPEC §8). Node's `server.close()`
+ * Graceful HTTP shutdown that holds under kept-alive load (docs/scaling.md). Node's `server.close()`
  * keeps serving requests on kept-alive sockets, and destroys sockets it thinks idle while a
  * client's next request is already on the wire (a reset the client cannot tell from a lost
  * answer). So from `drain()` on every new request, on any socket, is refused with a 503 and

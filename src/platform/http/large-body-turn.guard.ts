@@ -7,7 +7,7 @@ export const LARGE_BODY_BYTES = 1024 * 1024;
 /**
  * Large bodies read and handled at once per process. The others wait unread in their sockets
  * (TCP holds their clients back), so that 16 concurrent 19 MiB batches do not hold 16 parsed
- * batches, and their copies on the way to PostgreSQL, in memory (SPEC §4's RSS bound). One: an
+ * batches, and their copies on the way to PostgreSQL, in memory (docs/api.md#sending's RSS bound). One: an
  * accepted 19 MiB batch alone raised the peak by 113 MB, and two at once peaked at 303–323 MB
  * (README, Performance).
  */

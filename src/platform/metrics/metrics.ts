@@ -58,7 +58,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** A submitted message's MIME parsed to read it back (SPEC §12): once per message, later reads use what it found. */
+  /** A submitted message's MIME parsed to read it back (docs/api.md#reading-back): once per message, later reads use what it found. */
   readonly readBackParses = new Counter({
     name: 'mailroom_read_back_parses_total',
     help: 'Submitted MIME parsed whole to read a message back (its first read; later ones reuse what it found)',

@@ -6,7 +6,7 @@ import { problemBody } from './problem-details';
 
 /**
  * Requests that Node's HTTP parser refuses never reach Express: by default Node answers them
- * with a bare status line. This answers them as problem+json too (SPEC §3): headers over Node's
+ * with a bare status line. This answers them as problem+json too (docs/api.md#errors): headers over Node's
  * limit (an oversized bearer token, say) get 431, any other unparsable request 400. A HEAD
  * request gets the same head and no body (RFC 9110 §9.3.2).
  */

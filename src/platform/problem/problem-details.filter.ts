@@ -6,7 +6,7 @@ import { problemBody } from './problem-details';
 import { ProblemError, ServiceUnavailableError } from './problem.errors';
 import type { Problem } from './problem.errors';
 
-/** Turns every error, ours or the framework's, into `application/problem+json` (SPEC §3). */
+/** Turns every error, ours or the framework's, into `application/problem+json` (docs/api.md#errors). */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger(ProblemDetailsFilter.name);
@@ -34,7 +34,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
 /**
  * Express decodes path parameters as it routes, before any guard, and turns a malformed escape
- * (`/user/messages/%ZZ`) into a 400. Such a path names nothing: 404, like an unknown id (SPEC §2).
+ * (`/user/messages/%ZZ`) into a 400. Such a path names nothing: 404, like an unknown id (docs/api.md#authentication).
  */
 const UNKNOWN_PATH: Problem = { status: 404, type: 'about:blank', detail: 'Nothing exists at this path.' };
 

@@ -9,7 +9,7 @@ export class FieldError {
   message!: string;
 }
 
-/** RFC 9457 problem details, the body of every error response (SPEC §3). */
+/** RFC 9457 problem details, the body of every error response (docs/api.md#errors). */
 export class ProblemDetails {
   @ApiProperty({ example: 'about:blank' })
   type!: string;

@@ -71,7 +71,7 @@ export class InvalidTokenError extends ProblemError {
   override readonly headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 }
 
-/** The caller spent its requests of this minute (SPEC §1 RATE_LIMIT_PER_MINUTE). */
+/** The caller spent its requests of this minute (docs/configuration.md RATE_LIMIT_PER_MINUTE). */
 export class RateLimitedError extends ProblemError {
   readonly status = 429;
 

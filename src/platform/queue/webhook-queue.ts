@@ -11,7 +11,7 @@ export interface WebhookJob {
   eventId: string;
 }
 
-/** One job per webhook event to post, put on the queue inside the transaction that created or rescheduled it (SPEC §7). */
+/** One job per webhook event to post, put on the queue inside the transaction that created or rescheduled it (docs/delivery-and-deliverability.md#webhooks). */
 @Injectable()
 export class WebhookQueue extends NamedQueue<WebhookJob> {
   readonly name = WEBHOOK_QUEUE;

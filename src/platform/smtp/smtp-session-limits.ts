@@ -1,6 +1,6 @@
 /**
  * What one client may take of a process through an SMTP server that faces the internet: the
- * inbound listener (SPEC §9) and the submission server (SPEC §10) alike. Tests may shorten a
+ * inbound listener (docs/delivery-and-deliverability.md) and the submission server (docs/api.md#smtp-submission) alike. Tests may shorten a
  * limit on the instance the app injects before the sessions they open.
  */
 export class SmtpSessionLimits {

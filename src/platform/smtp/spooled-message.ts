@@ -11,7 +11,7 @@ const CR = 0x0d;
 
 /**
  * A message's DATA written to a file of its own as it arrives, so that a session holds a few
- * chunks in memory however large its message and however slowly it comes (SPEC §10, §13: memory
+ * chunks in memory however large its message and however slowly it comes (docs/api.md#smtp-submission, docs/inbound.md: memory
  * stays bounded whatever clients send); the message is streamed through the parser, and read into
  * memory only to be stored, when its turn comes. Nothing past SIZE is written (smtp-server answers
  * 552 for it). Submission keeps nothing after a NUL byte (such a message is refused whole);

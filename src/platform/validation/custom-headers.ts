@@ -1,4 +1,4 @@
-// SPEC §4: the headers the service writes itself, or a relay or signer adds; a caller's copy
+// docs/api.md#sending: the headers the service writes itself, or a relay or signer adds; a caller's copy
 // would contradict them. Compared case-insensitively; the Content-* and List-Unsubscribe*
 // families as prefixes.
 const RESERVED_NAMES = new Set([

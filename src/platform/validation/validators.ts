@@ -27,7 +27,7 @@ export const IsEmailAddress = (options?: ValidationOptions) =>
   rule('isEmailAddress', isEmailAddress, 'must be an email address (name@example.com)', options);
 
 /**
- * SPEC §4: a subject needs a character that is not white space (a blank one is sent without a
+ * docs/api.md#sending: a subject needs a character that is not white space (a blank one is sent without a
  * Subject header). An empty string is the length rule's to refuse, not this one's too.
  */
 export const IsNotBlank = (options?: ValidationOptions) =>
@@ -39,7 +39,7 @@ export const IsNotBlank = (options?: ValidationOptions) =>
   );
 
 /**
- * Required unless `other` is given (SPEC §4: `html` or `text`). The pipe reports a missing value
+ * Required unless `other` is given (docs/api.md#sending: `html` or `text`). The pipe reports a missing value
  * with this rule's message rather than a bare "is required", so that the caller learns of both.
  */
 export const IsRequiredWithout = (other: string, options?: ValidationOptions) =>
@@ -211,7 +211,7 @@ export interface HeaderLimits {
   maxValueLength: number;
 }
 
-/** Custom headers (SPEC §4): each failing one is named (`headers.X-Foo`). */
+/** Custom headers (docs/api.md#sending): each failing one is named (`headers.X-Foo`). */
 export const IsCustomHeaders = (limits: HeaderLimits, options?: ValidationOptions) =>
   entriesRule(
     'isCustomHeaders',
@@ -230,7 +230,7 @@ export const IsCustomHeaders = (limits: HeaderLimits, options?: ValidationOption
   );
 
 /**
- * A Content-ID as SPEC §4 allows it: letters, digits and `.-_@` (the length is TextLength's). No
+ * A Content-ID as docs/api.md#sending allows it: letters, digits and `.-_@` (the length is TextLength's). No
  * angle brackets, spaces or quotes, so it goes into `Content-ID: <…>` and a `cid:` URL as it is.
  */
 export function isContentId(value: unknown): value is string {

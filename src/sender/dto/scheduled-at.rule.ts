@@ -1,7 +1,7 @@
 import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { parseDateTime } from '../../platform/validation/query-values';
 
-/** How far ahead a send may be scheduled (SPEC §4), as Resend and Postmark's peers allow. */
+/** How far ahead a send may be scheduled (docs/api.md#sending), as Resend and Postmark's peers allow. */
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
 
 /** Why `value` is no scheduledAt at the moment `now`, or undefined when it is one. A past moment is one: it means now. */

@@ -6,7 +6,7 @@ import { SendMessageDto } from './send-message.dto';
 
 export const MAX_BATCH_MESSAGES = 100;
 
-/** `POST /sender/send/batch` body (SPEC §4): each element is what POST /sender/send takes. */
+/** `POST /sender/send/batch` body (docs/api.md#sending): each element is what POST /sender/send takes. */
 export class SendBatchDto {
   @ApiProperty({
     type: [SendMessageDto],

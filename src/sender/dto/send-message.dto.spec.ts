@@ -113,7 +113,7 @@ describe(SendMessageDto.name, () => {
     expect((await fieldsRefused(body)).map((e) => e.field)).toEqual([field]);
   });
 
-  describe('html or text (SPEC §4)', () => {
+  describe('html or text (docs/api.md#sending)', () => {
     const { html: _html, ...withoutHtml } = valid;
     const transform = (body: object) => sut.transform(body, metadata);
     const refused = async (body: object) =>

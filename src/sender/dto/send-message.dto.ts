@@ -57,12 +57,12 @@ const MAILBOX_DESCRIPTION =
 // No `format: email`: a mailbox with a display name is not an RFC 5322 addr-spec, and a client
 // generated from the document would refuse it.
 const MAILBOXES = { type: 'array', items: { type: 'string' } } as const;
-/** A list of mailboxes, or one as a plain string (SPEC §4). */
+/** A list of mailboxes, or one as a plain string (docs/api.md#sending). */
 const oneOrManyMailboxes = (list: { minItems?: number; maxItems?: number } = {}) => ({
   oneOf: [{ type: 'string' }, { ...MAILBOXES, ...list }],
 });
 
-/** `POST /sender/send` body (seed §4.2, SPEC §4). Unknown fields are refused. */
+/** `POST /sender/send` body (seed §4.2, docs/api.md#sending). Unknown fields are refused. */
 export class SendMessageDto {
   @ApiProperty({ example: 'Your invoice', minLength: 1, maxLength: 998 })
   @IsString()

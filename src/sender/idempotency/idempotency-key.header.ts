@@ -7,7 +7,7 @@ import { idempotencyKeyOf } from './idempotency-keys';
 const parsed = new WeakMap<Request, IdempotencyKeyHeader>();
 
 /**
- * A request's Idempotency-Key header, checked once (SPEC §4) and read by both the interceptor,
+ * A request's Idempotency-Key header, checked once (docs/api.md#sending) and read by both the interceptor,
  * which reports its error with the body's, and the handler. Its error is thrown by `key()`, in
  * the handler, so that the body's validation has run first (a throw while Nest resolves the
  * handler's arguments would race the body's validation and hide its errors).

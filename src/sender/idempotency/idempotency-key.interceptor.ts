@@ -5,7 +5,7 @@ import { InvalidInputError } from '../../platform/problem/problem.errors';
 import { IdempotencyKeyHeader } from './idempotency-key.header';
 
 /**
- * Reports an invalid Idempotency-Key header with the body's errors (SPEC §3: every failing
+ * Reports an invalid Idempotency-Key header with the body's errors (docs/api.md#errors: every failing
  * field): the body is validated inside next.handle(), so a refused body's error passes here.
  * With a valid body, the handler's IdempotencyKeyHeader.key() throws the header's error alone.
  */

@@ -13,7 +13,7 @@ const LOCK_NAMESPACE = 0x69646b79;
 // Visible ASCII and spaces: what any client can put in a header and read back unchanged.
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
-/** The optional Idempotency-Key header, checked: 1–255 visible characters (SPEC §4). */
+/** The optional Idempotency-Key header, checked: 1–255 visible characters (docs/api.md#sending). */
 export function idempotencyKeyOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   if (!KEY.test(header))
@@ -22,7 +22,7 @@ export function idempotencyKeyOf(header: string | undefined): string | undefined
 }
 
 /**
- * Idempotency-Key for sends (SPEC §4), held in the send's own transaction: the key's
+ * Idempotency-Key for sends (docs/api.md#sending), held in the send's own transaction: the key's
  * transaction-scoped advisory lock makes a concurrent repeat a 409, in any process; the answer
  * is stored in the same commit as the message, so a repeat finds either both or neither.
  */

@@ -96,7 +96,7 @@ export class MessageIntake {
   }
 
   /**
-   * A batch (SPEC §4): every request is checked first, errors named `messages[i].…`, then all are
+   * A batch (docs/api.md#sending): every request is checked first, errors named `messages[i].…`, then all are
    * stored in one transaction or none is. The Idempotency-Key covers the batch as a whole.
    * `beforeStore` runs once every check has passed and the batch is no replay, just before the
    * messages are stored: where a way in spends what the batch costs (the REST API's rate limit).
@@ -167,8 +167,8 @@ export class MessageIntake {
   }
 
   /**
-   * The messages with their recipients on the owner's suppression list shown `suppressed` (SPEC
-   * §5), judged again at delivery. One look-up per user and kind of mail in the batch.
+   * The messages with their recipients on the owner's suppression list shown `suppressed` (
+   * docs/delivery-and-deliverability.md#statuses), judged again at delivery. One look-up per user and kind of mail in the batch.
    */
   private async withSuppressed(manager: EntityManager, messages: NewMessage[]): Promise<NewMessage[]> {
     const groups = new Map<string, { userId: string; bulk: boolean; keys: Set<string> }>();
@@ -195,7 +195,7 @@ export class MessageIntake {
     if (problem) throw new InvalidInputError([{ field: 'to', message: problem }]);
   }
 
-  /** A webhook URL that can never be delivered: said now (SPEC §7). */
+  /** A webhook URL that can never be delivered: said now (docs/delivery-and-deliverability.md#webhooks). */
   private refuseUnreachableWebhook(url: string | undefined): void {
     const problem = url && unreachableWebhookUrl(url, this.config.webhooks.allowPrivateNetworks);
     if (problem) throw new InvalidInputError([{ field: 'webhook.url', message: problem }]);

@@ -20,7 +20,7 @@ export interface ParsedSubmission {
 /**
  * Parses a message with mailparser's streaming MailParser (simpleParser's own base), counting each
  * attachment's bytes as they pass instead of keeping them: a 19 MiB message costs its text parts in
- * memory, not its attachments twice over (SPEC §10's memory bound). The HTML keeps its `cid:`
+ * memory, not its attachments twice over (docs/api.md#smtp-submission's memory bound). The HTML keeps its `cid:`
  * links, as a REST send's does.
  *
  * `text` is the message's own text part, never one mailparser derives from the HTML: its

@@ -2,7 +2,7 @@ import { InvalidInputError, PayloadTooLargeError, RateLimitedError } from '../..
 import { type SmtpReply, smtpReply } from '../../platform/smtp/smtp-reply';
 
 /**
- * A refusal of the intake as an SMTP reply at DATA (SPEC §10): what the REST API answers with 400
+ * A refusal of the intake as an SMTP reply at DATA (docs/api.md#smtp-submission): what the REST API answers with 400
  * or 413 is permanent (554, naming each failing field as the problem does), its 429 and anything
  * else (the database away) are worth retrying (451). undefined: a failure that is ours to log.
  */

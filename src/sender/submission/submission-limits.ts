@@ -1,7 +1,7 @@
 import { SmtpSessionLimits } from '../../platform/smtp/smtp-session-limits';
 
 /**
- * What one submission client may take of an API process (SPEC §10), beside the connections and
+ * What one submission client may take of an API process (docs/api.md#smtp-submission), beside the connections and
  * session time every SMTP server of ours limits. Tests may shorten a limit on the injected instance.
  */
 export class SubmissionLimits extends SmtpSessionLimits {
@@ -11,8 +11,8 @@ export class SubmissionLimits extends SmtpSessionLimits {
   failedLoginsPerAddress = 20;
   failedLoginWindowMs = 60_000;
   /**
-   * Messages read into memory and taken in at once per process; the others wait on disk (SPEC
-   * §10: 20 sessions of 19 MiB keep an API process under 300 MB of RSS).
+   * Messages read into memory and taken in at once per process; the others wait on disk (
+   * docs/api.md#smtp-submission: 20 sessions of 19 MiB keep an API process under 300 MB of RSS).
    */
   messagesAtOnce = 2;
 }

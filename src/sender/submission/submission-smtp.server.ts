@@ -28,13 +28,13 @@ interface SessionState {
 
 /**
  * RCPT takes this many, well past any MAX_RECIPIENTS (at most 1,000), so that a message with too
- * many is refused whole at DATA (SPEC §10) rather than cut short at RCPT; past it a client is
+ * many is refused whole at DATA (docs/api.md#smtp-submission) rather than cut short at RCPT; past it a client is
  * misbehaving.
  */
 const MAX_ENVELOPE_RECIPIENTS = 2000;
 
 /**
- * The SMTP submission server of SPEC §10 (SUBMISSION_SMTP_PORT, API processes): AUTH PLAIN or
+ * The SMTP submission server of docs/api.md#smtp-submission (SUBMISSION_SMTP_PORT, API processes): AUTH PLAIN or
  * LOGIN with an API key of scope `send` as the password, after STARTTLS unless insecure AUTH is
  * allowed; each message goes through the same intake as a REST send, with the envelope deciding
  * its recipients. What one client may take of the process is SubmissionLimits': connections,
@@ -146,7 +146,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
     return smtpReply(535, `Authentication failed: ${why}`);
   }
 
-  /** Every transaction checks the key again: one deleted since the login (SPEC §10: within a second) sends nothing more. */
+  /** Every transaction checks the key again: one deleted since the login (docs/api.md#smtp-submission: within a second) sends nothing more. */
   private async onMailFrom(session: SMTPServerSession, callback: Callback): Promise<void> {
     try {
       const holder = await this.apiKeys.authenticate((session.user as Submitter).key);
@@ -161,7 +161,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
 
   /**
    * DATA goes to disk as it comes, so that sessions hold no message in memory while they upload
-   * or wait; a few messages at a time per process are then read back and taken in (SPEC §10's
+   * or wait; a few messages at a time per process are then read back and taken in (docs/api.md#smtp-submission's
    * memory bound). A NUL byte anywhere refuses the message before anything is spent or stored:
    * no message may hold one, and one in a row would fail the group commit it shares with others.
    */

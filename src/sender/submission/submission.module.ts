@@ -6,7 +6,7 @@ import { SubmissionLimits } from './submission-limits';
 import { SubmissionSmtpServer } from './submission-smtp.server';
 import { SubmitMessageUseCase } from './submit-message.use-case';
 
-/** SMTP submission (SPEC §10): the SMTP way in to the intake, beside the REST one. */
+/** SMTP submission (docs/api.md#smtp-submission): the SMTP way in to the intake, beside the REST one. */
 @Module({
   imports: [AuthModule, IntakeModule, RateLimitModule],
   providers: [

@@ -15,7 +15,7 @@ export interface SubmittedBytes {
 }
 
 /**
- * One message submitted over SMTP, taken in exactly as a REST send would be (SPEC §10): its send
+ * One message submitted over SMTP, taken in exactly as a REST send would be (docs/api.md#smtp-submission): its send
  * body passes the REST body's own validation, it spends one request of the user's minute, and the
  * intake stores it (with its MIME as received) or refuses it. A message the validation refuses is
  * refused (554) whatever the count of the minute says and however the database fares. Refusals are

@@ -29,7 +29,7 @@ export interface SubmittedSendBody {
 }
 
 /**
- * Reads a message submitted over SMTP (SPEC §10) into the send body it amounts to, with
+ * Reads a message submitted over SMTP (docs/api.md#smtp-submission) into the send body it amounts to, with
  * mailparser: the subject decoded; html the HTML part, else the text part as HTML; text the text
  * part; the sender the From header's mailbox (several, or none, give a value the validation
  * refuses, naming `sender`). The envelope decides who gets it: `to` and `cc` are the To and Cc
@@ -100,7 +100,7 @@ function mailboxesOf(header: AddressObject | AddressObject[] | undefined): Email
 }
 
 /**
- * A mailbox as the send body takes one (SPEC §4): the bare address, or the decoded display name
+ * A mailbox as the send body takes one (docs/api.md#sending): the bare address, or the decoded display name
  * in quotes before it. A name the validation cannot take (control characters) is refused there.
  */
 function formatted({ name, address }: EmailAddress): string {

@@ -3,7 +3,7 @@ import { RecipientFateResponse, MessageResponse } from '../../messages';
 import { MESSAGE_STATUSES, RECIPIENT_EVENT_STATUSES } from '../../messages';
 import { TEST_EVENT_TYPE } from '../events/event-types';
 
-// The bodies POSTed to endpoints (SPEC §11), for the OpenAPI document: no operation returns them.
+// The bodies POSTed to endpoints (docs/delivery-and-deliverability.md#webhooks), for the OpenAPI document: no operation returns them.
 // Domains and suppressions sit beside this room, so their schemas are named rather than imported.
 
 abstract class EventEnvelope {

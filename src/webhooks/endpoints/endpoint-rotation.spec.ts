@@ -24,7 +24,7 @@ class MovableClock extends Clock {
 const HOUR = 60 * 60 * 1000;
 const OLD = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 
-describe('a rotated endpoint secret (SPEC §11: both signatures for 24 hours, then the new one only)', () => {
+describe('a rotated endpoint secret (docs/delivery-and-deliverability.md#webhooks: both signatures for 24 hours, then the new one only)', () => {
   const rotatedAt = new Date('2026-11-26T12:00:00.000Z');
   let clock: MovableClock;
   let repository: jest.Mocked<WebhookEndpointsRepository>;

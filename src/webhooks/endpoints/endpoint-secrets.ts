@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** How long a rotated secret still signs (SPEC §11), so that receivers can switch without losing events. */
+/** How long a rotated secret still signs (docs/delivery-and-deliverability.md#webhooks), so that receivers can switch without losing events. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -9,7 +9,7 @@ export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
  */
 export const ROTATION_COALESCE_MS = 10_000;
 
-/** A new endpoint secret: `whsec_` + base64 of 32 random bytes (SPEC §11 asks for 24 at least). */
+/** A new endpoint secret: `whsec_` + base64 of 32 random bytes (docs/delivery-and-deliverability.md#webhooks asks for 24 at least). */
 export function newEndpointSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }

@@ -20,7 +20,7 @@ export type EndpointForAttempt = Pick<WebhookEndpointEntity, 'id' | 'url' | 'ena
   previousSecret: string | null;
 };
 
-/** A user's webhook endpoints (SPEC §11); every method for the API takes the owner. */
+/** A user's webhook endpoints (docs/delivery-and-deliverability.md#webhooks); every method for the API takes the owner. */
 @Injectable()
 export class WebhookEndpointsRepository {
   constructor(
@@ -77,8 +77,8 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * Makes `fresh.secret` sign from now on, the current one beside it until `fresh.until` (SPEC
-   * §11), and returns it; or, when the endpoint was rotated at `since` or later, changes nothing
+   * Makes `fresh.secret` sign from now on, the current one beside it until `fresh.until` (
+   * docs/delivery-and-deliverability.md#webhooks), and returns it; or, when the endpoint was rotated at `since` or later, changes nothing
    * and returns the secret that rotation made. Serial per endpoint (the row is locked), so that
    * concurrent rotations make one new secret: each would otherwise push the secret before it out
    * of signing at once, the one the receiver holds among them. Undefined: no such endpoint.
@@ -140,7 +140,7 @@ export class WebhookEndpointsRepository {
   /**
    * Records an attempt's outcome: a success ends the failing streak; a failure extends it, and
    * disables the endpoint (`failing`) once it has lasted `disableAfterSeconds` over at least 5
-   * failed attempts (SPEC §11). Returns whether the endpoint is still enabled.
+   * failed attempts (docs/delivery-and-deliverability.md#webhooks). Returns whether the endpoint is still enabled.
    */
   async recordOutcome(
     manager: EntityManager,

@@ -24,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 /** As Resend and Svix cap them: enough for every consumer of an account, not a fan-out tool. */
 export const MAX_ENDPOINTS_PER_USER = 20;
 
-/** /user/webhook-endpoints (SPEC §11). */
+/** /user/webhook-endpoints (docs/delivery-and-deliverability.md#webhooks). */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
@@ -84,7 +84,7 @@ export class WebhookEndpointsService {
   }
 
   /**
-   * The new secret; the old one keeps signing beside it for 24 hours (SPEC §11). Rotations that
+   * The new secret; the old one keeps signing beside it for 24 hours (docs/delivery-and-deliverability.md#webhooks). Rotations that
    * overlap, or come within ROTATION_COALESCE_MS of the last, answer the secret that one made
    * (a double click, ten concurrent calls): every secret answered signs, and the secret the
    * receiver held before them is still the old one.
@@ -108,7 +108,7 @@ export class WebhookEndpointsService {
     return { eventId };
   }
 
-  /** A URL that can never be delivered: said now, as for a send's webhook (SPEC §7); a host name is judged at each attempt. */
+  /** A URL that can never be delivered: said now, as for a send's webhook (docs/delivery-and-deliverability.md#webhooks); a host name is judged at each attempt. */
   private refuseUnreachable(url: string | undefined): void {
     const problem = url && unreachableWebhookUrl(url, this.config.webhooks.allowPrivateNetworks);
     if (problem) throw new InvalidInputError([{ field: 'url', message: problem }]);

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A user's webhook endpoint (SPEC §11): where its account's events go, with its own signing secret. */
+/** A user's webhook endpoint (docs/delivery-and-deliverability.md#webhooks): where its account's events go, with its own signing secret. */
 @Entity('webhook_endpoints')
 @Index('ix_webhook_endpoints_user', ['userId', 'createdAt', 'id'])
 export class WebhookEndpointEntity {

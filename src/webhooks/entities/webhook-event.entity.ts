@@ -7,7 +7,7 @@ import { WEBHOOK_STATES } from '../webhook-state';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /**
- * One row of the event outbox (SPEC §11): an event for one target, a message's own webhook
+ * One row of the event outbox (docs/delivery-and-deliverability.md#webhooks): an event for one target, a message's own webhook
  * (endpointId null) or an endpoint. The API calls these deliveries.
  */
 @Entity('webhook_events')

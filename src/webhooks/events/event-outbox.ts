@@ -8,7 +8,7 @@ import { ACCOUNT_OUTBOX_SQL } from '../../messages';
 /**
  * The outbox writer for account events (domains, suppressions, inbound mail, endpoint tests):
  * called with the manager of the change's own transaction, so that an event exists exactly when
- * its change committed (SPEC §11). Message and recipient events are written by the lifecycle's
+ * its change committed (docs/delivery-and-deliverability.md#webhooks). Message and recipient events are written by the lifecycle's
  * statements themselves (messageOutboxCte).
  */
 @Injectable()

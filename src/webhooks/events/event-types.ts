@@ -1,7 +1,7 @@
 import { RECIPIENT_EVENT_STATUSES } from '../../messages';
 
 /**
- * The catalogue of account-wide events (SPEC §11). `message.<status>` is one type per message
+ * The catalogue of account-wide events (docs/delivery-and-deliverability.md#webhooks). `message.<status>` is one type per message
  * status and `recipient.<status>` one per fate the messages context announces (its
  * RECIPIENT_EVENT_STATUSES, which its lifecycle statements write); the full list is composed
  * where both are known (the webhooks context's EVENT_TYPES).
@@ -23,7 +23,7 @@ export const TEST_EVENT_TYPE = 'endpoint.test';
 export type EventType = `message.${string}` | AccountEventType | typeof TEST_EVENT_TYPE;
 
 /**
- * The `data` of the events written as they happen (SPEC §11); message and recipient events are
+ * The `data` of the events written as they happen (docs/delivery-and-deliverability.md#webhooks); message and recipient events are
  * rendered at delivery from the message as it stood at the change, so they carry none here.
  */
 export interface EventData {

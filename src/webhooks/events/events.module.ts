@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { EventOutbox } from './event-outbox';
 
 /**
- * Events (SPEC §11): the catalogue and the outbox writer every change calls. Global, as the job
+ * Events (docs/delivery-and-deliverability.md#webhooks): the catalogue and the outbox writer every change calls. Global, as the job
  * queue below it: messages, domains, suppressions and inbound mail all write through it.
  */
 @Global()

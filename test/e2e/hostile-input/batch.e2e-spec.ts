@@ -18,7 +18,7 @@ import { footprint } from '../../support/hostile-input/footprint';
 import { MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from '../../support/hostile-input/send-bodies';
 
 /*
- * Property-based fuzzing of POST /sender/send/batch (SPEC §3, §4): never a 5xx, every refusal a
+ * Property-based fuzzing of POST /sender/send/batch (docs/api.md#errors, docs/api.md#sending): never a 5xx, every refusal a
  * well-formed problem naming fields that point into the input, a refused batch writes nothing at
  * all, and an accepted one stores every message with its delivery job.
  *

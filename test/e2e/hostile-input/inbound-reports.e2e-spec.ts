@@ -11,7 +11,7 @@ import { itIfPython } from '../../support/python';
 const itWithPython = itIfPython("inbound-reports: the tests that speak through Python's smtplib");
 
 /*
- * Property-based fuzzing of the inbound listener (SPEC §5, §9), as POST /sender/send is fuzzed:
+ * Property-based fuzzing of the inbound listener (docs/delivery-and-deliverability.md#statuses, docs/delivery-and-deliverability.md), as POST /sender/send is fuzzed:
  * generated report mails (random text and binary, DSNs and feedback reports with random, missing
  * or broken fields, broken MIME framing, odd charsets, huge header lines, reports nested in
  * message/rfc822) go through nodemailer's SMTP transport to the VERP addresses of real delivered

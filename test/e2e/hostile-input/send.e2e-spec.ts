@@ -20,7 +20,7 @@ import { sendCase } from '../../support/hostile-input/send-cases';
 import { SEND_FIELDS } from '../../support/hostile-input/text';
 
 /*
- * Property-based fuzzing of POST /sender/send (SPEC §3, §4). Whatever arrives, the answer is
+ * Property-based fuzzing of POST /sender/send (docs/api.md#errors, docs/api.md#sending). Whatever arrives, the answer is
  * never a 5xx, every refusal is a well-formed problem, a 400 names the failing fields, and a
  * refused send writes nothing. Where a generator knows what it built (a valid body, a body with
  * one field broken on purpose, a body over a limit), the exact outcome is checked too.

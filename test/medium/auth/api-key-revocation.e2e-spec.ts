@@ -5,7 +5,7 @@ import { bearer, newUserId } from '../../support/tokens';
 const keyAuth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 /**
- * SPEC §10: a key is checked without a database round trip once a process has seen it, and a
+ * docs/api.md#smtp-submission: a key is checked without a database round trip once a process has seen it, and a
  * deleted key is refused by every process within one second. Two API processes on one database,
  * as in production; they share DATA_ENCRYPTION_KEY, as processes without a shared DATA_DIR must.
  * A database of their own: deletions by other suites would make them forget keys at other times.

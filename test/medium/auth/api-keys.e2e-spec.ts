@@ -7,7 +7,7 @@ import { bearer, newUserId } from '../../support/tokens';
 const KEY_FORMAT = /^mr_[A-Za-z0-9_-]{43}$/;
 const keyAuth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-/** SPEC §6, §10: POST, GET and DELETE /user/api-keys, and what a key may reach. */
+/** docs/api.md#routes, docs/api.md#smtp-submission: POST, GET and DELETE /user/api-keys, and what a key may reach. */
 describe('API keys', () => {
   let t: TestApp;
 
@@ -196,7 +196,7 @@ describe('API keys', () => {
     expect(second.key.slice(0, 8)).toMatch(/^mr_[A-Za-z0-9_-]{5}$/);
   });
 
-  describe('a key never widens itself (SPEC §10)', () => {
+  describe('a key never widens itself (docs/api.md#smtp-submission)', () => {
     const keysOnly = async (userId: string) => (await newKey(userId, { name: 'keys only', scopes: ['keys'] })).key;
 
     it('makes keys with its own scopes when none are asked for, not all three', async () => {

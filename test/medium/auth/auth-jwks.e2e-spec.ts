@@ -1,4 +1,4 @@
-// Authentication with an identity provider's keys (JWT_JWKS_URL, SPEC §2): RS256 and ES256 tokens
+// Authentication with an identity provider's keys (JWT_JWKS_URL, docs/api.md#authentication): RS256 and ES256 tokens
 // checked against a real JWKS endpoint, and a 503 when its keys cannot be fetched.
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { createServer, Server } from 'node:http';
@@ -16,7 +16,7 @@ import {
   withUnknownCrit,
 } from '../../support/jwt-checks';
 
-describe('authentication with JWT_JWKS_URL (SPEC §2)', () => {
+describe('authentication with JWT_JWKS_URL (docs/api.md#authentication)', () => {
   describe('with JWT_JWKS_URL', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });

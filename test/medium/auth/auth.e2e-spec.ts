@@ -14,7 +14,7 @@ import {
   withUnknownCrit,
 } from '../../support/jwt-checks';
 
-describe('authentication (SPEC §2)', () => {
+describe('authentication (docs/api.md#authentication)', () => {
   describe('with a shared HS256 key', () => {
     let t: TestApp;
 

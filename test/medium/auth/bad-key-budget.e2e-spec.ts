@@ -1,5 +1,5 @@
 // Refused API keys cost a database look-up each, so each client address has a budget of 20 a
-// minute (SPEC §10, as on the submission port): the 21st attempt is refused with 429 and
+// minute (docs/api.md#smtp-submission, as on the submission port): the 21st attempt is refused with 429 and
 // Retry-After, without a look-up, until the minute ends; valid keys from that address too (a
 // valid key cannot be told from an unknown one without the look-up), JWTs not. Other addresses
 // are not touched. Clients are node:http requests from distinct loopback addresses.

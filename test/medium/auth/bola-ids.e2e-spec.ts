@@ -1,4 +1,4 @@
-// Broken object-level authorization (SPEC §2), by id: every endpoint that takes an id, given another
+// Broken object-level authorization (docs/api.md#authentication), by id: every endpoint that takes an id, given another
 // user's real id, must answer exactly as it answers an id that exists nowhere, and must change
 // nothing of that user's (the world: bola-world.ts).
 import type { Test } from 'supertest';
@@ -6,7 +6,7 @@ import { rowsOwnedBy, sendBody } from '../../support/factories';
 import { bearer } from '../../support/tokens';
 import { aliceAndBob, nowhereLike, observe, TIMEOUT, VARIANTS } from '../../support/bola/bola-world';
 
-describe("BOLA: another user's id is answered like an id that exists nowhere (SPEC §2)", () => {
+describe("BOLA: another user's id is answered like an id that exists nowhere (docs/api.md#authentication)", () => {
   const { t, receiver, alice, bob, alicePath, ids, made, deliveries, aliceState } = aliceAndBob();
 
   it('has the data it probes: what Alice owns is found by Alice through the same endpoints', async () => {

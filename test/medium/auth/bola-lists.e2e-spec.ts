@@ -1,4 +1,4 @@
-// Broken object-level authorization (SPEC §2), in what is not asked for by id: lists, stats and
+// Broken object-level authorization (docs/api.md#authentication), in what is not asked for by id: lists, stats and
 // Idempotency-Key show each user only what is theirs (the world: bola-world.ts).
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
@@ -6,7 +6,7 @@ import { sendBody } from '../../support/factories';
 import { bearer, newUserId } from '../../support/tokens';
 import { aliceAndBob, observe, SHARED } from '../../support/bola/bola-world';
 
-describe('BOLA: lists and stored answers show each user only their own (SPEC §2)', () => {
+describe('BOLA: lists and stored answers show each user only their own (docs/api.md#authentication)', () => {
   const { t, alice, bob, alicePath, aliceKeys, plainBody, ids, made, aliceState } = aliceAndBob();
 
   describe('lists', () => {

@@ -1,7 +1,7 @@
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';
 
-/** GET /user/me: who the caller is and what its credential may do, for clients such as the console (SPEC §14). */
+/** GET /user/me: who the caller is and what its credential may do, for clients such as the console (docs/architecture.md#the-console). */
 describe('GET /user/me', () => {
   let t: TestApp;
 

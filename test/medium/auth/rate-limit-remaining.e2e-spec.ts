@@ -1,4 +1,4 @@
-// RateLimit-Remaining is exact in one process (SPEC §3, §8): a request counted in the database while
+// RateLimit-Remaining is exact in one process (docs/api.md#errors, docs/scaling.md): a request counted in the database while
 // the background write of hits admitted before it is still on its way counts after that write, so
 // its answer includes them. The database is real; only the write is held, to open that window.
 import { DataSource } from 'typeorm';

@@ -8,7 +8,7 @@ import { localAllowance } from '../../../src/auth/rate-limit/postgres-throttler.
 
 const LIMIT = 3;
 
-/** SPEC §1 RATE_LIMIT_PER_MINUTE and §3 429: one budget per user, shared by every API process. */
+/** docs/configuration.md RATE_LIMIT_PER_MINUTE and docs/api.md#errors 429: one budget per user, shared by every API process. */
 describe('rate limiting', () => {
   let t: TestApp;
   // A second API process on the same database: the budget is the database's, not the process's.

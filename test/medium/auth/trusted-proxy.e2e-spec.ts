@@ -1,4 +1,4 @@
-// TRUST_PROXY (SPEC §1): behind a reverse proxy, the refused-key budget is the client's, not the
+// TRUST_PROXY (docs/configuration.md): behind a reverse proxy, the refused-key budget is the client's, not the
 // proxy's. A real HTTP reverse proxy (node:http, appending the peer to X-Forwarded-For as nginx's
 // $proxy_add_x_forwarded_for does) stands in front of the app on 127.0.0.1, the one trusted
 // address; its clients connect to it from distinct loopback addresses. One client's 20 refused

@@ -1,4 +1,4 @@
-// Delivery status notifications back at the VERP address (SPEC §5, §9): a hard bounce bounces the
+// Delivery status notifications back at the VERP address (docs/delivery-and-deliverability.md#statuses, docs/delivery-and-deliverability.md): a hard bounce bounces the
 // message and suppresses the address, a soft one only bounces it, a delay notice is a history
 // entry only; each status change fires its webhook. Reports arrive through real SMTP clients.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Complaints, auto-replies, unreadable reports and repeats (SPEC §5, §9): an ARF report makes the
+// Complaints, auto-replies, unreadable reports and repeats (docs/delivery-and-deliverability.md#statuses, docs/delivery-and-deliverability.md): an ARF report makes the
 // message complained and suppresses the address; an auto-reply changes nothing; what cannot be
 // understood is recorded as unrecognized; the same report twice changes nothing more.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// DKIM signing at delivery (SPEC §9), end to end: a domain verified against a real DNS server on
+// DKIM signing at delivery (docs/delivery-and-deliverability.md), end to end: a domain verified against a real DNS server on
 // loopback (dns2), mail delivered by the real worker to a real SMTP sink, and the bytes received
 // checked by mailauth's DKIM verifier, which looks the key up in that same DNS server.
 import { randomUUID } from 'node:crypto';

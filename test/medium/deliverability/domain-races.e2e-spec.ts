@@ -1,4 +1,4 @@
-// Sending domains under concurrent requests (SPEC §6, §9), against a real DNS server on loopback
+// Sending domains under concurrent requests (docs/api.md#routes, docs/delivery-and-deliverability.md), against a real DNS server on loopback
 // (dns2): a verify racing a delete never brings the domain back nor answers 500; two users'
 // registrations of one name verify and go independently, each by its own key.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// POST, GET and DELETE /domains (SPEC §6, §9): a sending domain with its DKIM key pair and the DNS
+// POST, GET and DELETE /domains (docs/api.md#routes, docs/delivery-and-deliverability.md): a sending domain with its DKIM key pair and the DNS
 // records to publish, each user's domains invisible to the others, bad input refused whole.
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
 import { DkimKeyCipher } from '../../../src/deliverability/domains/dkim-key-cipher';

@@ -1,5 +1,5 @@
 // An internationalized BOUNCE_DOMAIN written in A-labels, as DNS zone files and MX records name
-// it (SPEC §9): reports to its VERP addresses arrive with the domain in A-labels (senders speak
+// it (docs/delivery-and-deliverability.md): reports to its VERP addresses arrive with the domain in A-labels (senders speak
 // SMTP in ASCII) or in U-labels (SMTPUTF8 senders), and the listener takes both.
 import { randomUUID } from 'node:crypto';
 import { RecipientTokens } from '../../../src/messages/recipient-token';

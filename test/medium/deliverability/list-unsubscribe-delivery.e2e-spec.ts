@@ -1,4 +1,4 @@
-// List-Unsubscribe on delivered mail (SPEC §9, RFC 2369, RFC 8058), read back from a real SMTP
+// List-Unsubscribe on delivered mail (docs/delivery-and-deliverability.md, RFC 2369, RFC 8058), read back from a real SMTP
 // sink with mailparser: bulk mail goes out as one transaction per recipient, each copy with the
 // recipient's own link, and the link a recipient received is the one that unsubscribes them.
 import { deliveringApp } from '../../support/delivering-app';
@@ -137,7 +137,7 @@ describe('List-Unsubscribe on delivered mail (ROLE=all, SMTP sink)', () => {
       const { id } = await send(userId, { to: [accepted, refused], bulkSendingId: 'spring' });
       const message = await waitForStatus(t.http, userId, id, 'sent');
 
-      // The message's entry, then one naming the refused recipient (SPEC §5 "Recipients").
+      // The message's entry, then one naming the refused recipient (docs/delivery-and-deliverability.md#statuses "Recipients").
       const [entry, named] = message.statusHistory.slice(-2);
       expect(entry.detail).toMatch(
         new RegExp(`^1 of 2 copies accepted, one per recipient: 250 .* \\(refused: ${refused} \\(.*550.*\\)\\)$`),

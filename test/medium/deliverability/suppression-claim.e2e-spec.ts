@@ -1,4 +1,4 @@
-// The suppress event in the claim's place (SPEC §5), on the delivery use case without a worker
+// The suppress event in the claim's place (docs/delivery-and-deliverability.md#statuses), on the delivery use case without a worker
 // (ROLE=api): which jobs end their message suppressed, guarded by the attempt as the claim is.
 import { randomUUID } from 'node:crypto';
 import { DeliverMessageUseCase } from '../../../src/delivery/deliver-message.use-case';
@@ -50,7 +50,7 @@ describe('the suppression check of a delivery claim', () => {
       { status: 'queued', detail: null },
       { status: 'sending', detail: null },
       { status: 'suppressed', detail: 'every recipient is suppressed: ada@example.com' },
-      // The recipient's own entry, with its reason (SPEC §5 "Recipients").
+      // The recipient's own entry, with its reason (docs/delivery-and-deliverability.md#statuses "Recipients").
       { status: 'suppressed', detail: 'manual' },
     ]);
   });
@@ -85,7 +85,7 @@ describe('the suppression check of a delivery claim', () => {
     expect(await history(id)).toEqual([
       { status: 'queued', detail: null },
       { status: 'sending', detail: 'skipped suppressed recipients: mallory@example.com, trent@example.com' },
-      // Each suppressed recipient's own entry, in its own fate, with its reason (SPEC §5 "Recipients").
+      // Each suppressed recipient's own entry, in its own fate, with its reason (docs/delivery-and-deliverability.md#statuses "Recipients").
       { status: 'suppressed', detail: 'manual' },
       { status: 'suppressed', detail: 'manual' },
     ]);

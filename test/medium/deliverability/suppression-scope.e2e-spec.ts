@@ -1,4 +1,4 @@
-// Suppression scope (SPEC §9): an unsubscribe stops bulk mail only (a message with a
+// Suppression scope (docs/delivery-and-deliverability.md): an unsubscribe stops bulk mail only (a message with a
 // bulkSendingId), so a reader who leaves a newsletter still gets the password reset; hard bounces,
 // complaints and manual entries stop everything, and a manual entry may ask for bulk only. One
 // entry per address, never narrowed: a later hard bounce or complaint widens an unsubscribe.

@@ -1,4 +1,4 @@
-// GET, POST and DELETE /user/suppressions (SPEC §6): the caller's list, paged like the message
+// GET, POST and DELETE /user/suppressions (docs/api.md#routes): the caller's list, paged like the message
 // list, bare addresses keyed case-insensitively, each user's entries invisible to the others;
 // a manual entry stops all mail or, asked, bulk mail only (§9), and an entry is never narrowed.
 import { randomUUID } from 'node:crypto';

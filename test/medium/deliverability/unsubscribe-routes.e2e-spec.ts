@@ -1,4 +1,4 @@
-// POST and GET /unsubscribe/{token} (SPEC §9, RFC 8058): the public routes of a List-Unsubscribe
+// POST and GET /unsubscribe/{token} (docs/delivery-and-deliverability.md, RFC 8058): the public routes of a List-Unsubscribe
 // link, against a real database, with tokens made under the app's own key.
 import type { AddressInfo } from 'node:net';
 import { RecipientTokens } from '../../../src/messages/recipient-token';

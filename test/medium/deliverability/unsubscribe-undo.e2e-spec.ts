@@ -108,7 +108,7 @@ describe('the sender named, and the undo (POST /unsubscribe/{token}/resubscribe)
     const message = await bulkMessage(t.db, userId, { to: [to] });
     const token = tokens.encode({ messageId: message.id, recipient: 0 });
     await post(token).expect(200);
-    // The owner stops bulk mail to the address too, by hand (SPEC §9: a manual entry may ask for bulk).
+    // The owner stops bulk mail to the address too, by hand (docs/delivery-and-deliverability.md: a manual entry may ask for bulk).
     await t.http.post('/user/suppressions').set(bearer(userId)).send({ email: to, scope: 'bulk' }).expect(201);
 
     await undo(token).expect(200);

@@ -1,4 +1,4 @@
-// POST /domains/{id}/verify (SPEC §9) against a real DNS server on loopback (dns2), reached through
+// POST /domains/{id}/verify (docs/delivery-and-deliverability.md) against a real DNS server on loopback (dns2), reached through
 // DNS_SERVERS: the record the API told us to publish verifies the domain; a missing or wrong one
 // leaves it pending naming the record; a failing or silent server answers in bounded time, never a 500.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// VERP (SPEC §9): with BOUNCE_DOMAIN set, each recipient gets its own SMTP transaction of the same
+// VERP (docs/delivery-and-deliverability.md): with BOUNCE_DOMAIN set, each recipient gets its own SMTP transaction of the same
 // message, from bounces+<token>@BOUNCE_DOMAIN, the token naming that message and recipient.
 import { randomUUID } from 'node:crypto';
 import { RecipientTokens } from '../../../src/messages/recipient-token';
@@ -76,7 +76,7 @@ describe('VERP envelope senders (BOUNCE_DOMAIN set)', () => {
       sink.refuseRecipients.add(refused.toLowerCase());
       const accepted = await send(userId, { to: [kept, refused] });
       const message = await waitForStatus(t.http, userId, accepted.id, 'sent');
-      // The message's entry, then the refused recipient's own (SPEC §5 "Recipients").
+      // The message's entry, then the refused recipient's own (docs/delivery-and-deliverability.md#statuses "Recipients").
       const [entry, named] = message.statusHistory.slice(-2);
       expect(entry.detail).toContain(`(refused: ${refused} (550 5.1.1 No such user here))`);
       expect(named).toMatchObject({ recipient: refused.toLowerCase(), detail: '550 5.1.1 No such user here' });

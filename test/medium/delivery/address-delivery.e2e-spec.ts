@@ -1,6 +1,6 @@
 // The addresses POST /sender/send accepts reach a real SMTP server (smtp-server) as they were
 // stored, in the envelope and in the headers as mailparser reads them; the ones it would refuse
-// are refused at once (SPEC §4).
+// are refused at once (docs/api.md#sending).
 import { sendBody } from '../../support/factories';
 import { deliveringApp } from '../../support/delivering-app';
 import { bearer, newUserId } from '../../support/tokens';

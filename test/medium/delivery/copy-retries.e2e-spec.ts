@@ -11,7 +11,7 @@ import { waitForStatus } from '../../support/wait-for';
 const TIMEOUT = 60_000;
 const address = (label: string) => `${label}-${randomUUID()}@example.com`;
 type History = { status: string; detail: string | null; recipient?: string }[];
-/** The message's own entries, without those naming one recipient (SPEC §5 "Recipients"). */
+/** The message's own entries, without those naming one recipient (docs/delivery-and-deliverability.md#statuses "Recipients"). */
 const own = (history: History) => history.filter((e) => e.recipient === undefined);
 
 describe('copy retries (one SMTP transaction per recipient)', () => {

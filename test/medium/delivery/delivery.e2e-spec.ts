@@ -169,7 +169,7 @@ describe('delivery over SMTP', () => {
     const failed = await waitForStatus(t.http, userId, all.id, 'failed');
     expect(failed.statusHistory.at(-1).detail).toContain('550');
     const sent = await waitForStatus(t.http, userId, some.id, 'sent');
-    // SPEC §5: the refused recipient has a history entry of its own, after the message's.
+    // docs/delivery-and-deliverability.md#statuses: the refused recipient has a history entry of its own, after the message's.
     const entry = sent.statusHistory.find((e: { status: string }) => e.status === 'sent');
     expect(entry.detail).toContain('refused: gone@example.com');
     expect(sent.statusHistory.at(-1)).toMatchObject({

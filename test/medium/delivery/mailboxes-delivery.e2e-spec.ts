@@ -1,4 +1,4 @@
-// Mailboxes with display names, cc, bcc, replyTo, text, custom headers and content types (SPEC §4)
+// Mailboxes with display names, cc, bcc, replyTo, text, custom headers and content types (docs/api.md#sending)
 // reach a real SMTP server (smtp-server) as sent: the envelope as the server saw it, the headers
 // and parts as mailparser reads them.
 import { readFileSync } from 'node:fs';
@@ -138,7 +138,7 @@ describe('mailboxes, cc, bcc and the other send fields over SMTP', () => {
       bcc: ['gone-bcc@example.com', 'kept@example.com'],
     });
     const sent = await waitForStatus(t.http, userId, message.id, 'sent');
-    // The message's entry, then one naming each refused recipient (SPEC §5 "Recipients").
+    // The message's entry, then one naming each refused recipient (docs/delivery-and-deliverability.md#statuses "Recipients").
     const [entry, ...named] = sent.statusHistory.slice(-3);
     expect(entry.detail).toContain('refused: gone-cc@example.com, gone-bcc@example.com');
     expect(named.map((e: { recipient: string }) => e.recipient)).toEqual([

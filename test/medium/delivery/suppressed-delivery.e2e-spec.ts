@@ -1,4 +1,4 @@
-// Delivery against the suppression list (SPEC §5, §9): suppressed recipients are skipped and named
+// Delivery against the suppression list (docs/delivery-and-deliverability.md#statuses, docs/delivery-and-deliverability.md): suppressed recipients are skipped and named
 // in the history; a message whose every recipient (to, cc and bcc) is suppressed ends `suppressed`
 // without touching SMTP, with its webhook; removing the entry lets mail through again.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Delivery across worker processes (SPEC §1 ROLE, §5 "at least once, even when a worker dies
+// Delivery across worker processes (docs/configuration.md ROLE, docs/delivery-and-deliverability.md#statuses "at least once, even when a worker dies
 // mid-delivery", §8 SIGTERM drains): real `node src/main.ts` workers, a real SMTP sink in this
 // process, and an in-process ROLE=api app that only queues, all on a database of this file's own.
 import { exitOf, startWorkerProcess, WorkerProcess } from '../../support/child-processes';

@@ -1,4 +1,4 @@
-// Every role can be probed and scraped (SPEC §1 ROLE, §6 /health and /metrics): a real ROLE=worker
+// Every role can be probed and scraped (docs/configuration.md ROLE, docs/api.md#routes /health and /metrics): a real ROLE=worker
 // process (`node src/main.ts`) on a PORT of its own, a real SMTP sink, and an in-process ROLE=api
 // app that only queues, on a database of this file's own. Read with Node's fetch.
 import { freePort } from '../../../src/platform/free-port';

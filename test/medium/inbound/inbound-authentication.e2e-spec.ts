@@ -1,4 +1,4 @@
-// SPF, DKIM and DMARC verdicts on received mail (SPEC §13), from mailauth with DNS_SERVERS: a real
+// SPF, DKIM and DMARC verdicts on received mail (docs/inbound.md), from mailauth with DNS_SERVERS: a real
 // DNS server on loopback (dns2) publishes each sender domain's records, nodemailer signs and
 // sends, and each stored verdict must be what mailauth itself, run here on the stored raw mail
 // with the same resolver and connection, reads. Nothing is refused for a failing verdict.

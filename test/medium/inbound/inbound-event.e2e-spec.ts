@@ -1,4 +1,4 @@
-// inbound.received (SPEC §11, §13): written in the transaction that stores a received mail, and
+// inbound.received (docs/delivery-and-deliverability.md#webhooks, docs/inbound.md): written in the transaction that stores a received mail, and
 // delivered to the owner's endpoints that subscribe to it, signed as standardwebhooks and svix
 // (libraries nobody here wrote) verify it; the other user the same mail was for hears only of its
 // own copy, and an endpoint subscribed to other types hears nothing.

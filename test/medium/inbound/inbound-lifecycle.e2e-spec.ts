@@ -1,5 +1,5 @@
-// The inbound listener starts and stops with the app (SPEC §8, §9): worker processes only, and
-// only with INBOUND_SMTP_PORT set (BOUNCE_DOMAIN or not: receiving domains need none, SPEC §13);
+// The inbound listener starts and stops with the app (docs/scaling.md, docs/delivery-and-deliverability.md): worker processes only, and
+// only with INBOUND_SMTP_PORT set (BOUNCE_DOMAIN or not: receiving domains need none, docs/inbound.md);
 // a closed app leaves the port closed.
 import { createConnection } from 'node:net';
 import { InboundSmtpListener } from '../../../src/inbound/inbound-smtp.listener';
@@ -61,7 +61,7 @@ describe('the inbound listener with the app', () => {
   );
 
   it(
-    'listens in a worker without BOUNCE_DOMAIN, for receiving domains (SPEC §13), refusing an address of no receiving domain (550)',
+    'listens in a worker without BOUNCE_DOMAIN, for receiving domains (docs/inbound.md), refusing an address of no receiving domain (550)',
     async () => {
       const t = await bootTestApp({ ROLE: 'worker', INBOUND_SMTP_PORT: '0' }, { isolatedDatabase: true });
       try {

@@ -1,4 +1,4 @@
-// Port 25 faces the internet (SPEC §13): each limit of a received mail at its maximum (taken) and
+// Port 25 faces the internet (docs/inbound.md): each limit of a received mail at its maximum (taken) and
 // one past it (refused whole with its documented reply, nothing stored), sent by nodemailer's
 // SMTP transport; the recipient limit spoken by a raw pipelining client.
 import { InboundMailLimits } from '../../../src/inbound/inbound-mail-limits';

@@ -1,4 +1,4 @@
-// The inbound SMTP listener's doors (SPEC §9): only live VERP, unsubscribe and role addresses of
+// The inbound SMTP listener's doors (docs/delivery-and-deliverability.md): only live VERP, unsubscribe and role addresses of
 // BOUNCE_DOMAIN pass RCPT; SIZE is advertised and enforced; a session that will not end is cut off.
 import { randomUUID } from 'node:crypto';
 import { ApplyReportsUseCase } from '../../../src/deliverability/bounces/apply-reports.use-case';

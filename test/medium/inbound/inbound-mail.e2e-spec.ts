@@ -1,6 +1,6 @@
-// Received mail as users read it (SPEC §13): composed and sent by nodemailer (MailComposer and
+// Received mail as users read it (docs/inbound.md): composed and sent by nodemailer (MailComposer and
 // its SMTP transport), read back through GET /user/inbound, its item, attachments and raw bytes
-// (SPEC §12's byte rules), one copy per user with only that user's recipients, replies linked to
+// (docs/api.md#reading-back's byte rules), one copy per user with only that user's recipients, replies linked to
 // the user's own sent messages, and nobody else's mail ever reachable.
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';

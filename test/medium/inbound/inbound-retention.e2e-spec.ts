@@ -1,4 +1,4 @@
-// MESSAGE_RETENTION_DAYS removes received mail too (SPEC §13): mail received before midnight UTC
+// MESSAGE_RETENTION_DAYS removes received mail too (docs/inbound.md): mail received before midnight UTC
 // that many days ago goes with its attachments; mail from within the window stays.
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { InboundRetention } from '../../../src/inbound/inbound-retention';

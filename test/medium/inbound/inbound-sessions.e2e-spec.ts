@@ -1,4 +1,4 @@
-// The inbound listener against hostile clients (SPEC §9): forged VERP addresses in many shapes
+// The inbound listener against hostile clients (docs/delivery-and-deliverability.md): forged VERP addresses in many shapes
 // are refused at RCPT with 550 and store nothing; RFC 5321's domainless postmaster is taken;
 // pipelined, malformed, endless, dripping and crowding sessions end as the limits say, and a
 // report that did not arrive whole changes nothing.

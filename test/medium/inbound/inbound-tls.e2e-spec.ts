@@ -1,4 +1,4 @@
-// STARTTLS on the inbound listener with INBOUND_TLS_CERT/_KEY (SPEC §13), spoken by clients
+// STARTTLS on the inbound listener with INBOUND_TLS_CERT/_KEY (docs/inbound.md), spoken by clients
 // nobody here wrote: nodemailer requiring TLS and trusting only the test's certificate, and
 // swaks with --tls; each mail is stored as any other.
 import { execFile } from 'node:child_process';

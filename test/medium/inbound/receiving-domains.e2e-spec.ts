@@ -1,4 +1,4 @@
-// PATCH /domains/{id} {receiving} (SPEC §13): a verified domain only (and never BOUNCE_DOMAIN),
+// PATCH /domains/{id} {receiving} (docs/inbound.md): a verified domain only (and never BOUNCE_DOMAIN),
 // one receiver per domain name across users, the MX record in dnsRecords, and the listener taking
 // its mail from then on; a domain that goes back to pending stops receiving.
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -173,7 +173,7 @@ describe('receiving domains', () => {
         receiving: false,
         receivingStopped: `Receiving stopped when another account turned receiving on for ${name} and DNS no longer had this domain's DKIM record (no TXT record at ${dkim.name}): verify the domain again.`,
       });
-      // Its owner is told, as a verify that found the record gone would tell it (SPEC §11).
+      // Its owner is told, as a verify that found the record gone would tell it (docs/delivery-and-deliverability.md#webhooks).
       const events = await t.db.query(
         `SELECT data->'domain'->>'status' AS status FROM webhook_events WHERE endpoint_id = $1 AND type = 'domain.pending'`,
         [endpoint.id],

@@ -1,4 +1,4 @@
-// POST /user/messages/{id}/cancel (SPEC §5, §6): scheduled, queued or deferred → canceled, and no
+// POST /user/messages/{id}/cancel (docs/delivery-and-deliverability.md#statuses, docs/api.md#routes): scheduled, queued or deferred → canceled, and no
 // delivery afterwards, even when a worker already holds the message's job; 409 from any other
 // status, 404 for an id that is not the caller's.
 import { randomUUID } from 'node:crypto';

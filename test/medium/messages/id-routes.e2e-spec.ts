@@ -1,5 +1,5 @@
 // Every route with an id in its path answers an id that cannot be percent-decoded (`%ZZ`) as it
-// answers any unknown id: a 404 problem (SPEC §2), never Express's 400 "Failed to decode param".
+// answers any unknown id: a 404 problem (docs/api.md#authentication), never Express's 400 "Failed to decode param".
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { bootTestApp, TestApp } from '../../support/test-app';

@@ -1,4 +1,4 @@
-// Reading back what was sent (SPEC §12): the content, each attachment and the .eml of messages
+// Reading back what was sent (docs/api.md#reading-back): the content, each attachment and the .eml of messages
 // sent through the API (inline and stored attachments, non-ASCII names, a custom header, bulk mail
 // sent as one copy per recipient, text-only, scheduled and canceled) and over SMTP submission,
 // each .eml parsed by mailparser and compared with what a real SMTP sink received.
@@ -19,7 +19,7 @@ const PNG = Buffer.from(
 const NOTES = Buffer.from('Grüße aus Köln – März\n');
 const PDF = Buffer.from('%PDF-1.4 Rechnung Nº 42 ✓');
 
-describe('reading back a message (SPEC §12)', () => {
+describe('reading back a message (docs/api.md#reading-back)', () => {
   const { t, sink } = deliveringApp({ SUBMISSION_SMTP_PORT: '0', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' });
   const userId = newUserId('read-back');
   const get = (path: string) => t.http.get(path).set(bearer(userId));

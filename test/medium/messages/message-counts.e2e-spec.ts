@@ -117,7 +117,7 @@ describe('list totals from kept counts', () => {
     expect(pending).toBe(0);
     await expectTotalsMatchPlainCounts(100);
 
-    // Scheduled ones come due, deferred ones are canceled (SPEC §5).
+    // Scheduled ones come due, deferred ones are canceled (docs/delivery-and-deliverability.md#statuses).
     await t.db.query(
       `UPDATE messages SET status = CASE status WHEN 'scheduled' THEN 'queued' ELSE 'canceled' END WHERE user_id = $1 AND status IN ('scheduled', 'deferred')`,
       [userId],

@@ -5,7 +5,7 @@ import { bootTestApp, TestApp } from '../../support/test-app';
 import { newUserId } from '../../support/tokens';
 
 /**
- * The guards of SPEC §5 as PostgreSQL applies them, on the lifecycle alone (ROLE=api: no worker
+ * The guards of docs/delivery-and-deliverability.md#statuses as PostgreSQL applies them, on the lifecycle alone (ROLE=api: no worker
  * moves these messages): which changes a batch makes, the history entry of each, and the outbox
  * row and job of each change a webhook asked for, all in the change's own transaction.
  */
@@ -44,7 +44,7 @@ describe('the message lifecycle on PostgreSQL', () => {
       )
     )[0];
 
-  it('moves a message only along SPEC §5, for the right attempt, with one history entry per move', async () => {
+  it('moves a message only along docs/delivery-and-deliverability.md#statuses, for the right attempt, with one history entry per move', async () => {
     const { id } = await storeMessage(t.db, newUserId());
 
     expect(await claim(id, 2)).toEqual([]);
@@ -183,7 +183,7 @@ describe('the message lifecycle on PostgreSQL', () => {
     expect(await t.db.query(`SELECT 1 FROM pgboss.job WHERE data->>'eventId' = $1`, [eventIds[0]])).toEqual([]);
   });
 
-  describe('recipient fates (SPEC §5 "Recipients")', () => {
+  describe('recipient fates (docs/delivery-and-deliverability.md#statuses "Recipients")', () => {
     const fatesOf = async (id: string) =>
       (
         await t.db.query<{ fates: { email: string; status: string; detail: string | null }[] }[]>(

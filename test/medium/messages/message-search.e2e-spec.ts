@@ -4,7 +4,7 @@ import { storeMessage } from '../../support/factories';
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';
 
-/** SPEC §6: `q`, the message list's free-text search of subjects and recipients. */
+/** docs/api.md#routes: `q`, the message list's free-text search of subjects and recipients. */
 describe('GET /user/messages?q=', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// GET /user/stats (SPEC §12): a day's byStatus[s] is the list's `total` for that day and status,
+// GET /user/stats (docs/api.md#reading-back): a day's byStatus[s] is the list's `total` for that day and status,
 // and a plain count of the messages, after stores across a UTC day boundary, sends, status
 // changes, retention and a cancel; the range's defaults and limits (366 days, not 367).
 import { MessageRetention } from '../../../src/messages/message-retention';
@@ -16,7 +16,7 @@ const MARCH_1_2025 = Date.UTC(2025, 2, 1);
 const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const today = () => Math.floor(Date.now() / DAY) * DAY;
 
-describe('GET /user/stats (SPEC §12)', () => {
+describe('GET /user/stats (docs/api.md#reading-back)', () => {
   let t: TestApp;
   const userId = newUserId('stats');
   const stats = (query: Record<string, string> = {}, user = userId) =>

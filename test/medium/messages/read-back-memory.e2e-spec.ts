@@ -1,4 +1,4 @@
-// Reading back a large submitted message keeps the API process's memory bounded (SPEC §12): one
+// Reading back a large submitted message keeps the API process's memory bounded (docs/api.md#reading-back): one
 // message of 19 MiB submitted over real SMTP, then 40 clients downloading its attachment at once
 // (its MIME parsed once, by the first read), and 20 clients that ask for its attachment, then its
 // .eml, and never read it. The process's peak RSS (VmHWM, reset

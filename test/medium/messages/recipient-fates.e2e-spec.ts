@@ -1,4 +1,4 @@
-// Each recipient's fate (SPEC §5 "Recipients") and the relay's refusals during delivery (SPEC §9),
+// Each recipient's fate (docs/delivery-and-deliverability.md#statuses "Recipients") and the relay's refusals during delivery (docs/delivery-and-deliverability.md),
 // against a real SMTP sink: one transaction for all (no BOUNCE_DOMAIN) and one copy per recipient
 // (BOUNCE_DOMAIN set), each refusal read by the report reader's rule.
 import { randomUUID } from 'node:crypto';
@@ -308,7 +308,7 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
     );
 
     it(
-      'shows in the 201 an entry for bulk mail only on bulk mail (SPEC §9 scope)',
+      'shows in the 201 an entry for bulk mail only on bulk mail (docs/delivery-and-deliverability.md scope)',
       async () => {
         const userId = newUserId('fates');
         const reader = address('reader');

@@ -1,4 +1,4 @@
-// GET /user/stats's recipients and rates (SPEC §12), against a real SMTP sink: recipients refused
+// GET /user/stats's recipients and rates (docs/api.md#reading-back), against a real SMTP sink: recipients refused
 // `550 5.1.1` at RCPT count as bounces over the recipients handed over; a policy refusal is handed
 // over without bouncing; a complaint counts over those accepted. Each day's `recipients` equals what
 // the list's Messages say of their recipients, in one transaction for all and one copy per recipient.
@@ -76,7 +76,7 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
         expect((await stats(userId)).rates).toEqual({ delivered: 0, bounceRate: null, complaintRate: null });
         const accepted = await send(userId, { to: [address('ok')] });
         await waitForStatus(t.http, userId, accepted.id, 'sent');
-        // A complaint, as the report reader records one (the lifecycle's statement, SPEC §9).
+        // A complaint, as the report reader records one (the lifecycle's statement, docs/delivery-and-deliverability.md).
         await t.db.query(
           `UPDATE messages SET status = 'complained', recipient_fates = jsonb_set(recipient_fates, '{0,status}', '"complained"') WHERE id = $1`,
           [accepted.id],

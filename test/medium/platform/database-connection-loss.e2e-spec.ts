@@ -18,7 +18,7 @@ function expectDatabaseAway(response: Response): void {
   expect(response.body).toMatchObject({ status: 503, detail: expect.stringMatching(/database/) });
 }
 
-describe('when the network to PostgreSQL fails (SPEC §3)', () => {
+describe('when the network to PostgreSQL fails (docs/api.md#errors)', () => {
   const userId = newUserId();
   let proxy: TcpProxy;
   let t: TestApp;

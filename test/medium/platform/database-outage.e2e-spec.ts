@@ -28,7 +28,7 @@ function expectDatabaseAway(response: Response): void {
   });
 }
 
-describe('while the database is away (SPEC §3)', () => {
+describe('while the database is away (docs/api.md#errors)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-outage-'));
   const server = EmbeddedPostgresInChild.spawn(dataDir);
   const userId = newUserId();

@@ -46,7 +46,7 @@ interface OpenApiDocument {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-describe('the OpenAPI document, used as given (SPEC §6)', () => {
+describe('the OpenAPI document, used as given (docs/api.md#routes)', () => {
   let t: TestApp;
   let doc: OpenApiDocument;
 
@@ -275,7 +275,7 @@ describe('the OpenAPI document, used as given (SPEC §6)', () => {
     const message = schemaOf('MessageResponse').properties!;
     const listParameters = operation('/user/messages', 'get').parameters!;
 
-    // SPEC §4: every address field of a send takes a mailbox (`Ada <ada@example.com>`), which `format: email` refuses.
+    // docs/api.md#sending: every address field of a send takes a mailbox (`Ada <ada@example.com>`), which `format: email` refuses.
     const mailboxFormats = [
       send.sender.format,
       // Each is one mailbox as a string or a list of them (as Resend takes them): both branches.

@@ -1,4 +1,4 @@
-// Migration RecipientCounts1765382400000 (SPEC §12's recipients per day): the messages stored before
+// Migration RecipientCounts1765382400000 (docs/api.md#reading-back's recipients per day): the messages stored before
 // it are counted by its backfill, those with fates kept by each fate (a failed one the server
 // refused for the address itself apart), those with none (`[]`) by the fate their status implies;
 // and the triggers keep the counts as the messages change or go.

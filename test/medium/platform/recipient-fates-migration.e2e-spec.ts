@@ -1,4 +1,4 @@
-// Messages with no fates kept (SPEC §5 "Recipients"): those stored before the migration that adds
+// Messages with no fates kept (docs/delivery-and-deliverability.md#statuses "Recipients"): those stored before the migration that adds
 // the column, and those a process of the previous version stores during a rolling deploy. The
 // migration rewrites no row; such a message shows fates read from its status, and its delivery and
 // reports go on as before, its `[]` left as it is.

@@ -1,4 +1,4 @@
-// The migration that encrypts webhook endpoint secrets at rest (SPEC §11, as DKIM keys are), on a
+// The migration that encrypts webhook endpoint secrets at rest (docs/delivery-and-deliverability.md#webhooks, as DKIM keys are), on a
 // database of its own migrated up to just before it, holding endpoints written in plain text: after
 // it, no secret is readable in its row, and the service's cipher opens each to what it was.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The migration that gives suppressions their scope (SPEC §9), on a database of its own that was
+// The migration that gives suppressions their scope (docs/delivery-and-deliverability.md), on a database of its own that was
 // migrated up to just before it and holds an entry of every reason: unsubscribes become `bulk`,
 // the others `all` without being rewritten, and the table then refuses a scope its reason may not
 // have, or none.

@@ -1,4 +1,4 @@
-// A batch is stored in one transaction (SPEC §4): a failure after its messages are written, here a
+// A batch is stored in one transaction (docs/api.md#sending): a failure after its messages are written, here a
 // database fault raised by a trigger on the last message's attachment, leaves nothing behind.
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from '../../support/factories';
 import { bootTestApp, TestApp } from '../../support/test-app';

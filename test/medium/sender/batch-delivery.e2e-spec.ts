@@ -1,4 +1,4 @@
-// Every message of a batch is delivered (SPEC §4, §5): one batch, one transaction, as many deliveries.
+// Every message of a batch is delivered (docs/api.md#sending, docs/delivery-and-deliverability.md#statuses): one batch, one transaction, as many deliveries.
 import { deliveringApp } from '../../support/delivering-app';
 import { waitForStatus } from '../../support/wait-for';
 import { newUserId } from '../../support/tokens';

@@ -1,4 +1,4 @@
-// Idempotency-Key on POST /sender/send/batch (SPEC §4): the key covers the whole batch.
+// Idempotency-Key on POST /sender/send/batch (docs/api.md#sending): the key covers the whole batch.
 import type { Response } from 'supertest';
 import { addressKey } from '../../../src/platform/mail/addresses';
 import { senderIdFor } from '../../../src/messages/addresses';

@@ -1,4 +1,4 @@
-// Rate limiting counts messages, not requests (SPEC §3, issue 14): a batch of N spends N of the
+// Rate limiting counts messages, not requests (docs/api.md#errors, issue 14): a batch of N spends N of the
 // caller's budget of the minute, and one that does not fit in what is left is refused whole.
 import type { Response } from 'supertest';
 import { rowsOwnedBy, sendBody } from '../../support/factories';

@@ -1,4 +1,4 @@
-// POST /sender/send/batch (SPEC §4): every message validated first, all stored in one transaction
+// POST /sender/send/batch (docs/api.md#sending): every message validated first, all stored in one transaction
 // or none, the answer in the order sent.
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from '../../support/factories';
 import { bootTestApp, TestApp } from '../../support/test-app';
@@ -149,7 +149,7 @@ describe('POST /sender/send/batch', () => {
       expect(fields.sort()).toEqual(
         ['messages[1].subject', 'messages[3].priority', 'messages[3].to', 'messages[4].html'].sort(),
       );
-      // Neither html nor text (SPEC §4: one of them is required).
+      // Neither html nor text (docs/api.md#sending: one of them is required).
       expect(response.body.errors.find((e: { field: string }) => e.field === 'messages[4].html').message).toBe(
         'is required when text is absent (give either or both)',
       );

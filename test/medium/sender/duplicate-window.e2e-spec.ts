@@ -1,4 +1,4 @@
-// SPEC §5: a message is sent at least once, and twice only when its worker dies between the SMTP
+// docs/delivery-and-deliverability.md#statuses: a message is sent at least once, and twice only when its worker dies between the SMTP
 // server's acceptance and the record of it. These tests hold that window to one outcome per slot
 // and measure it under a kill -9 (issue 12, item 4).
 import { Client } from 'pg';

@@ -1,4 +1,4 @@
-// Mailboxes, cc, bcc, replyTo, text, headers and contentType on the real database (SPEC §4): what
+// Mailboxes, cc, bcc, replyTo, text, headers and contentType on the real database (docs/api.md#sending): what
 // is stored and answered, how repeats across to, cc and bcc are dropped before MAX_RECIPIENTS
 // counts them, how the list filters find cc and bcc recipients, and every new limit at its
 // maximum and one past it.

@@ -1,4 +1,4 @@
-// The recipients' fates a Message shows from its acceptance on (SPEC §4, §5 "Recipients"), before
+// The recipients' fates a Message shows from its acceptance on (docs/api.md#sending, docs/delivery-and-deliverability.md#statuses "Recipients"), before
 // any delivery (ROLE=api): one per distinct recipient, whatever the spelling of its repeats; the
 // same in the 201, its replay, the list and the get; suppressed by the owner's list as the
 // entry's scope says, in a batch too; untouched by a cancel.
@@ -122,7 +122,7 @@ describe('recipient fates at intake', () => {
     await t.http.post(`/user/messages/${accepted.id}/cancel`).set(bearer(userId)).expect(200);
     const { body: canceled } = await t.http.get(`/user/messages/${accepted.id}`).set(bearer(userId)).expect(200);
     expect(canceled.status).toBe('canceled');
-    // SPEC §5: only the recipients not yet accepted become canceled, so none reads pending after it.
+    // docs/delivery-and-deliverability.md#statuses: only the recipients not yet accepted become canceled, so none reads pending after it.
     expect(accepted.recipients.map((r: { email: string }) => r.email)).toEqual([ok, listed]);
     expect(canceled.recipients).toEqual([
       {

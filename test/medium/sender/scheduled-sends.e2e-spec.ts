@@ -1,4 +1,4 @@
-// Scheduled sends (SPEC §4, §5): the queue's own delayed job holds the first delivery until
+// Scheduled sends (docs/api.md#sending, docs/delivery-and-deliverability.md#statuses): the queue's own delayed job holds the first delivery until
 // scheduledAt; taking it moves the message scheduled → queued → sending, each with its webhook.
 import { DELIVERY_QUEUE } from '../../../src/platform/queue/delivery-queue';
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from '../../support/factories';

@@ -1,5 +1,5 @@
-// Every limit of POST /sender/send (SPEC §4) and GET /user/messages (SPEC §6) at its maximum and
-// one past it, with the defaults of SPEC §1: the maximum is accepted, one past is a 400 naming
+// Every limit of POST /sender/send (docs/api.md#sending) and GET /user/messages (docs/api.md#routes) at its maximum and
+// one past it, with the defaults of docs/configuration.md: the maximum is accepted, one past is a 400 naming
 // the field (413 for attachment bytes), never a 500, and a refusal writes nothing.
 import { MAX_PAGE } from '../../../src/platform/paging';
 import { MESSAGE_STATUSES } from '../../../src/messages/message-status';

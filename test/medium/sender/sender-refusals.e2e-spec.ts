@@ -1,4 +1,4 @@
-// POST /sender/send refusing what SPEC §4 does not allow: each field past its limit, bodies too
+// POST /sender/send refusing what docs/api.md#sending does not allow: each field past its limit, bodies too
 // large, malformed or undecodable, and no token; nothing is written (the accepted shapes are in
 // sender.e2e-spec.ts).
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from '../../support/factories';

@@ -69,7 +69,7 @@ describe('POST /sender/send', () => {
       replyTo: null,
       scheduledAt: null,
       nextAttemptAt: null,
-      // One per distinct recipient, the address part as given (SPEC §5 "Recipients").
+      // One per distinct recipient, the address part as given (docs/delivery-and-deliverability.md#statuses "Recipients").
       recipients: [
         { email: 'Ada@Example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt },
         { email: 'grace@example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt },

@@ -18,7 +18,7 @@ const raw = (subject: string) =>
     ['From: tls@sender.example', 'To: bob@rcpt.example', `Subject: ${subject}`, '', 'over TLS', ''].join(CRLF),
   );
 
-describe('SMTP submission over STARTTLS (SPEC §10)', () => {
+describe('SMTP submission over STARTTLS (docs/api.md#smtp-submission)', () => {
   // Filled in before the app boots: deliveringApp reads its variables in its own beforeAll, which runs after this one.
   const env: Record<string, string> = { SUBMISSION_SMTP_PORT: '0', RATE_LIMIT_PER_MINUTE: '4' };
   let tls: Awaited<ReturnType<typeof selfSignedCertificate>>;

@@ -35,7 +35,7 @@ function handWritten(messageId: string): { raw: Buffer; body: Buffer } {
   return { raw: Buffer.concat([Buffer.from(head + CRLF + CRLF), body]), body };
 }
 
-describe('SMTP submission (SPEC §10)', () => {
+describe('SMTP submission (docs/api.md#smtp-submission)', () => {
   const { t, sink } = deliveringApp({
     SUBMISSION_SMTP_PORT: '0',
     SUBMISSION_ALLOW_INSECURE_AUTH: 'true',

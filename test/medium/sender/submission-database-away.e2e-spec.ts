@@ -9,7 +9,7 @@ import { apiKeyFor, submitWithNodemailer } from '../../support/submission/submis
 
 jest.setTimeout(60_000);
 
-describe('SMTP submission while the database is away (SPEC §3, §10)', () => {
+describe('SMTP submission while the database is away (docs/api.md#errors, docs/api.md#smtp-submission)', () => {
   let proxy: TcpProxy;
   let t: TestApp;
 

@@ -1,4 +1,4 @@
-// Hostile submitted messages (SPEC §10): a NUL byte, repeated identity fields, fields only the
+// Hostile submitted messages (docs/api.md#smtp-submission): a NUL byte, repeated identity fields, fields only the
 // service writes, and refusals that would quote non-ASCII text. Each is refused whole (or cleaned)
 // without touching anyone else's acceptance; every reply is ASCII. Clients: nodemailer, which
 // sends a `raw` message's bytes as they are, and supertest (node's http) for the REST sends beside them.
@@ -13,7 +13,7 @@ const ASCII_LINE = /^[\x20-\x7e]*$/;
 
 const message = (...lines: string[]) => Buffer.from([...lines, ''].join(CRLF));
 
-describe('hostile submitted messages (SPEC §10)', () => {
+describe('hostile submitted messages (docs/api.md#smtp-submission)', () => {
   const { t, sink } = deliveringApp({
     SUBMISSION_SMTP_PORT: '0',
     SUBMISSION_ALLOW_INSECURE_AUTH: 'true',

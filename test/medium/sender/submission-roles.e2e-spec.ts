@@ -16,7 +16,7 @@ function greeting(port: number): Promise<string> {
   });
 }
 
-describe('the SMTP submission server and the process roles (SPEC §1, §10)', () => {
+describe('the SMTP submission server and the process roles (docs/configuration.md, docs/api.md#smtp-submission)', () => {
   it('runs in an API process from start to close, and not at all in a worker', async () => {
     const api = await bootTestApp({ ...SUBMISSION, ROLE: 'api' });
     const port = api.app.get(SubmissionSmtpServer).port!;

@@ -1,4 +1,4 @@
-// One rule whatever the concurrency (SPEC §10): a message the API would refuse is refused at DATA
+// One rule whatever the concurrency (docs/api.md#smtp-submission): a message the API would refuse is refused at DATA
 // with a 5xx every time. 20 identical submissions of 19 MiB at once (nodemailer), their one part
 // HTML of over 5 MiB: each is refused with 554 naming html, and nothing is stored. The HTML nests
 // deeper than html-to-text can walk: mailparser's own text derivation overflowed the stack on it
@@ -10,7 +10,7 @@ import { apiKeyFor, submissionPort, submitWithNodemailer } from '../../support/s
 const MiB = 1024 * 1024;
 const CLIENTS = 20;
 
-describe('concurrent identical submissions (SPEC §10)', () => {
+describe('concurrent identical submissions (docs/api.md#smtp-submission)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp({ SUBMISSION_SMTP_PORT: '0', SUBMISSION_ALLOW_INSECURE_AUTH: 'true' });

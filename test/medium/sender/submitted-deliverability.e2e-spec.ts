@@ -1,4 +1,4 @@
-// A submitted message keeps SPEC §9's deliverability: with BOUNCE_DOMAIN, one copy per recipient
+// A submitted message keeps docs/delivery-and-deliverability.md's deliverability: with BOUNCE_DOMAIN, one copy per recipient
 // from its own VERP address; DKIM over the submitted bytes (checked by mailauth against a real DNS
 // server on loopback); suppressed recipients skipped.
 import { randomUUID } from 'node:crypto';
@@ -23,7 +23,7 @@ const CRLF = '\r\n';
 const BOUNCE_DOMAIN = 'bounces.mailroom.test';
 const TIMEOUT = 60_000;
 
-describe('deliverability of submitted mail (SPEC §9, §10)', () => {
+describe('deliverability of submitted mail (docs/delivery-and-deliverability.md, docs/api.md#smtp-submission)', () => {
   const dns = new TestDnsServer();
   const env: Record<string, string> = {
     SUBMISSION_SMTP_PORT: '0',

@@ -1,4 +1,4 @@
-// A message submitted over SMTP (SPEC §10) has its recipients' fates as a REST send has (SPEC §5
+// A message submitted over SMTP (docs/api.md#smtp-submission) has its recipients' fates as a REST send has (docs/delivery-and-deliverability.md#statuses
 // "Recipients"): typed by the headers that name them (Bcc: the envelope's others), and following
 // what the relay says of each, the submitted bytes sent again alone to one refused for now.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Text-only sends and inline images (SPEC §4), end to end: sent through the REST API, delivered by
+// Text-only sends and inline images (docs/api.md#sending), end to end: sent through the REST API, delivered by
 // the real worker to a real SMTP server (smtp-server), and read back by mailparser from the bytes
 // that server received. Refusals are 400 problems that store nothing.
 import { ParsedMail, simpleParser } from 'mailparser';

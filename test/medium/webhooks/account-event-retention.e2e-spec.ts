@@ -1,4 +1,4 @@
-// MESSAGE_RETENTION_DAYS for the delivery log of account events (SPEC §11), which have no message
+// MESSAGE_RETENTION_DAYS for the delivery log of account events (docs/delivery-and-deliverability.md#webhooks), which have no message
 // to be deleted with: the deliveries created before midnight UTC that many days ago go with their
 // attempts once no longer pending; those in the window, a pending one, and a message's event stay.
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';

@@ -1,4 +1,4 @@
-// The events of an account (SPEC §11) whatever causes them: recipients refused by the relay
+// The events of an account (docs/delivery-and-deliverability.md#webhooks) whatever causes them: recipients refused by the relay
 // (recipient.failed, and the hard_bounce suppression that follows), a recipient suppressed at
 // acceptance, an unsubscribe, and a domain whose DKIM record a real DNS server (dns2) serves or
 // no longer serves. Each reaches a real receiver and is verified by standardwebhooks and svix.
@@ -12,7 +12,7 @@ import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from '../../support/web
 import { createEndpoint, eventsAt, typesAt } from '../../support/webhook-endpoints/endpoint-support';
 import { BOTH, verdicts } from '../../support/webhook-endpoints/library-verification';
 
-describe('account events (ROLE=all, real receiver, SMTP sink and DNS server, SPEC §11)', () => {
+describe('account events (ROLE=all, real receiver, SMTP sink and DNS server, docs/delivery-and-deliverability.md#webhooks)', () => {
   const dns = new TestDnsServer();
   const env: Record<string, string> = { ...TO_LOOPBACK };
   beforeAll(async () => {
@@ -58,7 +58,7 @@ describe('account events (ROLE=all, real receiver, SMTP sink and DNS server, SPE
         reason: 'hard_bounce',
         messageId: first.id,
       });
-      // Suppressed at acceptance (SPEC §5): the 201 showed it, and the event was written with it.
+      // Suppressed at acceptance (docs/delivery-and-deliverability.md#statuses): the 201 showed it, and the event was written with it.
       expect(second.recipients).toContainEqual(expect.objectContaining({ email: gone, status: 'suppressed' }));
       expect(byType['recipient.suppressed'].data.message).toMatchObject({ id: second.id, status: 'queued' });
       expect(byType['recipient.suppressed'].data.recipient).toMatchObject({ email: gone, status: 'suppressed' });

@@ -1,4 +1,4 @@
-// The delivery log (SPEC §7): GET /user/webhook-deliveries and replays, each user's own only.
+// The delivery log (docs/delivery-and-deliverability.md#webhooks): GET /user/webhook-deliveries and replays, each user's own only.
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
 import { waitForQueueSettled } from '../../support/queue-settled';

@@ -1,4 +1,4 @@
-// Durability (SPEC §7): events are recorded with the status change that causes them, so they
+// Durability (docs/delivery-and-deliverability.md#webhooks): events are recorded with the status change that causes them, so they
 // wait for a worker that is not running yet, and outlive one killed mid-request. Its own
 // database, shared by an API app and real worker processes.
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';

@@ -1,4 +1,4 @@
-// Deleting an endpoint while the same user's messages change status (SPEC §11): the fan-out must
+// Deleting an endpoint while the same user's messages change status (docs/delivery-and-deliverability.md#webhooks): the fan-out must
 // never write a delivery for an endpoint whose delete commits during its statement. It did: the
 // statement's snapshot still showed the endpoint, its foreign-key check then found it deleted
 // (webhook_events_endpoint_id_fkey), and the send answered 500 or the claim failed and left its
@@ -14,7 +14,7 @@ import { waitForStatus, waitWhileChanging } from '../../support/wait-for';
 import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from '../../support/webhooks/webhook-app';
 import { createEndpoint, typesAt } from '../../support/webhook-endpoints/endpoint-support';
 
-describe('webhook endpoints: deleted while messages change status (SPEC §11)', () => {
+describe('webhook endpoints: deleted while messages change status (docs/delivery-and-deliverability.md#webhooks)', () => {
   const { receiver, t } = bootWebhookApp(TO_LOOPBACK);
 
   let held: QueryRunner | undefined;

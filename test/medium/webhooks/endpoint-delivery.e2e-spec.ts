@@ -1,4 +1,4 @@
-// Account-wide events reaching endpoints (SPEC §11) through a real HTTP receiver, each request
+// Account-wide events reaching endpoints (docs/delivery-and-deliverability.md#webhooks) through a real HTTP receiver, each request
 // verified by the standardwebhooks and svix libraries: fan-out beside a message's own webhook,
 // test events, rotation, endpoints disabled or deleted with events in flight, and replay.
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
@@ -10,7 +10,7 @@ import { deliveriesOf, secretOf } from '../../support/webhooks/webhook-endpoints
 import { createEndpoint, eventsAt, typesAt } from '../../support/webhook-endpoints/endpoint-support';
 import { BOTH, NEITHER, verdicts } from '../../support/webhook-endpoints/library-verification';
 
-describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', () => {
+describe('webhook endpoints: deliveries (ROLE=all, real receiver, docs/delivery-and-deliverability.md#webhooks)', () => {
   const { receiver, t, send } = bootWebhookApp({ ...TO_LOOPBACK, WEBHOOK_DISABLE_AFTER_SECONDS: '2' });
 
   it(
@@ -74,7 +74,7 @@ describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', (
         },
       });
 
-      // Each endpoint signs with its own secret, the message's webhook with the user's (SPEC §7).
+      // Each endpoint signs with its own secret, the message's webhook with the user's (docs/delivery-and-deliverability.md#webhooks).
       const userSecret = await secretOf(t.http, userId);
       const signedBy: [string, string][] = [
         [everything, all.secret],
@@ -91,7 +91,7 @@ describe('webhook endpoints: deliveries (ROLE=all, real receiver, SPEC §11)', (
           });
         }
 
-      // The log lists both kinds, filtered by endpoint and type (SPEC §11).
+      // The log lists both kinds, filtered by endpoint and type (docs/delivery-and-deliverability.md#webhooks).
       const bySent = await deliveriesOf(t.http, userId, { endpointId: sent.id });
       expect(bySent.deliveries).toEqual([
         expect.objectContaining({ eventId: ids[0], endpointId: sent.id, type: 'message.sent', state: 'delivered' }),

@@ -1,4 +1,4 @@
-// Endpoint signing secrets (SPEC §11): encrypted at rest as DKIM keys are, and rotations that
+// Endpoint signing secrets (docs/delivery-and-deliverability.md#webhooks): encrypted at rest as DKIM keys are, and rotations that
 // overlap make one new secret, so that every secret a rotate-secret call answered signs. Each
 // request is verified by the standardwebhooks and svix libraries at a real receiver.
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
@@ -10,7 +10,7 @@ import { BOTH, verdicts } from '../../support/webhook-endpoints/library-verifica
 
 const CONCURRENT_ROTATIONS = 10;
 
-describe('webhook endpoints: secrets at rest and concurrent rotations (SPEC §11)', () => {
+describe('webhook endpoints: secrets at rest and concurrent rotations (docs/delivery-and-deliverability.md#webhooks)', () => {
   const { receiver, t } = bootWebhookApp(TO_LOOPBACK);
 
   /** Sends the endpoint a test event; the request the receiver got. */

@@ -1,11 +1,11 @@
-// The webhook endpoints API (SPEC §11) on a real database: what it stores, what it refuses (400,
+// The webhook endpoints API (docs/delivery-and-deliverability.md#webhooks) on a real database: what it stores, what it refuses (400,
 // nothing stored), the 21st endpoint, another user's id, scopes. Deliveries: endpoint-delivery.e2e-spec.
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';
 
 const URL = 'https://hooks.example.com/mailroom';
 
-describe('webhook endpoints API (SPEC §11)', () => {
+describe('webhook endpoints API (docs/delivery-and-deliverability.md#webhooks)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();
@@ -34,7 +34,7 @@ describe('webhook endpoints API (SPEC §11)', () => {
       createdAt: expect.stringMatching(/Z$/),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
     });
-    // At least 24 random bytes (SPEC §11).
+    // At least 24 random bytes (docs/delivery-and-deliverability.md#webhooks).
     expect(Buffer.from(created.body.secret.slice('whsec_'.length), 'base64').length).toBeGreaterThanOrEqual(24);
     expect(created.headers.location).toBe(`/user/webhook-endpoints/${created.body.id}`);
     const { secret, ...endpoint } = created.body;
@@ -75,7 +75,7 @@ describe('webhook endpoints API (SPEC §11)', () => {
       .send({ enabled: false })
       .expect(200);
     expect(disabled.body).toMatchObject({ enabled: false, disabledReason: null, url: 'https://other.example.com/h' });
-    // A disabled endpoint cannot be tested (SPEC §11).
+    // A disabled endpoint cannot be tested (docs/delivery-and-deliverability.md#webhooks).
     const test = await t.http.post(`/user/webhook-endpoints/${id}/test`).set(bearer(userId)).expect(409);
     expect(test.body.detail).toMatch(/disabled/);
   });
@@ -151,7 +151,7 @@ describe('webhook endpoints API (SPEC §11)', () => {
       [{ url: 'https://xn--a.example/hook' }, ['url']],
       [{ url: null }, ['url']],
       [{ url: longUrl(2049) }, ['url']],
-      // Never deliverable (SPEC §7): a private address named outright, credentials in the URL.
+      // Never deliverable (docs/delivery-and-deliverability.md#webhooks): a private address named outright, credentials in the URL.
       [{ url: 'http://127.0.0.1:8080/hook' }, ['url']],
       [{ url: 'http://[::1]/hook' }, ['url']],
       [{ url: 'https://user:secret@example.com/hook' }, ['url']],
@@ -211,7 +211,7 @@ describe('webhook endpoints API (SPEC §11)', () => {
     });
   });
 
-  it('needs the keys scope to create, change or reveal, and read to list (SPEC §11)', async () => {
+  it('needs the keys scope to create, change or reveal, and read to list (docs/delivery-and-deliverability.md#webhooks)', async () => {
     const userId = newUserId('scopes');
     const { id } = (await create(userId, { url: URL }).expect(201)).body;
     const readKey = (

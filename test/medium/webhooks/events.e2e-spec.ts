@@ -1,4 +1,4 @@
-// Events (SPEC §7): what each event carries, and which status changes webhook.status selects.
+// Events (docs/delivery-and-deliverability.md#webhooks): what each event carries, and which status changes webhook.status selects.
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
 import { waitForQueueSettled } from '../../support/queue-settled';
@@ -65,7 +65,7 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
           customPayload: { orderId: 'A-1001', tenant: 'acme' },
         });
         for (const { id, event } of events) {
-          // SPEC §7: the body names the event, as its webhook-id header does.
+          // docs/delivery-and-deliverability.md#webhooks: the body names the event, as its webhook-id header does.
           expect(Object.keys(event).sort()).toEqual(['data', 'id', 'timestamp', 'type']);
           expect(event.id).toBe(id);
           expect(Object.keys(event.data).sort()).toEqual(['message', 'sequence']);
@@ -95,7 +95,7 @@ describe('webhook events (ROLE=all, private networks allowed)', () => {
           const { id, event } = events.find((e) => e.event.data.sequence === delivery.sequence)!;
           expect(delivery).toEqual({
             id,
-            // SPEC §11: a message's own webhook is no endpoint's, and its delivery's id is its event's.
+            // docs/delivery-and-deliverability.md#webhooks: a message's own webhook is no endpoint's, and its delivery's id is its event's.
             eventId: id,
             endpointId: null,
             messageId: accepted.id,

@@ -1,4 +1,4 @@
-// Fair turns in the webhook slots (SPEC §7, §11): one user's endpoints that never answer, with a
+// Fair turns in the webhook slots (docs/delivery-and-deliverability.md#webhooks, docs/delivery-and-deliverability.md#webhooks): one user's endpoints that never answer, with a
 // backlog of events, must not hold every slot. WEBHOOK_TIMEOUT_MS is long, so each post to them
 // holds its slot for the whole test; another user's events must still be delivered, and before
 // any of the hanging posts has ended (so not in a slot one of them gave back).

@@ -1,4 +1,4 @@
-// A worker killed with SIGKILL in the middle of a fan-out (SPEC §11, §8): every event still
+// A worker killed with SIGKILL in the middle of a fan-out (docs/delivery-and-deliverability.md#webhooks, docs/scaling.md): every event still
 // reaches every endpoint, and a repeat carries the same webhook-id and body. An API app and real
 // worker processes share a database of their own.
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';

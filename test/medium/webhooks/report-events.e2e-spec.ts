@@ -1,4 +1,4 @@
-// Recipient events from reports at the inbound listener (SPEC §9, §11): a bounce that moves the
+// Recipient events from reports at the inbound listener (docs/delivery-and-deliverability.md, docs/delivery-and-deliverability.md#webhooks): a bounce that moves the
 // message, one that does not (its message bounced already), and a complaint after them, each a
 // recipient event written with the fate it reports, beside the suppressions they cause.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Retries (SPEC §7): what is retried, with the same webhook-id and body, and when it stops.
+// Retries (docs/delivery-and-deliverability.md#webhooks): what is retried, with the same webhook-id and body, and when it stops.
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
 import { sendBody } from '../../support/factories';
 import { waitForQueueSettled } from '../../support/queue-settled';

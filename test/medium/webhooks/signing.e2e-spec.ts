@@ -1,4 +1,4 @@
-// Signing (SPEC §7): every event signed the Standard Webhooks way, with a secret per user that
+// Signing (docs/delivery-and-deliverability.md#webhooks): every event signed the Standard Webhooks way, with a secret per user that
 // survives restarts.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The SSRF guard (SPEC §7): with WEBHOOK_ALLOW_PRIVATE_NETWORKS unset, no webhook reaches a
+// The SSRF guard (docs/delivery-and-deliverability.md#webhooks): with WEBHOOK_ALLOW_PRIVATE_NETWORKS unset, no webhook reaches a
 // private, loopback or link-local address, neither at send time nor at delivery.
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from '../../support/factories';
 import { bearer, newUserId } from '../../support/tokens';

@@ -1,4 +1,4 @@
-// The world of the BOLA suites (SPEC §2): Alice owns real data, delivered by a real worker to a
+// The world of the BOLA suites (docs/api.md#authentication): Alice owns real data, delivered by a real worker to a
 // real SMTP sink and a real webhook receiver; Bob (and Carol) probe it. Every id kind Alice owns,
 // her state as anyone else's request could change it, and how two answers are compared.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The app the bounce-loop specs run (SPEC §9): ROLE=all with BOUNCE_DOMAIN and the inbound
+// The app the bounce-loop specs run (docs/delivery-and-deliverability.md): ROLE=all with BOUNCE_DOMAIN and the inbound
 // listener on a free port, delivering to a real SMTP sink, webhooks to a real receiver.
 import { InboundSmtpListener } from '../../../src/inbound/inbound-smtp.listener';
 import { bearer } from '../tokens';

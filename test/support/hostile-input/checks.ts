@@ -58,7 +58,7 @@ export class Tally {
 const mask = (text: string) =>
   text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>').replace(/\(.*\)$/, '(…)');
 
-/** SPEC §3: never a 5xx; every refusal is a problem whose status is the HTTP status. */
+/** docs/api.md#errors: never a 5xx; every refusal is a problem whose status is the HTTP status. */
 export function expectWellFormedAnswer(response: Response): void {
   expect(response.status).toBeLessThan(500);
   if (response.status < 300) return;
@@ -129,7 +129,7 @@ export function expectAcceptedSend(
     to: expect.any(Array),
     subject: expect.any(String),
     senderId: expect.stringMatching(UUID),
-    // Scheduled while its moment is after its acceptance (SPEC §4), else queued.
+    // Scheduled while its moment is after its acceptance (docs/api.md#sending), else queued.
     status:
       message.scheduledAt !== null && Date.parse(message.scheduledAt) > Date.parse(message.sentAt)
         ? 'scheduled'
@@ -147,7 +147,7 @@ export function expectAcceptedSend(
     replyTo: message.replyTo === null ? null : expect.any(Array),
     // Only a deferred message has a next attempt.
     nextAttemptAt: null,
-    // One pending recipient per to, cc and bcc entry, in that order (SPEC §5; the user is new: nothing suppressed).
+    // One pending recipient per to, cc and bcc entry, in that order (docs/delivery-and-deliverability.md#statuses; the user is new: nothing suppressed).
     recipients: (['to', 'cc', 'bcc'] as const).flatMap((type) =>
       ((message[type] ?? []) as string[]).map((entry) => ({
         // The entry's address part as given (a display name and angle brackets dropped, case kept).
@@ -219,7 +219,7 @@ export interface Page {
   [filter: string]: unknown;
 }
 
-/** SPEC §6's envelope, consistent with itself, holding only this user's messages. */
+/** docs/api.md#routes's envelope, consistent with itself, holding only this user's messages. */
 export function expectPageEnvelope(body: Page, userId: string): void {
   const nullOr = (matcher: unknown, value: unknown) => (value === null ? null : matcher);
   expect(body).toEqual({

@@ -4,7 +4,7 @@ import { MESSAGE_STATUSES } from '../../../src/messages/message-status';
 import type { QueryParam, Seeded, Verdict } from './query-cases';
 import { RESERVED_KEYS } from './text';
 
-/* GET /user/messages: what SPEC §6 says of a query, where it says something for sure, and the page it must answer. */
+/* GET /user/messages: what docs/api.md#routes says of a query, where it says something for sure, and the page it must answer. */
 
 export interface ReadParam {
   name: string;

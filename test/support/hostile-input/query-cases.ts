@@ -149,7 +149,7 @@ const seededAddress = fc.oneof(
   fc.constantFrom('İ@example.com', 'josé@example.com', 'ünïcödé@bücher.de'),
 );
 
-/** A query every reading of SPEC §6 accepts, with the instants its dates stand for. */
+/** A query every reading of docs/api.md#routes accepts, with the instants its dates stand for. */
 const validQueryParams: fc.Arbitrary<QueryParam[]> = fc
   .record(
     {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /*
- * Dates for GET /user/messages' queries (SPEC §6): valid ones generated from an instant, so the
+ * Dates for GET /user/messages' queries (docs/api.md#routes): valid ones generated from an instant, so the
  * test knows which instant the server must understand, at the extremes of four-digit years too;
  * and texts that are no date.
  */

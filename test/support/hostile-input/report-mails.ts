@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { hostileString } from './text';
 
 /*
- * Generated mail for the inbound listener (SPEC §9): plans drawn by fast-check, written into
+ * Generated mail for the inbound listener (docs/delivery-and-deliverability.md): plans drawn by fast-check, written into
  * bytes once the run knows which message and recipient it aims at. Each plan says what it may
  * cause, so that the suite can tell a change SPEC allows from one it does not:
  * - noise (random text, binary, broken MIME, with no word of failure: a subject such as

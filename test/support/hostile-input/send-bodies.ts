@@ -4,7 +4,7 @@ import { asciiEscaped, json, printableText, RESERVED_KEYS, validAddress, validMa
 
 /*
  * POST /sender/send: valid bodies, from the smallest to every field at its largest, and what a
- * generated case is. The suite runs with SPEC §1's default limits, so that its largest cases are
+ * generated case is. The suite runs with docs/configuration.md's default limits, so that its largest cases are
  * the largest a user can send.
  */
 
@@ -31,7 +31,7 @@ export interface SendCase {
 const shortened = (text: string) =>
   text.replace(/(.)\1{19,}/gsu, (run, c: string) => `${c.repeat(3)}…(${c} × ${[...run].length})…`);
 
-/** A case, printable; a body over 20 MiB is refused as a whole with 413 (SPEC §3), whatever it holds. */
+/** A case, printable; a body over 20 MiB is refused as a whole with 413 (docs/api.md#errors), whatever it holds. */
 export const sendCaseOf = (value: SendCase): SendCase =>
   Object.assign(value, {
     expect: Buffer.byteLength(value.raw) > MAX_BODY_BYTES ? { status: 413 } : value.expect,
@@ -131,7 +131,7 @@ const scheduledAt = fc
 const payloadKey = printableText(20, 100).filter((key) => !RESERVED_KEYS.includes(key));
 
 /**
- * A body every reading of SPEC §4 accepts: subject, to, sender and html (or, now and then, text
+ * A body every reading of docs/api.md#sending accepts: subject, to, sender and html (or, now and then, text
  * alone), any of the optional fields, each now and then at its limit.
  */
 export const validSendBody = fc

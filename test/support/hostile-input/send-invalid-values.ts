@@ -3,11 +3,11 @@ import { MAX_RECIPIENTS } from './send-bodies';
 import { hostileString, INVALID_MAILBOXES, json, jsonArray, jsonObject, printableText, validMailbox } from './text';
 
 /*
- * POST /sender/send: for each field, values no reading of SPEC §4 accepts, one past each limit
+ * POST /sender/send: for each field, values no reading of docs/api.md#sending accepts, one past each limit
  * among them (send-mutations.ts puts them into valid bodies).
  */
 
-// SPEC §4: a subject needs a character that is not white space.
+// docs/api.md#sending: a subject needs a character that is not white space.
 const BLANK_SUBJECTS = [' ', '   ', '\t', '\u00a0\u3000', '\ufeff \u2003'];
 
 // One past each limit, built once.
@@ -29,7 +29,7 @@ const ONE_PAST = {
   ],
   contentType: `${'a'.repeat(127)}/${'b'.repeat(128)}`,
 };
-// SPEC §4's reserved names in any letter case, the Content-* and List-Unsubscribe* families as prefixes.
+// docs/api.md#sending's reserved names in any letter case, the Content-* and List-Unsubscribe* families as prefixes.
 const RESERVED_HEADERS = [
   'From',
   'to',
@@ -49,7 +49,7 @@ const RESERVED_HEADERS = [
   'List-Unsubscribe-Post',
 ];
 
-// Values that are wrong for a field by any reading of SPEC §4 (null counts as missing, so it is
+// Values that are wrong for a field by any reading of docs/api.md#sending (null counts as missing, so it is
 // wrong for required fields only: an optional field given null is simply absent).
 const notAString = fc.oneof(
   fc.constantFrom(

@@ -43,7 +43,7 @@ const invalidValueMutation: fc.Arbitrary<Mutation> = fc.oneof(
 );
 const missingFieldMutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constantFrom(...REQUIRED_SEND_FIELDS).map((key): Mutation => ({ kind: 'drop', key, breaks: key })),
-  // html or text (SPEC §4): with neither (a null one is none), the refusal names html.
+  // html or text (docs/api.md#sending): with neither (a null one is none), the refusal names html.
   fc.constant<Mutation>({ kind: 'drop', key: 'html', alsoDrop: 'text', breaks: 'html' }),
   fc.constant<Mutation>({ kind: 'set', key: 'html', value: 'null', alsoDrop: 'text', breaks: 'html' }),
 );
@@ -191,7 +191,7 @@ const junkFieldMutation: fc.Arbitrary<Mutation> = fc.oneof(
     .map((addresses): Mutation => ({ kind: 'set', key: 'to', value: json(addresses) })),
 );
 
-/** An Idempotency-Key header that is empty, 256 characters long, or not visible ASCII (SPEC §4). */
+/** An Idempotency-Key header that is empty, 256 characters long, or not visible ASCII (docs/api.md#sending). */
 const idempotencyKeyMutation: fc.Arbitrary<Mutation> = fc
   .constantFrom('', 'K'.repeat(256), 'clé', 'a\tb')
   .map((value) => ({ kind: 'header', key: 'Idempotency-Key', value, breaks: 'Idempotency-Key' }));

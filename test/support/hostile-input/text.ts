@@ -25,7 +25,7 @@ export const SEND_FIELDS = [
   'headers',
   'scheduledAt',
 ];
-/** Required on their own; html is required when text is absent (SPEC §4). */
+/** Required on their own; html is required when text is absent (docs/api.md#sending). */
 export const REQUIRED_SEND_FIELDS = ['subject', 'to', 'sender'];
 export const QUERY_FIELDS = [
   'take',
@@ -261,7 +261,7 @@ export const INVALID_ADDRESSES = [
   'a\u200bda@example.com',
 ];
 
-// Mailboxes: an address, or one with a display name (SPEC §4).
+// Mailboxes: an address, or one with a display name (docs/api.md#sending).
 
 /** Display names as people write them: words (some beyond ASCII, some with dots), or quoted with commas and other specials. */
 export const displayName = fc.oneof(
@@ -284,7 +284,7 @@ export const validMailbox = fc.oneof(
   { weight: 3, arbitrary: validAddress },
   { weight: 1, arbitrary: fc.tuple(displayName, validAddress).map(([name, address]) => `${name} <${address}>`) },
 );
-/** The address part of a mailbox that was accepted, lower-cased: how repeats are found (SPEC §4). */
+/** The address part of a mailbox that was accepted, lower-cased: how repeats are found (docs/api.md#sending). */
 export const addressKeyOf = (mailbox: string) => (/<([^<>]*)>\s*$/.exec(mailbox)?.[1] ?? mailbox).toLowerCase();
 /** What no address field takes: the invalid addresses (but a display name, which is a mailbox now), lists, groups and broken names. */
 export const INVALID_MAILBOXES = [

@@ -1,4 +1,4 @@
-// The apps the Idempotency-Key specs run (SPEC §4): two API processes sharing one database, and
+// The apps the Idempotency-Key specs run (docs/api.md#sending): two API processes sharing one database, and
 // what the specs count and expect of their answers.
 import type { Response } from 'supertest';
 import { DELIVERY_QUEUE } from '../../../src/platform/queue/delivery-queue';

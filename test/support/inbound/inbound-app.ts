@@ -1,4 +1,4 @@
-// The app the inbound specs run (SPEC §13): ROLE=all with the inbound listener on a free port, a
+// The app the inbound specs run (docs/inbound.md): ROLE=all with the inbound listener on a free port, a
 // database of its own, and a real DNS server on loopback (dns2) as DNS_SERVERS, where the tests
 // publish the DKIM records that verify their domains and the SPF, DKIM and DMARC records that
 // received mail is judged by.

@@ -1,4 +1,4 @@
-// What the read-back tests share: the checks every byte answer must pass (SPEC §12), and the
+// What the read-back tests share: the checks every byte answer must pass (docs/api.md#reading-back), and the
 // comparison of a read-back .eml with what the SMTP sink received.
 import { parse as parseDisposition } from 'content-disposition';
 import type { ParsedMail } from 'mailparser';

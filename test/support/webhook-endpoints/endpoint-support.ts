@@ -1,4 +1,4 @@
-// Helpers of the endpoint delivery specs (SPEC §11): endpoints made through the API, and the
+// Helpers of the endpoint delivery specs (docs/delivery-and-deliverability.md#webhooks): endpoints made through the API, and the
 // events a receiver path got, one per webhook-id.
 import type TestAgent from 'supertest/lib/agent';
 import { bearer } from '../tokens';

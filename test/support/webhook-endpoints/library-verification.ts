@@ -1,4 +1,4 @@
-// Receivers' own verifiers (SPEC §11): the `standardwebhooks` and `svix` npm libraries, which
+// Receivers' own verifiers (docs/delivery-and-deliverability.md#webhooks): the `standardwebhooks` and `svix` npm libraries, which
 // nobody here wrote, each given a request as a receiver gets it.
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';

@@ -1,4 +1,4 @@
-// What a webhook receiver sees (SPEC §7): Standard Webhooks signatures and the events they carry.
+// What a webhook receiver sees (docs/delivery-and-deliverability.md#webhooks): Standard Webhooks signatures and the events they carry.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ReceivedRequest } from '../webhook-receiver';
 
@@ -42,7 +42,7 @@ export const verifiesRequest = (secret: string, request: ReceivedRequest) =>
   );
 
 export interface WebhookEvent {
-  /** The event's id, as its webhook-id header (SPEC §7). */
+  /** The event's id, as its webhook-id header (docs/delivery-and-deliverability.md#webhooks). */
   id: string;
   type: string;
   timestamp: string;

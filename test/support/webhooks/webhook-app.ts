@@ -1,4 +1,4 @@
-// The apps the webhook specs run (SPEC §6, §7): a real HTTP receiver on loopback
+// The apps the webhook specs run (docs/api.md#routes, docs/delivery-and-deliverability.md#webhooks): a real HTTP receiver on loopback
 // (test/support/webhook-receiver.ts), a real SMTP sink and the real application.
 import { randomUUID } from 'node:crypto';
 import { sendBody } from '../factories';
@@ -21,7 +21,7 @@ export const TO_LOOPBACK = {
 
 export const newPath = (label: string) => `/hooks/${label}/${randomUUID()}`;
 
-/** POST /sender/send's 201 answer (SPEC §4): the Message as accepted, whose other fields the tests read. */
+/** POST /sender/send's 201 answer (docs/api.md#sending): the Message as accepted, whose other fields the tests read. */
 export type AcceptedMessage = { id: string; status: string } & Record<string, unknown>;
 
 export interface WebhookApp {

@@ -1,4 +1,4 @@
-// The webhook endpoints a user calls (SPEC §7): the signing secret and the delivery log.
+// The webhook endpoints a user calls (docs/delivery-and-deliverability.md#webhooks): the signing secret and the delivery log.
 import type TestAgent from 'supertest/lib/agent';
 import { bearer } from '../tokens';
 

@@ -7,7 +7,7 @@ import { Empty, InlineError, NotAllowed } from '../../components/states';
 import { CreateKeyForm } from './create-key-form';
 import { Cell, Table } from '../../components/table';
 
-/** API keys (SPEC §10): create with scopes (the key shown once), list, delete. */
+/** API keys (docs/api.md#smtp-submission): create with scopes (the key shown once), list, delete. */
 export function ApiKeysPage() {
   const canManage = usePermission('keys');
   return (

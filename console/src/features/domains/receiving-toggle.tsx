@@ -5,7 +5,7 @@ import { useSetReceiving, type Domain } from '../../api/domains';
 import { InlineError } from '../../components/states';
 
 /**
- * Receiving on or off (SPEC §13) as a switch: a pending domain and a name another user receives
+ * Receiving on or off (docs/inbound.md) as a switch: a pending domain and a name another user receives
  * for are the API's 409s, shown as their detail; a key without `send` sees it disabled and why.
  */
 export function ReceivingToggle({ domain }: { domain: Domain }) {

@@ -4,7 +4,7 @@ import { inboundUrl, TEXT_FILTERS } from './url-filters';
 
 type TextFilter = (typeof TEXT_FILTERS)[number];
 
-/** Every filter of GET /user/inbound (SPEC §13); applying them starts again at page 1. */
+/** Every filter of GET /user/inbound (docs/inbound.md); applying them starts again at page 1. */
 export function InboundFiltersForm({
   filters,
   onApply,

@@ -5,7 +5,7 @@ import { QueryView } from '../../components/query-view';
 import { InboundFields } from './inbound-fields';
 import { Verdicts } from './verdicts';
 
-/** One received mail as Message shows one (SPEC §14): its fields, verdicts and content. */
+/** One received mail as Message shows one (docs/architecture.md#the-console): its fields, verdicts and content. */
 export function InboundMailPage() {
   const { id = '' } = useParams();
   const query = useInboundMail(id);

@@ -6,7 +6,7 @@ import { InboundFiltersForm } from './inbound-filters-form';
 import { InboundTable } from './inbound-table';
 import { inboundUrl } from './url-filters';
 
-/** Received mail (SPEC §13) with its filters and page in the URL, so a view can be shared or reloaded. */
+/** Received mail (docs/inbound.md) with its filters and page in the URL, so a view can be shared or reloaded. */
 export function InboundPage() {
   const { filters, show, filtered } = useUrlFilters(inboundUrl);
   const query = useInboundList(filters);

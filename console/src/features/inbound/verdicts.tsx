@@ -3,7 +3,7 @@ import type { InboundMail, Verdict } from '../../api/inbound';
 type Check = 'spf' | 'dkim' | 'dmarc';
 
 /**
- * Each result of SPEC §13's verifier in plain words, claiming no more than the check shows: an SPF
+ * Each result of docs/inbound.md's verifier in plain words, claiming no more than the check shows: an SPF
  * pass is about the server and the envelope's domain, not the From address; a DKIM pass is about a
  * signer, which may be another domain than the From address's; only DMARC ties a result to the
  * From domain. The word the API uses stays beside it.
@@ -43,7 +43,7 @@ const CHECKS = [
   ['dmarc', 'DMARC'],
 ] as const;
 
-/** SPF, DKIM and DMARC of a received mail; nothing was refused for them (SPEC §13). */
+/** SPF, DKIM and DMARC of a received mail; nothing was refused for them (docs/inbound.md). */
 export function Verdicts({ authentication }: { authentication: InboundMail['authentication'] }) {
   return (
     <section aria-labelledby="verdicts-title" className="card">

@@ -1,12 +1,12 @@
 import type { Message } from '../../api/messages';
 
-/** Recipient fates the relay accepted: a cancel keeps them (SPEC §5). */
+/** Recipient fates the relay accepted: a cancel keeps them (docs/delivery-and-deliverability.md#statuses). */
 const ACCEPTED = new Set(['sent', 'bounced', 'complained']);
 /** Recipient fates still to be tried: a cancel makes them canceled. */
 const WAITING = new Set(['pending', 'deferred']);
 
 /**
- * What Cancel asks before it cancels (SPEC §5): a partly delivered message cannot be unsent, so the
+ * What Cancel asks before it cancels (docs/delivery-and-deliverability.md#statuses): a partly delivered message cannot be unsent, so the
  * question names who already has it and how many will not get it.
  */
 export function cancelQuestion(message: Message): string {

@@ -2,7 +2,7 @@ import { useMessageContent } from '../../api/message-content';
 import { MailBodyView, MailContentSection } from '../../components/mail-content';
 import { QueryView } from '../../components/query-view';
 
-/** SPEC §14: the content as accepted — a preview, the text, custom headers, attachments, `.eml`. */
+/** docs/architecture.md#the-console: the content as accepted — a preview, the text, custom headers, attachments, `.eml`. */
 export function ContentSection({ messageId }: { messageId: string }) {
   const query = useMessageContent(messageId);
   return (

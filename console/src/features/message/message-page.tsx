@@ -12,7 +12,7 @@ import { Recipients } from './recipients';
 import { Timeline } from './timeline';
 import { WebhookDeliveries } from './webhook-deliveries';
 
-/** What happened to one message and why (SPEC §14): its fields, recipients, timeline,
+/** What happened to one message and why (docs/architecture.md#the-console): its fields, recipients, timeline,
  * content and webhooks. */
 export function MessagePage() {
   const { id = '' } = useParams();
@@ -36,7 +36,7 @@ export function MessagePage() {
   );
 }
 
-/** Cancel as SPEC §5 allows it: from scheduled, queued or deferred; otherwise why not, as the API's 409 says. */
+/** Cancel as docs/delivery-and-deliverability.md#statuses allows it: from scheduled, queued or deferred; otherwise why not, as the API's 409 says. */
 function cancelable(message: Message): Permission {
   if (CANCELABLE.includes(message.status)) return { allowed: true };
   return {

@@ -4,7 +4,7 @@ import { Moment } from '../../components/moment';
 import { StatusBadge } from '../../components/status-badge';
 import { Cell, Table } from '../../components/table';
 
-/** Each recipient's own fate (SPEC §5) with the reply or reason that set it; suppressed ones named first. */
+/** Each recipient's own fate (docs/delivery-and-deliverability.md#statuses) with the reply or reason that set it; suppressed ones named first. */
 export function Recipients({ message }: { message: Message }) {
   const suppressed = message.recipients.filter((recipient) => recipient.status === 'suppressed');
   return (

@@ -3,7 +3,7 @@ import { Moment } from '../../components/moment';
 import { StatusBadge } from '../../components/status-badge';
 import { NextAttempt } from './next-attempt';
 
-/** The status history, oldest first, each change with its SMTP reply or reason (SPEC §5). */
+/** The status history, oldest first, each change with its SMTP reply or reason (docs/delivery-and-deliverability.md#statuses). */
 export function Timeline({ message }: { message: Message }) {
   const history = message.statusHistory ?? [];
   const deferrals = history.filter((entry) => entry.status === 'deferred' && !entry.recipient).length;

@@ -8,7 +8,7 @@ import { QueryView } from '../../components/query-view';
 import { Empty, InlineError } from '../../components/states';
 import { StatusBadge } from '../../components/status-badge';
 
-/** The message's webhook events with every attempt's response, and replay (SPEC §6). */
+/** The message's webhook events with every attempt's response, and replay (docs/api.md#routes). */
 export function WebhookDeliveries({ messageId }: { messageId: string }) {
   const [page, setPage] = useState(1);
   const query = useMessageWebhookDeliveries(messageId, page);

@@ -2,7 +2,7 @@ import { MESSAGE_STATUSES, type MessageFilters, type MessageStatus } from '../..
 import { FilterPanel, PageSizeSelect, useFilterDraft } from '../../components/list-page/filter-panel';
 import { messagesUrl, PANEL_FILTERS } from './url-filters';
 
-/** Every filter of SPEC §6; applying them starts again at page 1. */
+/** Every filter of docs/api.md#routes; applying them starts again at page 1. */
 export function FiltersForm({
   filters,
   onApply,

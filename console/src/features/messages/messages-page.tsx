@@ -7,7 +7,7 @@ import { MessagesTable } from './messages-table';
 import { SearchForm } from './search-form';
 import { messagesUrl } from './url-filters';
 
-/** The message list (SPEC §6) with its filters and page in the URL, so a view can be shared or reloaded. */
+/** The message list (docs/api.md#routes) with its filters and page in the URL, so a view can be shared or reloaded. */
 export function MessagesPage() {
   const { filters, show, filtered } = useUrlFilters(messagesUrl);
   const query = useMessages(filters);

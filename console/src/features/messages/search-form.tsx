@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { useFilterDraft } from '../../components/list-page/filter-panel';
 
 /**
- * The free-text search (`q`, SPEC §6): subjects and recipients. Outside the folded filters, so
+ * The free-text search (`q`, docs/api.md#routes): subjects and recipients. Outside the folded filters, so
  * that looking a mail up is the first thing the page offers; applying it starts again at page 1.
  */
 export function SearchForm({ q, onSearch }: { q: string; onSearch: (q: string) => void }) {

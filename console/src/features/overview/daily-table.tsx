@@ -3,7 +3,7 @@ import { Cell, Table } from '../../components/table';
 
 /**
  * The chart's numbers as a table: its text alternative for screen readers and keyboard users. The
- * messages accepted each UTC day, and their recipients by their own fate (SPEC §12), which the rates count.
+ * messages accepted each UTC day, and their recipients by their own fate (docs/api.md#reading-back), which the rates count.
  */
 export function DailyTable({ days }: { days: StatsDay[] }) {
   // Newest first, as the Messages list reads.

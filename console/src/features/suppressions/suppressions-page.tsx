@@ -11,7 +11,7 @@ import { Empty, InlineError } from '../../components/states';
 import { AddSuppressionForm } from './add-suppression-form';
 import { Cell, Table } from '../../components/table';
 
-/** The suppression list (SPEC §6, §9): search by address, add, remove; the search is in the URL. */
+/** The suppression list (docs/api.md#routes, docs/delivery-and-deliverability.md): search by address, add, remove; the search is in the URL. */
 export function SuppressionsPage() {
   const [params, setParams] = useSearchParams();
   const email = params.get('email') ?? '';
@@ -46,7 +46,7 @@ export function SuppressionsPage() {
           aria-describedby="suppression-search-hint"
         />
         <button type="submit">Search</button>
-        {/* The API filters by the exact address (SPEC §9); part of one is refused, not matched. */}
+        {/* The API filters by the exact address (docs/delivery-and-deliverability.md); part of one is refused, not matched. */}
         <span id="suppression-search-hint" className="inline-note">
           A whole address: the search finds that address only.
         </span>

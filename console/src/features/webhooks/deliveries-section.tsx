@@ -13,12 +13,12 @@ import { Cell, Table } from '../../components/table';
 import { DeliveryDetails } from './delivery-details';
 import { deliveriesUrl, LOGGED_TYPES } from './url-filters';
 
-/** Every delivery of the account's events, newest first, by endpoint and type (SPEC §11), with replay. */
+/** Every delivery of the account's events, newest first, by endpoint and type (docs/delivery-and-deliverability.md#webhooks), with replay. */
 export function DeliveriesSection() {
   const { filters, show, filtered } = useUrlFilters(deliveriesUrl);
   const query = useWebhookDeliveries(filters);
   const endpoints = useWebhookEndpoints().data?.endpoints ?? [];
-  // SPEC §6: replay sends again, so it is the send scope's, not the keys scope's. A key without it
+  // docs/api.md#routes: replay sends again, so it is the send scope's, not the keys scope's. A key without it
   // is told once above the list, not in every row's Replay cell.
   const canSend = usePermission('send');
   const ownReasonId = useId();

@@ -8,7 +8,7 @@ import { Empty } from '../../components/states';
 import { EndpointCard } from './endpoint-card';
 import { EndpointForm } from './endpoint-form';
 
-/** The endpoints (SPEC §11): listing needs `read`; adding, like every change, needs `keys`. */
+/** The endpoints (docs/delivery-and-deliverability.md#webhooks): listing needs `read`; adding, like every change, needs `keys`. */
 export function EndpointsSection() {
   const query = useWebhookEndpoints();
   const canManage = usePermission('keys');

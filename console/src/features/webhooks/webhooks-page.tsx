@@ -1,7 +1,7 @@
 import { DeliveriesSection } from './deliveries-section';
 import { EndpointsSection } from './endpoints-section';
 
-/** Webhooks (SPEC §11, §14): the account's endpoints, then the deliveries to them with replay. */
+/** Webhooks (docs/delivery-and-deliverability.md#webhooks, docs/architecture.md#the-console): the account's endpoints, then the deliveries to them with replay. */
 export function WebhooksPage() {
   return (
     <section aria-labelledby="webhooks-title">

@@ -2,7 +2,7 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { sqlLiterals } from '../../../platform/database/sql-list';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../api-key-scope';
 
-/** A user's API key (SPEC §10): never the key itself, only its keyed hash (ApiKeyHasher). */
+/** A user's API key (docs/api.md#smtp-submission): never the key itself, only its keyed hash (ApiKeyHasher). */
 @Entity('api_keys')
 @Check('api_keys_name_check', 'char_length(name) BETWEEN 1 AND 100')
 @Check('api_keys_scopes_check', `cardinality(scopes) > 0 AND scopes <@ ARRAY[${sqlLiterals(API_KEY_SCOPES)}]::text[]`)

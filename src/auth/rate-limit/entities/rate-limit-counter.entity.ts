@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * One user's requests in the current minute (SPEC §1 RATE_LIMIT_PER_MINUTE). The table is
+ * One user's requests in the current minute (docs/configuration.md RATE_LIMIT_PER_MINUTE). The table is
  * UNLOGGED (see its migration), which TypeORM cannot express; it never compares it either.
  */
 @Entity('rate_limit_counters')

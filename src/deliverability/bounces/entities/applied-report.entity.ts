@@ -1,7 +1,7 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MessageEntity } from '../../../messages';
 
-/** A report the loop has applied (SPEC §9): the same report again changes nothing more. */
+/** A report the loop has applied (docs/delivery-and-deliverability.md): the same report again changes nothing more. */
 @Entity('applied_reports')
 export class AppliedReportEntity {
   @PrimaryColumn('uuid', { name: 'message_id' })

@@ -195,7 +195,7 @@ export function classify(failure: Failure): Outcome | undefined {
   const permanent = action === 'failed' || klass === 5 || (action === undefined && failure.permanence === 'permanent');
   if (!permanent) return klass === 4 || failure.permanence === 'temporary' ? 'delay' : undefined;
   // A server that gave up after retrying a temporary failure (Action: failed or a bounce saying
-  // so, with a 4.x.x): bounced, address kept (SPEC §9), even for a retried "450 4.1.1 User
+  // so, with a 4.x.x): bounced, address kept (docs/delivery-and-deliverability.md), even for a retried "450 4.1.1 User
   // unknown": a server answers so when it is configured to be unsure (Postfix's
   // unknown_local_recipient_reject_code, a directory it cannot reach).
   if (klass === 4) return 'soft';
@@ -220,7 +220,7 @@ const GAVE_UP_AFTER_RETRIES =
 
 /**
  * Whether a permanent failure that is not about the address is a relay giving up after retries
- * (SPEC §9: the message is bounced, the address kept; what failed was the route, not the
+ * (docs/delivery-and-deliverability.md: the message is bounced, the address kept; what failed was the route, not the
  * recipient). Meaningful only for a failure `classify` read as `soft`.
  */
 export function gaveUp(failure: Failure): boolean {

@@ -22,7 +22,7 @@ export class UpdateDomainDto {
   @ApiProperty({
     example: true,
     description:
-      'Receive mail at any address of this domain (SPEC §13): the domain must be verified, and no other user may receive for its name. Publish the `inbound` MX record of `dnsRecords` to have mail arrive',
+      'Receive mail at any address of this domain (docs/inbound.md): the domain must be verified, and no other user may receive for its name. Publish the `inbound` MX record of `dnsRecords` to have mail arrive',
   })
   @IsBoolean()
   receiving!: boolean;

@@ -1,12 +1,12 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 
-/** A user's sending domain (SPEC §6, §9): its DKIM key pair, and whether DNS publishes the key. */
+/** A user's sending domain (docs/api.md#routes, docs/delivery-and-deliverability.md): its DKIM key pair, and whether DNS publishes the key. */
 @Entity('sending_domains')
 @Unique('uq_sending_domains_user_name', ['userId', 'name'])
 // One key record per name and selector in DNS: two users of one domain never share a selector.
 @Unique('uq_sending_domains_name_selector', ['name', 'selector'])
 @Index('ix_sending_domains_user_created', ['userId', 'createdAt', 'id'])
-// One user receives for a domain name (SPEC §13), though several may send from it.
+// One user receives for a domain name (docs/inbound.md), though several may send from it.
 @Index('uq_sending_domains_receiver', ['name'], { unique: true, where: 'receiving = true' })
 export class SendingDomainEntity {
   @PrimaryColumn('uuid')
@@ -33,7 +33,7 @@ export class SendingDomainEntity {
   @Column({ type: 'timestamptz', name: 'verified_at', precision: 3, nullable: true })
   verifiedAt!: Date | null;
 
-  /** Whether the inbound listener takes mail for any address at this name for this user (SPEC §13). */
+  /** Whether the inbound listener takes mail for any address at this name for this user (docs/inbound.md). */
   @Column('boolean', { default: false })
   receiving!: boolean;
 

@@ -2,7 +2,7 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { oneOf } from '../../../platform/database/sql-list';
 import { SUPPRESSION_REASONS, type SuppressionReason, type SuppressionScope } from '../suppression-reason';
 
-/** An address a user's mail no longer goes to (SPEC §6, §9): skipped at delivery time. */
+/** An address a user's mail no longer goes to (docs/api.md#routes, docs/delivery-and-deliverability.md): skipped at delivery time. */
 @Entity('suppressions')
 @Check('suppressions_reason_check', oneOf('reason', SUPPRESSION_REASONS))
 @Check(

@@ -4,7 +4,7 @@ const DAY = `to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
 
 /**
  * Exact message counts kept per user, so that a list's `total` does not cost a scan of every
- * matching row (SPEC §6 at millions of messages per user):
+ * matching row (docs/api.md#routes at millions of messages per user):
  *   status    value = '',        status = the message's status  (no filter, statuses)
  *   day       value = UTC day,   status = the message's status  (date ranges, with statuses)
  *   sender    value = sender_id, status = ''                    (fromEmail)

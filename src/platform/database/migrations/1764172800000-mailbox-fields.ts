@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * SPEC §4's cc, bcc, replyTo, text and headers, each null where not given. cc and bcc recipients
+ * docs/api.md#sending's cc, bcc, replyTo, text and headers, each null where not given. cc and bcc recipients
  * also get message_recipients rows (the toEmail filter and its kept counts), added by the send.
  */
 export class MailboxFields1764172800000 implements MigrationInterface {

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const STATUSES_BEFORE = `'queued', 'sending', 'deferred', 'sent', 'failed'`;
 const STATUSES = `'scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled'`;
 
-/** Scheduled sends and cancel (SPEC §4, §5): the moment asked for, and the two statuses they bring. */
+/** Scheduled sends and cancel (docs/api.md#sending, docs/delivery-and-deliverability.md#statuses): the moment asked for, and the two statuses they bring. */
 export class ScheduledSends1764172801000 implements MigrationInterface {
   name = 'ScheduledSends1764172801000';
 

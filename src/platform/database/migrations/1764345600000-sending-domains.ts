@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Sending domains and their DKIM keys (SPEC §6, §9). */
+/** Sending domains and their DKIM keys (docs/api.md#routes, docs/delivery-and-deliverability.md). */
 export class SendingDomains1764345600000 implements MigrationInterface {
   name = 'SendingDomains1764345600000';
 

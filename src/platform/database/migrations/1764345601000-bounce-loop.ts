@@ -4,7 +4,7 @@ const STATUSES_BEFORE = `'scheduled', 'queued', 'sending', 'deferred', 'sent', '
 const STATUSES = `'scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed', 'bounced', 'complained'`;
 
 /**
- * The bounce and complaint loop (SPEC §5, §9): the statuses a report leads to; history entries
+ * The bounce and complaint loop (docs/delivery-and-deliverability.md#statuses, docs/delivery-and-deliverability.md): the statuses a report leads to; history entries
  * that name the recipient a report is about, and entries that record a report without changing
  * the status (a delay, a report nobody could read); and the reports already applied, so that the
  * same report twice changes nothing more.

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** API keys (SPEC §10) and the generation counter their revocation is announced by. */
+/** API keys (docs/api.md#smtp-submission) and the generation counter their revocation is announced by. */
 export class ApiKeys1764432000000 implements MigrationInterface {
   name = 'ApiKeys1764432000000';
 

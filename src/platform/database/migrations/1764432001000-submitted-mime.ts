@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** SMTP submission (SPEC §10): a submitted message keeps its own MIME, which delivery sends as received. */
+/** SMTP submission (docs/api.md#smtp-submission): a submitted message keeps its own MIME, which delivery sends as received. */
 export class SubmittedMime1764432001000 implements MigrationInterface {
   name = 'SubmittedMime1764432001000';
 

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Each API key's first 8 characters (`mr_` and 5 of its random part), shown in the listing so that
- * keys can be told apart (SPEC §10). Keys made before have none: only their hash was kept, so they
+ * keys can be told apart (docs/api.md#smtp-submission). Keys made before have none: only their hash was kept, so they
  * stay null rather than get a made-up prefix.
  */
 export class ApiKeyPrefix1764604800000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Each recipient's fate (SPEC §5), kept on the message so that the statements that change its
+ * Each recipient's fate (docs/delivery-and-deliverability.md#statuses), kept on the message so that the statements that change its
  * status change its recipients too. Messages stored before keep `[]`, and so does a message a
  * process of the previous version stores during a rolling deploy: the Message derives their fates
  * from their status when read (recipient-fates.ts). No backfill, so the column is added without

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Which mail a suppression stops (SPEC §9): `bulk` (a message with a bulkSendingId) for an
+ * Which mail a suppression stops (docs/delivery-and-deliverability.md): `bulk` (a message with a bulkSendingId) for an
  * unsubscribe, which leaves one stream and not the other; `all` for a hard bounce, a complaint or
  * the owner's own entry, which may also ask for `bulk`. Entries made before are backfilled by that
  * rule. The check holds each reason to the scopes it may have. No default: the writer decides.

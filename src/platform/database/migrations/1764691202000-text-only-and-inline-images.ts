@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Text-only sends and inline images (SPEC §4): a message without `html` keeps null there (its
+ * Text-only sends and inline images (docs/api.md#sending): a message without `html` keeps null there (its
  * `text` is then required), and an inline attachment may carry the Content-ID that the HTML's
  * `cid:` references name; null for an ordinary attachment.
  */

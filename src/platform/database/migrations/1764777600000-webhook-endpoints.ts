@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Account-wide events (SPEC §11): a user's webhook endpoints, and the outbox grown from one row per
+ * Account-wide events (docs/delivery-and-deliverability.md#webhooks): a user's webhook endpoints, and the outbox grown from one row per
  * message event into one row per event and target. Nothing is rewritten: the new columns are
  * nullable (an older row's event id is its own id, its type `message.<status>`), and the foreign
  * key is validated without blocking writes.

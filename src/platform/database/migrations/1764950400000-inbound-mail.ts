@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Inbound mail (SPEC §13): a verified domain may receive, one user per domain name (a partial
+ * Inbound mail (docs/inbound.md): a verified domain may receive, one user per domain name (a partial
  * unique index, so two users may still both send from it); each received mail is stored once per
  * user it was for, raw and as read, with its attachments decoded for download.
  */

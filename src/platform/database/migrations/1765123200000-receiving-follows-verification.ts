@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Receiving follows verification (SPEC §13, issue 33): a domain that goes back to pending stops
+ * Receiving follows verification (docs/inbound.md, issue 33): a domain that goes back to pending stops
  * receiving, and says why in `receiving_stopped`. A nullable column without a default is a catalog
  * change; the pending domains that received until now stop as a later check would have stopped them.
  */

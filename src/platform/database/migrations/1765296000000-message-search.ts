@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The message list's free-text search (`q`, SPEC §6): a trigram GIN index over the subject and every
+ * The message list's free-text search (`q`, docs/api.md#routes): a trigram GIN index over the subject and every
  * recipient as given (to, cc, bcc: display names too), so that `ILIKE '%ada%'` is answered from the
  * index rather than by reading each of the user's messages. pg_trgm ships with PostgreSQL (contrib)
  * and is a trusted extension since 13, so the database's owner may create it. The index expression

@@ -8,11 +8,11 @@ const FATES = (row: string) => `recipient_fate_counts(${row}.recipient_fates, ${
 const MOVED = `(n.recipient_fates IS DISTINCT FROM o.recipient_fates OR (n.recipient_fates = '[]' AND n.status <> o.status))`;
 
 /**
- * Recipients per UTC day of their message's acceptance and their fate now (SPEC §12's
+ * Recipients per UTC day of their message's acceptance and their fate now (docs/api.md#reading-back's
  * `recipients` and the rates over recipients), kept in message_counts as the messages' are
  * (MessageCounts1764086400000): dimension `recipient_day`, value the day, status the fate, where a
  * failed recipient the receiving server refused reads `failed:address` (refused for the address
- * itself, SPEC §9: RecipientFate.refused, set at the refusal) or `failed:other`, and one no server
+ * itself, docs/delivery-and-deliverability.md: RecipientFate.refused, set at the refusal) or `failed:other`, and one no server
  * answered plain `failed`. A message that kept no fates (`[]`: stored before they were) counts its
  * recipients as the Message shows them, each in the fate its status implies (recipient-fates.ts
  * fatesFromStatus). Recipients failed before this migration carry no refusal kind: they count as

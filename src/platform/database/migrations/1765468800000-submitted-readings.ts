@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * What the first read-back of a submitted message found in its MIME (SPEC §12): its bodies, its
+ * What the first read-back of a submitted message found in its MIME (docs/api.md#reading-back): its bodies, its
  * headers and where each attachment's body lies, so that later reads decode just that range
  * rather than parse the whole message again. Null until first read.
  *

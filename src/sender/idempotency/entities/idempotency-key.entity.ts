@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** The first answer to a send that carried an Idempotency-Key, kept 24 h for repeats (SPEC §4). */
+/** The first answer to a send that carried an Idempotency-Key, kept 24 h for repeats (docs/api.md#sending). */
 @Entity('idempotency_keys')
 @Index('ix_idempotency_keys_created', ['createdAt'])
 export class IdempotencyKeyEntity {

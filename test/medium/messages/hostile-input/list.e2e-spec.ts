@@ -18,7 +18,7 @@ import type { Seeded } from '../../../support/hostile-input/query-cases';
 import { QUERY_FIELDS } from '../../../support/hostile-input/text';
 
 /*
- * Property-based fuzzing of GET /user/messages (SPEC §3, §6). Whatever the query, the answer is
+ * Property-based fuzzing of GET /user/messages (docs/api.md#errors, docs/api.md#routes). Whatever the query, the answer is
  * never a 5xx, every refusal is a well-formed problem naming the bad parameters, and where every
  * value is known to be good or bad, the exact outcome is checked: the very page of the seeded
  * messages, or a 400 naming each bad parameter.

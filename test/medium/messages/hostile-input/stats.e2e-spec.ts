@@ -12,7 +12,7 @@ import {
 import { hostileQueryString, wellFormed } from '../../../support/hostile-input/text';
 
 /*
- * Property-based fuzzing of GET /user/stats (SPEC §3, §12): whatever the query, never a 5xx; a
+ * Property-based fuzzing of GET /user/stats (docs/api.md#errors, docs/api.md#reading-back): whatever the query, never a 5xx; a
  * refusal is a well-formed problem naming its parameters; where each value is known good or bad,
  * the exact outcome: the range's days (at most 366), or a 400 naming each bad parameter.
  * A failure prints fast-check's seed and path; replay it with FUZZ_SEED=<seed> FUZZ_PATH=<path>.

@@ -1,4 +1,4 @@
-// Concurrent sends with one key (SPEC §4): a repeat while the first is in flight gets 409, and of
+// Concurrent sends with one key (docs/api.md#sending): a repeat while the first is in flight gets 409, and of
 // many racing sends exactly one goes through.
 import type { Response } from 'supertest';
 import { addressKey } from '../../../../src/platform/mail/addresses';
@@ -7,7 +7,7 @@ import { rowsOwnedBy, sendBody } from '../../../support/factories';
 import { newUserId } from '../../../support/tokens';
 import { bootTwoApiProcesses } from '../../../support/idempotency/two-api-processes';
 
-/** SPEC §4: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
+/** docs/api.md#sending: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
 describe('Idempotency-Key on POST /sender/send', () => {
   const {
     t,

@@ -1,9 +1,9 @@
-// Refusals (SPEC §3, §4): the keys accepted and refused, and a refused first request stores no key.
+// Refusals (docs/api.md#errors, docs/api.md#sending): the keys accepted and refused, and a refused first request stores no key.
 import { NOTHING_OWNED, rowsOwnedBy, sendBody } from '../../../support/factories';
 import { bearer, newUserId } from '../../../support/tokens';
 import { bootTwoApiProcesses, MAX_ATTACHMENT_BYTES } from '../../../support/idempotency/two-api-processes';
 
-/** SPEC §4: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
+/** docs/api.md#sending: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
 describe('Idempotency-Key on POST /sender/send', () => {
   const { t, send, newKey, messagesOf, keysOf, expectProblem, expectFirstAnswer, expectReplayOf } =
     bootTwoApiProcesses();
@@ -41,7 +41,7 @@ describe('Idempotency-Key on POST /sender/send', () => {
   });
 
   describe('an invalid key with an invalid body', () => {
-    it('is listed beside the failing fields of the body (SPEC §3: every failing field)', async () => {
+    it('is listed beside the failing fields of the body (docs/api.md#errors: every failing field)', async () => {
       const userId = newUserId();
 
       const response = await send(userId, sendBody({ subject: '', to: [] }), 'x'.repeat(256));

@@ -1,10 +1,10 @@
-// A repeat of a finished send (SPEC §4): the same body is answered with the first answer, another
+// A repeat of a finished send (docs/api.md#sending): the same body is answered with the first answer, another
 // body is refused.
 import { rowsOwnedBy, sendBody } from '../../../support/factories';
 import { bearer, newUserId } from '../../../support/tokens';
 import { bootTwoApiProcesses } from '../../../support/idempotency/two-api-processes';
 
-/** SPEC §4: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
+/** docs/api.md#sending: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
 describe('Idempotency-Key on POST /sender/send', () => {
   const {
     t,

@@ -1,10 +1,10 @@
-// The scope and lifetime of a key (SPEC §4): per user, case-sensitive, 24 hours.
+// The scope and lifetime of a key (docs/api.md#sending): per user, case-sensitive, 24 hours.
 import { ExpiredKeysJanitor } from '../../../../src/sender/idempotency/expired-keys.janitor';
 import { sendBody } from '../../../support/factories';
 import { newUserId } from '../../../support/tokens';
 import { bootTwoApiProcesses } from '../../../support/idempotency/two-api-processes';
 
-/** SPEC §4: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
+/** docs/api.md#sending: Idempotency-Key on POST /sender/send, on two API processes sharing one database. */
 describe('Idempotency-Key on POST /sender/send', () => {
   const { t, send, newKey, deliveryJobsOfUser, messagesOf, keysOf, expectProblem, expectFirstAnswer, expectReplayOf } =
     bootTwoApiProcesses();
