@@ -44,11 +44,12 @@ const TABLE_OWNERS = new Map(
 );
 
 /**
- * The one piece of another context's tables a context carries: the outbox. A change writes its
- * events in its own statement, so that none is lost or invented, and messages cannot import
- * webhooks (webhooks builds its payloads from messages: .dependency-cruiser.cjs), so the
- * lifecycle's statements carry webhooks' outbox SQL from this file. It alone may name them, until
- * producers write events of their own for the webhooks context to fan out.
+ * The one piece of another context's tables a context carries: the message outbox. A status
+ * change writes its events in its own statement, so that none is lost or invented, and messages
+ * cannot import webhooks (webhooks builds its payloads from messages: .dependency-cruiser.cjs).
+ * So this file alone holds, for messages, the outbox CTE the lifecycle's statements include, the
+ * pending-event test retention keeps a message by, and the live-event look-up of retention's job
+ * sweep; until producers write events of their own for the webhooks context to fan out.
  */
 const CARRIED = new Map([['messages/lifecycle/outbox.sql.ts', ['webhook_events', 'webhook_endpoints']]]);
 

@@ -18,7 +18,7 @@ export { SenderEntity } from './entities/sender.entity';
 export { MessageLifecycle } from './lifecycle/message-lifecycle.repository';
 export type { MovedMessage } from './lifecycle/message-lifecycle.repository';
 export { MessageLifecycleModule } from './lifecycle/message-lifecycle.module';
-export { ACCOUNT_OUTBOX_SQL } from './lifecycle/outbox.sql';
+export { LOCK_ENDPOINTS, NOW_MS, subscribersSql } from './lifecycle/outbox.sql';
 export { UNFINISHED_STATUSES } from './lifecycle/status-groups';
 export { publishStatusGroups } from './lifecycle/status-groups.openapi';
 export type { TargetOf } from './lifecycle/transitions';
@@ -46,4 +46,3 @@ export {
   DeliverableContentRepository,
   recipientRowsSql,
 } from './deliverable-content.repository';
-export { liveEventIds } from './lifecycle/outbox.sql';

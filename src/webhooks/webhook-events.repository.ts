@@ -1,5 +1,4 @@
 import type { RecipientFate } from '../messages';
-import { liveEventIds } from '../messages';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { MessageStatus } from '../messages';
@@ -203,8 +202,13 @@ export class WebhookEventsRepository {
   }
 
   /** Which of the given event ids still exist: for the queue's sweep of jobs whose event is gone. */
-  liveIds(ids: string[]): Promise<string[]> {
-    return liveEventIds(this.database, ids);
+  async liveIds(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows: { id: string }[] = await this.database.query(
+      `SELECT id FROM webhook_events WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** A delivery to an endpoint found disabled: given up without an attempt (docs/delivery-and-deliverability.md#webhooks: it is sent nothing). */

@@ -21,7 +21,7 @@ export const OUTBOX_READS = [
  * of it records the same `created_at` (its payload's `timestamp`): clock_timestamp() per inserted
  * row would give one event as many moments as it has targets.
  */
-const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
+export const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
 
 /**
  * Key-share locks the endpoints a fan-out writes deliveries for. The statement's snapshot may
@@ -32,7 +32,7 @@ const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
  * waits for the change to commit and removes its deliveries with the endpoint (ON DELETE CASCADE).
  * It costs nothing new: the foreign-key check takes this very lock on every row it inserts.
  */
-const LOCK_ENDPOINTS = 'FOR KEY SHARE OF e';
+export const LOCK_ENDPOINTS = 'FOR KEY SHARE OF e';
 
 /**
  * The enabled endpoints of user `userId` (SQL) subscribing to event type `type` (SQL): an empty
@@ -83,25 +83,6 @@ export function messageOutboxCte(changed: string, messageEvents: boolean, recipi
 
 /** The outbox rows of the statement per message (after messageOutboxCte), as `outbox_event_ids`, for a LEFT JOIN ON message_id. */
 export const OUTBOX_IDS_BY_MESSAGE = `(SELECT message_id, array_agg(id) AS outbox_event_ids FROM outbox GROUP BY message_id)`;
-
-/**
- * The statement that writes account events ($1: a JSON array of {event_id, user_id, type, data,
- * endpoint_id}) for their subscribers, or only for `endpoint_id` when given (enabled or not: the
- * caller decided). Returns the rows' ids.
- */
-export const ACCOUNT_OUTBOX_SQL = `WITH given AS MATERIALIZED (
-    SELECT g.*, ${NOW_MS} AS created_at FROM jsonb_to_recordset($1::jsonb) AS g(event_id uuid, user_id text, type text, data jsonb, endpoint_id uuid)
-  )
-  INSERT INTO webhook_events (id, event_id, endpoint_id, type, user_id, url, created_at, next_attempt_at, data)
-  SELECT gen_random_uuid(), g.event_id, t.id, g.type, g.user_id, t.url, g.created_at, g.created_at, g.data
-  FROM given g CROSS JOIN LATERAL (
-    SELECT s.id, s.url FROM (
-      SELECT e.id, e.url FROM webhook_endpoints e
-      WHERE g.endpoint_id IS NOT NULL AND e.id = g.endpoint_id AND e.user_id = g.user_id ${LOCK_ENDPOINTS}
-    ) s
-    UNION ALL SELECT s.id, s.url FROM (${subscribersSql('g.user_id', 'g.type')}) s WHERE g.endpoint_id IS NULL
-  ) t
-  RETURNING id`;
 
 /** Whether the message `messageId` (SQL) has an event still to post: message retention keeps such a message. */
 export function pendingEventOfSql(messageId: string): string {

@@ -11,7 +11,7 @@ const REQUEST_ID: Record<string, HeaderObject> = {
   },
 };
 
-/** Set by the rate-limit guard on every answer to a caller it counted (docs/api.md#errors). */
+/** Set by the rate-limit guard on every answer to a caller it counted (docs/api.md#rate-limits). */
 const RATE_LIMIT: Record<string, HeaderObject> = {
   'RateLimit-Limit': { description: 'Requests allowed per minute (RATE_LIMIT_PER_MINUTE)', schema: INTEGER },
   'RateLimit-Remaining': { description: 'Requests left in this minute', schema: INTEGER },

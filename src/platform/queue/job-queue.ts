@@ -73,8 +73,12 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
       await lock.query('SELECT pg_advisory_lock($1)', [QUEUE_START_LOCK_KEY]);
       await this.boss.start();
     } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [QUEUE_START_LOCK_KEY]).catch(() => undefined);
-      lock.release();
+      const unlocked = await lock.query('SELECT pg_advisory_unlock($1)', [QUEUE_START_LOCK_KEY]).then(
+        () => true,
+        () => false,
+      );
+      // A connection that may still hold the lock is closed, not handed back to the pool.
+      lock.release(!unlocked);
     }
   }
 

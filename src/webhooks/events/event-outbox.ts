@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { WebhookQueue } from '../../platform/queue/webhook-queue';
 import type { AccountEvent } from './event-types';
-import { ACCOUNT_OUTBOX_SQL } from '../../messages';
+import { ACCOUNT_OUTBOX_SQL } from './account-outbox.sql';
 
 /**
  * The outbox writer for account events (domains, suppressions, inbound mail, endpoint tests):
