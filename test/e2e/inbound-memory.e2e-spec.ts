@@ -7,9 +7,9 @@ import { sendWithNodemailer } from '../support/bounces/smtp-clients';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
 import { TestDnsServer } from '../support/dns-server';
 import { createIsolatedDatabase, dropDatabase } from '../support/test-app';
-import { bearer, newUserId } from '../support/tokens';
+import { newUserId } from '../support/tokens';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { newDomain } from '../support/inbound/inbound-app';
+import { processApi, receivingDomain } from '../support/inbound/process-api';
 
 const MiB = 1024 * 1024;
 const MAX_RSS_MB = 300;
@@ -56,27 +56,16 @@ describe('20 concurrent inbound mails of 10 MiB', () => {
     await dropDatabase(databaseUrl);
   });
 
-  const api = async (userId: string, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...bearer(userId), 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const api = processApi(() => base);
 
   it('stores every mail while the process stays under 300 MB of RSS', async () => {
     const userId = newUserId('inbound-memory');
-    const domain = (await api(userId, 'POST', '/domains', { name: newDomain('memory') })).body;
-    const dkim = domain.dnsRecords.find((record: { purpose: string }) => record.purpose === 'dkim');
-    dns.publish(dkim.name, dkim.value);
-    expect((await api(userId, 'POST', `/domains/${domain.id}/verify`)).body.status).toBe('verified');
-    expect((await api(userId, 'PATCH', `/domains/${domain.id}`, { receiving: true })).status).toBe(200);
+    const domainName = await receivingDomain(api, dns, userId, 'memory');
     const mails = await Promise.all(
       Array.from({ length: CLIENTS }, (_, i) =>
         new MailComposer({
           from: 'big@sender.example',
-          to: `desk@${domain.name}`,
+          to: `desk@${domainName}`,
           subject: `big ${i}`,
           text: 'The report is attached.',
           attachments: [{ filename: 'report.bin', content: Buffer.alloc(ATTACHMENT_BYTES, i + 1) }],
@@ -91,7 +80,7 @@ describe('20 concurrent inbound mails of 10 MiB', () => {
 
     const started = Date.now();
     const outcomes = await Promise.all(
-      mails.map((mail) => sendWithNodemailer(smtpPort, `desk@${domain.name}`, mail, 'big@sender.example')),
+      mails.map((mail) => sendWithNodemailer(smtpPort, `desk@${domainName}`, mail, 'big@sender.example')),
     );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const peakMb = Math.round(statusKb('VmHWM') / 1024);

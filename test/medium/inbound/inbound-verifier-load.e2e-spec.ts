@@ -8,9 +8,9 @@ import { sendWithNodemailer } from '../../support/bounces/smtp-clients';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../../support/child-processes';
 import { TestDnsServer } from '../../support/dns-server';
 import { createIsolatedDatabase, dropDatabase } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
+import { newUserId } from '../../support/tokens';
 import { mailOfSize, rawMail } from '../../support/inbound/hostile-mail';
-import { newDomain } from '../../support/inbound/inbound-app';
+import { processApi, receivingDomain } from '../../support/inbound/process-api';
 
 const START_MS = 150_000;
 const SIGNATURES = 550;
@@ -64,14 +64,7 @@ describe('an inbound mail of 550 DKIM signatures and a 900 KiB line', () => {
     await dropDatabase(databaseUrl);
   });
 
-  const api = async (userId: string, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...bearer(userId), 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const api = processApi(() => base);
 
   /** Sends the mail; while it is in flight, asks /health again and again. Each answer's wait, in ms. */
   const sendWhileProbing = async (to: string, raw: Buffer) => {
@@ -90,12 +83,8 @@ describe('an inbound mail of 550 DKIM signatures and a 900 KiB line', () => {
 
   it('stores it promptly, verifying a bounded number of signatures, while /health answers', async () => {
     const userId = newUserId('verifier-load');
-    const domain = (await api(userId, 'POST', '/domains', { name: newDomain('load') })).body;
-    const dkim = domain.dnsRecords.find((r: { purpose: string }) => r.purpose === 'dkim');
-    dns.publish(dkim.name, dkim.value);
-    expect((await api(userId, 'POST', `/domains/${domain.id}/verify`)).body.status).toBe('verified');
-    expect((await api(userId, 'PATCH', `/domains/${domain.id}`, { receiving: true })).status).toBe(200);
-    const to = `desk@${domain.name}`;
+    const domainName = await receivingDomain(api, dns, userId, 'load');
+    const to = `desk@${domainName}`;
     const hostile = hostileMail();
 
     // What this machine takes now for an ordinary mail of the same size (after a first one, which
