@@ -11,6 +11,7 @@ import { createValidationPipe } from './platform/validation/validation.pipe';
 import { useNestForValidationRules } from './platform/validation/validation-rules.container';
 import { onlyOperationalRoutes } from './platform/health/operational-routes';
 import { MaxRecipientsRule } from './sender';
+import { ReachableWebhookUrlRule } from './webhooks';
 import { AppConfig } from './platform/config/app-config';
 import { buildOpenApiDocument } from './openapi-document';
 import { serveConsole } from './console-files';
@@ -37,7 +38,7 @@ export async function createApp(config: AppConfig, drain = new HttpDrain()): Pro
   app.use(drain.middleware);
   if (config.role === 'worker') app.use(onlyOperationalRoutes);
   app.useGlobalPipes(createValidationPipe());
-  useNestForValidationRules(app, [MaxRecipientsRule]);
+  useNestForValidationRules(app, [MaxRecipientsRule, ReachableWebhookUrlRule]);
   if (config.role !== 'worker') {
     setUpSwagger(app);
     serveConsole(app);

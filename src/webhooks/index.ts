@@ -5,6 +5,5 @@ export { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 export { WebhookEventEntity } from './entities/webhook-event.entity';
 export { EventOutbox } from './events/event-outbox';
 export { EventsModule } from './events/events.module';
-export { unreachableWebhookUrl } from './webhook-target';
-export { IsWebhookUrl } from './webhook-url';
+export { IsWebhookUrl, ReachableWebhookUrlRule } from './webhook-url';
 export { WebhooksModule } from './webhooks.module';

@@ -12,6 +12,7 @@ import { WebhookEventsService } from './webhook-events.service';
 import { WebhookPoster } from './webhook-poster';
 import { WebhookSigner } from './webhook-signer';
 import { WebhookRetention } from './webhook-retention';
+import { ReachableWebhookUrlRule } from './webhook-url';
 import { WebhookWorker } from './webhook.worker';
 import { WebhooksController } from './webhooks.controller';
 
@@ -32,6 +33,7 @@ import { WebhooksController } from './webhooks.controller';
     DeliverWebhookEventUseCase,
     WebhookWorker,
     WebhookRetention,
+    ReachableWebhookUrlRule,
   ],
 })
 export class WebhooksModule {}

@@ -4,8 +4,9 @@ import { AppConfig } from '../../platform/config/app-config';
 import { recipientLimitMessage } from '../../messages';
 
 /**
- * `MAX_RECIPIENTS` bounds to, cc and bcc together (recipientLimitMessage, which MessageIntake
- * applies too). It is configuration, so this rule is a provider that class-validator gets from Nest.
+ * `MAX_RECIPIENTS` bounds to, cc and bcc together (recipientLimitMessage), for every way in: the
+ * SMTP submission validates as the REST API does. It is configuration, so this rule is a provider that
+ * class-validator gets from Nest.
  */
 @Injectable()
 @ValidatorConstraint({ name: 'maxRecipients' })

@@ -4,19 +4,31 @@ import { useContainer } from 'class-validator';
 import { InvalidInputError } from '../../platform/problem/problem.errors';
 import { createValidationPipe } from '../../platform/validation/validation.pipe';
 import { AppConfig } from '../../platform/config/app-config';
+import { ReachableWebhookUrlRule } from '../../webhooks';
 import { MaxRecipientsRule } from './max-recipients.rule';
+import { SendBatchDto } from './send-batch.dto';
 import { SendMessageDto } from './send-message.dto';
 
 const metadata: ArgumentMetadata = { type: 'body', metatype: SendMessageDto };
 const valid = { subject: 'Hi', html: '<p>Hi</p>', to: ['ada@example.com'], sender: 'news@example.com' };
+const CONFIG = {
+  limits: { maxRecipients: 2, maxAttachmentBytes: 10 },
+  webhooks: { allowPrivateNetworks: false },
+} as AppConfig;
 
 describe(SendMessageDto.name, () => {
   const sut = createValidationPipe();
-  const rule = new MaxRecipientsRule({ limits: { maxRecipients: 2, maxAttachmentBytes: 10 } } as AppConfig);
+  // What the rules read, as Nest gives them AppConfig (app.setup.ts); a test may set its own.
+  let config = CONFIG;
+  const rule = (c: unknown) =>
+    c === MaxRecipientsRule
+      ? new MaxRecipientsRule(config)
+      : c === ReachableWebhookUrlRule
+        ? new ReachableWebhookUrlRule(config)
+        : undefined;
 
-  beforeAll(() =>
-    useContainer({ get: (c: unknown) => (c === MaxRecipientsRule ? rule : undefined) }, { fallback: true }),
-  );
+  beforeAll(() => useContainer({ get: rule }, { fallback: true }));
+  afterEach(() => (config = CONFIG));
   afterAll(() => useContainer({ get: () => undefined }, { fallback: true }));
 
   const fieldsRefused = async (body: object) => {
@@ -171,6 +183,84 @@ describe(SendMessageDto.name, () => {
         { field: 'attachments[2].contentId', message: 'repeats attachments[0].contentId' },
         { field: 'attachments[3].contentId', message: 'repeats attachments[0].contentId' },
       ]);
+    });
+  });
+
+  // The only check of these, for every way in: REST sends and batches, and SMTP submission
+  // (SubmitMessageUseCase validates with this pipe); the intake does not check them again.
+  describe('the rules read from the configuration', () => {
+    const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com`);
+
+    it('refuses more than MAX_RECIPIENTS across to, cc and bcc, whatever way the request came in, and takes exactly MAX_RECIPIENTS', async () => {
+      config = { ...CONFIG, limits: { ...CONFIG.limits, maxRecipients: 50 } };
+
+      expect(await fieldsRefused({ to: many(20, 'to'), cc: many(20, 'cc'), bcc: many(11, 'bcc') })).toEqual([
+        { field: 'to', message: 'must have at most 50 distinct recipients across to, cc and bcc' },
+      ]);
+      const dto = await sut.transform(
+        { ...valid, to: many(20, 'to'), cc: many(20, 'cc'), bcc: many(10, 'bcc') },
+        metadata,
+      );
+      expect(dto.bcc).toHaveLength(10);
+    });
+
+    describe.each([false, true])('webhook.url with WEBHOOK_ALLOW_PRIVATE_NETWORKS=%s', (allowPrivateNetworks) => {
+      beforeEach(() => (config = { ...CONFIG, webhooks: { ...CONFIG.webhooks, allowPrivateNetworks } }));
+      const privateRefusal = (address: string) =>
+        `must not name a private, loopback or link-local address (${address}); an operator can allow private networks with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`;
+      const refused = async (body: object) =>
+        (await sut.transform({ ...valid, ...body }, metadata).catch((e: unknown) => e)) as unknown;
+      // An http URL of `length` characters naming 10.0.0.1 outright.
+      const privateUrl = (length: number) => `http://10.0.0.1/${'a'.repeat(length - 'http://10.0.0.1/'.length)}`;
+
+      it('refuses credentials in the URL, and a private address named outright unless allowed', async () => {
+        expect(await fieldsRefused({ webhook: { url: 'https://user:pw@hooks.example.com/' } })).toEqual([
+          { field: 'webhook.url', message: 'must not contain a user name or password' },
+        ]);
+        const named = await refused({ webhook: { url: 'http://10.0.0.1/' } });
+        if (allowPrivateNetworks) expect(named).toBeInstanceOf(SendMessageDto);
+        else
+          expect((named as InvalidInputError).errors).toEqual([
+            { field: 'webhook.url', message: privateRefusal('10.0.0.1') },
+          ]);
+        expect(await refused({ webhook: { url: 'https://hooks.example.com/' } })).toBeInstanceOf(SendMessageDto);
+      });
+
+      it('judges a URL of 2,048 characters; of 2,049, or not a URL, says only that', async () => {
+        const longest = await refused({ webhook: { url: privateUrl(2048) } });
+        if (allowPrivateNetworks) expect(longest).toBeInstanceOf(SendMessageDto);
+        else
+          expect((longest as InvalidInputError).errors).toEqual([
+            { field: 'webhook.url', message: privateRefusal('10.0.0.1') },
+          ]);
+        expect(await fieldsRefused({ webhook: { url: privateUrl(2049) } })).toEqual([
+          { field: 'webhook.url', message: 'must be 1 to 2048 characters' },
+        ]);
+        expect(await fieldsRefused({ webhook: { url: 'ftp://user:pw@10.0.0.1/' } })).toEqual([
+          { field: 'webhook.url', message: 'must be an absolute http(s) URL' },
+        ]);
+      });
+
+      it('names the failing fields of every message of a batch, prefixed with its place', async () => {
+        const error = await sut
+          .transform(
+            {
+              messages: [
+                valid,
+                { ...valid, webhook: { url: 'http://10.0.0.1/' } },
+                { ...valid, webhook: { url: 'https://user:pw@hooks.example.com/' } },
+              ],
+            },
+            { type: 'body', metatype: SendBatchDto },
+          )
+          .catch((e: unknown) => e);
+
+        expect(error).toBeInstanceOf(InvalidInputError);
+        expect((error as InvalidInputError).errors.map((e) => e.field)).toEqual([
+          ...(allowPrivateNetworks ? [] : ['messages[1].webhook.url']),
+          'messages[2].webhook.url',
+        ]);
+      });
     });
   });
 

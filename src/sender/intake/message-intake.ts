@@ -13,11 +13,9 @@ import { MessageResponse } from '../../messages';
 import { MessageLifecycle } from '../../messages';
 import { mapMessage } from '../../messages';
 import { initialFates } from '../../messages';
-import { recipientLimitMessage } from '../../messages';
 import type { NewMessage } from '../../messages';
 import { Metrics } from '../../platform/metrics/metrics';
 import { SuppressionList } from '../../deliverability';
-import { unreachableWebhookUrl } from '../../webhooks';
 import { inlineAttachments, MessageAttachment, newMessage } from './new-message';
 import type { SendRequest } from './send-request';
 import { unstorableValueError } from './unstorable-value';
@@ -70,8 +68,6 @@ export class MessageIntake {
   }
 
   private async acceptOne(userId: string, request: SendRequest, idempotencyKey?: string): Promise<SendResult> {
-    this.refuseTooManyRecipients(request);
-    this.refuseUnreachableWebhook(request.webhook?.url);
     const inline = inlineAttachments(request);
     // Over the limit on its own: no need to look up the stored ones.
     this.refuseOversizedAttachments(inline, request.mime?.attachmentBytes);
@@ -121,8 +117,6 @@ export class MessageIntake {
     beforeStore?: () => Promise<void>,
   ): Promise<BatchResult> {
     const inline = await eachOf(requests, (request) => {
-      this.refuseTooManyRecipients(request);
-      this.refuseUnreachableWebhook(request.webhook?.url);
       const attachments = inlineAttachments(request);
       this.refuseOversizedAttachments(attachments);
       return attachments;
@@ -187,18 +181,6 @@ export class MessageIntake {
       const lists = { to: message.recipients, cc: message.cc ?? [], bcc: message.bcc ?? [] };
       return { ...message, recipientFates: initialFates(lists, suppressed, message.sentAt) };
     });
-  }
-
-  /** The REST body's validation says the same (MaxRecipientsRule); other ways in have none. */
-  private refuseTooManyRecipients(request: SendRequest): void {
-    const problem = recipientLimitMessage(request, this.config.limits.maxRecipients);
-    if (problem) throw new InvalidInputError([{ field: 'to', message: problem }]);
-  }
-
-  /** A webhook URL that can never be delivered: said now (docs/delivery-and-deliverability.md#webhooks). */
-  private refuseUnreachableWebhook(url: string | undefined): void {
-    const problem = url && unreachableWebhookUrl(url, this.config.webhooks.allowPrivateNetworks);
-    if (problem) throw new InvalidInputError([{ field: 'webhook.url', message: problem }]);
   }
 
   /** The caller's stored attachments, in the order named; another user's id is as unknown as a made-up one. */

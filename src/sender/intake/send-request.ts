@@ -2,7 +2,8 @@ import type { MessagePriority, MessageStatus } from '../../messages';
 
 /**
  * A request to send one email, as every way in gives it (the REST API's body, a batch's entries, a
- * message submitted over SMTP), already validated field by field.
+ * message submitted over SMTP), already validated field by field as a SendMessageDto, with the
+ * configured rules (MAX_RECIPIENTS, a webhook URL that could ever be delivered): the intake checks none again.
  */
 export interface SendRequest {
   subject: string;

@@ -36,7 +36,6 @@ describe('a rotated endpoint secret (docs/delivery-and-deliverability.md#webhook
     repository = automock<WebhookEndpointsRepository>('repository');
     sut = new WebhookEndpointsService(
       automock<Database>('database'),
-      automock<AppConfig>('config'),
       clock,
       repository,
       automock<EventOutbox>('outbox'),

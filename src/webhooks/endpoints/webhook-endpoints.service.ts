@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
-import { InvalidInputError, NotFoundError, StateConflictError } from '../../platform/problem/problem.errors';
+import { NotFoundError, StateConflictError } from '../../platform/problem/problem.errors';
 import { isUuid } from '../../platform/uuid';
 import { Database } from '../../platform/database/database';
 import { EventOutbox } from '../events/event-outbox';
@@ -18,7 +17,6 @@ import {
 } from './dto/webhook-endpoint.dto';
 import { newEndpointSecret, ROTATION_COALESCE_MS, ROTATION_OVERLAP_MS } from './endpoint-secrets';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { unreachableWebhookUrl } from '../webhook-target';
 import { randomUUID } from 'node:crypto';
 
 /** As Resend and Svix cap them: enough for every consumer of an account, not a fan-out tool. */
@@ -29,14 +27,12 @@ export const MAX_ENDPOINTS_PER_USER = 20;
 export class WebhookEndpointsService {
   constructor(
     private readonly database: Database,
-    private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly outbox: EventOutbox,
   ) {}
 
   async create(userId: string, body: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointResponse> {
-    this.refuseUnreachable(body.url);
     const secret = newEndpointSecret();
     const result = await this.endpoints.add(
       {
@@ -72,7 +68,6 @@ export class WebhookEndpointsService {
   }
 
   async update(userId: string, id: string, body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
-    this.refuseUnreachable(body.url);
     const patch = { ...body, ...(body.events && { events: [...new Set(body.events)] }) };
     const updated = isUuid(id) ? await this.endpoints.update(userId, id, patch) : undefined;
     if (!updated) throw notFound(id);
@@ -106,12 +101,6 @@ export class WebhookEndpointsService {
       this.outbox.record(manager, [{ userId, type: TEST_EVENT_TYPE, data: { endpointId: id }, endpointId: id }]),
     );
     return { eventId };
-  }
-
-  /** A URL that can never be delivered: said now, as for a send's webhook (docs/delivery-and-deliverability.md#webhooks); a host name is judged at each attempt. */
-  private refuseUnreachable(url: string | undefined): void {
-    const problem = url && unreachableWebhookUrl(url, this.config.webhooks.allowPrivateNetworks);
-    if (problem) throw new InvalidInputError([{ field: 'url', message: problem }]);
   }
 
   private async find(userId: string, id: string): Promise<WebhookEndpointEntity> {

@@ -68,10 +68,11 @@ describe('rate limiting of POST /sender/send/batch', () => {
 
   it('counts a batch the intake refuses, and a replayed batch, as the one request each is', async () => {
     const userId = newUserId();
-    const refusedByIntake = [...batchOf(7), sendBody({ webhook: { url: 'http://127.0.0.1/hook' } })];
+    // Valid as a body: only the intake knows that no such stored attachment exists.
+    const refusedByIntake = [...batchOf(7), sendBody({ attachmentIds: ['0190f3a4-7b1c-7e2a-9d4e-5f6a7b8c9d0e'] })];
 
     const refused = await sendBatch(t.http, userId, refusedByIntake).expect(400);
-    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(['messages[7].webhook.url']);
+    expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(['messages[7].attachmentIds[0]']);
     expect(remaining(refused)).toBe(LIMIT - 1);
 
     const first = await sendBatch(t.http, userId, batchOf(4), 'batch-once').expect(201);

@@ -228,6 +228,19 @@ describe('POST /sender/send/batch', () => {
       ]).expect(201);
     });
 
+    it('answers 400, not 413, when one message has a field error and another too many attachment bytes', async () => {
+      const userId = newUserId();
+      const attachment = { fileName: 'a.bin', content: Buffer.alloc(MAX_ATTACHMENT_BYTES + 1, 1).toString('base64') };
+
+      const response = await sendBatch(t.http, userId, [
+        sendBody({ attachments: [attachment] }),
+        sendBody({ webhook: { url: 'http://127.0.0.1/hook' } }),
+      ]).expect(400);
+
+      expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual(['messages[1].webhook.url']);
+      await expectNothingStored(userId);
+    });
+
     it('refuses a body that is not JSON with 415 and one without a token with 401', async () => {
       const userId = newUserId();
 
