@@ -20,6 +20,18 @@ export interface TestDatabaseState {
   template?: { maintenanceUrl: string; name: string };
 }
 
+/**
+ * The run's own server is thrown away at its end, so it skips what only survives a machine's crash
+ * (flushing each commit to disk), and it takes the connections of two jest workers whose suites
+ * start several processes at once (each with a pool; PostgreSQL's default is 100).
+ */
+const TEST_SERVER_SETTINGS = {
+  fsync: 'off',
+  synchronous_commit: 'off',
+  full_page_writes: 'off',
+  max_connections: '300',
+};
+
 export default async function globalSetup(): Promise<void> {
   const state: TestDatabaseState = {};
   let url: string;
@@ -34,7 +46,7 @@ export default async function globalSetup(): Promise<void> {
     state.dropUrl = { maintenanceUrl: maintenanceUrl.toString(), name };
   } else {
     const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-test-'));
-    state.embedded = { server: new EmbeddedPostgres(dataDir), dataDir };
+    state.embedded = { server: new EmbeddedPostgres(dataDir, TEST_SERVER_SETTINGS), dataDir };
     url = await state.embedded.server.start();
   }
   const dataSource = await new DataSource(dataSourceOptions(url, ENTITIES)).initialize();

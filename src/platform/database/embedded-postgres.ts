@@ -22,7 +22,11 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
   // Kept for a restart: clients hold the URL (the tests stop and start a server under the app).
   private port?: number;
 
-  constructor(private readonly dataDir: string) {}
+  /** `settings`: server parameters beside the defaults (the test run's throwaway server, test/support/global-setup.ts). */
+  constructor(
+    private readonly dataDir: string,
+    private readonly settings: Record<string, string> = {},
+  ) {}
 
   /** Starts the server (initialising it the first time) and returns the URL of its `mailroom` database. */
   async start(): Promise<string> {
@@ -40,7 +44,11 @@ export class EmbeddedPostgres implements OnApplicationShutdown {
       persistent: true,
       // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
       createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      postgresFlags: Object.entries({
+        listen_addresses: '127.0.0.1',
+        unix_socket_directories: '',
+        ...this.settings,
+      }).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       onLog: () => undefined,
       onError: () => undefined,
     });
