@@ -6,9 +6,12 @@
 const ALLOWED = {
   // Tokens, API keys, rate limits: what every route's guard needs, so it needs no other context.
   auth: [],
-  // The message, its lifecycle, lists and read-back: its controllers name the caller (auth).
+  // The message, its lifecycle, lists and read-back: its controllers name the caller (auth). What it
+  // needs of webhooks (its events' fan-out, retention's questions) it declares as ports that
+  // webhooks implements (EventFanOut, MessageEventStore).
   messages: ['auth'],
-  // The event catalogue and outbox: payloads are built from the message as it stands (messages).
+  // The event catalogue and outbox: payloads are built from the message as it stands, and messages'
+  // ports are implemented here (messages).
   webhooks: ['auth', 'messages'],
   // Domains, suppressions, unsubscribe, reports: they change messages (a bounce, an unsubscribe)
   // and write account events (webhooks' outbox).

@@ -8,7 +8,7 @@
 // medians over rounds of wall time and of the backend's CPU time (read from /proc, so only on a
 // server on this machine) per message; --explain prints EXPLAIN (ANALYZE, BUFFERS) of one batch.
 // On DATABASE_URL's server when set (its databases are dropped at the end), else an embedded one.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,7 +62,14 @@ async function openCheckout(root: string, label: string, url: string): Promise<C
   await runner.connect();
   const [{ pid }] = (await runner.query(`SELECT pg_backend_pid() AS pid`)) as { pid: number }[];
   // No webhook is asked for: the outbox is empty, and its jobs are not the bench's subject.
-  const lifecycle = new MessageLifecycle({ enqueue: async () => {} } as never) as unknown as Checkout['lifecycle'];
+  // The webhooks context's fan-out, which the lifecycle's statements include; a checkout from before
+  // it was handed to the lifecycle (no fan-out.sql.ts) ignores it.
+  const fanOutFile = join(root, 'src', 'webhooks', 'events', 'fan-out.sql.ts');
+  const fanOut = existsSync(fanOutFile) ? load(fanOutFile).MESSAGE_FAN_OUT : undefined;
+  const lifecycle = new MessageLifecycle(
+    { enqueue: async () => {} } as never,
+    fanOut as never,
+  ) as unknown as Checkout['lifecycle'];
   return {
     label,
     dataSource,

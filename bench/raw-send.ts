@@ -7,6 +7,7 @@ import { addressKey } from '../src/platform/mail/addresses';
 import { senderIdFor } from '../src/messages/addresses';
 import { MessageLifecycle } from '../src/messages/lifecycle/message-lifecycle.repository';
 import { WebhookQueue } from '../src/platform/queue/webhook-queue';
+import { MESSAGE_FAN_OUT } from '../src/webhooks/events/fan-out.sql';
 import { NewMessage } from '../src/messages/messages.repository';
 import type { EntityManager } from 'typeorm';
 
@@ -38,7 +39,7 @@ export async function rawSendCeiling(url: string, connections: number, seconds: 
   boss.on('error', (error: Error & { code?: string }) => error.code === '57P01' || console.error(error));
   await boss.start();
   // Its messages have no webhook, so no outbox events to queue.
-  const lifecycle = new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue);
+  const lifecycle = new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue, MESSAGE_FAN_OUT);
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   await Promise.all(

@@ -15,10 +15,12 @@ export { MessageRecipientEntity } from './entities/message-recipient.entity';
 export { MessageStatusEventEntity } from './entities/message-status-event.entity';
 export { MessageEntity } from './entities/message.entity';
 export { SenderEntity } from './entities/sender.entity';
+// Ports: what messages needs of the webhooks context, which provides them (messages may not import it).
+export { EventFanOut } from './lifecycle/event-fan-out';
+export { MessageEventStore } from './message-event-store';
 export { MessageLifecycle } from './lifecycle/message-lifecycle.repository';
 export type { MovedMessage } from './lifecycle/message-lifecycle.repository';
 export { MessageLifecycleModule } from './lifecycle/message-lifecycle.module';
-export { LOCK_ENDPOINTS, NOW_MS, subscribersSql } from './lifecycle/outbox.sql';
 export { UNFINISHED_STATUSES } from './lifecycle/status-groups';
 export { publishStatusGroups } from './lifecycle/status-groups.openapi';
 export type { TargetOf } from './lifecycle/transitions';

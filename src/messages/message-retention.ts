@@ -6,8 +6,8 @@ import { Database } from '../platform/database/database';
 import { DeliveryQueue } from '../platform/queue/delivery-queue';
 import { WebhookQueue } from '../platform/queue/webhook-queue';
 import { FINISHED_STATUSES } from './lifecycle/status-groups';
+import { MessageEventStore } from './message-event-store';
 import { MessageUpkeepRepository } from './message-upkeep.repository';
-import { liveEventIds } from './lifecycle/outbox.sql';
 
 const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
@@ -38,6 +38,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
     private readonly config: AppConfig,
     private readonly deliveries: DeliveryQueue,
     private readonly webhooks: WebhookQueue,
+    private readonly events: MessageEventStore,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -112,7 +113,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
     const { signal } = this.schedule;
     return (
       (await this.deliveries.deleteJobsOfDeletedMessages((ids) => this.upkeep.liveIds(ids), signal)) +
-      (await this.webhooks.deleteJobsOfDeletedEvents((ids) => liveEventIds(this.database, ids), signal))
+      (await this.webhooks.deleteJobsOfDeletedEvents((ids) => this.events.liveIds(ids), signal))
     );
   }
 }

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../platform/database/database';
-import { pendingEventOfSql } from './lifecycle/outbox.sql';
+import { MessageEventStore } from './message-event-store';
 import type { MessageStatus } from './message-status';
 
 /** The statements of the messages context's periodic jobs: count compaction and retention. */
 @Injectable()
 export class MessageUpkeepRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly events: MessageEventStore,
+  ) {}
 
   /**
    * Adds up to `batch` pending count changes into message_counts (and deletes them), in the
@@ -35,7 +38,8 @@ export class MessageUpkeepRepository {
    * oldest first, in the caller's transaction; returns how many and the sentAt of the newest.
    * Raw: one statement picks (oldest first, through ix_messages_sent) and deletes. SKIP LOCKED: a
    * message a worker or a report is changing right now is left for the next run. A message with a
-   * webhook still to post keeps it (and its event) until it is posted or given up.
+   * webhook still to post keeps it (and its event) until it is posted or given up (the webhooks
+   * context says which: MessageEventStore).
    */
   async purgeSent(
     manager: EntityManager,
@@ -46,7 +50,7 @@ export class MessageUpkeepRepository {
          DELETE FROM messages WHERE id IN (
            SELECT m.id FROM messages m
            WHERE m.sent_at < $1 AND ($2::timestamptz IS NULL OR m.sent_at >= $2) AND m.status = ANY($3)
-             AND NOT ${pendingEventOfSql('m.id')}
+             AND NOT ${this.events.pendingOfSql('m.id')}
            ORDER BY m.sent_at
            LIMIT $4
            FOR UPDATE SKIP LOCKED)

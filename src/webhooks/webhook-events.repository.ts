@@ -1,7 +1,7 @@
 import type { RecipientFate } from '../messages';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { MessageStatus } from '../messages';
+import type { MessageEventStore, MessageStatus } from '../messages';
 import { Database } from '../platform/database/database';
 import { WebhookEventEntity } from './entities/webhook-event.entity';
 import type { WebhookState } from './webhook-state';
@@ -85,10 +85,11 @@ const EVENT_COLUMNS =
 
 /**
  * The webhook outbox: one event per status change a webhook asked for, each with its attempts
- * (one POST each). Reads for the API take the owner's id.
+ * (one POST each). Reads for the API take the owner's id. Message retention asks it about the
+ * events of messages (MessageEventStore, the messages context's port).
  */
 @Injectable()
-export class WebhookEventsRepository {
+export class WebhookEventsRepository implements MessageEventStore {
   constructor(private readonly database: Database) {}
 
   /** For the worker, which acts for whoever owns the event. */
@@ -201,7 +202,15 @@ export class WebhookEventsRepository {
     return deleted;
   }
 
-  /** Which of the given event ids still exist: for the queue's sweep of jobs whose event is gone. */
+  /** Whether the message `messageId` (SQL) has an event still to post: message retention keeps such a message. */
+  pendingOfSql(messageId: string): string {
+    return `EXISTS (SELECT 1 FROM webhook_events e WHERE e.message_id = ${messageId} AND e.state = 'pending')`;
+  }
+
+  /**
+   * Which of the given event ids still exist, for the queue's sweep of jobs whose event is gone:
+   * messages' retention deletes events with their message, and webhooks' own retention its account events.
+   */
   async liveIds(ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows: { id: string }[] = await this.database.query(

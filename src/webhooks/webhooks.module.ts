@@ -7,7 +7,6 @@ import { EndpointSecretCipher } from './endpoints/endpoint-secret-cipher';
 import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service';
 import { WebhookPayloads } from './webhook-payloads';
-import { WebhookEventsRepository } from './webhook-events.repository';
 import { WebhookEventsService } from './webhook-events.service';
 import { WebhookPoster } from './webhook-poster';
 import { WebhookSigner } from './webhook-signer';
@@ -16,7 +15,10 @@ import { ReachableWebhookUrlRule } from './webhook-url';
 import { WebhookWorker } from './webhook.worker';
 import { WebhooksController } from './webhooks.controller';
 
-/** Webhooks: the secret, endpoint (docs/delivery-and-deliverability.md#webhooks) and delivery-log routes, and the worker that posts events (in worker processes). */
+/**
+ * Webhooks: the secret, endpoint (docs/delivery-and-deliverability.md#webhooks) and delivery-log routes, and the worker that posts events (in worker processes).
+ * The events repository is EventsModule's (global), which also hands it to message retention.
+ */
 @Module({
   imports: [MessagesModule],
   controllers: [WebhooksController, WebhookEndpointsController],
@@ -28,7 +30,6 @@ import { WebhooksController } from './webhooks.controller';
     WebhookPayloads,
     WebhookSigner,
     WebhookPoster,
-    WebhookEventsRepository,
     WebhookEventsService,
     DeliverWebhookEventUseCase,
     WebhookWorker,

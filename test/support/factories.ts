@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle.repository';
 import { WebhookQueue } from '../../src/platform/queue/webhook-queue';
+import { MESSAGE_FAN_OUT } from '../../src/webhooks/events/fan-out.sql';
 import { MessageStatus } from '../../src/messages/message-status';
 import { NewMessage } from '../../src/messages/messages.repository';
 import { addressKey } from '../../src/platform/mail/addresses';
@@ -43,7 +44,10 @@ export async function storeMessages(
   const messages = fieldsOfEach.map(({ status: _status, ...fields }) => newMessage(userId, fields));
   // The jobs of any webhook events are not queued: a test that needs them sends through the API.
   await db.transaction((manager) =>
-    new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue).accept(manager, messages),
+    new MessageLifecycle({ enqueue: async () => {} } as unknown as WebhookQueue, MESSAGE_FAN_OUT).accept(
+      manager,
+      messages,
+    ),
   );
   const changed = messages.flatMap((message, i) => {
     const status = fieldsOfEach[i].status;

@@ -6,7 +6,8 @@ import type { MessageStatus } from '../message-status';
 import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
 import type { MessageRow, NewMessage } from '../messages.repository';
 import type { FateChange, RecipientFate } from '../recipient-fates';
-import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './outbox.sql';
+import { EventFanOut } from './event-fan-out';
+import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './message-events.sql';
 import { recipientFatesSql, transitionSql } from './status-change.sql';
 import { ACCEPTED_STATUS, MessageState, SCHEDULED_STATUS, TargetOf, TransitionName } from './transitions';
 
@@ -60,12 +61,15 @@ export interface MovedMessage {
 /**
  * Every status change of a message (docs/delivery-and-deliverability.md#statuses), from its acceptance on: each event is one
  * statement per batch that moves the messages its guards allow, appends their history entries
- * and writes the event outbox rows they cause (src/webhooks/events); the outbox rows' jobs are queued in the same
+ * and writes the events they cause (the webhooks context's fan-out, EventFanOut); the outbox rows' jobs are queued in the same
  * transaction (the caller's manager), so callers only say what happened.
  */
 @Injectable()
 export class MessageLifecycle {
-  constructor(private readonly webhookQueue: WebhookQueue) {}
+  constructor(
+    private readonly webhookQueue: WebhookQueue,
+    private readonly fanOut: EventFanOut,
+  ) {}
 
   /**
    * Stores new messages as `queued` (`scheduled` when their scheduledAt is after their sentAt), in one statement whatever their number: their senders (once
@@ -99,7 +103,7 @@ export class MessageLifecycle {
          SELECT given.id, key, given.user_id, given.sent_at FROM given, unnest(given.recipient_keys) AS key
        ), history AS (
          INSERT INTO message_status_events (message_id, status, at) SELECT id, status, sent_at FROM accepted
-       ), ${messageOutboxCte('m', true, INITIALLY_SUPPRESSED)}
+       ), ${messageOutboxCte(this.fanOut, 'm', true, INITIALLY_SUPPRESSED)}
        SELECT ${ROW_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.outbox_event_ids
        FROM m LEFT JOIN ${OUTBOX_IDS_BY_MESSAGE} outbox ON outbox.message_id = m.id`,
       [JSON.stringify(messages.map(recordOf))],
@@ -247,7 +251,7 @@ export class MessageLifecycle {
     const fates = position >= 0 ? [{ position, key: recipient, status, detail }] : [];
     const { moved } = await this.apply(manager, name, [{ messageId, detail, recipient, fates }]);
     if (moved.length === 0 && fates.length > 0) {
-      const events = await preparedInTransaction<{ id: string }>(manager, recipientFatesSql(), [
+      const events = await preparedInTransaction<{ id: string }>(manager, recipientFatesSql(this.fanOut), [
         [messageId],
         [fatesJson(fates)],
       ]);
@@ -278,16 +282,20 @@ export class MessageLifecycle {
     changes: StatusChange<N>[],
     returning?: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
-    const rows = await preparedInTransaction<MovedMessage & R & OutboxIds>(manager, transitionSql(name, returning), [
-      changes.map((c) => c.messageId),
-      changes.map((c) => c.attempt ?? null),
-      changes.map((c) => c.status ?? null),
-      changes.map((c) => c.detail ?? null),
-      changes.map((c) => c.recipient ?? null),
-      changes.map((c) => (c.fates ? fatesJson(c.fates) : null)),
-      changes.map((c) => c.keepSuppressed ?? false),
-      changes.map((c) => c.retryAfterSeconds ?? null),
-    ]);
+    const rows = await preparedInTransaction<MovedMessage & R & OutboxIds>(
+      manager,
+      transitionSql(this.fanOut, name, returning),
+      [
+        changes.map((c) => c.messageId),
+        changes.map((c) => c.attempt ?? null),
+        changes.map((c) => c.status ?? null),
+        changes.map((c) => c.detail ?? null),
+        changes.map((c) => c.recipient ?? null),
+        changes.map((c) => (c.fates ? fatesJson(c.fates) : null)),
+        changes.map((c) => c.keepSuppressed ?? false),
+        changes.map((c) => c.retryAfterSeconds ?? null),
+      ],
+    );
     const outboxEventIds = await this.enqueueOutbox(manager, rows);
     return { moved: rows.map((row) => withoutOutboxEventId(row) as MovedMessage & R), outboxEventIds };
   }

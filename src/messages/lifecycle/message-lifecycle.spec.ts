@@ -1,8 +1,12 @@
 import { EntityManager } from 'typeorm';
 import { automock } from '../../../test/support/automock';
 import { NewMessage } from '../messages.repository';
+import { EventFanOut } from './event-fan-out';
 import { MessageLifecycle } from './message-lifecycle.repository';
 import { WebhookQueue } from '../../platform/queue/webhook-queue';
+
+/** The webhooks context's part, which these tests do not run: a CTE that only names what it was handed. */
+const fanOut: EventFanOut = { cte: (name, events) => `${name} AS (SELECT event_id AS id, message_id FROM ${events})` };
 
 function newMessage(id: string, attachments: NewMessage['attachments'] = []): NewMessage {
   return {
@@ -46,7 +50,7 @@ describe(MessageLifecycle.name, () => {
     outbox.enqueue.mockImplementation(() => Promise.resolve(void order.push('outbox')));
     query = jest.fn();
     manager = { query } as unknown as EntityManager;
-    sut = new MessageLifecycle(outbox);
+    sut = new MessageLifecycle(outbox, fanOut);
   });
 
   it('accepts messages in one statement, and queues their webhook events in the same transaction', async () => {
@@ -94,6 +98,10 @@ describe(MessageLifecycle.name, () => {
     );
     expect(query.mock.calls[0][0]).toMatch(
       /INSERT INTO message_status_events \(message_id, status, at\) SELECT id, status, sent_at FROM accepted/,
+    );
+    // The events it describes, fanned out by the webhooks context in the same statement.
+    expect(query.mock.calls[0][0]).toContain(
+      '), outbox AS (SELECT event_id AS id, message_id FROM message_events)\n       SELECT ',
     );
   });
 

@@ -1,5 +1,6 @@
 import { sqlList } from '../../platform/database/sql-list';
-import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './outbox.sql';
+import type { EventFanOut } from './event-fan-out';
+import { messageOutboxCte, OUTBOX_IDS_BY_MESSAGE, OUTBOX_READS } from './message-events.sql';
 import { RECIPIENT_EVENT_STATUSES, STILL_TO_TRY } from '../recipient-fates';
 import { countsAttempt, fixedTarget, guardSql, TransitionName } from './transitions';
 
@@ -71,16 +72,16 @@ const recipientEvents = (changes: string) =>
 /**
  * The statement of recipient changes that move no message (a report about a recipient of a
  * message already bounced, or final): $1 message ids, $2 their FateChange[] as jsonb. The
- * history entry is the caller's (MessageLifecycle.note).
+ * history entry is the caller's (MessageLifecycle.note). `fanOut` writes the recipient events.
  */
-export function recipientFatesSql(): string {
+export function recipientFatesSql(fanOut: EventFanOut): string {
   return `WITH change AS (
     SELECT * FROM unnest($1::uuid[], $2::jsonb[]) AS c(message_id, fates)
   ), ${recipientChangesCte('change')}, ${FATE_PATCHES}, updated AS (
     UPDATE messages m SET recipient_fates = ${FATES_AFTER}
     FROM fate_patches p WHERE m.id = p.message_id
     RETURNING m.id, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}
-  ), ${messageOutboxCte('updated', false, recipientEvents('(SELECT DISTINCT ON (message_id, position) * FROM recipient_changes ORDER BY message_id, position) rc'))}
+  ), ${messageOutboxCte(fanOut, 'updated', false, recipientEvents('(SELECT DISTINCT ON (message_id, position) * FROM recipient_changes ORDER BY message_id, position) rc'))}
   SELECT id FROM outbox`;
 }
 
@@ -91,9 +92,13 @@ export function recipientFatesSql(): string {
  * (FateChange[] as jsonb, recipientChangesCte), applied to the messages that move, $7 whether the claim keeps
  * recipients shown suppressed so (StatusChange.keepSuppressed), $8 the delay in seconds before the next attempt (for a
  * message deferred: its next_attempt_at, every other change clears it). `returning` adds columns of the changed message
- * (`m`), by output name, for callers that need them in the same round trip.
+ * (`m`), by output name, for callers that need them in the same round trip. `fanOut` writes the events.
  */
-export function transitionSql(name: TransitionName, returning: Record<string, string> = {}): string {
+export function transitionSql(
+  fanOut: EventFanOut,
+  name: TransitionName,
+  returning: Record<string, string> = {},
+): string {
   // The claim and the suppress judge the suppression list again (docs/delivery-and-deliverability.md#statuses).
   const release = name === 'claim' || name === 'suppress';
   const fixed = fixedTarget(name);
@@ -136,7 +141,7 @@ export function transitionSql(name: TransitionName, returning: Record<string, st
       FROM named JOIN moved ON moved.id = named.message_id
       WHERE NOT EXISTS (SELECT 1 FROM lone WHERE lone.message_id = named.message_id AND lone.recipient = named.recipient)
     ) entries ORDER BY id, position
-  ), ${messageOutboxCte('moved', true, recipientEvents('named_changes'))}
+  ), ${messageOutboxCte(fanOut, 'moved', true, recipientEvents('named_changes'))}
   SELECT moved.id, moved.user_id AS "userId", moved.status, moved.attempt${extra.map(([as]) => `, moved."${as}"`).join('')},
     outbox.outbox_event_ids
   FROM moved LEFT JOIN ${OUTBOX_IDS_BY_MESSAGE} outbox ON outbox.message_id = moved.id`;

@@ -1,4 +1,10 @@
-import { LOCK_ENDPOINTS, NOW_MS, subscribersSql } from '../../messages';
+import { LOCK_ENDPOINTS, subscribersSql } from './fan-out.sql';
+
+/**
+ * An event's moment, drawn once per event in the materialized `given`, so that every target's row
+ * records the same `created_at` (its payload's `timestamp`), as messages draws its events' own.
+ */
+const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
 
 /**
  * The statement that writes account events ($1: a JSON array of {event_id, user_id, type, data,

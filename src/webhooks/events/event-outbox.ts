@@ -9,7 +9,7 @@ import { ACCOUNT_OUTBOX_SQL } from './account-outbox.sql';
  * The outbox writer for account events (domains, suppressions, inbound mail, endpoint tests):
  * called with the manager of the change's own transaction, so that an event exists exactly when
  * its change committed (docs/delivery-and-deliverability.md#webhooks). Message and recipient events are written by the lifecycle's
- * statements themselves (messageOutboxCte).
+ * statements themselves, through this context's fan-out (fan-out.sql.ts, the messages context's EventFanOut).
  */
 @Injectable()
 export class EventOutbox {
