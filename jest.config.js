@@ -62,6 +62,11 @@ module.exports = {
   // A global option: jest-circus reads testTimeout from the global config only, so inside a
   // project it was silently ignored (hooks that boot an app on a busy machine hit 5 s).
   testTimeout: 30000,
+  // Two test files at a time, whatever the machine: most of a database suite's time is waiting (on
+  // PostgreSQL, sockets, a child process, a retry's delay), which one worker on CI's 2 cores (jest's
+  // default there is one fewer than the cores) left unused. More would mean more connections and
+  // processes at once than the run's server and a small machine are sized for.
+  maxWorkers: 2,
   // Test files run one after another in a child process that is replaced once it holds more than
   // this after a file. Without it, jest runs everything in its own process on a 2-core machine;
   // there, what 135 files leave behind (3.9 GB, module registries and the timers of closed apps'

@@ -24,7 +24,8 @@ describe('the SMTP submission server and the process roles (docs/configuration.m
     await api.close();
     expect(await greeting(port)).toBe('ECONNREFUSED');
 
-    const worker = await bootTestApp({ ...SUBMISSION, ROLE: 'worker' });
+    // A database of its own: a worker on the shared one would take up other suites' deliveries.
+    const worker = await bootTestApp({ ...SUBMISSION, ROLE: 'worker' }, { isolatedDatabase: true });
     try {
       expect(worker.app.get(SubmissionSmtpServer).port).toBeUndefined();
     } finally {

@@ -11,9 +11,9 @@ import {
   MAX_RSS_MB,
   MeasuredApi,
   startMeasuredApi,
-} from '../../support/measured-api';
-import { bearer, newUserId } from '../../support/tokens';
-import { submitWithNodemailer } from '../../support/submission/submission-clients';
+} from '../support/measured-api';
+import { bearer, newUserId } from '../support/tokens';
+import { submitWithNodemailer } from '../support/submission/submission-clients';
 
 const READERS = 40;
 const ATTACHMENT = Buffer.alloc(ATTACHMENT_BYTES, 7);

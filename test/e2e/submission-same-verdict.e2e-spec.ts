@@ -3,9 +3,9 @@
 // HTML of over 5 MiB: each is refused with 554 naming html, and nothing is stored. The HTML nests
 // deeper than html-to-text can walk: mailparser's own text derivation overflowed the stack on it
 // (at a depth that depends on the stack the parse runs on), dropped the HTML and failed the parse.
-import { bootTestApp, TestApp } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { apiKeyFor, submissionPort, submitWithNodemailer } from '../../support/submission/submission-clients';
+import { bootTestApp, TestApp } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { apiKeyFor, submissionPort, submitWithNodemailer } from '../support/submission/submission-clients';
 
 const MiB = 1024 * 1024;
 const CLIENTS = 20;
