@@ -82,7 +82,7 @@ export function wholeOutcomes(
 
 /**
  * A failed recipient marked with who refused it (docs/api.md#reading-back's rates): the receiving server, for the
- * address itself (one of hardBounces: §9's rule, read once, at the refusal) or for another reason;
+ * address itself (one of hardBounces: docs/delivery-and-deliverability.md#bounces-and-complaints, read once, at the refusal) or for another reason;
  * unmarked when no server answered (a connection that never got through is not a hand-over).
  */
 function withRefusal(fate: FateChange, command: string | undefined, hardBounces: string[]): FateChange {

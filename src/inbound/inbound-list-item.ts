@@ -2,7 +2,7 @@ import type { InboundListItemResponse } from './dto/inbound.response';
 import type { InboundMailEntity } from './entities/inbound-mail.entity';
 import type { InboundAttachmentEntity } from './entities/inbound-attachment.entity';
 
-/** A received mail as lists show it (docs/inbound.md), and as inbound.received carries it (§11). */
+/** A received mail as lists show it (docs/inbound.md), and as inbound.received carries it (docs/delivery-and-deliverability.md#webhooks). */
 export function listItem(
   row: InboundMailEntity,
   attachments: Pick<InboundAttachmentEntity, 'position' | 'fileName' | 'contentType' | 'size'>[],

@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 /** A leap year's days: a year of figures, whatever the year. */
 export const MAX_STATS_DAYS = 366;
 const DEFAULT_DAYS = 30;
-// 0001-01-01: dates as §6 takes them start there.
+// 0001-01-01: dates as docs/api.md#paging-and-filters takes them start there.
 const FIRST_MIDNIGHT = -62_135_596_800_000;
 
 /** A team's daily numbers (docs/api.md#reading-back), from the kept per-day counts that lists' totals read too. */

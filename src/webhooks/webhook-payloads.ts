@@ -19,7 +19,7 @@ export class WebhookPayloads {
     const timestamp = event.created_at.toISOString();
     const data = event.message_id === null ? event.data : await this.messageData(event);
     if (data === undefined) return undefined;
-    // The same for a message's own webhook (§7) and every endpoint (§11): the id is the event's.
+    // The same for a message's own webhook and every endpoint (docs/delivery-and-deliverability.md#webhooks): the id is the event's.
     return JSON.stringify({ id: eventIdOf(event), type, timestamp, data });
   }
 

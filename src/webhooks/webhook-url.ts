@@ -49,7 +49,7 @@ export class ReachableWebhookUrlRule implements ValidatorConstraintInterface {
 }
 
 /**
- * A webhook target (docs/api.md#sending `webhook.url`, §11 endpoints): an absolute http(s) URL of at
+ * A webhook target (docs/api.md#sending `webhook.url`, and endpoints, docs/delivery-and-deliverability.md#webhooks): an absolute http(s) URL of at
  * most 2,048 characters that could ever be delivered (ReachableWebhookUrlRule).
  */
 export const IsWebhookUrl =

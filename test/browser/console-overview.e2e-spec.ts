@@ -11,7 +11,7 @@ import {
 import { storeMessages } from '../support/factories';
 import { bearer, newUserId, tokenFor } from '../support/tokens';
 
-/** docs/architecture.md#the-console Overview: the §12 stats of the last 30 days against a real server and database. */
+/** docs/architecture.md#the-console Overview: the stats (docs/api.md#routes) of the last 30 days against a real server and database. */
 describeInBrowser('Console overview browser tests')(
   'the console: Overview (docs/api.md#reading-back, docs/architecture.md#the-console)',
   () => {

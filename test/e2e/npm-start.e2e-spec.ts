@@ -153,7 +153,7 @@ describe('when the launcher builds (scripts/start.js needsBuild)', () => {
     root = mkdtempSync(join(tmpdir(), 'mailroom-launcher-'));
     for (const file of [
       'src/main.ts',
-      'src/config/app-config.ts',
+      'src/platform/config/app-config.ts',
       'tsconfig.json',
       'tsconfig.build.json',
       launcher.ENTRY,
@@ -164,8 +164,9 @@ describe('when the launcher builds (scripts/start.js needsBuild)', () => {
     writeFileSync(join(root, launcher.STAMP), String(LONG_AGO.getTime() + 60_000));
     for (const path of [
       'src/main.ts',
-      'src/config/app-config.ts',
-      'src/config',
+      'src/platform/config/app-config.ts',
+      'src/platform/config',
+      'src/platform',
       'src',
       'tsconfig.json',
       'tsconfig.build.json',
@@ -183,8 +184,8 @@ describe('when the launcher builds (scripts/start.js needsBuild)', () => {
   });
 
   it.each([
-    ['a source file changed', () => touch('src/config/app-config.ts')],
-    ['a source file was deleted', () => unlinkSync(join(root, 'src/config/app-config.ts'))],
+    ['a source file changed', () => touch('src/platform/config/app-config.ts')],
+    ['a source file was deleted', () => unlinkSync(join(root, 'src/platform/config/app-config.ts'))],
     ['a source file was added', () => writeFileSync(join(root, 'src/new.ts'), '')],
     ['tsconfig.build.json changed', () => touch('tsconfig.build.json')],
     ['there is no build', () => rmSync(join(root, launcher.ENTRY))],

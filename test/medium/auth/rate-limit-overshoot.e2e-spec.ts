@@ -1,5 +1,5 @@
 // The rate limit admits from what each API process knows and writes its hits in the background
-// (src/rate-limit/postgres-throttler.storage.ts). Its stated bound: a window admits at most the
+// (src/auth/rate-limit/postgres-throttler.storage.ts). Its stated bound: a window admits at most the
 // limit plus localAllowance(limit) per process. Two apps on one database, each with its own
 // counters, stand for two API processes.
 import { PreparedStatements } from '../../../src/platform/database/prepared-statements';

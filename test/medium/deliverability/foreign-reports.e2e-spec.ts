@@ -1,6 +1,6 @@
 // Reports that try to reach what their token does not name (docs/delivery-and-deliverability.md#statuses, docs/delivery-and-deliverability.md): a VERP token of one
 // user's message with a report about another user's recipient, reports for messages past or short
-// of `sent`, repeated and late complaints. Only §5's transitions may happen; each "nothing more
+// of `sent`, repeated and late complaints. Only the transitions of docs/delivery-and-deliverability.md#statuses may happen; each "nothing more
 // happened" is read after the listener's 250 (sent once the report is committed) and, for
 // webhooks, after the webhook queue has settled.
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Reports at the inbound listener change the fate of the recipient they are about (docs/delivery-and-deliverability.md#statuses
-// "Recipients", §9), whether or not the message moves: a bounce of a second recipient of a bounced
+// "Recipients", #bounces-and-complaints), whether or not the message moves: a bounce of a second recipient of a bounced
 // message, a complaint after a bounce, a bounce after a complaint (the complaint stays); a report
 // naming another recipient of the message changes nobody's fate.
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 // GET, POST and DELETE /user/suppressions (docs/api.md#routes): the caller's list, paged like the message
 // list, bare addresses keyed case-insensitively, each user's entries invisible to the others;
-// a manual entry stops all mail or, asked, bulk mail only (§9), and an entry is never narrowed.
+// a manual entry stops all mail or, asked, bulk mail only (docs/delivery-and-deliverability.md#suppressions), and an entry is never narrowed.
 import { randomUUID } from 'node:crypto';
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';

@@ -1,4 +1,4 @@
-// Recipients' fates across delivery attempts (docs/delivery-and-deliverability.md#statuses "Recipients", §7), against a real SMTP sink,
+// Recipients' fates across delivery attempts (docs/delivery-and-deliverability.md#statuses "Recipients", #webhooks), against a real SMTP sink,
 // one copy per recipient (BOUNCE_DOMAIN) and one transaction for all: a copy accepted, one refused
 // for good and one refused for now then accepted; one refused for now to the last attempt; and a
 // webhook event retried after the message moved on, whose every attempt carries the fates of its change.

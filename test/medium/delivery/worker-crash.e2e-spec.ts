@@ -1,5 +1,5 @@
 // Delivery across worker processes (docs/configuration.md ROLE, docs/delivery-and-deliverability.md#statuses "at least once, even when a worker dies
-// mid-delivery", §8 SIGTERM drains): real `node src/main.ts` workers, a real SMTP sink in this
+// mid-delivery", docs/scaling.md#shutdown: SIGTERM drains): real `node src/main.ts` workers, a real SMTP sink in this
 // process, and an in-process ROLE=api app that only queues, all on a database of this file's own.
 import { exitOf, startWorkerProcess, WorkerProcess } from '../../support/child-processes';
 import { sendBody } from '../../support/factories';
@@ -30,8 +30,8 @@ beforeAll(async () => {
   databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
   // The API process, on a database of this suite's own, runs ROLE=api, so it only queues. It gets the
   // workers' lease as well: every process sets the pg-boss queue's options as it starts
-  // (DeliveryQueue.options in src/queue/delivery-queue.ts, applied by JobQueue.ensureQueue in
-  // src/queue/job-queue.ts), and jobs take the lease when inserted.
+  // (DeliveryQueue.options in src/platform/queue/delivery-queue.ts, applied by JobQueue.ensureQueue in
+  // src/platform/queue/job-queue.ts), and jobs take the lease when inserted.
   api = await bootTestApp({
     SMTP_URL: sinkUrl,
     DATABASE_URL: databaseUrl,

@@ -103,7 +103,7 @@ describe('reading back a message (docs/api.md#reading-back)', () => {
     }
   });
 
-  it('gives the .eml as composed for delivery: the headers the sink received but the per-copy ones, the same parts and bytes, no Bcc (the signature: src/mime/compose.spec.ts)', async () => {
+  it('gives the .eml as composed for delivery: the headers the sink received but the per-copy ones, the same parts and bytes, no Bcc (the signature: src/messages/mime/compose.spec.ts)', async () => {
     const response = await bytes(`/user/messages/${rich.id}/raw`).expect(200);
     expectByteHeaders(response, 'message/rfc822', `${rich.id}.eml`);
     const eml = await simpleParser(response.body as Buffer);

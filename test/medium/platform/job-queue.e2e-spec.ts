@@ -1,4 +1,4 @@
-// The queue's writes belong to the caller's transaction (src/queue/job-queue.ts): a job is
+// The queue's writes belong to the caller's transaction (src/platform/queue/job-queue.ts): a job is
 // completed exactly when the change that finished it commits, or a worker killed between the two
 // leaves a message that no job will ever deliver.
 import { DELIVERY_QUEUE } from '../../../src/platform/queue/delivery-queue';

@@ -1,6 +1,6 @@
 // A relay's refusals of some recipients of a message sent as one SMTP transaction (no
 // BOUNCE_DOMAIN, no bulkSendingId), against a real SMTP sink: each recipient's fate follows what
-// the relay said of it (docs/delivery-and-deliverability.md#statuses "Recipients", §9 synchronous refusals), whatever its address
+// the relay said of it (docs/delivery-and-deliverability.md#statuses "Recipients"; #bounces-and-complaints, synchronous refusals), whatever its address
 // looks like and whatever the others' refusals were.
 import { randomUUID } from 'node:crypto';
 import { deliveringApp } from '../../support/delivering-app';

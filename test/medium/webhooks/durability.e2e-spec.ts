@@ -193,7 +193,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       expect(await webhookJobs(eventId)).toEqual(['active']);
 
       const b = spawnWorker();
-      // The webhook queue's lease is WEBHOOK_TIMEOUT_MS + 30 s (src/queue/webhook-queue.ts); rather
+      // The webhook queue's lease is WEBHOOK_TIMEOUT_MS + 30 s (src/platform/queue/webhook-queue.ts); rather
       // than wait it out, move the job's start back so that pg-boss's maintenance finds it expired
       // now and gives it back to the queue, as it would once the lease ran out.
       await api.db.query(

@@ -19,7 +19,7 @@ export function bootTwoApiProcesses() {
   beforeAll(async () => {
     const env = { MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT_BYTES), RATE_LIMIT_PER_MINUTE: '100000' };
     // One after the other: two processes creating pg-boss's queues together can deadlock
-    // (src/queue/job-queue.ts ensureQueue), which is not what these tests are about.
+    // (src/platform/queue/job-queue.ts ensureQueue), which is not what these tests are about.
     Object.assign(t, await bootTestApp(env));
     Object.assign(other, await bootTestApp(env));
   });

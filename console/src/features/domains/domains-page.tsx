@@ -6,7 +6,7 @@ import { QueryView } from '../../components/query-view';
 import { Empty, InlineError } from '../../components/states';
 import { DomainCard } from './domain-card';
 
-/** Sending domains (docs/delivery-and-deliverability.md): add one, publish its records, verify, receive (§13), delete. */
+/** Sending domains (docs/delivery-and-deliverability.md): add one, publish its records, verify, receive (docs/inbound.md), delete. */
 export function DomainsPage() {
   const query = useDomains();
   return (

@@ -11,7 +11,7 @@ const StatsChart = lazy(() => import('./stats-chart'));
 /** Gmail's and Yahoo's bulk-sender rules: spam complaints must stay below 0.3 %. */
 const COMPLAINT_LIMIT = 0.003;
 
-/** docs/architecture.md#the-console Overview: the last 30 days of §12 stats as a chart, with totals and rates. */
+/** docs/architecture.md#the-console Overview: the last 30 days of stats (docs/api.md#routes) as a chart, with totals and rates. */
 export function OverviewPage() {
   const query = useStats();
   return (

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const STATUSES_BEFORE = `'scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled'`;
 const STATUSES = `'scheduled', 'queued', 'sending', 'deferred', 'sent', 'failed', 'canceled', 'suppressed'`;
 
-/** The per-user suppression list (docs/api.md#routes, docs/delivery-and-deliverability.md) and the status a message ends in when it holds every recipient (§5). */
+/** The per-user suppression list (docs/api.md#routes, docs/delivery-and-deliverability.md) and the status a message ends in when it holds every recipient (docs/delivery-and-deliverability.md#statuses). */
 export class Suppressions1764259200000 implements MigrationInterface {
   name = 'Suppressions1764259200000';
 
