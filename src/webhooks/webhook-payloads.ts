@@ -29,15 +29,15 @@ export class WebhookPayloads {
     const sequence = event.sequence!;
     const fullHistory = (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!;
     const history = historyAsOf(fullHistory, sequence);
-    const recipientFates = event.recipient_fates ?? row.recipient_fates;
+    const recipientFates = event.recipient_fates ?? row.recipientFates;
     // The next attempt the row holds is this change's only while no later change happened.
     const changedSince = fullHistory.filter((entry) => !entry.note).length > sequence;
     const message = mapMessage(
       {
         ...row,
         status: event.status!,
-        recipient_fates: recipientFates,
-        next_attempt_at: changedSince ? null : row.next_attempt_at,
+        recipientFates,
+        nextAttemptAt: changedSince ? null : row.nextAttemptAt,
       },
       history,
     );
