@@ -1,6 +1,14 @@
 import { getMetadataArgsStorage } from 'typeorm';
 import { MessageEntity } from './entities/message.entity';
-import { asRecord, CLAIMED_FIELD_COLUMNS, GivenFields, MESSAGE_FIELDS, rowAsApi, RowFields } from './message-fields';
+import {
+  asRecord,
+  CLAIMED_FIELD_COLUMNS,
+  GivenFields,
+  MESSAGE_FIELDS,
+  rowAsApi,
+  rowColumns,
+  RowFields,
+} from './message-fields';
 
 const given: GivenFields = {
   id: 'm1',
@@ -50,8 +58,13 @@ describe('MESSAGE_FIELDS', () => {
     expect(CLAIMED_FIELD_COLUMNS).not.toHaveProperty('contactId');
   });
 
+  it('selects each row column under its property name', () => {
+    expect(rowColumns('m')).toContain('m.id, m.recipients, m.subject, m.sender_id AS "senderId"');
+    expect(rowColumns('m')).toContain('m.recipient_fates AS "recipientFates"');
+  });
+
   it('shows a row under the API names, dates as ISO strings', () => {
-    const row = { ...asRecord(given), status: 'queued', sent_at: given.sentAt } as unknown as RowFields;
+    const row = { ...given, status: 'queued' } as unknown as RowFields;
     expect(rowAsApi(row)).toEqual({
       id: 'm1',
       to: ['Ada <ada@example.com>'],

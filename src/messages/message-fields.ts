@@ -80,8 +80,8 @@ type Json<T> = T extends Date ? string : T;
 export type GivenFields = { [N in Exclude<Name, Using<'computed'>>]: TypeOf<N> };
 /** The fields the delivery claim reads, by property name. */
 export type ClaimedFields = { [N in Using<'claimed'>]: TypeOf<N> };
-/** The fields lists and look-ups read, by column name, as PostgreSQL returns them. */
-export type RowFields = { [N in Using<'row'> as Fields[N]['column']]: TypeOf<N> };
+/** The fields lists and look-ups read, by property name (rowColumns aliases each column so). */
+export type RowFields = { [N in Using<'row'>]: TypeOf<N> };
 /** A row's fields as the API shows them. */
 export type ApiFields = { [N in Using<'row'> as ApiNameOf<N>]: Json<TypeOf<N>> };
 
@@ -93,8 +93,13 @@ const given = entries.filter(([, f]) => !f.uses.includes('computed'));
 export const GIVEN_COLUMNS = given.map(([, f]) => f.column);
 /** `column type` for each of them, as jsonb_to_recordset declares them. */
 export const RECORDSET_COLUMNS = given.map(([, f]) => `${f.column} ${f.sqlType}`);
-/** The columns of a MessageRow. */
+/** The columns of a MessageRow, as they are named in the table (for a RETURNING that later parts of the statement read). */
 export const ROW_COLUMNS = using('row').map(([, f]) => f.column);
+/** The select list of a MessageRow from `table`: each column under its property name, quoted where it differs. */
+export const rowColumns = (table: string): string =>
+  using('row')
+    .map(([name, f]) => `${table}.${f.column}${name === f.column ? '' : ` AS "${name}"`}`)
+    .join(', ');
 /** What the claim reads of each message it moves, by property name (MessageLifecycle.claim's `returning`). */
 export const CLAIMED_FIELD_COLUMNS = Object.fromEntries(
   using('claimed').map(([name, f]) => [name, `m.${f.column}`]),
@@ -111,10 +116,10 @@ export function asRecord(message: GivenFields): Record<string, unknown> {
 
 /** A row's fields under the API's names, Dates as ISO strings, in the order of the definition. */
 export function rowAsApi(row: RowFields): ApiFields {
-  const byColumn = row as Record<string, unknown>;
+  const byName = row as Record<string, unknown>;
   return Object.fromEntries(
     using('row').map(([name, f]) => {
-      const value = byColumn[f.column];
+      const value = byName[name];
       return [f.apiName ?? name, value instanceof Date ? value.toISOString() : value];
     }),
   ) as ApiFields;

@@ -4,7 +4,7 @@ import type { MessageStatus } from './message-status';
 
 const at = new Date('2026-03-01T10:00:00.000Z');
 const entry = (status: MessageStatus, note = false): StatusEventRow => ({
-  message_id: 'm',
+  messageId: 'm',
   status,
   at,
   detail: null,
@@ -39,23 +39,23 @@ describe('mapMessage', () => {
   const due = new Date('2026-03-01T10:05:00.000Z');
   const row = (status: MessageStatus): MessageRow => ({
     id: 'm',
-    user_id: 'u',
-    sender_id: 's',
+    userId: 'u',
+    senderId: 's',
     sender: 'a@example.com',
     recipients: ['b@example.com'],
     subject: 'Hi',
     status,
     priority: 'normal',
-    bulk_sending_id: null,
-    contact_id: null,
-    custom_payload: null,
-    sent_at: at,
+    bulkSendingId: null,
+    contactId: null,
+    customPayload: null,
+    sentAt: at,
     cc: null,
     bcc: null,
-    reply_to: null,
-    scheduled_at: null,
-    next_attempt_at: due,
-    recipient_fates: [],
+    replyTo: null,
+    scheduledAt: null,
+    nextAttemptAt: due,
+    recipientFates: [],
   });
 
   it('shows the next attempt of a deferred message only, whatever the row still holds', () => {

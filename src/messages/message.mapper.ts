@@ -13,10 +13,10 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     ...(row.status !== 'deferred' && { nextAttemptAt: null }),
     // A message stored with no fates kept (before they were, or by the previous version).
     recipients:
-      row.recipient_fates.length === 0
-        ? fatesFromStatus({ ...row, to: row.recipients, sentAt: row.sent_at })
+      row.recipientFates.length === 0
+        ? fatesFromStatus({ ...row, to: row.recipients })
         : // What the Message shows of each (docs/delivery-and-deliverability.md#statuses): `refused` is the stats' own.
-          row.recipient_fates.map(({ email, type, status, detail, at }) => ({ email, type, status, detail, at })),
+          row.recipientFates.map(({ email, type, status, detail, at }) => ({ email, type, status, detail, at })),
     ...(history && {
       statusHistory: history.map((e) => ({
         status: e.status,

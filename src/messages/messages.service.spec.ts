@@ -15,23 +15,23 @@ function query(fields: Partial<ListMessagesQuery> = {}): ListMessagesQuery {
 function row(id: string): MessageRow {
   return {
     id,
-    user_id: USER,
-    sender_id: 's',
+    userId: USER,
+    senderId: 's',
     sender: 'a@example.com',
     recipients: ['b@example.com'],
     subject: 'Hi',
     status: 'queued',
     priority: 'normal',
-    bulk_sending_id: null,
-    contact_id: null,
-    custom_payload: null,
-    sent_at: new Date('2026-03-01T10:00:00.000Z'),
+    bulkSendingId: null,
+    contactId: null,
+    customPayload: null,
+    sentAt: new Date('2026-03-01T10:00:00.000Z'),
     cc: null,
     bcc: null,
-    reply_to: null,
-    scheduled_at: null,
-    next_attempt_at: null,
-    recipient_fates: [],
+    replyTo: null,
+    scheduledAt: null,
+    nextAttemptAt: null,
+    recipientFates: [],
   };
 }
 
@@ -115,7 +115,7 @@ describe(MessagesService.name, () => {
       const at = new Date('2026-03-01T10:00:00.000Z');
       repository.getStatusHistories.mockResolvedValue(
         new Map([
-          ['a', [{ message_id: 'a', status: 'queued', at, detail: null, recipient: null, note: false }]],
+          ['a', [{ messageId: 'a', status: 'queued', at, detail: null, recipient: null, note: false }]],
           ['b', []],
         ]),
       );

@@ -48,15 +48,15 @@ export class DeliverWebhookEventUseCase {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature,
     });
-    if (event.endpoint_id === null) {
-      const signature = this.signer.sign(event.user_id, id, timestamp, body);
+    if (event.endpointId === null) {
+      const signature = this.signer.sign(event.userId, id, timestamp, body);
       const response = await this.poster.post(event.url, headers(signature), body);
       return this.record(job, event, attemptedAt, response);
     }
     // The attempt starts inside the transaction that share-locks its endpoint: a delete or a
     // disable committed before finds nothing to send; one after waits until the POST has begun.
     const started = await this.database.transaction(async (manager) => {
-      const endpoint = await this.endpoints.lockForAttempt(manager, event.endpoint_id!);
+      const endpoint = await this.endpoints.lockForAttempt(manager, event.endpointId!);
       if (!endpoint?.enabled) {
         if (endpoint) await this.events.skip(manager, event.id);
         await this.webhooks.complete(manager, [job.id]);
@@ -82,10 +82,10 @@ export class DeliverWebhookEventUseCase {
     let { state, retryAfterSeconds } = policy;
     let nextAttemptAt: Date | null = null;
     await this.database.transaction(async (manager) => {
-      if (event.endpoint_id !== null) {
+      if (event.endpointId !== null) {
         const stillEnabled = await this.endpoints.recordOutcome(
           manager,
-          event.endpoint_id,
+          event.endpointId,
           state === 'delivered',
           attemptedAt,
           this.config.webhooks.disableAfterSeconds,

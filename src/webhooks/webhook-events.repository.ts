@@ -9,31 +9,31 @@ import type { WebhookState } from './webhook-state';
 export interface WebhookEventRow {
   id: string;
   /** Null: recorded before endpoints; the event's id is `id` (eventIdOf). */
-  event_id: string | null;
+  eventId: string | null;
   /** Null: recorded before endpoints, `message.<status>` (eventTypeOf). */
   type: string | null;
-  endpoint_id: string | null;
-  user_id: string;
+  endpointId: string | null;
+  userId: string;
   /** Null for account events. */
-  message_id: string | null;
+  messageId: string | null;
   sequence: number | null;
   status: MessageStatus | null;
   url: string;
   state: WebhookState;
   attempts: number;
-  next_attempt_at: Date | null;
-  created_at: Date;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
 }
 
 /** An event as its delivery reads it: with the message's recipients as they stood at the change. */
 export interface DeliverableWebhookEvent extends WebhookEventRow {
   /** Null for an event recorded before recipients had fates. */
-  recipient_fates: RecipientFate[] | null;
+  recipientFates: RecipientFate[] | null;
   data: object | null;
 }
 
 /** The event's id: the `webhook-id` of every target and attempt. */
-export const eventIdOf = (row: Pick<WebhookEventRow, 'id' | 'event_id'>): string => row.event_id ?? row.id;
+export const eventIdOf = (row: Pick<WebhookEventRow, 'id' | 'eventId'>): string => row.eventId ?? row.id;
 
 export const eventTypeOf = (row: Pick<WebhookEventRow, 'type' | 'status'>): string =>
   row.type ?? `message.${row.status}`;
@@ -56,32 +56,33 @@ const filterParameters = (userId: string, filter: DeliveryFilter) => [
 ];
 
 export interface WebhookAttemptRow {
-  event_id: string;
-  attempted_at: Date;
-  status_code: number | null;
-  duration_ms: number;
+  eventId: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
   error: string | null;
   /** Read by getForUser only. */
-  response_body?: string | null;
+  responseBody?: string | null;
 }
 
 /** An event's attempts as one JSON array, oldest first (read in the event's statement: one moment for both). */
 const attemptLog = (withBodies: boolean) => `COALESCE((
-    SELECT json_agg(json_build_object('event_id', a.event_id, 'attempted_at', a.attempted_at, 'status_code', a.status_code,
-      'duration_ms', a.duration_ms, 'error', a.error${withBodies ? `, 'response_body', a.response_body` : ''}) ORDER BY a.id)
+    SELECT json_agg(json_build_object('eventId', a.event_id, 'attemptedAt', a.attempted_at, 'statusCode', a.status_code,
+      'durationMs', a.duration_ms, 'error', a.error${withBodies ? `, 'responseBody', a.response_body` : ''}) ORDER BY a.id)
     FROM webhook_attempts a WHERE a.event_id = e.id), '[]')`;
 
 type LoggedEventRow = WebhookEventRow & {
-  attempt_log: (Omit<WebhookAttemptRow, 'attempted_at'> & { attempted_at: string })[];
+  attemptLog: (Omit<WebhookAttemptRow, 'attemptedAt'> & { attemptedAt: string })[];
 };
 
 const withAttemptDates = <R extends LoggedEventRow>(row: R) => ({
   ...row,
-  attempt_log: row.attempt_log.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at) })),
+  attemptLog: row.attemptLog.map((a) => ({ ...a, attemptedAt: new Date(a.attemptedAt) })),
 });
 
-const EVENT_COLUMNS =
-  'id, event_id, type, endpoint_id, user_id, message_id, sequence, status, url, state, attempts, next_attempt_at, created_at';
+/** A WebhookEventRow's columns, each under its property name. */
+const EVENT_COLUMNS = `id, event_id AS "eventId", type, endpoint_id AS "endpointId", user_id AS "userId",
+  message_id AS "messageId", sequence, status, url, state, attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`;
 
 /**
  * The webhook outbox: one event per status change a webhook asked for, each with its attempts
@@ -96,7 +97,7 @@ export class WebhookEventsRepository implements MessageEventStore {
   async getForDelivery(id: string): Promise<DeliverableWebhookEvent | undefined> {
     // Raw: every webhook attempt reads it, so it skips TypeORM's entity mapping.
     const rows: DeliverableWebhookEvent[] = await this.database.query(
-      `SELECT ${EVENT_COLUMNS}, recipient_fates, data FROM webhook_events WHERE id = $1`,
+      `SELECT ${EVENT_COLUMNS}, recipient_fates AS "recipientFates", data FROM webhook_events WHERE id = $1`,
       [id],
     );
     return rows[0];
@@ -128,10 +129,10 @@ export class WebhookEventsRepository implements MessageEventStore {
     filter: DeliveryFilter,
     skip: number,
     take: number,
-  ): Promise<(WebhookEventRow & { attempt_log: WebhookAttemptRow[] })[]> {
+  ): Promise<(WebhookEventRow & { attemptLog: WebhookAttemptRow[] })[]> {
     // Raw: TypeORM would read the events and their attempts in two statements, at two moments.
     const rows: LoggedEventRow[] = await this.database.query(
-      `SELECT ${EVENT_COLUMNS}, ${attemptLog(false)} AS attempt_log
+      `SELECT ${EVENT_COLUMNS}, ${attemptLog(false)} AS "attemptLog"
          FROM webhook_events e WHERE ${FILTER}
          ORDER BY created_at DESC, id DESC OFFSET $5 LIMIT $6`,
       [...filterParameters(userId, filter), skip, take],
@@ -143,9 +144,9 @@ export class WebhookEventsRepository implements MessageEventStore {
   async getForUser(
     userId: string,
     id: string,
-  ): Promise<(DeliverableWebhookEvent & { attempt_log: WebhookAttemptRow[] }) | undefined> {
+  ): Promise<(DeliverableWebhookEvent & { attemptLog: WebhookAttemptRow[] }) | undefined> {
     const [row]: (LoggedEventRow & DeliverableWebhookEvent)[] = await this.database.query(
-      `SELECT ${EVENT_COLUMNS}, recipient_fates, data, ${attemptLog(true)} AS attempt_log
+      `SELECT ${EVENT_COLUMNS}, recipient_fates AS "recipientFates", data, ${attemptLog(true)} AS "attemptLog"
          FROM webhook_events e WHERE user_id = $1 AND id = $2`,
       [userId, id],
     );

@@ -38,7 +38,7 @@ export class WebhookEventsService {
     const rows =
       envelope.skip < envelope.total ? await this.events.list(userId, filter, envelope.skip, query.take) : [];
     return {
-      deliveries: rows.map((row) => mapEvent(row, row.attempt_log)),
+      deliveries: rows.map((row) => mapEvent(row, row.attemptLog)),
       ...envelope,
       messageId: messageId ?? null,
     };
@@ -51,11 +51,11 @@ export class WebhookEventsService {
     const body = row && (await this.payloads.body(row));
     if (!row || body === undefined) throw deliveryNotFound(id);
     return {
-      ...mapEvent(row, row.attempt_log),
+      ...mapEvent(row, row.attemptLog),
       request: { body },
-      attempts: row.attempt_log.map((attempt) => ({
+      attempts: row.attemptLog.map((attempt) => ({
         ...mapAttempt(attempt),
-        responseBody: attempt.response_body ?? null,
+        responseBody: attempt.responseBody ?? null,
       })),
     };
   }
@@ -87,23 +87,23 @@ function mapEvent(row: WebhookEventRow, attempts: WebhookAttemptRow[]): WebhookE
   return {
     id: row.id,
     eventId: eventIdOf(row),
-    endpointId: row.endpoint_id,
-    messageId: row.message_id,
+    endpointId: row.endpointId,
+    messageId: row.messageId,
     type: eventTypeOf(row),
     sequence: row.sequence,
     url: row.url,
     state: row.state,
-    createdAt: row.created_at.toISOString(),
-    nextAttemptAt: row.state === 'pending' ? (row.next_attempt_at?.toISOString() ?? null) : null,
+    createdAt: row.createdAt.toISOString(),
+    nextAttemptAt: row.state === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
     attempts: attempts.map(mapAttempt),
   };
 }
 
 function mapAttempt(a: WebhookAttemptRow): WebhookEventResponse['attempts'][number] {
   return {
-    attemptedAt: a.attempted_at.toISOString(),
-    statusCode: a.status_code,
-    durationMs: a.duration_ms,
+    attemptedAt: a.attemptedAt.toISOString(),
+    statusCode: a.statusCode,
+    durationMs: a.durationMs,
     error: a.error,
   };
 }

@@ -24,9 +24,9 @@ export function logWebhookOutcome(
   const line = {
     eventId: eventIdOf(event),
     deliveryId: event.id,
-    endpointId: event.endpoint_id,
-    messageId: event.message_id,
-    userId: event.user_id,
+    endpointId: event.endpointId,
+    messageId: event.messageId,
+    userId: event.userId,
     type: eventTypeOf(event),
     attempt,
     outcome,

@@ -16,28 +16,28 @@ export class WebhookPayloads {
   /** Undefined when the event's message is gone (retention). */
   async body(event: DeliverableWebhookEvent): Promise<string | undefined> {
     const type = eventTypeOf(event);
-    const timestamp = event.created_at.toISOString();
-    const data = event.message_id === null ? event.data : await this.messageData(event);
+    const timestamp = event.createdAt.toISOString();
+    const data = event.messageId === null ? event.data : await this.messageData(event);
     if (data === undefined) return undefined;
     // The same for a message's own webhook and every endpoint (docs/delivery-and-deliverability.md#webhooks): the id is the event's.
     return JSON.stringify({ id: eventIdOf(event), type, timestamp, data });
   }
 
   private async messageData(event: DeliverableWebhookEvent): Promise<object | undefined> {
-    const row = await this.messages.getById(event.user_id, event.message_id!);
+    const row = await this.messages.getById(event.userId, event.messageId!);
     if (!row) return undefined;
     const sequence = event.sequence!;
-    const fullHistory = (await this.messages.getStatusHistories(event.user_id, [row.id])).get(row.id)!;
+    const fullHistory = (await this.messages.getStatusHistories(event.userId, [row.id])).get(row.id)!;
     const history = historyAsOf(fullHistory, sequence);
-    const recipientFates = event.recipient_fates ?? row.recipient_fates;
+    const recipientFates = event.recipientFates ?? row.recipientFates;
     // The next attempt the row holds is this change's only while no later change happened.
     const changedSince = fullHistory.filter((entry) => !entry.note).length > sequence;
     const message = mapMessage(
       {
         ...row,
         status: event.status!,
-        recipient_fates: recipientFates,
-        next_attempt_at: changedSince ? null : row.next_attempt_at,
+        recipientFates,
+        nextAttemptAt: changedSince ? null : row.nextAttemptAt,
       },
       history,
     );

@@ -122,7 +122,7 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
       // No row: an all-or-none charge larger than the limit for a key never counted.
       if (!row) return { spent: false, hits: limit ?? hits, msLeft: ttlMs };
       this.learn(row, asked);
-      return { spent: row.spent!, hits: row.hits, msLeft: row.ms_left };
+      return { spent: row.spent!, hits: row.hits, msLeft: row.msLeft };
     } finally {
       this.addSending(counter, -(hits + carried));
     }
@@ -182,16 +182,16 @@ export class PostgresThrottlerStorage implements ThrottlerStorage, OnModuleDestr
    * Takes an answer in. Answers on several connections may cross: for the same window the
    * highest count is the newest; for another window, the answer to the later statement wins.
    */
-  private learn({ key, hits, ends_at_ms, ms_left }: WindowRow, asked: number): void {
+  private learn({ key, hits, endsAtMs, msLeft }: WindowRow, asked: number): void {
     const known = this.windows.get(key);
     const now = performance.now();
-    if (known && ends_at_ms === known.endsAtMs) {
+    if (known && endsAtMs === known.endsAtMs) {
       known.hits = Math.max(known.hits, hits);
       known.asked = Math.max(known.asked, asked);
     } else if (!known || asked > known.asked) {
       this.windows.set(key, {
-        endsAtMs: ends_at_ms,
-        endsAt: now + ms_left,
+        endsAtMs,
+        endsAt: now + msLeft,
         hits,
         unwritten: known?.unwritten ?? 0,
         asked,

@@ -6,12 +6,13 @@ export interface WindowRow {
   spent?: boolean;
   key: string;
   hits: number;
-  ends_at_ms: number;
-  ms_left: number;
+  /** The window's end (epoch ms): which window this is. */
+  endsAtMs: number;
+  msLeft: number;
 }
 
-const WINDOW_COLUMNS = `floor(extract(epoch FROM window_ends_at) * 1000)::float8 AS ends_at_ms,
-  greatest(0, floor(extract(epoch FROM window_ends_at - now()) * 1000))::integer AS ms_left`;
+const WINDOW_COLUMNS = `floor(extract(epoch FROM window_ends_at) * 1000)::float8 AS "endsAtMs",
+  greatest(0, floor(extract(epoch FROM window_ends_at - now()) * 1000))::integer AS "msLeft"`;
 
 /**
  * The rate_limit_counters table: one fixed window per key, a new one once the last has ended.

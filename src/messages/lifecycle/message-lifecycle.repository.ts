@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { preparedInTransaction } from '../../platform/database/prepared-in-transaction';
 import { WebhookQueue } from '../../platform/queue/webhook-queue';
 import type { MessageStatus } from '../message-status';
-import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS } from '../message-fields';
+import { asRecord, GIVEN_COLUMNS, RECORDSET_COLUMNS, ROW_COLUMNS, rowColumns } from '../message-fields';
 import type { MessageRow, NewMessage } from '../messages.repository';
 import type { FateChange, RecipientFate } from '../recipient-fates';
 import { EventFanOut } from './event-fan-out';
@@ -104,7 +104,7 @@ export class MessageLifecycle {
        ), history AS (
          INSERT INTO message_status_events (message_id, status, at) SELECT id, status, sent_at FROM accepted
        ), ${messageOutboxCte(this.fanOut, 'm', true, INITIALLY_SUPPRESSED)}
-       SELECT ${ROW_COLUMNS.map((column) => `m.${column}`).join(', ')}, outbox.outbox_event_ids
+       SELECT ${rowColumns('m')}, outbox.outbox_event_ids
        FROM m LEFT JOIN ${OUTBOX_IDS_BY_MESSAGE} outbox ON outbox.message_id = m.id`,
       [JSON.stringify(messages.map(recordOf))],
     );

@@ -64,23 +64,23 @@ describe(MessageIntake.name, () => {
       order.push('accept');
       const row = {
         id: message.id,
-        user_id: message.userId,
-        sender_id: message.senderId,
+        userId: message.userId,
+        senderId: message.senderId,
         sender: message.sender,
         recipients: message.recipients,
-        recipient_fates: message.recipientFates,
+        recipientFates: message.recipientFates,
         subject: message.subject,
         status: 'queued' as const,
         priority: message.priority,
-        bulk_sending_id: null,
-        contact_id: null,
-        custom_payload: null,
-        sent_at: message.sentAt,
+        bulkSendingId: null,
+        contactId: null,
+        customPayload: null,
+        sentAt: message.sentAt,
         cc: null,
         bcc: null,
-        reply_to: null,
-        scheduled_at: null,
-        next_attempt_at: null,
+        replyTo: null,
+        scheduledAt: null,
+        nextAttemptAt: null,
       };
       return Promise.resolve({ messages: [row], outboxEventIds: ['event-1'] });
     });

@@ -1,3 +1,4 @@
+import type { AccountEvent } from './event-types';
 import { LOCK_ENDPOINTS, subscribersSql } from './fan-out.sql';
 
 /**
@@ -7,9 +8,9 @@ import { LOCK_ENDPOINTS, subscribersSql } from './fan-out.sql';
 const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
 
 /**
- * The statement that writes account events ($1: a JSON array of {event_id, user_id, type, data,
- * endpoint_id}) for their subscribers, or only for `endpoint_id` when given (enabled or not: the
- * caller decided). Returns the rows' ids.
+ * The statement that writes account events ($1: accountOutboxEvents', a JSON array of {event_id,
+ * user_id, type, data, endpoint_id}) for their subscribers, or only for `endpoint_id` when given
+ * (enabled or not: the caller decided). Returns the rows' ids.
  */
 export const ACCOUNT_OUTBOX_SQL = `WITH given AS MATERIALIZED (
     SELECT g.*, ${NOW_MS} AS created_at FROM jsonb_to_recordset($1::jsonb) AS g(event_id uuid, user_id text, type text, data jsonb, endpoint_id uuid)
@@ -24,3 +25,16 @@ export const ACCOUNT_OUTBOX_SQL = `WITH given AS MATERIALIZED (
     UNION ALL SELECT s.id, s.url FROM (${subscribersSql('g.user_id', 'g.type')}) s WHERE g.endpoint_id IS NULL
   ) t
   RETURNING id`;
+
+/** ACCOUNT_OUTBOX_SQL's $1 for events whose ids are drawn: the JSON array, under the names its recordset declares. */
+export function accountOutboxEvents(events: (AccountEvent & { id: string })[]): string {
+  return JSON.stringify(
+    events.map(({ id, userId, type, data, endpointId }) => ({
+      event_id: id,
+      user_id: userId,
+      type,
+      data,
+      endpoint_id: endpointId ?? null,
+    })),
+  );
+}

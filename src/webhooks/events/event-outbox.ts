@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { WebhookQueue } from '../../platform/queue/webhook-queue';
 import type { AccountEvent } from './event-types';
-import { ACCOUNT_OUTBOX_SQL } from './account-outbox.sql';
+import { ACCOUNT_OUTBOX_SQL, accountOutboxEvents } from './account-outbox.sql';
 
 /**
  * The outbox writer for account events (domains, suppressions, inbound mail, endpoint tests):
@@ -18,15 +18,9 @@ export class EventOutbox {
   /** Writes the events for their subscribers and queues one delivery job each; returns the events' ids, in order. */
   async record(manager: EntityManager, events: AccountEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
-    const given = events.map((event) => ({
-      event_id: event.id ?? randomUUID(),
-      user_id: event.userId,
-      type: event.type,
-      data: event.data,
-      endpoint_id: event.endpointId ?? null,
-    }));
-    await this.queue(manager, await manager.query(ACCOUNT_OUTBOX_SQL, [JSON.stringify(given)]));
-    return given.map((event) => event.event_id);
+    const drawn = events.map((event) => ({ ...event, id: event.id ?? randomUUID() }));
+    await this.queue(manager, await manager.query(ACCOUNT_OUTBOX_SQL, [accountOutboxEvents(drawn)]));
+    return drawn.map((event) => event.id);
   }
 
   /** Queues the jobs of rows a statement's outbox CTE wrote (ids, or arrays of ids per row), in its transaction. */
