@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AttachmentsModule } from './messages';
+import { AuditModule } from './auth';
 import { AuthModule } from './auth';
 import { BouncesModule } from './deliverability';
 import { BodyReadDeadline } from './platform/http/body-limit';
@@ -65,6 +66,7 @@ export class AppModule {
         EventsModule,
         DeliveryModule.forRoot(config),
         AuthModule,
+        AuditModule,
         // After AuthModule: its guard must have named the caller before requests are counted.
         RateLimitModule,
         MessagesModule,

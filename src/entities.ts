@@ -1,6 +1,7 @@
 import type { Entities } from './platform/database/data-source-options';
 import { ApiKeyRevocationsEntity } from './auth';
 import { ApiKeyEntity } from './auth';
+import { AuditLogEntryEntity } from './auth';
 import { AttachmentEntity } from './messages';
 import { AppliedReportEntity } from './deliverability';
 import { SendingDomainEntity } from './deliverability';
@@ -41,6 +42,7 @@ export const ENTITIES: Entities = [
   SendingDomainEntity,
   ApiKeyEntity,
   ApiKeyRevocationsEntity,
+  AuditLogEntryEntity,
   MessageMimeEntity,
   InboundMailEntity,
   InboundAttachmentEntity,

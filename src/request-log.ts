@@ -19,6 +19,6 @@ export function loggedRequest(request: { id: string; method: string; url: string
  * What a request's log line adds once its answer is sent: the caller the guard named, and the
  * client's address (TRUST_PROXY: the client behind our proxies, not the proxy).
  */
-export function requestLogProps(request: IncomingMessage & { user?: AuthUser }, proxies: ProxyTrust) {
+export function requestLogProps(request: IncomingMessage & { user?: Pick<AuthUser, 'id'> }, proxies: ProxyTrust) {
   return { userId: request.user?.id, clientAddress: clientAddressOfRequest(request, proxies) };
 }

@@ -22,6 +22,7 @@ const TABLE_OWNERS = new Map(
     api_keys: 'auth',
     api_key_revocations: 'auth',
     rate_limit_counters: 'auth',
+    audit_log_entries: 'auth',
     idempotency_keys: 'sender',
     messages: 'messages',
     message_recipients: 'messages',

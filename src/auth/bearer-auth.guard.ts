@@ -45,9 +45,19 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
     const token = bearerToken(request);
-    if (token === null || !isApiKeyToken(token)) return (await super.canActivate(context)) as boolean;
-    const holder = await this.keyHolder(token, request);
-    request.user = { id: holder.userId, apiKey: { id: holder.keyId, scopes: holder.scopes } };
+    const clientAddress = clientAddressOfRequest(request, this.config.trustedProxies);
+    if (token === null || !isApiKeyToken(token)) {
+      const allowed = (await super.canActivate(context)) as boolean;
+      // passport set the JWT's user (JwtStrategy); the address is the request's, known here.
+      if (request.user) request.user.clientAddress = clientAddress;
+      return allowed;
+    }
+    const holder = await this.keyHolder(token, request, clientAddress);
+    request.user = {
+      id: holder.userId,
+      apiKey: { id: holder.keyId, prefix: holder.prefix, scopes: holder.scopes },
+      clientAddress,
+    };
     const scope = this.reflector.getAllAndOverride<ApiKeyScope | typeof ANY_SCOPE | undefined>(REQUIRED_SCOPE, targets);
     if (!scope)
       throw new MissingScopeError(
@@ -68,8 +78,8 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
    * look-up the budget saves. JWTs, checked without the database, still work from that address.
    * The address is the client's, not a reverse proxy's (TRUST_PROXY), and an IPv6 client's /64.
    */
-  private async keyHolder(token: string, request: Request): Promise<ApiKeyHolder> {
-    const client = countedAddress(clientAddressOfRequest(request, this.config.trustedProxies));
+  private async keyHolder(token: string, request: Request, clientAddress: string): Promise<ApiKeyHolder> {
+    const client = countedAddress(clientAddress);
     const refusal = this.badKeys.refusal(client);
     if (refusal) {
       const { limit, retryAfterSeconds } = refusal;

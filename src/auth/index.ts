@@ -1,8 +1,11 @@
-// The Auth context's public face: the caller (guards, decorators, scopes), API keys and rate limits.
+// The Auth context's public face: the caller (guards, decorators, scopes), API keys, rate limits and the audit log.
 // What other contexts may import (.dependency-cruiser.cjs); inside auth/, import files directly.
 export { ApiKeys } from './api-keys/api-keys';
 export { ApiKeyRevocationsEntity } from './api-keys/entities/api-key-revocations.entity';
 export { ApiKeyEntity } from './api-keys/entities/api-key.entity';
+export { AuditLog } from './audit/audit-log';
+export { AuditModule } from './audit/audit.module';
+export { AuditLogEntryEntity } from './audit/entities/audit-log-entry.entity';
 export type { AuthUser } from './auth-user';
 export { AuthModule } from './auth.module';
 export { CurrentUser } from './current-user.decorator';

@@ -43,7 +43,14 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     super(options);
   }
 
-  validate({ header, payload }: { header: JwtHeader & { crit?: unknown }; payload: JwtPayload }): AuthUser {
+  /** The caller but its address, which the bearer guard adds. */
+  validate({
+    header,
+    payload,
+  }: {
+    header: JwtHeader & { crit?: unknown };
+    payload: JwtPayload;
+  }): Omit<AuthUser, 'clientAddress'> {
     if (header.crit !== undefined)
       throw new InvalidTokenError(
         "The token's header lists critical extensions (crit), which this service does not support.",

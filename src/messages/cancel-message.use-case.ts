@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { AuditLog } from '../auth';
+import type { AuthUser } from '../auth';
 import { NotFoundError, StateConflictError } from '../platform/problem/problem.errors';
 import { isUuid } from '../platform/uuid';
 import { Database } from '../platform/database/database';
@@ -23,9 +25,11 @@ export class CancelMessageUseCase {
     private readonly database: Database,
     private readonly lifecycle: MessageLifecycle,
     private readonly messages: MessagesService,
+    private readonly audit: AuditLog,
   ) {}
 
-  async execute(userId: string, id: string): Promise<MessageResponse> {
+  async execute(user: AuthUser, id: string): Promise<MessageResponse> {
+    const userId = user.id;
     // A malformed id names no message: the same 404 as an unknown or foreign one (as GET).
     if (!isUuid(id)) throw new NotFoundError('That message');
     await this.database.transaction(async (manager) => {
@@ -41,6 +45,12 @@ export class CancelMessageUseCase {
       await this.lifecycle.cancel(manager, [
         { messageId: id, fates: canceledFates(await this.lifecycle.fatesOf(manager, id)) },
       ]);
+      await this.audit.record(manager, {
+        by: user,
+        action: 'message.canceled',
+        target: { type: 'message', id },
+        detail: { from: state.status },
+      });
     });
     return this.messages.get(userId, id);
   }

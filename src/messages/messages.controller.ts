@@ -58,6 +58,6 @@ export class MessagesController {
     429,
   )
   cancel(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<MessageResponse> {
-    return this.cancelMessage.execute(user.id, id);
+    return this.cancelMessage.execute(user, id);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Database } from '../../platform/database/database';
 import type { ApiKeyScope } from './api-key-scope';
 import { ApiKeyEntity } from './entities/api-key.entity';
@@ -14,6 +15,8 @@ export type RemoveResult = 'deleted' | 'not found' | { wider: ApiKeyScope[] };
 /** The owner and scopes a presented key stands for. */
 export interface ApiKeyHolder {
   keyId: string;
+  /** The key's first characters (null for keys made before they were kept): how the audit log names it. */
+  prefix: string | null;
   userId: string;
   scopes: ApiKeyScope[];
 }
@@ -31,8 +34,15 @@ export class ApiKeysRepository {
     return this.keys.find({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  /** Adds the key unless the user has `limit` keys already (counted under a per-user lock, so concurrent adds cannot pass it). */
-  add(key: NewApiKey, limit: number): Promise<ApiKeyEntity | 'limit reached'> {
+  /**
+   * Adds the key unless the user has `limit` keys already (counted under a per-user lock, so concurrent adds cannot pass it);
+   * `also` runs in the same transaction once it is added (its audit entry).
+   */
+  add(
+    key: NewApiKey,
+    limit: number,
+    also?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<ApiKeyEntity | 'limit reached'> {
     return this.database.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [KEY_COUNT_LOCK, key.userId]);
       const repository = manager.getRepository(ApiKeyEntity);
@@ -42,6 +52,7 @@ export class ApiKeysRepository {
          VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', clock_timestamp()))`,
         [key.id, key.userId, key.name, key.scopes, key.prefix, key.hash],
       );
+      await also?.(manager);
       return repository.findOneByOrFail({ id: key.id });
     });
   }
@@ -49,8 +60,14 @@ export class ApiKeysRepository {
   /**
    * Deletes the key and raises the revocation generation in one transaction, so that no process can
    * see one without the other; unless `allowed` is given and the key holds a scope outside it.
+   * `also` runs in the same transaction once it is deleted (its audit entry).
    */
-  remove(userId: string, id: string, allowed?: readonly ApiKeyScope[]): Promise<RemoveResult> {
+  remove(
+    userId: string,
+    id: string,
+    allowed: readonly ApiKeyScope[] | undefined,
+    also?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<RemoveResult> {
     return this.database.transaction(async (manager) => {
       const [key]: { scopes: ApiKeyScope[] }[] = await manager.query(
         'SELECT scopes FROM api_keys WHERE user_id = $1 AND id = $2 FOR UPDATE',
@@ -61,16 +78,15 @@ export class ApiKeysRepository {
       if (wider.length > 0) return { wider };
       await manager.query('DELETE FROM api_keys WHERE user_id = $1 AND id = $2', [userId, id]);
       await manager.query('UPDATE api_key_revocations SET generation = generation + 1 WHERE id = 1');
+      await also?.(manager);
       return 'deleted';
     });
   }
 
   async holderOf(hash: Buffer): Promise<ApiKeyHolder | undefined> {
-    const rows: { id: string; user_id: string; scopes: ApiKeyScope[] }[] = await this.database.query(
-      'SELECT id, user_id, scopes FROM api_keys WHERE hash = $1',
-      [hash],
-    );
-    return rows[0] && { keyId: rows[0].id, userId: rows[0].user_id, scopes: rows[0].scopes };
+    const rows: { id: string; user_id: string; prefix: string | null; scopes: ApiKeyScope[] }[] =
+      await this.database.query('SELECT id, user_id, prefix, scopes FROM api_keys WHERE hash = $1', [hash]);
+    return rows[0] && { keyId: rows[0].id, userId: rows[0].user_id, prefix: rows[0].prefix, scopes: rows[0].scopes };
   }
 
   /** The revocation generation: it changes whenever a key is deleted. */

@@ -4,6 +4,7 @@ import { NotFoundError, StateConflictError } from '../../platform/problem/proble
 import { isUuid } from '../../platform/uuid';
 import { ApiKeyHasher } from './api-key-hasher';
 import type { AuthUser } from '../auth-user';
+import { AuditLog } from '../audit/audit-log';
 import { MissingScopeError } from '../missing-scope.error';
 import { API_KEY_SCOPES } from './api-key-scope';
 import { ApiKeys } from './api-keys';
@@ -23,6 +24,7 @@ export class ApiKeysService {
     private readonly keys: ApiKeysRepository,
     private readonly hasher: ApiKeyHasher,
     private readonly apiKeys: ApiKeys,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -41,9 +43,17 @@ export class ApiKeysService {
     // Stored in the one order every list shows, however they were asked for.
     const scopes = API_KEY_SCOPES.filter((scope) => (body.scopes ?? own).includes(scope));
     const prefix = key.slice(0, PREFIX_LENGTH);
+    const id = uuidv7();
     const stored = await this.keys.add(
-      { id: uuidv7(), userId: user.id, name: body.name, scopes, prefix, hash },
+      { id, userId: user.id, name: body.name, scopes, prefix, hash },
       MAX_API_KEYS_PER_USER,
+      (manager) =>
+        this.audit.record(manager, {
+          by: user,
+          action: 'api_key.created',
+          target: { type: 'api_key', id },
+          detail: { name: body.name, prefix, scopes },
+        }),
     );
     if (stored === 'limit reached') {
       throw new StateConflictError(
@@ -66,7 +76,11 @@ export class ApiKeysService {
 
   /** A key cannot delete a key holding a scope it lacks (docs/api.md#smtp-submission); a JWT deletes any of its user's keys. */
   async remove(user: AuthUser, id: string): Promise<void> {
-    const result = isUuid(id) ? await this.keys.remove(user.id, id, user.apiKey?.scopes) : 'not found';
+    const result = isUuid(id)
+      ? await this.keys.remove(user.id, id, user.apiKey?.scopes, (manager) =>
+          this.audit.record(manager, { by: user, action: 'api_key.deleted', target: { type: 'api_key', id } }),
+        )
+      : 'not found';
     if (result === 'not found') throw new NotFoundError(isUuid(id) ? `API key ${id}` : 'That API key');
     if (result !== 'deleted') {
       throw new MissingScopeError(

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AuditLog } from '../../auth';
+import type { AuthUser } from '../../auth';
 import { EventOutbox } from '../../webhooks';
 import { publishesKey } from './dkim-record';
 import { DomainsRepository } from './domains.repository';
@@ -19,22 +21,32 @@ export class DomainVerdicts {
     private readonly service: DomainsService,
     private readonly domains: DomainsRepository,
     private readonly outbox: EventOutbox,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
    * The verdict (docs/delivery-and-deliverability.md), and a domain.verified or domain.pending event when it changes the
    * status (docs/delivery-and-deliverability.md#webhooks), in the caller's transaction. Undefined when the domain is gone.
+   * `by`: the account's own caller who asked (verify), whose change the audit log records with the event.
    */
   async record(
     manager: EntityManager,
     userId: string,
     id: string,
     verdict: Verdict,
+    by?: AuthUser,
   ): Promise<SendingDomainEntity | undefined> {
     const result = await this.domains.setVerified(manager, userId, id, verdict);
     if (result?.changed) {
       const type = verdict.verified ? 'domain.verified' : 'domain.pending';
       await this.outbox.record(manager, [{ userId, type, data: { domain: this.service.map(result.domain) } }]);
+      if (by)
+        await this.audit.record(manager, {
+          by,
+          action: type,
+          target: { type: 'domain', id },
+          detail: { name: result.domain.name },
+        });
     }
     return result?.domain;
   }

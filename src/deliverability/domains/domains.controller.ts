@@ -63,7 +63,7 @@ export class DomainsController {
     @Body() body: CreateDomainDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<DomainResponse> {
-    const domain = await this.service.create(user.id, body);
+    const domain = await this.service.create(user, body);
     response.location(`/domains/${domain.id}`);
     return domain;
   }
@@ -97,7 +97,7 @@ export class DomainsController {
   @ApiOkResponse({ type: DomainVerificationResponse })
   @ApiProblemResponses(401, 404, 429)
   verify(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<DomainVerificationResponse> {
-    return this.verifyDomain.execute(user.id, id);
+    return this.verifyDomain.execute(user, id);
   }
 
   @Patch(':id')
@@ -126,7 +126,7 @@ export class DomainsController {
     @Param('id') id: string,
     @Body() body: UpdateDomainDto,
   ): Promise<DomainResponse> {
-    return this.updateDomain.execute(user.id, id, body);
+    return this.updateDomain.execute(user, id, body);
   }
 
   @Delete(':id')
@@ -136,6 +136,6 @@ export class DomainsController {
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiProblemResponses(401, 404, 429)
   remove(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<void> {
-    return this.service.remove(user.id, id);
+    return this.service.remove(user, id);
   }
 }

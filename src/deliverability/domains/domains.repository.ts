@@ -36,8 +36,15 @@ export class DomainsRepository {
     return this.domains.existsBy({ userId, name });
   }
 
-  /** Adds the domain unless the user has it already or has `limit` domains; counted under a per-user lock, so concurrent adds cannot pass the limit. */
-  add(domain: NewSendingDomain, limit: number): Promise<AddResult> {
+  /**
+   * Adds the domain unless the user has it already or has `limit` domains; counted under a per-user lock, so concurrent
+   * adds cannot pass the limit. `also` runs in the same transaction once it is added (its audit entry).
+   */
+  add(
+    domain: NewSendingDomain,
+    limit: number,
+    also?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<AddResult> {
     return this.database.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [DOMAIN_COUNT_LOCK, domain.userId]);
       const repository = manager.getRepository(SendingDomainEntity);
@@ -54,6 +61,7 @@ export class DomainsRepository {
           ? 'duplicate'
           : 'selector taken';
       }
+      await also?.(manager);
       return repository.findOneByOrFail({ id: domain.id });
     });
   }
@@ -89,13 +97,15 @@ export class DomainsRepository {
    * Turns receiving on (a verified domain only, checked in the same statement as a verify that
    * loses it) or off; 'pending' when it is not verified, 'taken' when another user receives for
    * the name (the partial unique index decides, so two users turning it on at once cannot both
-   * win). `first` runs in the same transaction, before (a stale holder's demotion). Undefined: no such domain.
+   * win). `first` runs in the same transaction, before (a stale holder's demotion); `then` after, when
+   * the domain was switched (its audit entry). Undefined: no such domain.
    */
   async setReceiving(
     userId: string,
     id: string,
     receiving: boolean,
     first?: (manager: EntityManager) => Promise<unknown>,
+    then?: (manager: EntityManager) => Promise<unknown>,
   ): Promise<SendingDomainEntity | 'pending' | 'taken' | undefined> {
     const rows = await this.database
       .transaction(async (manager) => {
@@ -109,6 +119,7 @@ export class DomainsRepository {
            RETURNING id`,
           [userId, id, receiving],
         );
+        if (updated.length > 0) await then?.(manager);
         return updated;
       })
       .catch((error: { code?: string }) => {
@@ -135,10 +146,14 @@ export class DomainsRepository {
     return rows[0]?.user_id;
   }
 
-  /** Whether there was a domain to remove. */
-  async remove(userId: string, id: string): Promise<boolean> {
-    const { affected } = await this.domains.delete({ userId, id });
-    return (affected ?? 0) > 0;
+  /** Whether there was a domain to remove; `also` runs in the same transaction when there was (its audit entry). */
+  remove(userId: string, id: string, also?: (manager: EntityManager) => Promise<unknown>): Promise<boolean> {
+    return this.database.transaction(async (manager) => {
+      const { affected } = await manager.getRepository(SendingDomainEntity).delete({ userId, id });
+      if (!affected) return false;
+      await also?.(manager);
+      return true;
+    });
   }
 
   /**

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
+import { AuditLog } from '../../auth';
+import type { AuthUser } from '../../auth';
 import { isUuid } from '../../platform/uuid';
 import { NotFoundError, StateConflictError } from '../../platform/problem/problem.errors';
 import { DkimKeyCipher } from './dkim-key-cipher';
@@ -25,9 +27,11 @@ export class DomainsService {
     private readonly domains: DomainsRepository,
     private readonly cipher: DkimKeyCipher,
     private readonly records: DnsRecords,
+    private readonly audit: AuditLog,
   ) {}
 
-  async create(userId: string, body: CreateDomainDto): Promise<DomainResponse> {
+  async create(user: AuthUser, body: CreateDomainDto): Promise<DomainResponse> {
+    const userId = user.id;
     const name = toDomainName(body.name)!;
     // Before the key is made: a repeat costs a look-up, not an RSA key generation.
     if (await this.domains.has(userId, name)) throw duplicate(name);
@@ -50,6 +54,13 @@ export class DomainsService {
           privateKey: this.cipher.seal(keys.privateKey, id),
         },
         MAX_DOMAINS_PER_USER,
+        (manager) =>
+          this.audit.record(manager, {
+            by: user,
+            action: 'domain.created',
+            target: { type: 'domain', id },
+            detail: { name },
+          }),
       );
     }
     if (result === 'duplicate') throw duplicate(name);
@@ -70,8 +81,13 @@ export class DomainsService {
     return this.map(await this.find(userId, id));
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.domains.remove(userId, id))) throw notFound(id);
+  async remove(user: AuthUser, id: string): Promise<void> {
+    const removed =
+      isUuid(id) &&
+      (await this.domains.remove(user.id, id, (manager) =>
+        this.audit.record(manager, { by: user, action: 'domain.deleted', target: { type: 'domain', id } }),
+      ));
+    if (!removed) throw notFound(id);
   }
 
   /** One of the user's domains; a malformed id names none, like an unknown or foreign one. */

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { AuditLog } from '../../auth';
+import type { AuthUser } from '../../auth';
 import { asciiDomain } from '../../platform/mail/addresses';
 import { NotFoundError, StateConflictError } from '../../platform/problem/problem.errors';
 import { AppConfig } from '../../platform/config/app-config';
@@ -25,9 +27,11 @@ export class UpdateDomainUseCase {
     private readonly dns: TxtLookup,
     private readonly verdicts: DomainVerdicts,
     private readonly config: AppConfig,
+    private readonly audit: AuditLog,
   ) {}
 
-  async execute(userId: string, id: string, body: UpdateDomainDto): Promise<DomainResponse> {
+  async execute(user: AuthUser, id: string, body: UpdateDomainDto): Promise<DomainResponse> {
+    const userId = user.id;
     const domain = await this.service.find(userId, id);
     const { bounceDomain } = this.config.deliverability;
     // Its addresses are the service's own (docs/delivery-and-deliverability.md): bounces, complaints, postmaster@ and abuse@.
@@ -46,6 +50,13 @@ export class UpdateDomainUseCase {
       holder && why
         ? (manager) => this.verdicts.record(manager, holder.userId, holder.id, { verified: false, why })
         : undefined,
+      (manager) =>
+        this.audit.record(manager, {
+          by: user,
+          action: 'domain.receiving_set',
+          target: { type: 'domain', id: domain.id },
+          detail: { name: domain.name, receiving: body.receiving },
+        }),
     );
     if (result === undefined) throw new NotFoundError(`Domain ${id}`);
     if (result === 'pending')

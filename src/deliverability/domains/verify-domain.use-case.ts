@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../auth';
 import { NotFoundError } from '../../platform/problem/problem.errors';
 import { Database } from '../../platform/database/database';
 import { DnsRecords } from './dns-records';
@@ -25,8 +26,8 @@ export class VerifyDomainUseCase {
     private readonly verdicts: DomainVerdicts,
   ) {}
 
-  async execute(userId: string, id: string): Promise<DomainVerificationResponse> {
-    const domain = await this.service.find(userId, id);
+  async execute(user: AuthUser, id: string): Promise<DomainVerificationResponse> {
+    const domain = await this.service.find(user.id, id);
     const records = this.records.for(domain);
     const [dkim, spf, dmarc] = (['dkim', 'spf', 'dmarc'] as const).map((purpose) =>
       records.find((record) => record.purpose === purpose)!,
@@ -35,7 +36,7 @@ export class VerifyDomainUseCase {
       [dkim, spf, dmarc].map((record) => this.dns.txt(record.name)),
     );
     const problem = 'failure' in answer ? answer.failure : whyNotPublished(answer.records, domain, dkim.name);
-    const checked = 'failure' in answer ? domain : await this.record(userId, id, problem);
+    const checked = 'failure' in answer ? domain : await this.record(user, id, problem);
     // Deleted while DNS was asked: gone, as for any later request.
     if (!checked) throw new NotFoundError(`Domain ${id}`);
     const missing: MissingDnsRecordResponse[] = problem === undefined ? [] : [{ ...dkim, reason: problem }];
@@ -46,7 +47,7 @@ export class VerifyDomainUseCase {
   }
 
   /** The verdict (verified unless `problem`). A domain no longer verified stops receiving: its name may have passed to someone else, who must be able to verify and receive for it. */
-  private record(userId: string, id: string, problem: string | undefined): Promise<SendingDomainEntity | undefined> {
+  private record(user: AuthUser, id: string, problem: string | undefined): Promise<SendingDomainEntity | undefined> {
     const verdict: Verdict =
       problem === undefined
         ? { verified: true }
@@ -54,6 +55,6 @@ export class VerifyDomainUseCase {
             verified: false,
             why: `Receiving stopped when verify no longer found the DKIM record (${problem}): verify the domain again, then turn receiving on.`,
           };
-    return this.database.transaction((manager) => this.verdicts.record(manager, userId, id, verdict));
+    return this.database.transaction((manager) => this.verdicts.record(manager, user.id, id, verdict, user));
   }
 }

@@ -50,7 +50,7 @@ export class SuppressionsController {
   @ApiCreatedResponse({ type: SuppressionResponse })
   @ApiProblemResponses(400, 401, 415, 429)
   add(@CurrentUser() user: AuthUser, @Body() body: CreateSuppressionDto): Promise<SuppressionResponse> {
-    return this.service.add(user.id, body);
+    return this.service.add(user, body);
   }
 
   @Delete(':email')
@@ -60,6 +60,6 @@ export class SuppressionsController {
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiProblemResponses(401, 404, 429)
   remove(@CurrentUser() user: AuthUser, @Param() params: SuppressionAddressParams): Promise<void> {
-    return this.service.remove(user.id, params.email);
+    return this.service.remove(user, params.email);
   }
 }

@@ -120,9 +120,15 @@ export class SuppressionsRepository {
 
   /**
    * Whether there was an entry to remove; with `reason`, only an entry for that reason goes. The
-   * removal is a suppression.deleted event (docs/delivery-and-deliverability.md#webhooks), in the same transaction.
+   * removal is a suppression.deleted event (docs/delivery-and-deliverability.md#webhooks), in the same transaction,
+   * and so is `also` (its audit entry).
    */
-  remove(userId: string, email: string, reason?: SuppressionReason): Promise<boolean> {
+  remove(
+    userId: string,
+    email: string,
+    reason?: SuppressionReason,
+    also?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<boolean> {
     return this.database.transaction(async (manager) => {
       // A DELETE's answer through TypeORM: [rows, count].
       const [removed]: [SuppressionEntity[], number] = await manager.query(
@@ -133,6 +139,7 @@ export class SuppressionsRepository {
       if (removed.length === 0) return false;
       const suppression = mapSuppression(manager.getRepository(SuppressionEntity).create(removed[0]));
       await this.outbox.record(manager, [{ userId, type: 'suppression.deleted', data: { suppression } }]);
+      await also?.(manager);
       return true;
     });
   }

@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { AuditLog } from '../../auth';
+import type { AuthUser } from '../../auth';
+import { Database } from '../../platform/database/database';
 import { pageEnvelope } from '../../platform/paging';
 import { NotFoundError } from '../../platform/problem/problem.errors';
 import { isEmailAddress } from '../../platform/validation/email-address';
@@ -15,7 +18,11 @@ import { SuppressionsRepository } from './suppressions.repository';
 /** GET, POST and DELETE /user/suppressions (docs/api.md#routes): addresses are keyed as recipients are compared. */
 @Injectable()
 export class SuppressionsService {
-  constructor(private readonly suppressions: SuppressionsRepository) {}
+  constructor(
+    private readonly suppressions: SuppressionsRepository,
+    private readonly database: Database,
+    private readonly audit: AuditLog,
+  ) {}
 
   async list(userId: string, query: ListSuppressionsQuery): Promise<SuppressionPageResponse> {
     const email = query.email === undefined ? undefined : recipientKey(query.email);
@@ -28,14 +35,31 @@ export class SuppressionsService {
    * does, unless this one stops more mail (`all` over an unsubscribe's `bulk`); the answer is the
    * entry as it stands, so a narrower request shows the wider entry it met.
    */
-  async add(userId: string, body: CreateSuppressionDto): Promise<SuppressionResponse> {
+  async add(user: AuthUser, body: CreateSuppressionDto): Promise<SuppressionResponse> {
     const email = recipientKey(body.email);
-    return map(await this.suppressions.add({ userId, email, reason: 'manual', scope: body.scope, messageId: null }));
+    const entry = await this.database.transaction(async (manager) => {
+      const added = await this.suppressions.add(
+        { userId: user.id, email, reason: 'manual', scope: body.scope, messageId: null },
+        manager,
+      );
+      // What was asked, whether or not the entry there already stopped as much.
+      await this.audit.record(manager, {
+        by: user,
+        action: 'suppression.created',
+        target: { type: 'suppression', id: email },
+        detail: { scope: body.scope ?? 'all' },
+      });
+      return added;
+    });
+    return map(entry);
   }
 
-  async remove(userId: string, email: string): Promise<void> {
+  async remove(user: AuthUser, email: string): Promise<void> {
     if (!isEmailAddress(email)) throw new NotFoundError('That suppression');
-    if (!(await this.suppressions.remove(userId, recipientKey(email))))
-      throw new NotFoundError(`A suppression of ${email}`);
+    const key = recipientKey(email);
+    const removed = await this.suppressions.remove(user.id, key, undefined, (manager) =>
+      this.audit.record(manager, { by: user, action: 'suppression.deleted', target: { type: 'suppression', id: key } }),
+    );
+    if (!removed) throw new NotFoundError(`A suppression of ${email}`);
   }
 }

@@ -30,6 +30,7 @@ import { WebhookResponseBodies1765209601000 } from './migrations/1765209601000-w
 import { MessageSearch1765296000000 } from './migrations/1765296000000-message-search';
 import { RecipientCounts1765382400000 } from './migrations/1765382400000-recipient-counts';
 import { SubmittedReadings1765468800000 } from './migrations/1765468800000-submitted-readings';
+import { AuditLog1765555200000 } from './migrations/1765555200000-audit-log';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -62,6 +63,7 @@ export const MIGRATIONS = [
   MessageSearch1765296000000,
   RecipientCounts1765382400000,
   SubmittedReadings1765468800000,
+  AuditLog1765555200000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -1,6 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { automock } from '../../../test/support/automock';
+import type { AuditLog } from '../../auth';
 import { Clock } from '../../platform/clock';
 import type { AppConfig } from '../../platform/config/app-config';
 import type { Database } from '../../platform/database/database';
@@ -39,13 +40,17 @@ describe('a rotated endpoint secret (docs/delivery-and-deliverability.md#webhook
       clock,
       repository,
       automock<EventOutbox>('outbox'),
+      automock<AuditLog>('audit'),
     );
   });
 
   /** Rotates OLD away at `rotatedAt`; the endpoint as the repository then holds it. */
   async function rotate() {
     repository.rotate.mockImplementation((_user, _id, fresh) => Promise.resolve(fresh.secret));
-    const { secret } = await sut.rotateSecret('ada', '7d4c3a4e-2f7b-4c8e-9a51-3f0f2b9d6c11');
+    const { secret } = await sut.rotateSecret(
+      { id: 'ada', clientAddress: '127.0.0.1' },
+      '7d4c3a4e-2f7b-4c8e-9a51-3f0f2b9d6c11',
+    );
     const [, , { secret: stored, until }] = repository.rotate.mock.calls[0];
     expect(stored).toBe(secret);
     return { secret, previousSecret: OLD, previousSecretUntil: until };

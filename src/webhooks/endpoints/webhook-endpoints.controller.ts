@@ -81,7 +81,7 @@ export class WebhookEndpointsController {
     @Body() body: CreateWebhookEndpointDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CreatedWebhookEndpointResponse> {
-    const endpoint = await this.service.create(user.id, body);
+    const endpoint = await this.service.create(user, body);
     response.location(`/user/webhook-endpoints/${endpoint.id}`);
     return endpoint;
   }
@@ -128,7 +128,7 @@ export class WebhookEndpointsController {
     @Param('id') id: string,
     @Body() body: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointResponse> {
-    return this.service.update(user.id, id, body);
+    return this.service.update(user, id, body);
   }
 
   @Delete(':id')
@@ -138,7 +138,7 @@ export class WebhookEndpointsController {
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblemResponses(401, 404, 429)
   remove(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<void> {
-    return this.service.remove(user.id, id);
+    return this.service.remove(user, id);
   }
 
   @Post(':id/rotate-secret')
@@ -151,7 +151,7 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ type: EndpointSecretResponse })
   @ApiProblemResponses(401, 404, 429)
   rotateSecret(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<EndpointSecretResponse> {
-    return this.service.rotateSecret(user.id, id);
+    return this.service.rotateSecret(user, id);
   }
 
   @Post(':id/test')

@@ -40,8 +40,15 @@ export class WebhookEndpointsRepository {
     return (await this.endpoints.findOneBy({ userId, id })) ?? undefined;
   }
 
-  /** Adds the endpoint unless the user has `limit`; counted under a per-user lock, so concurrent adds cannot pass it. */
-  add(endpoint: NewWebhookEndpoint, limit: number): Promise<WebhookEndpointEntity | 'limit reached'> {
+  /**
+   * Adds the endpoint unless the user has `limit`; counted under a per-user lock, so concurrent adds cannot pass it.
+   * `also` runs in the same transaction once it is added (its audit entry).
+   */
+  add(
+    endpoint: NewWebhookEndpoint,
+    limit: number,
+    also?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<WebhookEndpointEntity | 'limit reached'> {
     return this.database.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ENDPOINT_COUNT_LOCK, endpoint.userId]);
       const repository = manager.getRepository(WebhookEndpointEntity);
@@ -58,16 +65,31 @@ export class WebhookEndpointsRepository {
           this.cipher.sealSecret(endpoint.secret, endpoint.id),
         ],
       );
+      await also?.(manager);
       return repository.findOneByOrFail({ id: endpoint.id });
     });
   }
 
-  /** Applies the patch; enabling clears the reason it was disabled and its failing streak. Undefined: no such endpoint. */
-  async update(userId: string, id: string, patch: EndpointPatch): Promise<WebhookEndpointEntity | undefined> {
-    const changes: Partial<WebhookEndpointEntity> = { ...patch };
-    if (patch.enabled === true) Object.assign(changes, { disabledReason: null, failingSince: null, failedAttempts: 0 });
-    if (Object.keys(changes).length > 0) await this.endpoints.update({ userId, id }, changes);
-    return this.get(userId, id);
+  /**
+   * Applies the patch; enabling clears the reason it was disabled and its failing streak. `also` runs in
+   * the same transaction when the endpoint is there (its audit entry). Undefined: no such endpoint.
+   */
+  update(
+    userId: string,
+    id: string,
+    patch: EndpointPatch,
+    also?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<WebhookEndpointEntity | undefined> {
+    return this.database.transaction(async (manager) => {
+      const repository = manager.getRepository(WebhookEndpointEntity);
+      const changes: Partial<WebhookEndpointEntity> = { ...patch };
+      if (patch.enabled === true)
+        Object.assign(changes, { disabledReason: null, failingSince: null, failedAttempts: 0 });
+      if (Object.keys(changes).length > 0) await repository.update({ userId, id }, changes);
+      const endpoint = (await repository.findOneBy({ userId, id })) ?? undefined;
+      if (endpoint) await also?.(manager);
+      return endpoint;
+    });
   }
 
   /** The endpoint's signing secret, opened; undefined when the user has no such endpoint. */
@@ -81,9 +103,16 @@ export class WebhookEndpointsRepository {
    * docs/delivery-and-deliverability.md#webhooks), and returns it; or, when the endpoint was rotated at `since` or later, changes nothing
    * and returns the secret that rotation made. Serial per endpoint (the row is locked), so that
    * concurrent rotations make one new secret: each would otherwise push the secret before it out
-   * of signing at once, the one the receiver holds among them. Undefined: no such endpoint.
+   * of signing at once, the one the receiver holds among them. `also` runs in the same transaction when
+   * a new secret was made (its audit entry). Undefined: no such endpoint.
    */
-  rotate(userId: string, id: string, fresh: { secret: string; until: Date }, since: Date): Promise<string | undefined> {
+  rotate(
+    userId: string,
+    id: string,
+    fresh: { secret: string; until: Date },
+    since: Date,
+    also?: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<string | undefined> {
     return this.database.transaction(async (manager) => {
       const repository = manager.getRepository(WebhookEndpointEntity);
       const current = await repository.findOne({
@@ -102,17 +131,22 @@ export class WebhookEndpointsRepository {
           secret: this.cipher.sealSecret(fresh.secret, id),
         },
       );
+      await also?.(manager);
       return fresh.secret;
     });
   }
 
   /**
-   * Whether there was an endpoint to remove. The delete waits for attempts that are starting
+   * Whether there was an endpoint to remove (`also`: its audit entry, in the same transaction). The delete waits for attempts that are starting
    * (lockForAttempt holds the row), so none starts once it returns; its deliveries go with it.
    */
-  async remove(userId: string, id: string): Promise<boolean> {
-    const { affected } = await this.endpoints.delete({ userId, id });
-    return (affected ?? 0) > 0;
+  remove(userId: string, id: string, also?: (manager: EntityManager) => Promise<unknown>): Promise<boolean> {
+    return this.database.transaction(async (manager) => {
+      const { affected } = await manager.getRepository(WebhookEndpointEntity).delete({ userId, id });
+      if (!affected) return false;
+      await also?.(manager);
+      return true;
+    });
   }
 
   /**

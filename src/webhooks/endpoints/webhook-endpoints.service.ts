@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { AuditLog } from '../../auth';
+import type { AuthUser } from '../../auth';
 import { Clock } from '../../platform/clock';
 import { NotFoundError, StateConflictError } from '../../platform/problem/problem.errors';
 import { isUuid } from '../../platform/uuid';
@@ -30,20 +32,30 @@ export class WebhookEndpointsService {
     private readonly clock: Clock,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly outbox: EventOutbox,
+    private readonly audit: AuditLog,
   ) {}
 
-  async create(userId: string, body: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointResponse> {
+  async create(user: AuthUser, body: CreateWebhookEndpointDto): Promise<CreatedWebhookEndpointResponse> {
     const secret = newEndpointSecret();
+    const id = randomUUID();
     const result = await this.endpoints.add(
       {
-        id: randomUUID(),
-        userId,
+        id,
+        userId: user.id,
         url: body.url,
         events: [...new Set(body.events ?? [])],
         description: body.description ?? null,
         secret,
       },
       MAX_ENDPOINTS_PER_USER,
+      (manager) =>
+        this.audit.record(manager, {
+          by: user,
+          action: 'webhook_endpoint.created',
+          target: { type: 'webhook_endpoint', id },
+          // The host alone: a URL's path or query may carry a token of the receiver's.
+          detail: { host: new URL(body.url).host },
+        }),
     );
     if (result === 'limit reached') {
       throw new StateConflictError(
@@ -67,15 +79,42 @@ export class WebhookEndpointsService {
     return { secret };
   }
 
-  async update(userId: string, id: string, body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
+  async update(user: AuthUser, id: string, body: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
     const patch = { ...body, ...(body.events && { events: [...new Set(body.events)] }) };
-    const updated = isUuid(id) ? await this.endpoints.update(userId, id, patch) : undefined;
+    const fields = Object.keys(body).sort();
+    const updated = isUuid(id)
+      ? await this.endpoints.update(
+          user.id,
+          id,
+          patch,
+          // An empty patch changes nothing, so records nothing.
+          fields.length === 0
+            ? undefined
+            : (manager) =>
+                this.audit.record(manager, {
+                  by: user,
+                  action: 'webhook_endpoint.updated',
+                  target: { type: 'webhook_endpoint', id },
+                  // Which fields the request set: their values may be long (a description) or private (a URL's query).
+                  detail: { fields },
+                }),
+        )
+      : undefined;
     if (!updated) throw notFound(id);
     return map(updated);
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.endpoints.remove(userId, id))) throw notFound(id);
+  async remove(user: AuthUser, id: string): Promise<void> {
+    const removed =
+      isUuid(id) &&
+      (await this.endpoints.remove(user.id, id, (manager) =>
+        this.audit.record(manager, {
+          by: user,
+          action: 'webhook_endpoint.deleted',
+          target: { type: 'webhook_endpoint', id },
+        }),
+      ));
+    if (!removed) throw notFound(id);
   }
 
   /**
@@ -84,11 +123,19 @@ export class WebhookEndpointsService {
    * (a double click, ten concurrent calls): every secret answered signs, and the secret the
    * receiver held before them is still the old one.
    */
-  async rotateSecret(userId: string, id: string): Promise<EndpointSecretResponse> {
+  async rotateSecret(user: AuthUser, id: string): Promise<EndpointSecretResponse> {
     const now = this.clock.now();
     const fresh = { secret: newEndpointSecret(), until: new Date(now.getTime() + ROTATION_OVERLAP_MS) };
     const since = new Date(now.getTime() - ROTATION_COALESCE_MS);
-    const secret = isUuid(id) ? await this.endpoints.rotate(userId, id, fresh, since) : undefined;
+    const secret = isUuid(id)
+      ? await this.endpoints.rotate(user.id, id, fresh, since, (manager) =>
+          this.audit.record(manager, {
+            by: user,
+            action: 'webhook_endpoint.secret_rotated',
+            target: { type: 'webhook_endpoint', id },
+          }),
+        )
+      : undefined;
     if (secret === undefined) throw notFound(id);
     return { secret };
   }
