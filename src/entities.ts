@@ -1,6 +1,8 @@
 import type { Entities } from './platform/database/data-source-options';
 import { ApiKeyRevocationsEntity } from './auth';
 import { ApiKeyEntity } from './auth';
+import { MemberEntity } from './auth';
+import { MemberSessionEntity } from './auth';
 import { AttachmentEntity } from './messages';
 import { AppliedReportEntity } from './deliverability';
 import { SendingDomainEntity } from './deliverability';
@@ -41,6 +43,8 @@ export const ENTITIES: Entities = [
   SendingDomainEntity,
   ApiKeyEntity,
   ApiKeyRevocationsEntity,
+  MemberEntity,
+  MemberSessionEntity,
   MessageMimeEntity,
   InboundMailEntity,
   InboundAttachmentEntity,

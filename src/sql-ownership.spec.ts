@@ -22,6 +22,8 @@ const TABLE_OWNERS = new Map(
     api_keys: 'auth',
     api_key_revocations: 'auth',
     rate_limit_counters: 'auth',
+    members: 'auth',
+    member_sessions: 'auth',
     idempotency_keys: 'sender',
     messages: 'messages',
     message_recipients: 'messages',

@@ -30,6 +30,7 @@ import { WebhookResponseBodies1765209601000 } from './migrations/1765209601000-w
 import { MessageSearch1765296000000 } from './migrations/1765296000000-message-search';
 import { RecipientCounts1765382400000 } from './migrations/1765382400000-recipient-counts';
 import { SubmittedReadings1765468800000 } from './migrations/1765468800000-submitted-readings';
+import { MembersAndSessions1765641600000 } from './migrations/1765641600000-members-and-sessions';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -62,6 +63,7 @@ export const MIGRATIONS = [
   MessageSearch1765296000000,
   RecipientCounts1765382400000,
   SubmittedReadings1765468800000,
+  MembersAndSessions1765641600000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;
