@@ -18,6 +18,8 @@ import { PasswordHasher } from './members/password-hasher';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
+import { SignInThrottle } from './sessions/sign-in-throttle';
+import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.repository';
 
 /** Bearer authentication by JWT or API key, and members' sessions (SystemMail, for invitations, comes from sender); ApiKeys is exported for the other ways in (SMTP submission). */
 @Module({
@@ -36,6 +38,8 @@ import { SessionsService } from './sessions/sessions.service';
     MembersService,
     SessionsRepository,
     SessionsService,
+    RateLimitCountersRepository,
+    SignInThrottle,
   ],
   exports: [ApiKeys],
 })

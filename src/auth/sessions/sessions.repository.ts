@@ -24,11 +24,17 @@ export interface SessionLifetimes {
 export class SessionsRepository {
   constructor(private readonly database: Database) {}
 
-  async start(id: string, memberId: string, tokenHash: Buffer): Promise<void> {
+  /** Starts a session, and forgets the member's ended ones, so that a member's sessions never pile up. */
+  async start(id: string, memberId: string, tokenHash: Buffer, lifetimes: SessionLifetimes): Promise<void> {
     await this.database.query(
-      `INSERT INTO member_sessions (id, member_id, token_hash, created_at, last_used_at)
+      `WITH ended AS (
+         DELETE FROM member_sessions WHERE member_id = $2
+           AND (last_used_at <= clock_timestamp() - make_interval(mins => $4)
+                OR created_at <= clock_timestamp() - make_interval(hours => $5))
+       )
+       INSERT INTO member_sessions (id, member_id, token_hash, created_at, last_used_at)
        VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()), date_trunc('milliseconds', clock_timestamp()))`,
-      [id, memberId, tokenHash],
+      [id, memberId, tokenHash, lifetimes.idleMinutes, lifetimes.maxHours],
     );
   }
 

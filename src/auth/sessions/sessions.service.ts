@@ -3,19 +3,15 @@ import { v7 as uuidv7 } from 'uuid';
 import { AppConfig } from '../../platform/config/app-config';
 import { RateLimitedError } from '../../platform/problem/problem.errors';
 import type { AuthUser } from '../auth-user';
-import { FailureBudget } from '../failure-budget';
 import { mapMember } from '../members/map-member';
 import { MembersRepository, type Member } from '../members/members.repository';
 import { PasswordHasher } from '../members/password-hasher';
 import { hashOfToken, newOpaqueToken } from '../opaque-token';
 import type { SessionResponse, SignInDto } from './dto/session.dto';
 import { NoSessionError, SignInRefusedError } from './session.errors';
-import { SessionsRepository } from './sessions.repository';
+import { SessionsRepository, type SessionLifetimes } from './sessions.repository';
+import { SignInThrottle } from './sign-in-throttle';
 
-const THROTTLE_WINDOW_MS = 15 * 60_000;
-/** Failed sign-ins per address and per client address in the window (docs/teams.md#signing-in). */
-export const FAILED_SIGN_INS_PER_EMAIL = 10;
-export const FAILED_SIGN_INS_PER_CLIENT = 50;
 /** Accounts one address is tried in at a sign-in: a person in more picks with POST /session/account (not yet). */
 const ACCOUNTS_TRIED = 5;
 
@@ -28,19 +24,11 @@ export interface StartedSession {
 /** Sign-in, the session behind every cookie-authenticated request, and sign-out (docs/teams.md#signing-in). */
 @Injectable()
 export class SessionsService {
-  private readonly failuresPerEmail = new FailureBudget({
-    limit: FAILED_SIGN_INS_PER_EMAIL,
-    windowMs: THROTTLE_WINDOW_MS,
-  });
-  private readonly failuresPerClient = new FailureBudget({
-    limit: FAILED_SIGN_INS_PER_CLIENT,
-    windowMs: THROTTLE_WINDOW_MS,
-  });
-
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly members: MembersRepository,
     private readonly passwords: PasswordHasher,
+    private readonly throttle: SignInThrottle,
     private readonly config: AppConfig,
   ) {}
 
@@ -50,8 +38,7 @@ export class SessionsService {
    * or the client, refused (429) until the window ends, without a check.
    */
   async signIn({ email, password }: SignInDto, client: string): Promise<StartedSession> {
-    const emailKey = email.toLowerCase();
-    const refusal = this.failuresPerEmail.refusal(emailKey) ?? this.failuresPerClient.refusal(client);
+    const refusal = await this.throttle.refusal(email, client);
     if (refusal) {
       throw new RateLimitedError(
         refusal.limit,
@@ -69,18 +56,21 @@ export class SessionsService {
       }
     }
     if (!member) {
-      this.failuresPerEmail.fail(emailKey);
-      this.failuresPerClient.fail(client);
+      await this.throttle.fail(email, client);
       throw new SignInRefusedError();
     }
     await this.members.recordSignIn(member.id);
     return this.start({ ...member, lastSignInAt: new Date() });
   }
 
+  private get lifetimes(): SessionLifetimes {
+    return { idleMinutes: this.config.teams.sessionIdleMinutes, maxHours: this.config.teams.sessionMaxHours };
+  }
+
   /** A new session for `member` (a sign-in, an accepted invitation): a new cookie every time. */
   async start(member: Member): Promise<StartedSession> {
     const { token, hash } = newOpaqueToken();
-    await this.sessions.start(uuidv7(), member.id, hash);
+    await this.sessions.start(uuidv7(), member.id, hash, this.lifetimes);
     return { token, body: { member: mapMember(member), account: { userId: member.accountId }, role: member.role } };
   }
 
@@ -88,10 +78,7 @@ export class SessionsService {
   async authenticate(token: string): Promise<AuthUser | undefined> {
     const hash = hashOfToken(token);
     if (!hash) return undefined;
-    const session = await this.sessions.live(hash, {
-      idleMinutes: this.config.teams.sessionIdleMinutes,
-      maxHours: this.config.teams.sessionMaxHours,
-    });
+    const session = await this.sessions.live(hash, this.lifetimes);
     if (!session) return undefined;
     if (session.stale) await this.sessions.touch(session.sessionId);
     return {

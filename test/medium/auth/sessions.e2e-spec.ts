@@ -1,16 +1,21 @@
 // Signing in (docs/teams.md#signing-in): the cookie's flags, one answer for an unknown address and a
 // wrong password, the Origin a cookie-authenticated change needs, sign-out and both lifetimes read
 // from the database on every request, and the failed-sign-in throttle per address and per client
-// (TRUST_PROXY names the test's loopback as a proxy, so that each test is its own client).
+// (TRUST_PROXY names the test's loopback as a proxy, so that each test is its own client). The
+// failures are counted in the database, for every API process alike.
+import { randomInt } from 'node:crypto';
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';
 import { joinedMember, ownOrigin, PASSWORD, sessionCookieOf } from '../../support/members';
 
 describe('sessions', () => {
   let t: TestApp;
-  let clients = 0;
-  /** An X-Forwarded-For of a client no other test is. */
-  const client = () => ({ 'X-Forwarded-For': `198.51.100.${++clients}` });
+  /**
+   * An X-Forwarded-For of a client no other test is, nor any earlier run's: the failures are counted
+   * in the database for 15 minutes.
+   */
+  const client = () => ({ 'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });
+  const nobody = () => `${newUserId('nobody')}@example.com`;
 
   beforeAll(async () => {
     t = await bootTestApp({ TRUST_PROXY: '127.0.0.1,::1' });
@@ -63,7 +68,7 @@ describe('sessions', () => {
     const unknown = await t.http
       .post('/session')
       .set(from)
-      .send({ email: 'nobody-at-all@example.com', password: 'not the password at all' });
+      .send({ email: nobody(), password: 'not the password at all' });
     const unknownMs = performance.now() - startUnknown;
 
     expect(wrong.status).toBe(401);
@@ -165,16 +170,49 @@ describe('sessions', () => {
     await t.http.post('/session').set(client()).send({ email: other.email, password: PASSWORD }).expect(200);
   });
 
+  it('counts the failures of every API process together', async () => {
+    const { email } = await member();
+    const other = await bootTestApp({ TRUST_PROXY: '127.0.0.1,::1' });
+    try {
+      const from = client();
+      for (let i = 0; i < 10; i++) {
+        const app = i % 2 === 0 ? t : other;
+        await app.http
+          .post('/session')
+          .set(from)
+          .send({ email, password: `wrong password ${i}` })
+          .expect(401);
+      }
+
+      await t.http.post('/session').set(from).send({ email, password: PASSWORD }).expect(429);
+      await other.http.post('/session').set(from).send({ email, password: PASSWORD }).expect(429);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('forgets ended sessions at the next sign-in', async () => {
+    const { email, id } = await member();
+    await t.db.query(
+      `UPDATE member_sessions SET last_used_at = clock_timestamp() - interval '721 minutes' WHERE member_id = $1`,
+      [id],
+    );
+
+    await t.http.post('/session').set(client()).send({ email, password: PASSWORD }).expect(200);
+
+    const rows: { n: number }[] = await t.db.query(
+      'SELECT count(*)::int AS n FROM member_sessions WHERE member_id = $1',
+      [id],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
   it('refuses a client with 50 failed sign-ins in 15 minutes (429, Retry-After), whatever the address', async () => {
     const { email } = await member();
     const from = client();
 
     for (let i = 0; i < 50; i++) {
-      await t.http
-        .post('/session')
-        .set(from)
-        .send({ email: `nobody-${i}@example.com`, password: 'wrong password' })
-        .expect(401);
+      await t.http.post('/session').set(from).send({ email: nobody(), password: 'wrong password' }).expect(401);
     }
     const refused = await t.http.post('/session').set(from).send({ email, password: PASSWORD });
 
