@@ -30,11 +30,14 @@ const BAD_KEY_WINDOW_MS = 60_000;
 /**
  * The global guard: every route needs a valid bearer token unless marked @Public(): a JWT (through
  * passport, docs/api.md#authentication), or an API key (`mr_…`, docs/api.md#smtp-submission), which reaches only the operations marked
- * with one of its scopes.
+ * with one of its scopes; without Authorization, a member's session cookie (docs/teams.md#signing-in),
+ * which reaches what the member's role allows.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
   private readonly badKeys = new FailureBudget({ limit: BAD_KEYS_PER_WINDOW, windowMs: BAD_KEY_WINDOW_MS });
+  /** PUBLIC_URL's origin: the only Origin a cookie-authenticated change may carry. */
+  private readonly publicOrigin: string;
 
   constructor(
     private readonly reflector: Reflector,
@@ -45,8 +48,6 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     super();
     this.publicOrigin = new URL(config.deliverability.publicUrl).origin;
   }
-
-  private readonly publicOrigin: string;
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
