@@ -22,6 +22,7 @@ import { MetricsModule } from './platform/metrics/metrics.module';
 import { RateLimitModule } from './auth';
 import { SenderModule } from './sender';
 import { SubmissionModule } from './sender';
+import { SystemMailModule } from './sender';
 import { SuppressionsModule } from './deliverability';
 import { UnsubscribeModule } from './deliverability';
 import { DomainsModule } from './deliverability';
@@ -72,6 +73,8 @@ export class AppModule {
         MessagesModule,
         AttachmentsModule,
         SenderModule,
+        // auth's SystemMail port (invitation mail), implemented by the intake.
+        SystemMailModule,
         // The SMTP submission server (SUBMISSION_SMTP_PORT, API processes).
         SubmissionModule,
         WebhooksModule,

@@ -2,6 +2,8 @@ import type { Entities } from './platform/database/data-source-options';
 import { ApiKeyRevocationsEntity } from './auth';
 import { ApiKeyEntity } from './auth';
 import { AuditLogEntryEntity } from './auth';
+import { MemberEntity } from './auth';
+import { MemberSessionEntity } from './auth';
 import { AttachmentEntity } from './messages';
 import { AppliedReportEntity } from './deliverability';
 import { SendingDomainEntity } from './deliverability';
@@ -43,6 +45,8 @@ export const ENTITIES: Entities = [
   ApiKeyEntity,
   ApiKeyRevocationsEntity,
   AuditLogEntryEntity,
+  MemberEntity,
+  MemberSessionEntity,
   MessageMimeEntity,
   InboundMailEntity,
   InboundAttachmentEntity,

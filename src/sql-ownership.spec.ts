@@ -23,6 +23,8 @@ const TABLE_OWNERS = new Map(
     api_key_revocations: 'auth',
     rate_limit_counters: 'auth',
     audit_log_entries: 'auth',
+    members: 'auth',
+    member_sessions: 'auth',
     idempotency_keys: 'sender',
     messages: 'messages',
     message_recipients: 'messages',

@@ -9,11 +9,22 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { CallerController } from './caller/caller.controller';
 import { JwtStrategy } from './jwt.strategy';
+import { Invitations } from './members/invitations';
+import { InvitationsController } from './members/invitations.controller';
+import { MembersController } from './members/members.controller';
+import { MembersRepository } from './members/members.repository';
+import { MembersService } from './members/members.service';
+import { PasswordHasher } from './members/password-hasher';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsRepository } from './sessions/sessions.repository';
+import { SessionsService } from './sessions/sessions.service';
+import { SignInThrottle } from './sessions/sign-in-throttle';
+import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.repository';
 
-/** Bearer authentication by JWT or API key; ApiKeys is exported for the other ways in (SMTP submission). */
+/** Bearer authentication by JWT or API key, and members' sessions (SystemMail, for invitations, comes from sender); ApiKeys is exported for the other ways in (SMTP submission). */
 @Module({
   imports: [PassportModule],
-  controllers: [ApiKeysController, CallerController],
+  controllers: [ApiKeysController, CallerController, MembersController, InvitationsController, SessionsController],
   providers: [
     JwtStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
@@ -21,6 +32,14 @@ import { JwtStrategy } from './jwt.strategy';
     ApiKeysRepository,
     ApiKeys,
     ApiKeysService,
+    PasswordHasher,
+    MembersRepository,
+    Invitations,
+    MembersService,
+    SessionsRepository,
+    SessionsService,
+    RateLimitCountersRepository,
+    SignInThrottle,
   ],
   exports: [ApiKeys],
 })

@@ -14,6 +14,10 @@ import type { AuthUser } from './auth-user';
 import { MissingScopeError } from './missing-scope.error';
 import { IS_PUBLIC } from '../platform/http/public.decorator';
 import { ANY_SCOPE, REQUIRED_SCOPE } from './requires-scope.decorator';
+import { ROLE_SCOPES, managesMembers } from './members/member-role';
+import { sessionCookieOf } from './sessions/session-cookie';
+import { CrossSiteRequestError, NoSessionError } from './sessions/session.errors';
+import { SessionsService } from './sessions/sessions.service';
 
 // The JWT strategy's own extractor, so that both ways agree on what the bearer token is.
 const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
@@ -26,18 +30,23 @@ const BAD_KEY_WINDOW_MS = 60_000;
 /**
  * The global guard: every route needs a valid bearer token unless marked @Public(): a JWT (through
  * passport, docs/api.md#authentication), or an API key (`mr_…`, docs/api.md#smtp-submission), which reaches only the operations marked
- * with one of its scopes.
+ * with one of its scopes; without Authorization, a member's session cookie (docs/teams.md#signing-in),
+ * which reaches what the member's role allows.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
   private readonly badKeys = new FailureBudget({ limit: BAD_KEYS_PER_WINDOW, windowMs: BAD_KEY_WINDOW_MS });
+  /** PUBLIC_URL's origin: the only Origin a cookie-authenticated change may carry. */
+  private readonly publicOrigin: string;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeys,
     private readonly config: AppConfig,
+    private readonly sessions: SessionsService,
   ) {
     super();
+    this.publicOrigin = new URL(config.deliverability.publicUrl).origin;
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -46,6 +55,8 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
     const token = bearerToken(request);
     const clientAddress = clientAddressOfRequest(request, this.config.trustedProxies);
+    const cookie = token === null && request.headers.authorization === undefined ? sessionCookieOf(request) : undefined;
+    if (cookie !== undefined) return this.memberMay(cookie, request, targets, clientAddress);
     if (token === null || !isApiKeyToken(token)) {
       const allowed = (await super.canActivate(context)) as boolean;
       // passport set the JWT's user (JwtStrategy); the address is the request's, known here.
@@ -69,6 +80,35 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
       );
     }
     return true;
+  }
+
+  /**
+   * A request with the session cookie and no Authorization is the member's (docs/teams.md#signing-in),
+   * looked up in the database every time, so that a sign-out or a removal holds everywhere at once.
+   * A change must come from our own origin (a form on another site sends the cookie too). The
+   * role's scopes limit it as an API key's would; owners and admins may do everything.
+   */
+  private async memberMay(
+    cookie: string,
+    request: Request & { user?: AuthUser },
+    targets: TargetList,
+    clientAddress: string,
+  ): Promise<boolean> {
+    const user = await this.sessions.authenticate(cookie, clientAddress);
+    if (!user?.member) throw new NoSessionError('The session has ended, or never began: sign in again.');
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers.origin !== this.publicOrigin) {
+      throw new CrossSiteRequestError(
+        `A change made with the session cookie must carry Origin: ${this.publicOrigin} (cross-site request forgery).`,
+      );
+    }
+    request.user = user;
+    const { role } = user.member;
+    if (managesMembers(role)) return true;
+    const scope = this.reflector.getAllAndOverride<ApiKeyScope | typeof ANY_SCOPE | undefined>(REQUIRED_SCOPE, targets);
+    if (scope === ANY_SCOPE || (scope && ROLE_SCOPES[role].includes(scope))) return true;
+    throw new MissingScopeError(
+      `The role ${role} may not ${request.method} ${routePattern(request) ?? request.path}; ask an owner or admin.`,
+    );
   }
 
   /**
@@ -104,6 +144,8 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     throw failure(error ?? info);
   }
 }
+
+type TargetList = Parameters<Reflector['getAllAndOverride']>[1];
 
 const TOKEN_ERRORS = new Set(['JsonWebTokenError', 'TokenExpiredError', 'NotBeforeError']);
 

@@ -1,4 +1,4 @@
-// The Auth context's public face: the caller (guards, decorators, scopes), API keys, rate limits and the audit log.
+// The Auth context's public face: the caller (guards, decorators, scopes), API keys, members and sessions, rate limits and the audit log.
 // What other contexts may import (.dependency-cruiser.cjs); inside auth/, import files directly.
 export { ApiKeys } from './api-keys/api-keys';
 export { ApiKeyRevocationsEntity } from './api-keys/entities/api-key-revocations.entity';
@@ -11,7 +11,11 @@ export { AuthModule } from './auth.module';
 export { CurrentUser } from './current-user.decorator';
 export { FailureBudget } from './failure-budget';
 export { RateLimitCounterEntity } from './rate-limit/entities/rate-limit-counter.entity';
+export { MemberEntity } from './members/entities/member.entity';
+export { SystemMail } from './members/system-mail';
+export type { SystemMessage } from './members/system-mail';
 export { MessageBudget } from './rate-limit/message-budget';
 export { RateLimitModule } from './rate-limit/rate-limit.module';
 export { API_KEY_SECURITY, RequiresScope } from './requires-scope.decorator';
+export { MemberSessionEntity } from './sessions/entities/member-session.entity';
 export { signToken } from './token-signer';

@@ -33,3 +33,10 @@ export const OpenToEveryApiKey = () =>
     ApiSecurity(API_KEY_SECURITY),
     ApiExtension('x-api-key-scope', ANY_SCOPE),
   );
+
+/**
+ * Closed to every API key, on purpose (managing the team's members, docs/teams.md): stated in the API
+ * document as the scope `none`, so that an operation nobody has decided about still stands out.
+ * The bearer guard needs no mark: an operation without a scope is closed to API keys already.
+ */
+export const ClosedToApiKeys = () => ApiExtension('x-api-key-scope', 'none');

@@ -4,3 +4,4 @@ export { MaxRecipientsRule } from './dto/max-recipients.rule';
 export { IdempotencyKeyEntity } from './idempotency/entities/idempotency-key.entity';
 export { SenderModule } from './sender.module';
 export { SubmissionModule } from './submission/submission.module';
+export { SystemMailModule } from './system-mail/system-mail.module';

@@ -22,10 +22,11 @@ export interface AuditEntry {
 }
 
 /**
- * The actor a caller is (docs/teams.md#audit-log): an API key by its id and prefix (its id again for
+ * The actor a caller is (docs/teams.md#audit-log): a member by its id and address, an API key by its id and prefix (its id again for
  * a key made before prefixes were kept), a JWT by its `sub`.
  */
 export function actorOf(user: AuthUser): AuditActor {
+  if (user.member) return { type: 'member', id: user.member.id, label: user.member.email };
   if (user.apiKey) return { type: 'api_key', id: user.apiKey.id, label: user.apiKey.prefix ?? user.apiKey.id };
   return { type: 'jwt', id: user.id, label: user.id };
 }

@@ -5,6 +5,7 @@ import { API_KEY_SCOPES } from '../api-keys/api-key-scope';
 import type { AuthUser } from '../auth-user';
 import { CurrentUser } from '../current-user.decorator';
 import { OpenToEveryApiKey } from '../requires-scope.decorator';
+import { ROLE_SCOPES } from '../members/member-role';
 import { CallerResponse } from './caller.dto';
 
 /** Who the caller is and what it may do, so that a client (the console) can offer only what will be allowed. */
@@ -20,8 +21,8 @@ export class CallerController {
   me(@CurrentUser() user: AuthUser): CallerResponse {
     return {
       userId: user.id,
-      credential: user.apiKey ? 'api-key' : 'jwt',
-      scopes: user.apiKey ? user.apiKey.scopes : [...API_KEY_SCOPES],
+      credential: user.apiKey ? 'api-key' : user.member ? 'session' : 'jwt',
+      scopes: user.apiKey ? user.apiKey.scopes : [...(user.member ? ROLE_SCOPES[user.member.role] : API_KEY_SCOPES)],
       apiKeyId: user.apiKey?.id ?? null,
     };
   }

@@ -58,4 +58,13 @@ export class RateLimitCountersRepository {
       [batch.map(([counter]) => counter), batch.map(([, hits]) => hits), ttlMs],
     );
   }
+
+  /** The key's window while it lasts; undefined when it has ended or never began. */
+  async current(counter: string): Promise<WindowRow | undefined> {
+    const [row]: WindowRow[] = await this.statements.query(
+      `SELECT key, hits, ${WINDOW_COLUMNS} FROM rate_limit_counters WHERE key = $1 AND window_ends_at > now()`,
+      [counter],
+    );
+    return row;
+  }
 }

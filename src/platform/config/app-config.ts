@@ -99,6 +99,14 @@ export class AppConfig {
     allowInsecureAuth: boolean;
   };
 
+  /** docs/teams.md: members' console sessions and the service's own mail. */
+  readonly teams!: {
+    /** The From of invitations, a mailbox (`Name <address>`). */
+    systemMailFrom: string;
+    sessionIdleMinutes: number;
+    sessionMaxHours: number;
+  };
+
   constructor(values: AppConfig) {
     Object.assign(this, values);
   }
@@ -167,6 +175,12 @@ export class AppConfig {
         maxBytes: vars.INBOUND_MAX_BYTES ?? 10 * 1024 * 1024,
         dailyQuotaBytes: vars.INBOUND_DAILY_QUOTA_BYTES ?? 1024 * 1024 * 1024,
         tls: tlsPair(vars.INBOUND_TLS_CERT, vars.INBOUND_TLS_KEY, 'INBOUND_TLS'),
+      },
+      teams: {
+        systemMailFrom:
+          vars.SYSTEM_MAIL_FROM ?? `Mailroom <no-reply@${new URL(vars.PUBLIC_URL ?? 'http://localhost').hostname}>`,
+        sessionIdleMinutes: vars.SESSION_IDLE_MINUTES ?? 720,
+        sessionMaxHours: vars.SESSION_MAX_HOURS ?? 168,
       },
       limits: {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,

@@ -236,4 +236,26 @@ export class Environment {
   @IsOptional()
   @IsString()
   TRUST_PROXY?: string;
+
+  /** The sender of the service's own mail (invitations); unset: `Mailroom <no-reply@` + the host of PUBLIC_URL + `>`. */
+  @IsOptional()
+  @IsString()
+  @MinLength(3)
+  SYSTEM_MAIL_FROM?: string;
+
+  /** A console session ends after this many minutes unused (docs/teams.md#signing-in). */
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(525_600)
+  SESSION_IDLE_MINUTES?: number;
+
+  /** A console session ends this many hours after sign-in in any case. */
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(8_760)
+  SESSION_MAX_HOURS?: number;
 }

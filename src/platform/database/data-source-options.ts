@@ -31,6 +31,7 @@ import { MessageSearch1765296000000 } from './migrations/1765296000000-message-s
 import { RecipientCounts1765382400000 } from './migrations/1765382400000-recipient-counts';
 import { SubmittedReadings1765468800000 } from './migrations/1765468800000-submitted-readings';
 import { AuditLog1765555200000 } from './migrations/1765555200000-audit-log';
+import { MembersAndSessions1765641600000 } from './migrations/1765641600000-members-and-sessions';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -64,6 +65,7 @@ export const MIGRATIONS = [
   RecipientCounts1765382400000,
   SubmittedReadings1765468800000,
   AuditLog1765555200000,
+  MembersAndSessions1765641600000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../platform/database/database';
+import { MemberEntity } from './entities/member.entity';
+import type { MemberRole } from './member-role';
+
+const UNIQUE_VIOLATION = '23505';
+// Advisory lock space of an account's members (the other half is the account's hash): the last-owner rule.
+const MEMBERS_LOCK = 0x6d656d62;
+const COLUMNS = `id, account_id AS "accountId", email, name, role, status, invitation_expires_at AS "invitationExpiresAt",
+  invited_at AS "invitedAt", invited_by AS "invitedBy", joined_at AS "joinedAt", last_sign_in_at AS "lastSignInAt"`;
+
+export type Member = Omit<MemberEntity, 'passwordHash' | 'invitationHash'>;
+export type NewInvitation = Pick<MemberEntity, 'id' | 'accountId' | 'email' | 'role' | 'invitedBy'> & {
+  invitationHash: Buffer;
+};
+
+/** Who changes a member: its role decides whether owners may be touched (an admin may not). */
+export interface MemberChange {
+  accountId: string;
+  id: string;
+  actorRole: MemberRole;
+}
+
+/** What a change came to: done, no such member, a rule of roles refused it, or it would leave no owner. */
+export type ChangeResult = Member | 'not found' | 'owner only' | 'last owner';
+
+/** An account's members; every method but those by hash takes the account, so no one reaches another's. */
+@Injectable()
+export class MembersRepository {
+  constructor(private readonly database: Database) {}
+
+  list(accountId: string): Promise<Member[]> {
+    return this.database.query(`SELECT ${COLUMNS} FROM members WHERE account_id = $1 ORDER BY invited_at, id`, [
+      accountId,
+    ]);
+  }
+
+  async byId(accountId: string, id: string): Promise<Member | undefined> {
+    const rows: Member[] = await this.database.query(
+      `SELECT ${COLUMNS} FROM members WHERE account_id = $1 AND id = $2`,
+      [accountId, id],
+    );
+    return rows[0];
+  }
+
+  /** Stores an invitation; 'exists' when the address is already a member or invited (ignoring case). */
+  async invite(invitation: NewInvitation, validDays: number): Promise<Member | 'exists'> {
+    try {
+      const [member]: Member[] = await this.database.query(
+        `INSERT INTO members (id, account_id, email, role, status, invitation_hash, invitation_expires_at, invited_at, invited_by)
+         VALUES ($1, $2, $3, $4, 'invited', $5, date_trunc('milliseconds', clock_timestamp()) + make_interval(days => $6),
+                 date_trunc('milliseconds', clock_timestamp()), $7)
+         RETURNING ${COLUMNS}`,
+        [
+          invitation.id,
+          invitation.accountId,
+          invitation.email,
+          invitation.role,
+          invitation.invitationHash,
+          validDays,
+          invitation.invitedBy,
+        ],
+      );
+      return member;
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'exists';
+      throw error;
+    }
+  }
+
+  /** Accepts a pending, unexpired invitation once: its hash is cleared in the same statement. */
+  async accept(invitationHash: Buffer, passwordHash: string, name: string | undefined): Promise<Member | undefined> {
+    const [rows]: [Member[], number] = await this.database.query(
+      `UPDATE members SET status = 'active', password_hash = $2, name = coalesce($3, name), invitation_hash = NULL,
+         invitation_expires_at = NULL, joined_at = date_trunc('milliseconds', clock_timestamp())
+       WHERE invitation_hash = $1 AND status = 'invited' AND invitation_expires_at > clock_timestamp()
+       RETURNING ${COLUMNS}`,
+      [invitationHash, passwordHash, name ?? null],
+    );
+    return rows[0];
+  }
+
+  /** Active members with this address in any account, with their password hashes (sign-in). */
+  signInCandidates(email: string, limit: number): Promise<(Member & { passwordHash: string })[]> {
+    return this.database.query(
+      `SELECT ${COLUMNS}, password_hash AS "passwordHash" FROM members
+       WHERE lower(email) = lower($1) AND status = 'active' AND password_hash IS NOT NULL
+       ORDER BY last_sign_in_at DESC NULLS LAST, id LIMIT $2`,
+      [email, limit],
+    );
+  }
+
+  async recordSignIn(id: string): Promise<void> {
+    await this.database.query(
+      `UPDATE members SET last_sign_in_at = date_trunc('milliseconds', clock_timestamp()) WHERE id = $1`,
+      [id],
+    );
+  }
+
+  /** Changes a member's role, unless an admin touches an owner or it would leave the account without an active owner. */
+  changeRole(change: MemberChange, role: MemberRole): Promise<ChangeResult> {
+    return this.underAccountLock(change.accountId, async (manager) => {
+      const refusal = await this.refusal(manager, change, role);
+      if (refusal) return refusal;
+      const [rows]: [Member[], number] = await manager.query(
+        `UPDATE members SET role = $3 WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [change.accountId, change.id, role],
+      );
+      return rows[0];
+    });
+  }
+
+  /** Removes a member (withdraws an invitation), its sessions with it, under the same rules. */
+  remove(change: MemberChange): Promise<ChangeResult> {
+    return this.underAccountLock(change.accountId, async (manager) => {
+      const refusal = await this.refusal(manager, change, undefined);
+      if (refusal) return refusal;
+      const [rows]: [Member[], number] = await manager.query(
+        `DELETE FROM members WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [change.accountId, change.id],
+      );
+      return rows[0];
+    });
+  }
+
+  /** `role`: the new role; undefined: the member goes. */
+  private async refusal(
+    manager: EntityManager,
+    { accountId, id, actorRole }: MemberChange,
+    role: MemberRole | undefined,
+  ): Promise<'not found' | 'owner only' | 'last owner' | undefined> {
+    const [member]: { role: MemberRole; status: string }[] = await manager.query(
+      'SELECT role, status FROM members WHERE account_id = $1 AND id = $2',
+      [accountId, id],
+    );
+    if (!member) return 'not found';
+    if (actorRole !== 'owner' && (member.role === 'owner' || role === 'owner')) return 'owner only';
+    if (member.role !== 'owner' || member.status !== 'active' || role === 'owner') return undefined;
+    const [{ others }]: { others: number }[] = await manager.query(
+      `SELECT count(*)::int AS others FROM members
+       WHERE account_id = $1 AND id <> $2 AND role = 'owner' AND status = 'active'`,
+      [accountId, id],
+    );
+    return others === 0 ? 'last owner' : undefined;
+  }
+
+  private underAccountLock<T>(accountId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.database.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MEMBERS_LOCK, accountId]);
+      return work(manager);
+    });
+  }
+}

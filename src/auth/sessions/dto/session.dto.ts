@@ -1,0 +1,34 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString } from 'class-validator';
+import { TextLength } from '../../../platform/validation/validators';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MemberResponse } from '../../members/dto/member.dto';
+import { MEMBER_ROLES, type MemberRole } from '../../members/member-role';
+
+export class SignInDto {
+  @ApiProperty({ maxLength: MAX_EMAIL_LENGTH, example: 'grace@example.com' })
+  @IsString()
+  @TextLength(1, MAX_EMAIL_LENGTH)
+  email!: string;
+
+  // Any length up to the most a password may have: a shorter one is simply wrong, not invalid input.
+  @ApiProperty({ maxLength: MAX_PASSWORD_LENGTH })
+  @IsString()
+  @TextLength(1, MAX_PASSWORD_LENGTH)
+  password!: string;
+}
+
+export class SessionAccount {
+  @ApiProperty({ example: 'ada', description: "The account: a JWT's `sub`" })
+  userId!: string;
+}
+
+export class SessionResponse {
+  @ApiProperty({ type: MemberResponse })
+  member!: MemberResponse;
+
+  @ApiProperty({ type: SessionAccount })
+  account!: SessionAccount;
+
+  @ApiProperty({ enum: MEMBER_ROLES })
+  role!: MemberRole;
+}

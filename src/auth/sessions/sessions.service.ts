@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { AppConfig } from '../../platform/config/app-config';
+import { RateLimitedError } from '../../platform/problem/problem.errors';
+import type { AuthUser } from '../auth-user';
+import { mapMember } from '../members/map-member';
+import { MembersRepository, type Member } from '../members/members.repository';
+import { PasswordHasher } from '../members/password-hasher';
+import { hashOfToken, newOpaqueToken } from '../opaque-token';
+import type { SessionResponse, SignInDto } from './dto/session.dto';
+import { NoSessionError, SignInRefusedError } from './session.errors';
+import { SessionsRepository, type SessionLifetimes } from './sessions.repository';
+import { SignInThrottle } from './sign-in-throttle';
+
+/** Accounts one address is tried in at a sign-in: a person in more picks with POST /session/account (not yet). */
+const ACCOUNTS_TRIED = 5;
+
+/** A session just started: the cookie's value (shown once) and what the answer says. */
+export interface StartedSession {
+  token: string;
+  body: SessionResponse;
+}
+
+/** Sign-in, the session behind every cookie-authenticated request, and sign-out (docs/teams.md#signing-in). */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly members: MembersRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly throttle: SignInThrottle,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Checks the password against the address's members; an unknown address costs a dummy hash's
+   * time, so it cannot be told from a wrong password. Past the failures allowed to the address
+   * or the client, refused (429) until the window ends, without a check.
+   */
+  async signIn({ email, password }: SignInDto, client: string): Promise<StartedSession> {
+    const refusal = await this.throttle.refusal(email, client);
+    if (refusal) {
+      throw new RateLimitedError(
+        refusal.limit,
+        refusal.retryAfterSeconds,
+        `Too many failed sign-ins; retry after ${refusal.retryAfterSeconds} s.`,
+      );
+    }
+    const candidates = await this.members.signInCandidates(email, ACCOUNTS_TRIED);
+    let member: Member | undefined;
+    if (candidates.length === 0) await this.passwords.verify(undefined, password);
+    for (const candidate of candidates) {
+      if (await this.passwords.verify(candidate.passwordHash, password)) {
+        member = candidate;
+        break;
+      }
+    }
+    if (!member) {
+      await this.throttle.fail(email, client);
+      throw new SignInRefusedError();
+    }
+    await this.members.recordSignIn(member.id);
+    return this.start({ ...member, lastSignInAt: new Date() });
+  }
+
+  private get lifetimes(): SessionLifetimes {
+    return { idleMinutes: this.config.teams.sessionIdleMinutes, maxHours: this.config.teams.sessionMaxHours };
+  }
+
+  /** A new session for `member` (a sign-in, an accepted invitation): a new cookie every time. */
+  async start(member: Member): Promise<StartedSession> {
+    const { token, hash } = newOpaqueToken();
+    await this.sessions.start(uuidv7(), member.id, hash, this.lifetimes);
+    return { token, body: { member: mapMember(member), account: { userId: member.accountId }, role: member.role } };
+  }
+
+  /** The caller of a request from `clientAddress` presenting the cookie `token`; undefined when no live session has it. */
+  async authenticate(token: string, clientAddress: string): Promise<AuthUser | undefined> {
+    const hash = hashOfToken(token);
+    if (!hash) return undefined;
+    const session = await this.sessions.live(hash, this.lifetimes);
+    if (!session) return undefined;
+    if (session.stale) await this.sessions.touch(session.sessionId);
+    return {
+      id: session.accountId,
+      member: { id: session.memberId, email: session.email, role: session.role, sessionId: session.sessionId },
+      clientAddress,
+    };
+  }
+
+  /** GET /session: the signed-in member as it stands. */
+  async current(user: AuthUser): Promise<SessionResponse> {
+    const member = user.member && (await this.members.byId(user.id, user.member.id));
+    if (!member) throw new NoSessionError('Not signed in: this request carries no session cookie.');
+    return { member: mapMember(member), account: { userId: member.accountId }, role: member.role };
+  }
+
+  /** DELETE /session: the session ends for every process at once (its row is gone). */
+  async signOut(user: AuthUser): Promise<void> {
+    if (!user.member) throw new NoSessionError('Not signed in: this request carries no session cookie.');
+    await this.sessions.end(user.member.sessionId);
+  }
+}
