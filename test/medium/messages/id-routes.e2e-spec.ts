@@ -17,6 +17,8 @@ interface IdRoute {
 const VALID_BODIES: Record<string, object> = {
   'patch /domains/:id': { receiving: false },
   'patch /user/webhook-endpoints/:id': { description: 'renamed' },
+  'patch /user/members/:id': { role: 'viewer' },
+  'post /invitations/:token/accept': { password: 'twelve or more characters' },
 };
 
 describe('routes with an id parameter', () => {

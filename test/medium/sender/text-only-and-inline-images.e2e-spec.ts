@@ -113,7 +113,8 @@ describe('text-only sends and inline images', () => {
       const { body } = await post(refusedUser, sendBody({ html: undefined, text: `${FIVE_MIB_TEXT}x` })).expect(400);
       expect(body.errors).toEqual([{ field: 'text', message: 'must be at most 5242880 bytes' }]);
       expect(await rowsOwnedBy(t.db, refusedUser)).toEqual(NOTHING_OWNED);
-    });
+      // 5 MiB composed, delivered and parsed twice: seconds on a quiet machine, more beside other suites.
+    }, 120_000);
 
     it.each([
       ['neither html nor text', sendBody({ html: undefined }), [{ field: 'html', message: NEITHER }]],
