@@ -21,6 +21,12 @@ export const AUDIT_ACTIONS = [
   'suppression.created',
   'suppression.deleted',
   'message.canceled',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.signed_in',
+  'member.sign_in_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { clientAddressOfRequest } from '../../platform/http/client-address';
 import { AppConfig } from '../../platform/config/app-config';
 import { JsonBodyInterceptor } from '../../platform/http/json-body/json-body.interceptor';
 import { Public } from '../../platform/http/public.decorator';
@@ -29,9 +30,10 @@ export class InvitationsController {
   async accept(
     @Param('token') token: string,
     @Body() body: AcceptInvitationDto,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SessionResponse> {
-    const session = await this.service.accept(token, body);
+    const session = await this.service.accept(token, body, clientAddressOfRequest(request, this.config.trustedProxies));
     response.setHeader('Set-Cookie', sessionCookie(session.token, this.config));
     return session.body;
   }

@@ -4,7 +4,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { StateConflictError } from '../../platform/problem/problem.errors';
 import { newOpaqueToken } from '../opaque-token';
 import type { MemberRole } from './member-role';
-import { MembersRepository, type Member } from './members.repository';
+import { MembersRepository, type AlsoInTransaction, type Member } from './members.repository';
 
 /** An invitation is valid this long (docs/teams.md#invitations). */
 export const INVITATION_VALID_DAYS = 7;
@@ -23,11 +23,13 @@ export class Invitations {
     email: string,
     role: MemberRole,
     invitedBy: string,
+    also: AlsoInTransaction,
   ): Promise<{ member: Member; link: string }> {
     const { token, hash } = newOpaqueToken();
     const member = await this.members.invite(
       { id: uuidv7(), accountId, email, role, invitedBy, invitationHash: hash },
       INVITATION_VALID_DAYS,
+      also,
     );
     if (member === 'exists') throw new StateConflictError(`${email} is already a member of this account, or invited.`);
     return { member, link: `${this.config.deliverability.publicUrl}/console/invitation/${token}` };

@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   try {
     await runMigrationsExclusively(dataSource, { dataEncryptionKey: () => config.deliverability.encryptionKey });
     const invitations = new Invitations(new MembersRepository(new Database(dataSource)), config);
-    const { link } = await invitations.create(values.account, values.email, role, 'cli');
+    // Run on the server by its operator, who is no caller of the API: the audit log (whose actors are
+    // members, API keys and JWTs) shows the member from its joining on, invited by `cli`.
+    const { link } = await invitations.create(values.account, values.email, role, 'cli', () => Promise.resolve());
     process.stdout.write(`${link}\n`);
   } finally {
     await dataSource.destroy();

@@ -26,6 +26,9 @@ export interface MemberChange {
 export type ChangeResult = Member | 'not found' | 'owner only' | 'last owner';
 
 /** An account's members; every method but those by hash takes the account, so no one reaches another's. */
+/** What a change records beside itself, in its own transaction (docs/teams.md#audit-log). */
+export type AlsoInTransaction = (manager: EntityManager, member: Member) => Promise<void>;
+
 @Injectable()
 export class MembersRepository {
   constructor(private readonly database: Database) {}
@@ -44,25 +47,31 @@ export class MembersRepository {
     return rows[0];
   }
 
-  /** Stores an invitation; 'exists' when the address is already a member or invited (ignoring case). */
-  async invite(invitation: NewInvitation, validDays: number): Promise<Member | 'exists'> {
+  /**
+   * Stores an invitation; 'exists' when the address is already a member or invited (ignoring case).
+   * `also` runs in the same transaction once it is stored (its audit entry); so for every change below.
+   */
+  async invite(invitation: NewInvitation, validDays: number, also: AlsoInTransaction): Promise<Member | 'exists'> {
     try {
-      const [member]: Member[] = await this.database.query(
-        `INSERT INTO members (id, account_id, email, role, status, invitation_hash, invitation_expires_at, invited_at, invited_by)
+      return await this.database.transaction(async (manager) => {
+        const [member]: Member[] = await manager.query(
+          `INSERT INTO members (id, account_id, email, role, status, invitation_hash, invitation_expires_at, invited_at, invited_by)
          VALUES ($1, $2, $3, $4, 'invited', $5, date_trunc('milliseconds', clock_timestamp()) + make_interval(days => $6),
                  date_trunc('milliseconds', clock_timestamp()), $7)
          RETURNING ${COLUMNS}`,
-        [
-          invitation.id,
-          invitation.accountId,
-          invitation.email,
-          invitation.role,
-          invitation.invitationHash,
-          validDays,
-          invitation.invitedBy,
-        ],
-      );
-      return member;
+          [
+            invitation.id,
+            invitation.accountId,
+            invitation.email,
+            invitation.role,
+            invitation.invitationHash,
+            validDays,
+            invitation.invitedBy,
+          ],
+        );
+        await also(manager, member);
+        return member;
+      });
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'exists';
       throw error;
@@ -70,15 +79,23 @@ export class MembersRepository {
   }
 
   /** Accepts a pending, unexpired invitation once: its hash is cleared in the same statement. */
-  async accept(invitationHash: Buffer, passwordHash: string, name: string | undefined): Promise<Member | undefined> {
-    const [rows]: [Member[], number] = await this.database.query(
-      `UPDATE members SET status = 'active', password_hash = $2, name = coalesce($3, name), invitation_hash = NULL,
+  accept(
+    invitationHash: Buffer,
+    passwordHash: string,
+    name: string | undefined,
+    also: AlsoInTransaction,
+  ): Promise<Member | undefined> {
+    return this.database.transaction(async (manager) => {
+      const [rows]: [Member[], number] = await manager.query(
+        `UPDATE members SET status = 'active', password_hash = $2, name = coalesce($3, name), invitation_hash = NULL,
          invitation_expires_at = NULL, joined_at = date_trunc('milliseconds', clock_timestamp())
        WHERE invitation_hash = $1 AND status = 'invited' AND invitation_expires_at > clock_timestamp()
        RETURNING ${COLUMNS}`,
-      [invitationHash, passwordHash, name ?? null],
-    );
-    return rows[0];
+        [invitationHash, passwordHash, name ?? null],
+      );
+      if (rows[0]) await also(manager, rows[0]);
+      return rows[0];
+    });
   }
 
   /** Active members with this address in any account, with their password hashes (sign-in). */
@@ -91,15 +108,23 @@ export class MembersRepository {
     );
   }
 
-  async recordSignIn(id: string): Promise<void> {
-    await this.database.query(
-      `UPDATE members SET last_sign_in_at = date_trunc('milliseconds', clock_timestamp()) WHERE id = $1`,
-      [id],
-    );
+  async recordSignIn(member: Member, also: AlsoInTransaction): Promise<void> {
+    await this.database.transaction(async (manager) => {
+      await manager.query(
+        `UPDATE members SET last_sign_in_at = date_trunc('milliseconds', clock_timestamp()) WHERE id = $1`,
+        [member.id],
+      );
+      await also(manager, member);
+    });
+  }
+
+  /** A refused sign-in of an active member: nothing changes but what `also` records. */
+  recordFailedSignIn(member: Member, also: AlsoInTransaction): Promise<void> {
+    return this.database.transaction((manager) => also(manager, member));
   }
 
   /** Changes a member's role, unless an admin touches an owner or it would leave the account without an active owner. */
-  changeRole(change: MemberChange, role: MemberRole): Promise<ChangeResult> {
+  changeRole(change: MemberChange, role: MemberRole, also: AlsoInTransaction): Promise<ChangeResult> {
     return this.underAccountLock(change.accountId, async (manager) => {
       const refusal = await this.refusal(manager, change, role);
       if (refusal) return refusal;
@@ -107,12 +132,13 @@ export class MembersRepository {
         `UPDATE members SET role = $3 WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
         [change.accountId, change.id, role],
       );
+      await also(manager, rows[0]);
       return rows[0];
     });
   }
 
   /** Removes a member (withdraws an invitation), its sessions with it, under the same rules. */
-  remove(change: MemberChange): Promise<ChangeResult> {
+  remove(change: MemberChange, also: AlsoInTransaction): Promise<ChangeResult> {
     return this.underAccountLock(change.accountId, async (manager) => {
       const refusal = await this.refusal(manager, change, undefined);
       if (refusal) return refusal;
@@ -120,6 +146,7 @@ export class MembersRepository {
         `DELETE FROM members WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
         [change.accountId, change.id],
       );
+      await also(manager, rows[0]);
       return rows[0];
     });
   }

@@ -19,6 +19,8 @@ import { MembersRepository, type ChangeResult, type Member } from './members.rep
 import { PasswordHasher } from './password-hasher';
 import { SystemMail } from './system-mail';
 import { INVITATION_VALID_DAYS, Invitations } from './invitations';
+import { AuditLog } from '../audit/audit-log';
+import { memberCaller } from './member-caller';
 
 /** Who manages members, and as whom the change is recorded. */
 interface Manager {
@@ -36,6 +38,7 @@ export class MembersService {
     private readonly sessions: SessionsService,
     private readonly mail: SystemMail,
     private readonly config: AppConfig,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(user: AuthUser): Promise<MemberListResponse> {
@@ -47,7 +50,14 @@ export class MembersService {
   async invite(user: AuthUser, body: InviteMemberDto): Promise<MemberResponse> {
     const actor = manager(user);
     if (body.role === 'owner' && actor.role !== 'owner') throw ownerOnly();
-    const { member, link } = await this.invitations.create(user.id, body.email, body.role, actor.label);
+    const { member, link } = await this.invitations.create(user.id, body.email, body.role, actor.label, (manager, m) =>
+      this.audit.record(manager, {
+        by: user,
+        action: 'member.invited',
+        target: { type: 'member', id: m.id },
+        detail: { email: m.email, role: m.role },
+      }),
+    );
     await this.mail.send(user.id, {
       from: this.config.teams.systemMailFrom,
       to: member.email,
@@ -69,7 +79,14 @@ export class MembersService {
     return mapMember(
       outcome(
         await this.change(user, id, (change) =>
-          this.members.changeRole({ ...change, actorRole: actor.role }, body.role),
+          this.members.changeRole({ ...change, actorRole: actor.role }, body.role, (manager, m) =>
+            this.audit.record(manager, {
+              by: user,
+              action: 'member.role_changed',
+              target: { type: 'member', id: m.id },
+              detail: { email: m.email, role: m.role },
+            }),
+          ),
         ),
       ),
     );
@@ -78,15 +95,35 @@ export class MembersService {
   /** Removes a member or withdraws an invitation; the member's sessions end with it, on every process at once. */
   async remove(user: AuthUser, id: string): Promise<void> {
     const actor = manager(user);
-    outcome(await this.change(user, id, (change) => this.members.remove({ ...change, actorRole: actor.role })));
+    outcome(
+      await this.change(user, id, (change) =>
+        this.members.remove({ ...change, actorRole: actor.role }, (manager, m) =>
+          this.audit.record(manager, {
+            by: user,
+            action: 'member.removed',
+            target: { type: 'member', id: m.id },
+            detail: { email: m.email, role: m.role },
+          }),
+        ),
+      ),
+    );
   }
 
   /** POST /invitations/{token}/accept: the password is set, the member active and signed in. */
-  async accept(token: string, body: AcceptInvitationDto): Promise<StartedSession> {
+  async accept(token: string, body: AcceptInvitationDto, clientAddress: string): Promise<StartedSession> {
     const hash = hashOfToken(token);
     // Hashed before the look-up, so that a valid token's answer takes no longer than a forged one's.
     const passwordHash = await this.passwords.hash(body.password);
-    const member = hash && (await this.members.accept(hash, passwordHash, body.name));
+    const member =
+      hash &&
+      (await this.members.accept(hash, passwordHash, body.name, (manager, m) =>
+        this.audit.record(manager, {
+          by: memberCaller(m, clientAddress),
+          action: 'member.joined',
+          target: { type: 'member', id: m.id },
+          detail: { email: m.email, role: m.role },
+        }),
+      ));
     if (!member) throw new NotFoundError('That invitation (used, expired, withdrawn or never made)');
     return this.sessions.start(member);
   }

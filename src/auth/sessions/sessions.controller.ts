@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res, UseInterceptor
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../platform/config/app-config';
-import { clientAddressOfRequest, countedAddress } from '../../platform/http/client-address';
+import { clientAddressOfRequest } from '../../platform/http/client-address';
 import { JsonBodyInterceptor } from '../../platform/http/json-body/json-body.interceptor';
 import { Public } from '../../platform/http/public.decorator';
 import { ApiProblemResponses } from '../../platform/problem/api-problem-responses.decorator';
@@ -47,8 +47,7 @@ export class SessionsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SessionResponse> {
-    const client = countedAddress(clientAddressOfRequest(request, this.config.trustedProxies));
-    const session = await this.service.signIn(body, client);
+    const session = await this.service.signIn(body, clientAddressOfRequest(request, this.config.trustedProxies));
     response.setHeader('Set-Cookie', sessionCookie(session.token, this.config));
     return session.body;
   }

@@ -11,6 +11,9 @@ import type { SessionResponse, SignInDto } from './dto/session.dto';
 import { NoSessionError, SignInRefusedError } from './session.errors';
 import { SessionsRepository, type SessionLifetimes } from './sessions.repository';
 import { SignInThrottle } from './sign-in-throttle';
+import { AuditLog } from '../audit/audit-log';
+import { memberCaller } from '../members/member-caller';
+import { countedAddress } from '../../platform/http/client-address';
 
 /** Accounts one address is tried in at a sign-in: a person in more picks with POST /session/account (not yet). */
 const ACCOUNTS_TRIED = 5;
@@ -30,6 +33,7 @@ export class SessionsService {
     private readonly passwords: PasswordHasher,
     private readonly throttle: SignInThrottle,
     private readonly config: AppConfig,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -37,7 +41,8 @@ export class SessionsService {
    * time, so it cannot be told from a wrong password. Past the failures allowed to the address
    * or the client, refused (429) until the window ends, without a check.
    */
-  async signIn({ email, password }: SignInDto, client: string): Promise<StartedSession> {
+  async signIn({ email, password }: SignInDto, clientAddress: string): Promise<StartedSession> {
+    const client = countedAddress(clientAddress);
     const refusal = await this.throttle.refusal(email, client);
     if (refusal) {
       throw new RateLimitedError(
@@ -57,9 +62,25 @@ export class SessionsService {
     }
     if (!member) {
       await this.throttle.fail(email, client);
+      // Recorded in the accounts where the address is a member; an unknown address has no account.
+      for (const candidate of candidates) {
+        await this.members.recordFailedSignIn(candidate, (manager, m) =>
+          this.audit.record(manager, {
+            by: memberCaller(m, clientAddress),
+            action: 'member.sign_in_failed',
+            target: { type: 'member', id: m.id },
+          }),
+        );
+      }
       throw new SignInRefusedError();
     }
-    await this.members.recordSignIn(member.id);
+    await this.members.recordSignIn(member, (manager, m) =>
+      this.audit.record(manager, {
+        by: memberCaller(m, clientAddress),
+        action: 'member.signed_in',
+        target: { type: 'member', id: m.id },
+      }),
+    );
     return this.start({ ...member, lastSignInAt: new Date() });
   }
 
