@@ -263,8 +263,9 @@ describe('the inbound listener against hostile clients', () => {
         ]);
         return elapsed;
       };
-      const few = await applied(600);
-      const many = await applied(6_000);
+      // The faster of two runs of each: a moment's load on a busy machine slows one run, not both.
+      const few = Math.min(await applied(600), await applied(600));
+      const many = Math.min(await applied(6_000), await applied(6_000));
       console.log(`600 blocks applied in ${few.toFixed(0)} ms, 6 000 in ${many.toFixed(0)} ms`);
       expect(many).toBeLessThan(6 * few);
     },
