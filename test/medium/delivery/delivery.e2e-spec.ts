@@ -162,13 +162,15 @@ describe('delivery over SMTP', () => {
   });
 
   it('fails when every recipient is refused with 550, and is sent to the others when only some are', async () => {
-    const userId = newUserId();
+    // Two accounts: the first refusal suppresses the address in its account (a hard bounce), so
+    // the same account's second message, claimed after it, would not offer it to the relay at all.
+    const [one, other] = [newUserId(), newUserId()];
     sink.refuseRecipients = new Set(['gone@example.com']);
-    const all = await send(userId, { to: ['gone@example.com'] });
-    const some = await send(userId, { to: ['gone@example.com', 'ada@example.com'] });
-    const failed = await waitForStatus(t.http, userId, all.id, 'failed');
+    const all = await send(one, { to: ['gone@example.com'] });
+    const some = await send(other, { to: ['gone@example.com', 'ada@example.com'] });
+    const failed = await waitForStatus(t.http, one, all.id, 'failed');
     expect(failed.statusHistory.at(-1).detail).toContain('550');
-    const sent = await waitForStatus(t.http, userId, some.id, 'sent');
+    const sent = await waitForStatus(t.http, other, some.id, 'sent');
     // docs/delivery-and-deliverability.md#statuses: the refused recipient has a history entry of its own, after the message's.
     const entry = sent.statusHistory.find((e: { status: string }) => e.status === 'sent');
     expect(entry.detail).toContain('refused: gone@example.com');
