@@ -1,7 +1,6 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { retentionCutoff } from '../platform/periodic-purge';
-import { ScheduledTask } from '../platform/scheduled-task';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/app-config';
+import { RetentionTask } from '../platform/retention-task';
 import { Database } from '../platform/database/database';
 import { DeliveryQueue } from '../platform/queue/delivery-queue';
 import { WebhookQueue } from '../platform/queue/webhook-queue';
@@ -9,7 +8,6 @@ import { FINISHED_STATUSES } from './lifecycle/status-groups';
 import { MessageEventStore } from './message-event-store';
 import { MessageUpkeepRepository } from './message-upkeep.repository';
 
-const EVERY_MS = 10 * 60_000;
 /** Messages per transaction: small enough that no lock is held for long. */
 export const PURGE_BATCH = 1_000;
 // One purger at a time across all processes; the namespace the count compactor's lock uses.
@@ -24,35 +22,18 @@ export const PURGE_LOCK = [0x636e7473, 2];
  * only the rows they delete, so sends and lists never wait for it.
  */
 @Injectable()
-export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(MessageRetention.name);
-  private readonly schedule = new ScheduledTask(() => this.purgeAndLog(), {
-    everyMs: EVERY_MS,
-    firstRun: 'at-start',
-    onError: (err) => this.logger.warn({ err }, 'Could not purge messages past the retention window'),
-  });
+export class MessageRetention extends RetentionTask {
+  protected readonly what = 'messages';
 
   constructor(
     private readonly database: Database,
     private readonly upkeep: MessageUpkeepRepository,
-    private readonly config: AppConfig,
+    config: AppConfig,
     private readonly deliveries: DeliveryQueue,
     private readonly webhooks: WebhookQueue,
     private readonly events: MessageEventStore,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    this.schedule.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.schedule.stop();
-  }
-
-  private async purgeAndLog(): Promise<void> {
-    const purged = await this.purge();
-    if (purged > 0) this.logger.log({ purged }, `Purged ${purged} messages past the retention window`);
+  ) {
+    super(config);
   }
 
   /**
@@ -62,7 +43,7 @@ export class MessageRetention implements OnApplicationBootstrap, OnModuleDestroy
    * whole. Returns how many messages it deleted.
    */
   async purge(now = new Date(), batch = PURGE_BATCH): Promise<number> {
-    const before = retentionCutoff(this.config.retentionDays!, now);
+    const before = this.cutoff(now);
     let purged = 0;
     // Each batch starts where the last one ended: the unfinished messages it stepped over are not
     // read again by every batch (with the bench seed's 10% unfinished, 300,000 messages into a
