@@ -19,12 +19,23 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SignInThrottle } from './sessions/sign-in-throttle';
+import { PasswordResetController } from './password-reset/password-reset.controller';
+import { PasswordResetThrottle } from './password-reset/password-reset-throttle';
+import { PasswordResets } from './password-reset/password-resets';
+import { PasswordResetsRepository } from './password-reset/password-resets.repository';
 import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.repository';
 
 /** Bearer authentication by JWT or API key, and members' sessions (SystemMail, for invitations, comes from sender); ApiKeys is exported for the other ways in (SMTP submission). */
 @Module({
   imports: [PassportModule],
-  controllers: [ApiKeysController, CallerController, MembersController, InvitationsController, SessionsController],
+  controllers: [
+    ApiKeysController,
+    CallerController,
+    MembersController,
+    InvitationsController,
+    SessionsController,
+    PasswordResetController,
+  ],
   providers: [
     JwtStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
@@ -40,6 +51,9 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
     SessionsService,
     RateLimitCountersRepository,
     SignInThrottle,
+    PasswordResetsRepository,
+    PasswordResetThrottle,
+    PasswordResets,
   ],
   exports: [ApiKeys],
 })

@@ -14,6 +14,7 @@ export { RateLimitCounterEntity } from './rate-limit/entities/rate-limit-counter
 export { MemberEntity } from './members/entities/member.entity';
 export { SystemMail } from './members/system-mail';
 export type { SystemMessage } from './members/system-mail';
+export { PasswordResetEntity } from './password-reset/entities/password-reset.entity';
 export { MessageBudget } from './rate-limit/message-budget';
 export { RateLimitModule } from './rate-limit/rate-limit.module';
 export { API_KEY_SECURITY, RequiresScope } from './requires-scope.decorator';
