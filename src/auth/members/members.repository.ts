@@ -108,6 +108,15 @@ export class MembersRepository {
     );
   }
 
+  /** The active member with this address (ignoring case) in `accountId`, if any (switching accounts). */
+  async activeByEmail(accountId: string, email: string): Promise<Member | undefined> {
+    const rows: Member[] = await this.database.query(
+      `SELECT ${COLUMNS} FROM members WHERE account_id = $1 AND lower(email) = lower($2) AND status = 'active'`,
+      [accountId, email],
+    );
+    return rows[0];
+  }
+
   async recordSignIn(member: Member, also: AlsoInTransaction): Promise<void> {
     await this.database.transaction(async (manager) => {
       await manager.query(
