@@ -8,6 +8,7 @@ import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { CallerController } from './caller/caller.controller';
+import { ExpiredTokensSweep } from './expired-tokens-sweep';
 import { JwtStrategy } from './jwt.strategy';
 import { Invitations } from './members/invitations';
 import { InvitationsController } from './members/invitations.controller';
@@ -54,6 +55,7 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
     PasswordResetsRepository,
     PasswordResetThrottle,
     PasswordResets,
+    ExpiredTokensSweep,
   ],
   exports: [ApiKeys],
 })

@@ -98,6 +98,24 @@ export class MembersRepository {
     });
   }
 
+  /**
+   * Forgets the tokens of up to `limit` invitations past their end (the periodic sweep); the invited
+   * member stays listed, to be withdrawn and invited again. How many.
+   */
+  async forgetExpiredInvitations(limit: number): Promise<number> {
+    const [{ forgotten }]: { forgotten: number }[] = await this.database.query(
+      `WITH forgotten AS (
+         UPDATE members SET invitation_hash = NULL WHERE id IN (
+           SELECT id FROM members
+           WHERE status = 'invited' AND invitation_hash IS NOT NULL AND invitation_expires_at <= clock_timestamp()
+           LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS forgotten FROM forgotten`,
+      [limit],
+    );
+    return forgotten;
+  }
+
   /** Active members with this address in any account, with their password hashes (sign-in). */
   signInCandidates(email: string, limit: number): Promise<(Member & { passwordHash: string })[]> {
     return this.database.query(
