@@ -10,6 +10,7 @@ import { BearerAuthGuard } from './bearer-auth.guard';
 import { CallerController } from './caller/caller.controller';
 import { ExpiredTokensSweep } from './expired-tokens-sweep';
 import { JwtStrategy } from './jwt.strategy';
+import { FirstOwnerInvitation } from './members/first-owner-invitation';
 import { Invitations } from './members/invitations';
 import { InvitationsController } from './members/invitations.controller';
 import { MembersController } from './members/members.controller';
@@ -56,7 +57,8 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
     PasswordResetThrottle,
     PasswordResets,
     ExpiredTokensSweep,
+    FirstOwnerInvitation,
   ],
-  exports: [ApiKeys],
+  exports: [ApiKeys, FirstOwnerInvitation],
 })
 export class AuthModule {}

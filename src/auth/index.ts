@@ -12,6 +12,8 @@ export { CurrentUser } from './current-user.decorator';
 export { FailureBudget } from './failure-budget';
 export { RateLimitCounterEntity } from './rate-limit/entities/rate-limit-counter.entity';
 export { MemberEntity } from './members/entities/member.entity';
+export { FirstOwnerInvitation } from './members/first-owner-invitation';
+export type { FirstOwnerLink } from './members/first-owner-invitation';
 export { SystemMail } from './members/system-mail';
 export type { SystemMessage } from './members/system-mail';
 export { PasswordResetEntity } from './password-reset/entities/password-reset.entity';

@@ -116,6 +116,22 @@ export class MembersRepository {
     return forgotten;
   }
 
+  async hasActiveMember(accountId: string): Promise<boolean> {
+    const rows: unknown[] = await this.database.query(
+      `SELECT 1 FROM members WHERE account_id = $1 AND status = 'active' LIMIT 1`,
+      [accountId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Withdraws the pending invitation of `email` in the account made by `invitedBy`, if any. */
+  async withdrawInvitation(accountId: string, email: string, invitedBy: string): Promise<void> {
+    await this.database.query(
+      `DELETE FROM members WHERE account_id = $1 AND lower(email) = lower($2) AND invited_by = $3 AND status = 'invited'`,
+      [accountId, email, invitedBy],
+    );
+  }
+
   /** Active members with this address in any account, with their password hashes (sign-in). */
   signInCandidates(email: string, limit: number): Promise<(Member & { passwordHash: string })[]> {
     return this.database.query(
