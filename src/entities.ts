@@ -4,6 +4,7 @@ import { ApiKeyEntity } from './auth';
 import { AuditLogEntryEntity } from './auth';
 import { MemberEntity } from './auth';
 import { MemberSessionEntity } from './auth';
+import { PasswordResetEntity } from './auth';
 import { AttachmentEntity } from './messages';
 import { AppliedReportEntity } from './deliverability';
 import { SendingDomainEntity } from './deliverability';
@@ -47,6 +48,7 @@ export const ENTITIES: Entities = [
   AuditLogEntryEntity,
   MemberEntity,
   MemberSessionEntity,
+  PasswordResetEntity,
   MessageMimeEntity,
   InboundMailEntity,
   InboundAttachmentEntity,

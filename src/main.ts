@@ -4,7 +4,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
 import { HttpDrain } from './platform/http/http-drain';
 import { AppConfig, ConfigurationError } from './platform/config/app-config';
-import { signToken } from './auth';
+import { FirstOwnerInvitation, signToken, type FirstOwnerLink } from './auth';
 import { claimDataDir } from './platform/database/data-dir-claim';
 import { assertEmbeddedPostgresInstalled } from './platform/database/embedded-postgres';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
@@ -40,9 +40,14 @@ async function bootstrap(): Promise<void> {
     },
     logger,
   );
+  // Made before listening, so that the banner is out as soon as the service answers.
+  const firstOwner = await firstOwnerLink(app, config).catch((err: unknown) => {
+    logger.warn({ err }, 'Could not make the first owner’s invitation; npm run member makes one');
+    return undefined;
+  });
   // Every role listens: a worker only for /health and /metrics (see createApp).
   await listenOrExplain(app, config);
-  const banner = startupBanner(config, demoToken(config));
+  const banner = startupBanner(config, demoToken(config), firstOwner);
   // People read a terminal; log collectors read JSON lines.
   if (config.production) logger.log(bannerAsLogLine(banner));
   else process.stdout.write(formatBanner(banner));
@@ -69,6 +74,16 @@ const LISTEN_FAILURES: Record<string, string> = {
 function demoToken(config: AppConfig): { user: string; token: string; ttl: string } | undefined {
   if (config.production || config.role === 'worker' || config.auth.verification.kind !== 'secret') return undefined;
   return { user: DEMO_USER, token: signToken(config, DEMO_USER, DEMO_TOKEN_TTL_SECONDS), ttl: '24 h' };
+}
+
+/**
+ * While the demo account has no member, a link that makes its first owner (docs/teams.md#the-first-owner):
+ * outside production only, where the banner is read at a terminal (a production log would keep an
+ * owner's credential), and where there is an API to accept it.
+ */
+async function firstOwnerLink(app: INestApplication, config: AppConfig): Promise<FirstOwnerLink | undefined> {
+  if (config.production || config.role === 'worker') return undefined;
+  return app.get(FirstOwnerInvitation).linkWhileNoMember(DEMO_USER);
 }
 
 /**

@@ -25,6 +25,7 @@ const TABLE_OWNERS = new Map(
     audit_log_entries: 'auth',
     members: 'auth',
     member_sessions: 'auth',
+    password_resets: 'auth',
     idempotency_keys: 'sender',
     messages: 'messages',
     message_recipients: 'messages',

@@ -66,6 +66,22 @@ describe(startupBanner.name, () => {
     expect(startupBanner(config({})).rows.map(([label]) => label)).not.toContain('Token');
   });
 
+  it('shows the first owner’s invitation link only when given one, last', () => {
+    const firstOwner = {
+      account: 'ada',
+      email: 'ada@example.com',
+      link: 'http://localhost:3000/console/invitation/abc',
+    };
+
+    const sut = startupBanner(config({}), undefined, firstOwner);
+
+    expect(sut.rows.at(-1)).toEqual([
+      'First owner',
+      'http://localhost:3000/console/invitation/abc  (account "ada": choose the password of ada@example.com; a new link each start until someone joins)',
+    ]);
+    expect(startupBanner(config({})).rows.map(([label]) => label)).not.toContain('First owner');
+  });
+
   it.each([
     ['api', { SUBMISSION_ALLOW_INSECURE_AUTH: 'true' }, 'localhost:2587, no TLS (SUBMISSION_ALLOW_INSECURE_AUTH)'],
     [

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { FirstOwnerLink } from './auth';
 import { AppConfig } from './platform/config/app-config';
 
 export interface Banner {
@@ -9,9 +10,14 @@ export interface Banner {
 /**
  * What a user needs once the process is ready: where it answers (the API and the console of
  * docs/architecture.md#the-console; a worker: only to probes and scrapers), where mail goes, how an app logs in to SMTP
- * submission, a token to try it.
+ * submission, a token to try it, and while the demo account has no member, the link that makes its
+ * first owner (docs/teams.md#the-first-owner).
  */
-export function startupBanner(config: AppConfig, demoToken?: { user: string; token: string; ttl: string }): Banner {
+export function startupBanner(
+  config: AppConfig,
+  demoToken?: { user: string; token: string; ttl: string },
+  firstOwner?: FirstOwnerLink,
+): Banner {
   const base = `http://${displayHost(config.host)}:${config.port}`;
   const rows: Banner['rows'] =
     config.role === 'worker'
@@ -27,6 +33,12 @@ export function startupBanner(config: AppConfig, demoToken?: { user: string; tok
   const inbound = inboundListener(config);
   if (inbound) rows.push(['Inbound SMTP', inbound]);
   if (demoToken) rows.push(['Token', `${demoToken.token}  (user "${demoToken.user}", valid ${demoToken.ttl})`]);
+  if (firstOwner) {
+    rows.push([
+      'First owner',
+      `${firstOwner.link}  (account "${firstOwner.account}": choose the password of ${firstOwner.email}; a new link each start until someone joins)`,
+    ]);
+  }
   return { title: `Mailroom is ready (ROLE=${config.role})`, rows };
 }
 

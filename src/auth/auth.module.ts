@@ -8,7 +8,9 @@ import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { CallerController } from './caller/caller.controller';
+import { ExpiredTokensSweep } from './expired-tokens-sweep';
 import { JwtStrategy } from './jwt.strategy';
+import { FirstOwnerInvitation } from './members/first-owner-invitation';
 import { Invitations } from './members/invitations';
 import { InvitationsController } from './members/invitations.controller';
 import { MembersController } from './members/members.controller';
@@ -19,12 +21,23 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SignInThrottle } from './sessions/sign-in-throttle';
+import { PasswordResetController } from './password-reset/password-reset.controller';
+import { PasswordResetThrottle } from './password-reset/password-reset-throttle';
+import { PasswordResets } from './password-reset/password-resets';
+import { PasswordResetsRepository } from './password-reset/password-resets.repository';
 import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.repository';
 
 /** Bearer authentication by JWT or API key, and members' sessions (SystemMail, for invitations, comes from sender); ApiKeys is exported for the other ways in (SMTP submission). */
 @Module({
   imports: [PassportModule],
-  controllers: [ApiKeysController, CallerController, MembersController, InvitationsController, SessionsController],
+  controllers: [
+    ApiKeysController,
+    CallerController,
+    MembersController,
+    InvitationsController,
+    SessionsController,
+    PasswordResetController,
+  ],
   providers: [
     JwtStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
@@ -40,7 +53,12 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
     SessionsService,
     RateLimitCountersRepository,
     SignInThrottle,
+    PasswordResetsRepository,
+    PasswordResetThrottle,
+    PasswordResets,
+    ExpiredTokensSweep,
+    FirstOwnerInvitation,
   ],
-  exports: [ApiKeys],
+  exports: [ApiKeys, FirstOwnerInvitation],
 })
 export class AuthModule {}

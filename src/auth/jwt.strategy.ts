@@ -8,7 +8,7 @@ import { AppConfig } from '../platform/config/app-config';
 import { InvalidTokenError } from '../platform/problem/problem.errors';
 import type { AuthUser } from './auth-user';
 
-const MAX_SUBJECT_LENGTH = 255;
+export const MAX_SUBJECT_LENGTH = 255;
 
 /**
  * Verifies bearer tokens (docs/api.md#authentication). The algorithms come from configuration, never from the token,

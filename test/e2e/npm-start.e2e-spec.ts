@@ -110,6 +110,46 @@ describe('npm start on a second run', () => {
   );
 });
 
+describe('npm start while the account ada has no member (docs/teams.md#the-first-owner)', () => {
+  /** The first owner's link a banner shows. */
+  const linkIn = (stdout: string) => /First owner\s+(\S+\/console\/invitation\/([A-Za-z0-9_-]{43}))/.exec(stdout);
+  const accept = (port: number, token: string) =>
+    fetch(`http://127.0.0.1:${port}/invitations/${token}/accept`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ password: 'correct horse battery staple' }),
+    });
+
+  it(
+    'prints a new link at each start, the previous one withdrawn, and none once someone joined',
+    async () => {
+      const first = await npmStart();
+      const firstLink = linkIn(first.stdout());
+      first.child.kill('SIGTERM');
+      expect(await exitOf(first.child, SHUTDOWN_MS)).toEqual({ code: 0, signal: null });
+
+      const port = await freePort();
+      npm = await npmStart(first.dataDir, port);
+      const secondLink = linkIn(npm.stdout());
+
+      expect(firstLink).not.toBeNull();
+      expect(secondLink).not.toBeNull();
+      expect(secondLink![1]).not.toBe(firstLink![1]);
+      expect((await accept(port, firstLink![2])).status).toBe(404);
+      expect((await accept(port, secondLink![2])).status).toBe(200);
+
+      // Not through stop(): it would remove the DATA_DIR the third start runs on.
+      npm.child.kill('SIGTERM');
+      expect(await exitOf(npm.child, SHUTDOWN_MS)).toEqual({ code: 0, signal: null });
+      npm = await npmStart(first.dataDir);
+
+      expect(npm.stdout()).toContain('Mailroom is ready');
+      expect(npm.stdout()).not.toContain('First owner');
+    },
+    TIMEOUT,
+  );
+});
+
 describe('npm start where Mailroom already runs', () => {
   it(
     'stops with one line naming the running process, its pid and port, and exits non-zero; the first keeps running',

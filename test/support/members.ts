@@ -14,6 +14,16 @@ export async function invitationToken(t: TestApp, accountId: string, email: stri
   return token;
 }
 
+/** The token of the latest password reset mail to `email` in `accountId`'s messages; undefined when none came. */
+export async function passwordResetToken(t: TestApp, accountId: string, email: string): Promise<string | undefined> {
+  const [mail]: { text: string }[] = await t.db.query(
+    `SELECT text FROM messages WHERE user_id = $1 AND $2 = ANY(recipients) AND subject = 'Reset your Mailroom password'
+     ORDER BY id DESC LIMIT 1`,
+    [accountId, email],
+  );
+  return /\/console\/password-reset\/([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
+}
+
 /** The `name=value` of the session cookie a response set. */
 export function sessionCookieOf(response: { headers: Record<string, unknown> }): string {
   const header = ([] as string[]).concat((response.headers['set-cookie'] as string[] | string | undefined) ?? []);

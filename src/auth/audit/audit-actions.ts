@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'member.signed_in',
   'member.sign_in_failed',
+  'member.password_reset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -98,6 +98,40 @@ export class MembersRepository {
     });
   }
 
+  /**
+   * Forgets the tokens of up to `limit` invitations past their end (the periodic sweep); the invited
+   * member stays listed, to be withdrawn and invited again. How many.
+   */
+  async forgetExpiredInvitations(limit: number): Promise<number> {
+    const [{ forgotten }]: { forgotten: number }[] = await this.database.query(
+      `WITH forgotten AS (
+         UPDATE members SET invitation_hash = NULL WHERE id IN (
+           SELECT id FROM members
+           WHERE status = 'invited' AND invitation_hash IS NOT NULL AND invitation_expires_at <= clock_timestamp()
+           LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS forgotten FROM forgotten`,
+      [limit],
+    );
+    return forgotten;
+  }
+
+  async hasActiveMember(accountId: string): Promise<boolean> {
+    const rows: unknown[] = await this.database.query(
+      `SELECT 1 FROM members WHERE account_id = $1 AND status = 'active' LIMIT 1`,
+      [accountId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Withdraws the pending invitation of `email` in the account made by `invitedBy`, if any. */
+  async withdrawInvitation(accountId: string, email: string, invitedBy: string): Promise<void> {
+    await this.database.query(
+      `DELETE FROM members WHERE account_id = $1 AND lower(email) = lower($2) AND invited_by = $3 AND status = 'invited'`,
+      [accountId, email, invitedBy],
+    );
+  }
+
   /** Active members with this address in any account, with their password hashes (sign-in). */
   signInCandidates(email: string, limit: number): Promise<(Member & { passwordHash: string })[]> {
     return this.database.query(
@@ -106,6 +140,15 @@ export class MembersRepository {
        ORDER BY last_sign_in_at DESC NULLS LAST, id LIMIT $2`,
       [email, limit],
     );
+  }
+
+  /** The active member with this address (ignoring case) in `accountId`, if any (switching accounts). */
+  async activeByEmail(accountId: string, email: string): Promise<Member | undefined> {
+    const rows: Member[] = await this.database.query(
+      `SELECT ${COLUMNS} FROM members WHERE account_id = $1 AND lower(email) = lower($2) AND status = 'active'`,
+      [accountId, email],
+    );
+    return rows[0];
   }
 
   async recordSignIn(member: Member, also: AlsoInTransaction): Promise<void> {

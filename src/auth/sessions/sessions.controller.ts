@@ -9,7 +9,7 @@ import { ApiProblemResponses } from '../../platform/problem/api-problem-response
 import type { AuthUser } from '../auth-user';
 import { CurrentUser } from '../current-user.decorator';
 import { OpenToEveryApiKey } from '../requires-scope.decorator';
-import { SessionResponse, SignInDto } from './dto/session.dto';
+import { SessionResponse, SignInDto, SwitchAccountDto } from './dto/session.dto';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
 import { SessionsService } from './sessions.service';
 
@@ -48,6 +48,40 @@ export class SessionsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<SessionResponse> {
     const session = await this.service.signIn(body, clientAddressOfRequest(request, this.config.trustedProxies));
+    response.setHeader('Set-Cookie', sessionCookie(session.token, this.config));
+    return session.body;
+  }
+
+  @Post('account')
+  @HttpCode(200)
+  @OpenToEveryApiKey()
+  @UseInterceptors(JsonBodyInterceptor)
+  @ApiOperation({
+    summary: "Switch to another account where the signed-in member's address is an active member: a new session cookie",
+  })
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiProblemResponses(
+    400,
+    401,
+    {
+      status: 403,
+      when: 'A cookie-authenticated request without Origin equal to PUBLIC_URL',
+      detail:
+        'A change made with the session cookie must carry Origin: https://mail.example.com (cross-site request forgery).',
+    },
+    {
+      status: 404,
+      when: "The signed-in member's address is no active member of that account",
+      detail: 'An active member grace@example.com of the account acme does not exist.',
+    },
+    415,
+  )
+  async switchAccount(
+    @CurrentUser() user: AuthUser,
+    @Body() body: SwitchAccountDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SessionResponse> {
+    const session = await this.service.switchAccount(user, body);
     response.setHeader('Set-Cookie', sessionCookie(session.token, this.config));
     return session.body;
   }

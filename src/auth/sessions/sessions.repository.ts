@@ -65,4 +65,20 @@ export class SessionsRepository {
   async end(sessionId: string): Promise<void> {
     await this.database.query('DELETE FROM member_sessions WHERE id = $1', [sessionId]);
   }
+
+  /** Forgets up to `limit` sessions that have ended, unused or alive too long (the periodic sweep); how many. */
+  async forgetEnded(lifetimes: SessionLifetimes, limit: number): Promise<number> {
+    const [{ deleted }]: { deleted: number }[] = await this.database.query(
+      `WITH gone AS (
+         DELETE FROM member_sessions WHERE id IN (
+           SELECT id FROM member_sessions
+           WHERE last_used_at <= clock_timestamp() - make_interval(mins => $1)
+              OR created_at <= clock_timestamp() - make_interval(hours => $2)
+           LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS deleted FROM gone`,
+      [lifetimes.idleMinutes, lifetimes.maxHours, limit],
+    );
+    return deleted;
+  }
 }

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { AppConfig } from '../../platform/config/app-config';
-import { RateLimitedError } from '../../platform/problem/problem.errors';
+import { NotFoundError, RateLimitedError } from '../../platform/problem/problem.errors';
 import type { AuthUser } from '../auth-user';
 import { mapMember } from '../members/map-member';
 import { MembersRepository, type Member } from '../members/members.repository';
 import { PasswordHasher } from '../members/password-hasher';
 import { hashOfToken, newOpaqueToken } from '../opaque-token';
-import type { SessionResponse, SignInDto } from './dto/session.dto';
+import type { SessionResponse, SignInDto, SwitchAccountDto } from './dto/session.dto';
 import { NoSessionError, SignInRefusedError } from './session.errors';
 import { SessionsRepository, type SessionLifetimes } from './sessions.repository';
 import { SignInThrottle } from './sign-in-throttle';
@@ -15,7 +15,7 @@ import { AuditLog } from '../audit/audit-log';
 import { memberCaller } from '../members/member-caller';
 import { countedAddress } from '../../platform/http/client-address';
 
-/** Accounts one address is tried in at a sign-in: a person in more picks with POST /session/account (not yet). */
+/** Accounts one address is tried in at a sign-in: a person in more picks the others with POST /session/account. */
 const ACCOUNTS_TRIED = 5;
 
 /** A session just started: the cookie's value (shown once) and what the answer says. */
@@ -114,6 +114,27 @@ export class SessionsService {
     const member = user.member && (await this.members.byId(user.id, user.member.id));
     if (!member) throw new NoSessionError('Not signed in: this request carries no session cookie.');
     return { member: mapMember(member), account: { userId: member.accountId }, role: member.role };
+  }
+
+  /**
+   * POST /session/account: the same person (the signed-in member's address, which its session proves
+   * as a sign-in would) becomes the active member of that address in another account, in a new
+   * session; the current one ends, as the browser's cookie is replaced (docs/teams.md#several-accounts).
+   */
+  async switchAccount(user: AuthUser, { userId }: SwitchAccountDto): Promise<StartedSession> {
+    if (!user.member) throw new NoSessionError('Not signed in: this request carries no session cookie.');
+    const member = await this.members.activeByEmail(userId, user.member.email);
+    if (!member) throw new NotFoundError(`An active member ${user.member.email} of the account ${userId}`);
+    await this.members.recordSignIn(member, (manager, m) =>
+      this.audit.record(manager, {
+        by: memberCaller(m, user.clientAddress),
+        action: 'member.signed_in',
+        target: { type: 'member', id: m.id },
+        detail: { from: user.id },
+      }),
+    );
+    await this.sessions.end(user.member.sessionId);
+    return this.start({ ...member, lastSignInAt: new Date() });
   }
 
   /** DELETE /session: the session ends for every process at once (its row is gone). */

@@ -32,6 +32,7 @@ import { RecipientCounts1765382400000 } from './migrations/1765382400000-recipie
 import { SubmittedReadings1765468800000 } from './migrations/1765468800000-submitted-readings';
 import { AuditLog1765555200000 } from './migrations/1765555200000-audit-log';
 import { MembersAndSessions1765641600000 } from './migrations/1765641600000-members-and-sessions';
+import { PasswordResets1765728000000 } from './migrations/1765728000000-password-resets';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   SubmittedReadings1765468800000,
   AuditLog1765555200000,
   MembersAndSessions1765641600000,
+  PasswordResets1765728000000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

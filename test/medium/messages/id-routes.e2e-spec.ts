@@ -19,6 +19,7 @@ const VALID_BODIES: Record<string, object> = {
   'patch /user/webhook-endpoints/:id': { description: 'renamed' },
   'patch /user/members/:id': { role: 'viewer' },
   'post /invitations/:token/accept': { password: 'twelve or more characters' },
+  'post /password-reset/:token': { password: 'twelve or more characters' },
 };
 
 describe('routes with an id parameter', () => {

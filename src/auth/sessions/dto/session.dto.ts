@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import { TextLength } from '../../../platform/validation/validators';
+import { MAX_SUBJECT_LENGTH } from '../../jwt.strategy';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MemberResponse } from '../../members/dto/member.dto';
 import { MEMBER_ROLES, type MemberRole } from '../../members/member-role';
 
@@ -19,6 +20,17 @@ export class SignInDto {
 
 export class SessionAccount {
   @ApiProperty({ example: 'ada', description: "The account: a JWT's `sub`" })
+  userId!: string;
+}
+
+export class SwitchAccountDto {
+  @ApiProperty({
+    maxLength: MAX_SUBJECT_LENGTH,
+    example: 'ada',
+    description: "The account to switch to: a JWT's `sub`",
+  })
+  @IsString()
+  @TextLength(1, MAX_SUBJECT_LENGTH)
   userId!: string;
 }
 

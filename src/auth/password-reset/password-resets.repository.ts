@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../platform/database/database';
+import type { AlsoInTransaction, Member } from '../members/members.repository';
+
+const MEMBER_COLUMNS = `m.id, m.account_id AS "accountId", m.email, m.name, m.role, m.status,
+  m.invitation_expires_at AS "invitationExpiresAt", m.invited_at AS "invitedAt", m.invited_by AS "invitedBy",
+  m.joined_at AS "joinedAt", m.last_sign_in_at AS "lastSignInAt"`;
+
+/**
+ * Pending password resets (docs/teams.md#password-reset), by the SHA-256 of their link's token.
+ * Redeeming one changes its member's password and ends the member's sessions: those tables are
+ * auth's too, and the three changes commit together or not at all.
+ */
+@Injectable()
+export class PasswordResetsRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Active members with this address, in every account (one mail each). */
+  activeMembers(email: string, limit: number): Promise<Member[]> {
+    return this.database.query(
+      `SELECT ${MEMBER_COLUMNS} FROM members m WHERE lower(m.email) = lower($1) AND m.status = 'active'
+       ORDER BY m.account_id, m.id LIMIT $2`,
+      [email, limit],
+    );
+  }
+
+  /** Stores a reset valid `validMinutes`; the member's earlier pending resets go, so only the latest link works. */
+  async create(id: string, memberId: string, tokenHash: Buffer, validMinutes: number): Promise<void> {
+    await this.database.query(
+      `WITH earlier AS (DELETE FROM password_resets WHERE member_id = $2)
+       INSERT INTO password_resets (id, member_id, token_hash, created_at, expires_at)
+       VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()),
+               date_trunc('milliseconds', clock_timestamp()) + make_interval(mins => $4))`,
+      [id, memberId, tokenHash, validMinutes],
+    );
+  }
+
+  /**
+   * Redeems an unexpired reset of an active member once: its row is deleted, the member's password
+   * set and all its sessions ended, in one transaction with what `also` records. Undefined when no
+   * such reset is pending (used, expired, forged, or its member gone).
+   */
+  redeem(tokenHash: Buffer, passwordHash: string, also: AlsoInTransaction): Promise<Member | undefined> {
+    return this.database.transaction(async (manager) => {
+      const [redeemed]: [{ memberId: string }[], number] = await manager.query(
+        `DELETE FROM password_resets WHERE token_hash = $1 AND expires_at > clock_timestamp()
+         RETURNING member_id AS "memberId"`,
+        [tokenHash],
+      );
+      if (!redeemed[0]) return undefined;
+      const [rows]: [Member[], number] = await manager.query(
+        `UPDATE members m SET password_hash = $2 WHERE m.id = $1 AND m.status = 'active' RETURNING ${MEMBER_COLUMNS}`,
+        [redeemed[0].memberId, passwordHash],
+      );
+      const member = rows[0];
+      if (!member) return undefined;
+      await manager.query('DELETE FROM member_sessions WHERE member_id = $1', [member.id]);
+      await manager.query('DELETE FROM password_resets WHERE member_id = $1', [member.id]);
+      await also(manager, member);
+      return member;
+    });
+  }
+
+  /** Forgets up to `limit` resets that ended unused (the periodic sweep); how many. */
+  async forgetExpired(limit: number): Promise<number> {
+    const [{ deleted }]: { deleted: number }[] = await this.database.query(
+      `WITH gone AS (
+         DELETE FROM password_resets WHERE id IN (
+           SELECT id FROM password_resets WHERE expires_at <= clock_timestamp() LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS deleted FROM gone`,
+      [limit],
+    );
+    return deleted;
+  }
+}
