@@ -15,6 +15,9 @@ import { MembersController } from './members/members.controller';
 import { MembersRepository } from './members/members.repository';
 import { MembersService } from './members/members.service';
 import { PasswordHasher } from './members/password-hasher';
+import { OidcController } from './oidc/oidc.controller';
+import { OidcProviderClient } from './oidc/oidc-provider-client';
+import { OidcSignIn } from './oidc/oidc-sign-in';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
@@ -24,7 +27,14 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
 /** Bearer authentication by JWT or API key, and members' sessions (SystemMail, for invitations, comes from sender); ApiKeys is exported for the other ways in (SMTP submission). */
 @Module({
   imports: [PassportModule],
-  controllers: [ApiKeysController, CallerController, MembersController, InvitationsController, SessionsController],
+  controllers: [
+    ApiKeysController,
+    CallerController,
+    MembersController,
+    InvitationsController,
+    SessionsController,
+    OidcController,
+  ],
   providers: [
     JwtStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
@@ -40,6 +50,8 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
     SessionsService,
     RateLimitCountersRepository,
     SignInThrottle,
+    OidcProviderClient,
+    OidcSignIn,
   ],
   exports: [ApiKeys],
 })
