@@ -38,7 +38,10 @@ export class OidcController {
   }
 
   @Get('oidc')
-  @ApiOperation({ summary: "Start signing in with the OIDC provider: a redirect to the provider's sign-in page" })
+  @ApiOperation({
+    summary: "Start signing in with the OIDC provider: a redirect to the provider's sign-in page",
+    description: 'A provider that does not answer gets an HTML page for the browser (502), not a problem.',
+  })
   @ApiFoundResponse({ description: 'To the provider, with a short-lived cookie that holds the flow' })
   @ApiProduces('text/html')
   @ApiProblemResponses(NOT_CONFIGURED)
@@ -60,6 +63,8 @@ export class OidcController {
   @ApiOperation({
     summary:
       'Where the provider sends the browser back: signs in the member of the verified email, or a page saying why not',
+    description:
+      'A refused sign-in is an HTML page for the browser, not a problem: 400 (no flow cookie, another `state`, an answer of the provider that does not check out) or 403 (the address is not verified, or no account has it).',
   })
   @ApiFoundResponse({ description: 'Signed in: the session cookie, and on to /console/' })
   @ApiProduces('text/html')
