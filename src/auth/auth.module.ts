@@ -17,6 +17,9 @@ import { MembersController } from './members/members.controller';
 import { MembersRepository } from './members/members.repository';
 import { MembersService } from './members/members.service';
 import { PasswordHasher } from './members/password-hasher';
+import { OidcController } from './oidc/oidc.controller';
+import { OidcProviderClient } from './oidc/oidc-provider-client';
+import { OidcSignIn } from './oidc/oidc-sign-in';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
@@ -37,6 +40,7 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
     InvitationsController,
     SessionsController,
     PasswordResetController,
+    OidcController,
   ],
   providers: [
     JwtStrategy,
@@ -58,6 +62,8 @@ import { RateLimitCountersRepository } from './rate-limit/rate-limit-counters.re
     PasswordResets,
     ExpiredTokensSweep,
     FirstOwnerInvitation,
+    OidcProviderClient,
+    OidcSignIn,
   ],
   exports: [ApiKeys, FirstOwnerInvitation],
 })

@@ -151,6 +151,37 @@ export class MembersRepository {
     return rows[0];
   }
 
+  /**
+   * Every member or invitation with this address, in any account (an OIDC sign-in's candidates,
+   * docs/teams.md#signing-in-with-oidc): active ones by their latest sign-in first, as POST /session
+   * tries them, then by joining.
+   */
+  byAddress(email: string, limit: number): Promise<Member[]> {
+    return this.database.query(
+      `SELECT ${COLUMNS} FROM members WHERE lower(email) = lower($1)
+       ORDER BY status = 'active' DESC, last_sign_in_at DESC NULLS LAST, joined_at, invited_at, id LIMIT $2`,
+      [email, limit],
+    );
+  }
+
+  /**
+   * Accepts, with no password, the pending unexpired invitations of an address whose ownership an
+   * OIDC provider vouched for, as following the invitation link would; `also` runs for each.
+   */
+  acceptByAddress(email: string, also: AlsoInTransaction): Promise<Member[]> {
+    return this.database.transaction(async (manager) => {
+      const [rows]: [Member[], number] = await manager.query(
+        `UPDATE members SET status = 'active', invitation_hash = NULL, invitation_expires_at = NULL,
+         joined_at = date_trunc('milliseconds', clock_timestamp())
+       WHERE lower(email) = lower($1) AND status = 'invited' AND invitation_expires_at > clock_timestamp()
+       RETURNING ${COLUMNS}`,
+        [email],
+      );
+      for (const member of rows) await also(manager, member);
+      return rows;
+    });
+  }
+
   async recordSignIn(member: Member, also: AlsoInTransaction): Promise<void> {
     await this.database.transaction(async (manager) => {
       await manager.query(

@@ -15,6 +15,13 @@ export type TokenVerification =
 
 export class ConfigurationError extends Error {}
 
+/** The provider members may sign in with, and this service's client there. */
+export interface OidcClientConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 /**
  * The typed configuration of one process, built once from the environment and injected where
  * needed (by class: `constructor(private readonly config: AppConfig)`).
@@ -105,6 +112,8 @@ export class AppConfig {
     systemMailFrom: string;
     sessionIdleMinutes: number;
     sessionMaxHours: number;
+    /** Sign-in with an OpenID Connect provider (docs/teams.md#signing-in-with-oidc); unset: off. */
+    oidc?: OidcClientConfig;
   };
 
   constructor(values: AppConfig) {
@@ -181,6 +190,7 @@ export class AppConfig {
           vars.SYSTEM_MAIL_FROM ?? `Mailroom <no-reply@${new URL(vars.PUBLIC_URL ?? 'http://localhost').hostname}>`,
         sessionIdleMinutes: vars.SESSION_IDLE_MINUTES ?? 720,
         sessionMaxHours: vars.SESSION_MAX_HOURS ?? 168,
+        oidc: oidcClient(vars),
       },
       limits: {
         maxRecipients: vars.MAX_RECIPIENTS ?? 50,
@@ -235,6 +245,20 @@ function tlsPair(
     }
   };
   return { cert: read(`${prefix}_CERT`, cert), key: read(`${prefix}_KEY`, key) };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The three OIDC variables, all or none; the issuer over https unless it is this machine (a test provider). */
+function oidcClient(vars: Environment): OidcClientConfig | undefined {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = vars;
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  if (!issuer || !clientId || !clientSecret)
+    throw new ConfigurationError('Set all of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none.');
+  const url = new URL(issuer);
+  if (url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname))
+    throw new ConfigurationError('OIDC_ISSUER must be an https:// URL (http:// only for a provider on this machine).');
+  return { issuer, clientId, clientSecret };
 }
 
 function tokenVerification(vars: Environment, production: boolean, dataDir: string): TokenVerification {

@@ -1,5 +1,17 @@
 import { Transform } from 'class-transformer';
-import { IsFQDN, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsFQDN,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 
 /** Digits only: `1e3`, `0x50` and ` 80 ` are not port numbers. */
 function wholeNumber({ value }: { value: unknown }): unknown {
@@ -258,4 +270,24 @@ export class Environment {
   @Min(1)
   @Max(8_760)
   SESSION_MAX_HOURS?: number;
+
+  /** The OpenID Connect provider members may sign in with (docs/teams.md#signing-in-with-oidc); with its client, all three or none. */
+  @IsOptional()
+  @IsUrl(
+    { protocols: ['http', 'https'], require_tld: false, require_protocol: true },
+    { message: 'OIDC_ISSUER must be the http(s):// URL of the provider (its issuer identifier)' },
+  )
+  OIDC_ISSUER?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  OIDC_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  OIDC_CLIENT_SECRET?: string;
 }
