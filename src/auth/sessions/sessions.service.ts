@@ -74,13 +74,15 @@ export class SessionsService {
       }
       throw new SignInRefusedError();
     }
-    await this.members.recordSignIn(member, (manager, m) =>
+    const recorded = await this.members.recordSignIn(member, (manager, m) =>
       this.audit.record(manager, {
         by: memberCaller(m, clientAddress),
         action: 'member.signed_in',
         target: { type: 'member', id: m.id },
       }),
     );
+    // Removed since its password was checked: no longer a member, answered as an unknown address.
+    if (!recorded) throw new SignInRefusedError();
     return this.start({ ...member, lastSignInAt: new Date() });
   }
 
@@ -88,10 +90,12 @@ export class SessionsService {
     return { idleMinutes: this.config.teams.sessionIdleMinutes, maxHours: this.config.teams.sessionMaxHours };
   }
 
-  /** A new session for `member` (a sign-in, an accepted invitation): a new cookie every time. */
+  /** A new session for `member` (a sign-in, an accepted invitation): a new cookie every time; 401 if it was just removed. */
   async start(member: Member): Promise<StartedSession> {
     const { token, hash } = newOpaqueToken();
-    await this.sessions.start(uuidv7(), member.id, hash, this.lifetimes);
+    if (!(await this.sessions.start(uuidv7(), member.id, hash, this.lifetimes))) {
+      throw new NoSessionError('The member was removed as its session began: it has no session.');
+    }
     return { token, body: { member: mapMember(member), account: { userId: member.accountId }, role: member.role } };
   }
 
