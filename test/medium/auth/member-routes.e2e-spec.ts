@@ -170,4 +170,21 @@ describe("members' sessions on every route of the API document", () => {
       }
     }
   });
+
+  it("never lets another site's page read what the cookie reaches: no CORS grant, to a read or a preflight", async () => {
+    const evil = { Origin: 'https://evil.example' };
+    for (const op of secured().filter((o) => !isChange(o))) {
+      const read = await requestTo(t, op, { Cookie: cookies.admin, ...evil }, values);
+      const preflight = await t.http
+        .options(op.path.replace(/\{\w+\}/g, '0'))
+        .set({ ...evil, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'content-type' });
+      for (const response of [read, preflight]) {
+        expect({ op: nameOf(op), allowed: response.headers['access-control-allow-origin'] }).toEqual({
+          op: nameOf(op),
+          allowed: undefined,
+        });
+        expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+      }
+    }
+  });
 });
