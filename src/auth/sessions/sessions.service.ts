@@ -43,7 +43,7 @@ export class SessionsService {
    */
   async signIn({ email, password }: SignInDto, clientAddress: string): Promise<StartedSession> {
     const client = countedAddress(clientAddress);
-    const refusal = await this.throttle.refusal(email, client);
+    const refusal = await this.throttle.take(email, client);
     if (refusal) {
       throw new RateLimitedError(
         refusal.limit,
@@ -61,7 +61,6 @@ export class SessionsService {
       }
     }
     if (!member) {
-      await this.throttle.fail(email, client);
       // Recorded in the accounts where the address is a member; an unknown address has no account.
       for (const candidate of candidates) {
         await this.members.recordFailedSignIn(candidate, (manager, m) =>
@@ -74,6 +73,7 @@ export class SessionsService {
       }
       throw new SignInRefusedError();
     }
+    await this.throttle.succeeded(email, client);
     const recorded = await this.members.recordSignIn(member, (manager, m) =>
       this.audit.record(manager, {
         by: memberCaller(m, clientAddress),
