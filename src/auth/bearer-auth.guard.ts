@@ -13,7 +13,7 @@ import { ApiKeyHolder, ApiKeys } from './api-keys/api-keys';
 import type { AuthUser } from './auth-user';
 import { MissingScopeError } from './missing-scope.error';
 import { IS_PUBLIC } from '../platform/http/public.decorator';
-import { ANY_SCOPE, REQUIRED_SCOPE } from './requires-scope.decorator';
+import { ANY_SCOPE, MEMBER_ROLES_ONLY, REQUIRED_SCOPE } from './requires-scope.decorator';
 import { ROLE_SCOPES, managesMembers } from './members/member-role';
 import { sessionCookieOf } from './sessions/session-cookie';
 import { CrossSiteRequestError, NoSessionError } from './sessions/session.errors';
@@ -86,7 +86,8 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
    * A request with the session cookie and no Authorization is the member's (docs/teams.md#signing-in),
    * looked up in the database every time, so that a sign-out or a removal holds everywhere at once.
    * A change must come from our own origin (a form on another site sends the cookie too). The
-   * role's scopes limit it as an API key's would; owners and admins may do everything.
+   * role's scopes limit it as an API key's would, and what is for owners and admins alone is theirs;
+   * owners and admins may do everything.
    */
   private async memberMay(
     cookie: string,
@@ -104,6 +105,11 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     request.user = user;
     const { role } = user.member;
     if (managesMembers(role)) return true;
+    if (this.reflector.getAllAndOverride<boolean>(MEMBER_ROLES_ONLY, targets)) {
+      throw new MissingScopeError(
+        `The role ${role} may not ${request.method} ${routePattern(request) ?? request.path}; owners and admins may.`,
+      );
+    }
     const scope = this.reflector.getAllAndOverride<ApiKeyScope | typeof ANY_SCOPE | undefined>(REQUIRED_SCOPE, targets);
     if (scope === ANY_SCOPE || (scope && ROLE_SCOPES[role].includes(scope))) return true;
     throw new MissingScopeError(

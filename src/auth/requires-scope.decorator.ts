@@ -6,6 +6,8 @@ import type { ApiKeyScope } from './api-keys/api-key-scope';
 export const REQUIRED_SCOPE = 'requiredScope';
 /** The required "scope" of an operation every API key reaches, whatever its scopes (telling a caller who it is). */
 export const ANY_SCOPE = 'any';
+/** The member roles an operation is limited to beside its scope (OwnersAndAdminsOnly). */
+export const MEMBER_ROLES_ONLY = 'memberRolesOnly';
 /** The OpenAPI security scheme of API keys (app.setup.ts declares it beside the JWT's). */
 export const API_KEY_SECURITY = 'api-key';
 
@@ -40,3 +42,11 @@ export const OpenToEveryApiKey = () =>
  * The bearer guard needs no mark: an operation without a scope is closed to API keys already.
  */
 export const ClosedToApiKeys = () => ApiExtension('x-api-key-scope', 'none');
+
+/**
+ * Among members, for owners and admins alone, whatever scopes a lesser role has (docs/teams.md#audit-log):
+ * the audit log is open to keys with `keys`, yet a developer, whose role has that scope, may not read it.
+ * Enforced by the bearer guard and stated in the API document as `x-member-roles`.
+ */
+export const OwnersAndAdminsOnly = () =>
+  applyDecorators(SetMetadata(MEMBER_ROLES_ONLY, true), ApiExtension('x-member-roles', ['owner', 'admin']));

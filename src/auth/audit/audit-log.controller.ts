@@ -4,15 +4,16 @@ import { pageEnvelope } from '../../platform/paging';
 import { ApiProblemResponses } from '../../platform/problem/api-problem-responses.decorator';
 import type { AuthUser } from '../auth-user';
 import { CurrentUser } from '../current-user.decorator';
-import { RequiresScope } from '../requires-scope.decorator';
+import { OwnersAndAdminsOnly, RequiresScope } from '../requires-scope.decorator';
 import type { AuditAction } from './audit-actions';
 import { AuditLogRepository } from './audit-log.repository';
 import { AuditLogEntryResponse, AuditLogPageResponse, ListAuditLogQuery } from './dto/audit-log.dto';
 import { AuditLogEntryEntity } from './entities/audit-log-entry.entity';
 
 /**
- * GET /user/audit-log (docs/teams.md#audit-log): owner/admin only. Until members exist that is a
- * JWT (its holder has the signing key) or an API key with `keys`, the scope that manages credentials.
+ * GET /user/audit-log (docs/teams.md#audit-log): owner/admin only. That is a JWT (its holder has the
+ * signing key), an API key with `keys`, the scope that manages credentials, or an owner's or admin's
+ * session: not a developer's, though its role has `keys`.
  */
 @ApiTags('audit-log')
 @ApiBearerAuth()
@@ -22,6 +23,7 @@ export class AuditLogController {
 
   @Get()
   @RequiresScope('keys')
+  @OwnersAndAdminsOnly()
   @ApiOperation({ summary: "Your account's changes, newest first: who made each, from where, to what" })
   @ApiOkResponse({ type: AuditLogPageResponse })
   @ApiProblemResponses(400, 401, 429)

@@ -182,13 +182,17 @@ export class MembersRepository {
     });
   }
 
-  async recordSignIn(member: Member, also: AlsoInTransaction): Promise<void> {
-    await this.database.transaction(async (manager) => {
-      await manager.query(
-        `UPDATE members SET last_sign_in_at = date_trunc('milliseconds', clock_timestamp()) WHERE id = $1`,
+  /** Records a sign-in; false, recording nothing, when the member was removed since its password was checked. */
+  recordSignIn(member: Member, also: AlsoInTransaction): Promise<boolean> {
+    return this.database.transaction(async (manager) => {
+      const [rows]: [unknown[], number] = await manager.query(
+        `UPDATE members SET last_sign_in_at = date_trunc('milliseconds', clock_timestamp())
+         WHERE id = $1 AND status = 'active' RETURNING id`,
         [member.id],
       );
+      if (rows.length === 0) return false;
       await also(manager, member);
+      return true;
     });
   }
 

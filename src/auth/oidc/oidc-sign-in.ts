@@ -56,7 +56,7 @@ export class OidcSignIn {
       await this.recordFailure(email, clientAddress, 'no_invitation');
       return { refused: 'no invitation' };
     }
-    await this.members.recordSignIn(member, (manager, m) =>
+    const recorded = await this.members.recordSignIn(member, (manager, m) =>
       this.audit.record(manager, {
         by: memberCaller(m, clientAddress),
         action: 'member.signed_in',
@@ -64,6 +64,8 @@ export class OidcSignIn {
         detail: { method: 'oidc' },
       }),
     );
+    // Removed since it was read: no longer a member.
+    if (!recorded) return { refused: 'no invitation' };
     return { session: await this.sessions.start({ ...member, lastSignInAt: new Date() }) };
   }
 

@@ -59,6 +59,15 @@ export class RateLimitCountersRepository {
     );
   }
 
+  /** Takes one hit back from each key's window while it lasts (a try that turned out not to count), never below 0. */
+  async refund(counters: string[]): Promise<void> {
+    if (counters.length === 0) return;
+    await this.statements.query(
+      `UPDATE rate_limit_counters SET hits = greatest(0, hits - 1) WHERE key = ANY($1::text[]) AND window_ends_at > now()`,
+      [counters],
+    );
+  }
+
   /** The key's window while it lasts; undefined when it has ended or never began. */
   async current(counter: string): Promise<WindowRow | undefined> {
     const [row]: WindowRow[] = await this.statements.query(

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
 import type { MemberRole } from '../members/member-role';
 
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** A live session and the member it signs in, as read on every request that presents its cookie. */
 export interface LiveSession {
   sessionId: string;
@@ -24,18 +26,27 @@ export interface SessionLifetimes {
 export class SessionsRepository {
   constructor(private readonly database: Database) {}
 
-  /** Starts a session, and forgets the member's ended ones, so that a member's sessions never pile up. */
-  async start(id: string, memberId: string, tokenHash: Buffer, lifetimes: SessionLifetimes): Promise<void> {
-    await this.database.query(
-      `WITH ended AS (
+  /**
+   * Starts a session, and forgets the member's ended ones, so that a member's sessions never pile up;
+   * false when the member is gone (removed as it signed in), so that it gets no session.
+   */
+  async start(id: string, memberId: string, tokenHash: Buffer, lifetimes: SessionLifetimes): Promise<boolean> {
+    try {
+      await this.database.query(
+        `WITH ended AS (
          DELETE FROM member_sessions WHERE member_id = $2
            AND (last_used_at <= clock_timestamp() - make_interval(mins => $4)
                 OR created_at <= clock_timestamp() - make_interval(hours => $5))
        )
        INSERT INTO member_sessions (id, member_id, token_hash, created_at, last_used_at)
        VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()), date_trunc('milliseconds', clock_timestamp()))`,
-      [id, memberId, tokenHash, lifetimes.idleMinutes, lifetimes.maxHours],
-    );
+        [id, memberId, tokenHash, lifetimes.idleMinutes, lifetimes.maxHours],
+      );
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return false;
+      throw error;
+    }
   }
 
   /**

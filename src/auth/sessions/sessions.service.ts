@@ -43,7 +43,7 @@ export class SessionsService {
    */
   async signIn({ email, password }: SignInDto, clientAddress: string): Promise<StartedSession> {
     const client = countedAddress(clientAddress);
-    const refusal = await this.throttle.refusal(email, client);
+    const refusal = await this.throttle.take(email, client);
     if (refusal) {
       throw new RateLimitedError(
         refusal.limit,
@@ -61,7 +61,6 @@ export class SessionsService {
       }
     }
     if (!member) {
-      await this.throttle.fail(email, client);
       // Recorded in the accounts where the address is a member; an unknown address has no account.
       for (const candidate of candidates) {
         await this.members.recordFailedSignIn(candidate, (manager, m) =>
@@ -74,13 +73,16 @@ export class SessionsService {
       }
       throw new SignInRefusedError();
     }
-    await this.members.recordSignIn(member, (manager, m) =>
+    await this.throttle.succeeded(email, client);
+    const recorded = await this.members.recordSignIn(member, (manager, m) =>
       this.audit.record(manager, {
         by: memberCaller(m, clientAddress),
         action: 'member.signed_in',
         target: { type: 'member', id: m.id },
       }),
     );
+    // Removed since its password was checked: no longer a member, answered as an unknown address.
+    if (!recorded) throw new SignInRefusedError();
     return this.start({ ...member, lastSignInAt: new Date() });
   }
 
@@ -88,10 +90,12 @@ export class SessionsService {
     return { idleMinutes: this.config.teams.sessionIdleMinutes, maxHours: this.config.teams.sessionMaxHours };
   }
 
-  /** A new session for `member` (a sign-in, an accepted invitation): a new cookie every time. */
+  /** A new session for `member` (a sign-in, an accepted invitation): a new cookie every time; 401 if it was just removed. */
   async start(member: Member): Promise<StartedSession> {
     const { token, hash } = newOpaqueToken();
-    await this.sessions.start(uuidv7(), member.id, hash, this.lifetimes);
+    if (!(await this.sessions.start(uuidv7(), member.id, hash, this.lifetimes))) {
+      throw new NoSessionError('The member was removed as its session began: it has no session.');
+    }
     return { token, body: { member: mapMember(member), account: { userId: member.accountId }, role: member.role } };
   }
 
@@ -125,7 +129,7 @@ export class SessionsService {
     if (!user.member) throw new NoSessionError('Not signed in: this request carries no session cookie.');
     const member = await this.members.activeByEmail(userId, user.member.email);
     if (!member) throw new NotFoundError(`An active member ${user.member.email} of the account ${userId}`);
-    await this.members.recordSignIn(member, (manager, m) =>
+    const recorded = await this.members.recordSignIn(member, (manager, m) =>
       this.audit.record(manager, {
         by: memberCaller(m, user.clientAddress),
         action: 'member.signed_in',
@@ -133,6 +137,7 @@ export class SessionsService {
         detail: { from: user.id },
       }),
     );
+    if (!recorded) throw new NotFoundError(`An active member ${user.member.email} of the account ${userId}`);
     await this.sessions.end(user.member.sessionId);
     return this.start({ ...member, lastSignInAt: new Date() });
   }

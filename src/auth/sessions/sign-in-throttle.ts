@@ -15,35 +15,36 @@ export interface SignInRefusal {
 /**
  * Failed sign-ins counted in the shared rate-limit counters, so that every API process refuses
  * alike (a guesser spread over N processes gets no N times the tries): one fixed window per
- * address and per client, begun at the first failure, refusing every sign-in once it is full.
+ * address and per client, refusing every sign-in once it is full. Each try is taken from both
+ * windows before its password is checked, and given back if it succeeds: checked first and counted
+ * after, a burst of guesses sent at once would all be checked before the first had failed.
  */
 @Injectable()
 export class SignInThrottle {
   constructor(private readonly counters: RateLimitCountersRepository) {}
 
-  /** Whether the address or the client has used up its failures, and for how long. */
-  async refusal(email: string, client: string): Promise<SignInRefusal | undefined> {
+  /** Takes a try of the address's and of the client's; a refusal, taking none, when either has none left. */
+  async take(email: string, client: string): Promise<SignInRefusal | undefined> {
     const checks: [string, number][] = [
       [emailCounter(email), FAILED_SIGN_INS_PER_EMAIL],
       [clientCounter(client), FAILED_SIGN_INS_PER_CLIENT],
     ];
+    const taken: string[] = [];
     for (const [counter, limit] of checks) {
-      const window = await this.counters.current(counter);
-      if (window && window.hits >= limit) {
-        return { limit, retryAfterSeconds: Math.max(1, Math.ceil(window.msLeft / 1000)) };
+      const window = await this.counters.charge(counter, 1, WINDOW_MS, limit);
+      if (window?.spent) {
+        taken.push(counter);
+        continue;
       }
+      await this.counters.refund(taken);
+      return { limit, retryAfterSeconds: Math.max(1, Math.ceil((window?.msLeft ?? WINDOW_MS) / 1000)) };
     }
     return undefined;
   }
 
-  async fail(email: string, client: string): Promise<void> {
-    await this.counters.add(
-      [
-        [emailCounter(email), 1],
-        [clientCounter(client), 1],
-      ],
-      WINDOW_MS,
-    );
+  /** A sign-in that succeeded gives its try back: only failures count. */
+  async succeeded(email: string, client: string): Promise<void> {
+    await this.counters.refund([emailCounter(email), clientCounter(client)]);
   }
 }
 

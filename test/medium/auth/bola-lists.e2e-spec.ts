@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { sendBody } from '../../support/factories';
 import { bearer, newUserId } from '../../support/tokens';
-import { aliceAndBob, observe, SHARED } from '../../support/bola/bola-world';
+import { aliceAndBob, CREDENTIALS, observe, SHARED, signedInMember } from '../../support/bola/bola-world';
 
 describe('BOLA: lists and stored answers show each user only their own (docs/api.md#authentication)', () => {
-  const { t, alice, bob, alicePath, aliceKeys, plainBody, ids, made, aliceState } = aliceAndBob();
+  const { t, alice, bob, bobAs, alicePath, aliceKeys, plainBody, ids, made, aliceState } = aliceAndBob();
 
-  describe('lists', () => {
+  describe.each(CREDENTIALS)('lists, Bob with %s', (credential) => {
     const today = new Date().toISOString().slice(0, 10);
     const filters: Array<Record<string, string | number | boolean>> = [
       {},
@@ -40,7 +40,7 @@ describe('BOLA: lists and stored answers show each user only their own (docs/api
     it.each(filters.map((f) => [JSON.stringify(f), f]))(
       "GET /user/messages?%s shows Bob his message and none of Alice's",
       async (_name, filter) => {
-        const bobs = await t.http.get('/user/messages').query(filter).set(bearer(bob)).expect(200);
+        const bobs = await t.http.get('/user/messages').query(filter).set(bobAs(credential)).expect(200);
         const alices = await t.http.get('/user/messages').query(filter).set(bearer(alice)).expect(200);
 
         expect(bobs.body.messages.map((m: any) => [m.id, m.userId])).toEqual([[made.bobMessage.id, bob]]);
@@ -56,7 +56,7 @@ describe('BOLA: lists and stored answers show each user only their own (docs/api
     it.each([{}, { startDate: today, endDate: today }])(
       "GET /user/stats?%j counts Bob's message and none of Alice's",
       async (query) => {
-        const bobs = await t.http.get('/user/stats').query(query).set(bearer(bob)).expect(200);
+        const bobs = await t.http.get('/user/stats').query(query).set(bobAs(credential)).expect(200);
         const alices = await t.http.get('/user/stats').query(query).set(bearer(alice)).expect(200);
 
         expect(bobs.body.totals).toMatchObject({ accepted: 1, byStatus: { sent: 1 } });
@@ -65,7 +65,7 @@ describe('BOLA: lists and stored answers show each user only their own (docs/api
     );
 
     it("GET /domains shows Bob none of Alice's domains", async () => {
-      const response = await t.http.get('/domains').set(bearer(bob)).expect(200);
+      const response = await t.http.get('/domains').set(bobAs(credential)).expect(200);
 
       expect(response.body).toEqual({ domains: [] });
       expect((await t.http.get('/domains').set(bearer(alice)).expect(200)).body.domains.map((d: any) => d.id)).toEqual([
@@ -74,7 +74,7 @@ describe('BOLA: lists and stored answers show each user only their own (docs/api
     });
 
     it("pages past Bob's own messages into nothing, not into Alice's", async () => {
-      const page2 = await t.http.get('/user/messages').query({ take: 1, page: 2 }).set(bearer(bob)).expect(200);
+      const page2 = await t.http.get('/user/messages').query({ take: 1, page: 2 }).set(bobAs(credential)).expect(200);
 
       expect(page2.body).toMatchObject({ messages: [], total: 1, page: 2, hasNext: false });
     });
@@ -90,13 +90,42 @@ describe('BOLA: lists and stored answers show each user only their own (docs/api
       [{ take: 1, page: 1 }],
       [{ take: 1, page: 2 }],
     ])("GET /user/webhook-deliveries?%j lists Bob's events and none of Alice's", async (query) => {
-      const response = await t.http.get('/user/webhook-deliveries').query(query).set(bearer(bob)).expect(200);
+      const response = await t.http.get('/user/webhook-deliveries').query(query).set(bobAs(credential)).expect(200);
 
       expect(response.body.total).toBe(1);
       expect(response.body.deliveries.map((d: any) => d.id)).toEqual(query.page === 2 ? [] : [made.bobEvent.id]);
       for (const id of [...Object.values(ids), ...made.aliceEvents.map((e) => e.id)])
         expect(response.text).not.toContain(id);
       expect(response.text).not.toContain(alicePath);
+    });
+
+    it("GET /user/members shows Bob his team and none of Alice's", async () => {
+      const bobs = await t.http.get('/user/members').set(bobAs(credential)).expect(200);
+      const alices = await t.http.get('/user/members').set(bearer(alice)).expect(200);
+
+      expect(bobs.body.members).toHaveLength(1);
+      for (const member of alices.body.members) {
+        expect(bobs.text).not.toContain(member.id);
+        expect(bobs.text).not.toContain(member.email);
+      }
+      expect(alices.body.members.map((m: any) => m.id)).toEqual([ids.member, ids['invited member']]);
+    });
+
+    it("GET /user/audit-log shows Bob none of Alice's entries", async () => {
+      const bobs = await t.http.get('/user/audit-log').query({ take: 100 }).set(bobAs(credential)).expect(200);
+      const alices = await t.http.get('/user/audit-log').query({ take: 100 }).set(bearer(alice)).expect(200);
+
+      expect(alices.body.entries.map((e: any) => e.action)).toEqual(
+        expect.arrayContaining(['domain.created', 'member.joined']),
+      );
+      for (const entry of alices.body.entries) expect(bobs.text).not.toContain(entry.id);
+      for (const id of Object.values(ids)) expect(bobs.text).not.toContain(id);
+      expect(bobs.text).not.toContain(alice);
+      // Alice's actor and action filters find nothing of hers for Bob either.
+      for (const query of [{ actor: alice }, { actor: ids.member }, { action: 'domain.created' }]) {
+        const filtered = await t.http.get('/user/audit-log').query(query).set(bobAs(credential)).expect(200);
+        expect(filtered.body.entries).toEqual([]);
+      }
     });
   });
 
@@ -135,6 +164,23 @@ describe('BOLA: lists and stored answers show each user only their own (docs/api
       const replayed = await send(alice, aliceKeys.plain, plainBody).expect(201);
       expect(replayed.headers['idempotent-replayed']).toBe('true');
       expect(replayed.body.id).toBe(made.aliceMessages[1].id);
+    });
+
+    it("Alice's keys, sent with the session of an owner of Carol's team, give Carol messages of her own", async () => {
+      const carol = newUserId('carol');
+      const { headers } = await signedInMember(t, carol, 'owner');
+      const sendAsCarol = (key: string, body: Record<string, unknown>) =>
+        t.http.post('/sender/send').set(headers).set('Idempotency-Key', key).send(body);
+
+      const same = await sendAsCarol(aliceKeys.plain, plainBody).expect(201);
+      const other = await sendAsCarol(aliceKeys.withWebhook, sendBody({ subject: 'Something else' })).expect(201);
+
+      for (const reused of [same, other]) {
+        expect(reused.headers['idempotent-replayed']).toBeUndefined();
+        expect(reused.body.userId).toBe(carol);
+        expect(made.aliceMessages.map((m) => m.id)).not.toContain(reused.body.id);
+      }
+      expect(await aliceState()).toEqual(made.aliceBefore);
     });
 
     it("Alice's key with another body gives Carol 201, not the 422 Alice would get", async () => {

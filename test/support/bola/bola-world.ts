@@ -7,6 +7,8 @@ import { rowsOwnedBy, sendBody } from '../factories';
 import { SmtpSink } from '../smtp-sink';
 import { bootTestApp, TestApp } from '../test-app';
 import { bearer, newUserId } from '../tokens';
+import { Invitations } from '../../../src/auth/members/invitations';
+import { ownOrigin, PASSWORD, sessionCookieOf } from '../members';
 import { waitForStatus } from '../wait-for';
 import { WebhookReceiver } from '../webhook-receiver';
 
@@ -64,6 +66,28 @@ export function observe(response: Response, id: string) {
   return { status: response.status, headers, body: JSON.parse(JSON.stringify(body).replace(idPattern, PLACEHOLDER)) };
 }
 
+/**
+ * A member of `accountId` with `role`, signed in: the headers of its requests (the cookie, and our
+ * Origin, which changes need). Invited as `npm run member` does, without a mail, so that the
+ * account's messages stay those the tests made.
+ */
+export async function signedInMember(
+  t: TestApp,
+  accountId: string,
+  role: 'owner' | 'admin' | 'developer' | 'viewer',
+): Promise<{ id: string; headers: Record<string, string> }> {
+  const { member, link } = await t.app
+    .get(Invitations)
+    .create(accountId, `${newUserId(role)}@example.com`, role, 'cli', () => Promise.resolve());
+  const token = link.slice(link.lastIndexOf('/') + 1);
+  const accepted = await t.http.post(`/invitations/${token}/accept`).send({ password: PASSWORD }).expect(200);
+  return { id: member.id, headers: { Cookie: sessionCookieOf(accepted), ...ownOrigin(t) } };
+}
+
+/** The credentials each BOLA probe is made with: the account's JWT, and the session of an owner of its team. */
+export const CREDENTIALS = ['JWT', "an owner's session"] as const;
+export type Credential = (typeof CREDENTIALS)[number];
+
 /** Alice's state: what a request by someone else must leave as it was. */
 export type AliceState = Record<string, unknown>;
 
@@ -94,6 +118,10 @@ export function aliceAndBob() {
     bobAttachment: string;
     aliceBefore: AliceState;
   };
+  /** Bob's owner's session, made in beforeAll. */
+  const bobSession: Record<string, string> = {};
+  /** The headers of Bob's requests with `credential`. */
+  const bobAs = (credential: Credential) => (credential === 'JWT' ? bearer(bob) : bobSession);
 
   const upload = (userId: string, content: string, fileName: string) =>
     t.http
@@ -138,7 +166,11 @@ export function aliceAndBob() {
          (SELECT coalesce(json_agg(json_build_object('key', key, 'at', created_at) ORDER BY key), '[]') FROM idempotency_keys WHERE user_id = $1)
             AS "idempotencyKeys",
          (SELECT coalesce(json_agg(json_build_object('id', id, 'verifiedAt', verified_at) ORDER BY id), '[]') FROM sending_domains WHERE user_id = $1)
-            AS domains`,
+            AS domains,
+         (SELECT coalesce(json_agg(json_build_object('id', id, 'role', role, 'status', status, 'email', email) ORDER BY id), '[]')
+            FROM members WHERE account_id = $1) AS members,
+         (SELECT count(*)::int FROM member_sessions s JOIN members m ON m.id = s.member_id WHERE m.account_id = $1) AS sessions,
+         (SELECT count(*)::int FROM audit_log_entries WHERE user_id = $1) AS "auditEntries"`,
       [alice],
     );
     return {
@@ -161,6 +193,8 @@ export function aliceAndBob() {
           WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
           WEBHOOK_RETRY_DELAYS: '1,1',
           WEBHOOK_TIMEOUT_MS: '2000',
+          // Bob probes every id with two credentials, well past 600 requests a minute: a 429 would hide the answer.
+          RATE_LIMIT_PER_MINUTE: '100000',
         },
         { isolatedDatabase: true },
       ),
@@ -210,6 +244,12 @@ export function aliceAndBob() {
     ids['webhook event (message.sent)'] = made.aliceEvents.find((e) => e.type === 'message.sent')!.id;
     ids['webhook event (message.queued)'] = made.aliceEvents.find((e) => e.type === 'message.queued')!.id;
     ids.senderId = made.aliceMessages[0].senderId;
+    // Alice's team: an owner signed in, and an invitation not yet accepted.
+    ids.member = (await signedInMember(t, alice, 'owner')).id;
+    ids['invited member'] = (
+      await t.app.get(Invitations).create(alice, 'invited@example.com', 'admin', 'cli', () => Promise.resolve())
+    ).member.id;
+    Object.assign(bobSession, (await signedInMember(t, bob, 'owner')).headers);
     made.aliceBefore = await aliceState();
   }, TIMEOUT);
 
@@ -219,5 +259,5 @@ export function aliceAndBob() {
     await sink.stop();
   }, TIMEOUT);
 
-  return { t, receiver, sink, alice, bob, alicePath, aliceKeys, plainBody, ids, made, deliveries, aliceState };
+  return { t, receiver, sink, alice, bob, bobAs, alicePath, aliceKeys, plainBody, ids, made, deliveries, aliceState };
 }
