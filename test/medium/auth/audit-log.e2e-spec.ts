@@ -2,7 +2,7 @@
 // entry naming who (a JWT by its sub, an API key by its id and prefix), what, to what and from
 // where, written in the change's own transaction: a refused change and a rolled-back one leave
 // none. GET /user/audit-log lists them newest first, paged as the message list, filtered by actor
-// and action, to JWTs and API keys with `keys` only. Behind TRUST_PROXY the address is the client's.
+// and action, to JWTs (and owners' and admins' sessions), never to an API key. Behind TRUST_PROXY the address is the client's.
 import { randomUUID } from 'node:crypto';
 import { AuditLogRetention } from '../../../src/auth/audit/audit-log-retention';
 import { appWithDns } from '../../support/dns-server';
@@ -271,7 +271,7 @@ describe('the audit log (docs/teams.md#audit-log)', () => {
     expect(second).toMatchObject({ take: 2, page: 2, total: 4, totalPages: 2, hasNext: false });
     expect([...all.entries, ...second.entries].map((entry) => entry.detail.name)).toEqual(['k2', 'k1', 'k0', 'ops']);
 
-    const byKey = await auditLog(keyAuth(key.key), { actor: key.id, take: 100 });
+    const byKey = await auditLog(bearer(userId), { actor: key.id, take: 100 });
     expect(byKey).toMatchObject({ total: 3, take: 100, actor: key.id });
     expect(byKey.entries.every((entry) => entry.actor.type === 'api_key')).toBe(true);
     expect((await auditLog(bearer(userId), { actor: userId })).entries.map((entry) => entry.detail.name)).toEqual([
@@ -294,15 +294,16 @@ describe('the audit log (docs/teams.md#audit-log)', () => {
     }
   });
 
-  it("shows one account's entries to it alone, and refuses API keys without the scope keys (403)", async () => {
+  it("shows one account's entries to it alone, and refuses every API key, one with every scope too (403)", async () => {
     const userId = newUserId('audit-owner');
     const stranger = newUserId('audit-stranger');
     await newKey(userId, ['send']);
-    const reader = await newKey(userId, ['send', 'read']);
+    const every = await newKey(userId, ['send', 'read', 'keys']);
 
     expect((await auditLog(bearer(stranger))).total).toBe(0);
-    const refused = await t.http.get('/user/audit-log').set(keyAuth(reader.key)).expect(403);
-    expect(refused.body).toMatchObject({ status: 403, detail: expect.stringContaining('keys') });
+    const refused = await t.http.get('/user/audit-log').set(keyAuth(every.key)).expect(403);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(refused.body).toMatchObject({ status: 403 });
   });
 
   it('purges the entries older than the messages’ retention window', async () => {
