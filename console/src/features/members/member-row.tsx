@@ -1,0 +1,70 @@
+import { useId } from 'react';
+import { useMemberSession, type Permission, type Role } from '../../api/caller';
+import { useChangeRole, useRemoveMember, type Member } from '../../api/members';
+import { ConfirmButton } from '../../components/confirm-button';
+import { Moment } from '../../components/moment';
+import { InlineError } from '../../components/states';
+import { Cell } from '../../components/table';
+import { mayHandle, ROLES } from './roles';
+
+const ADMIN_AND_OWNER: Permission = { allowed: false, reason: 'Not allowed: only an owner changes an owner.' };
+
+/** A member with its role (changeable at once), status, last sign-in, and Remove (asked first). */
+export function MemberRow({ member }: { member: Member }) {
+  const manager = useMemberSession().data?.role;
+  const change = useChangeRole();
+  const remove = useRemoveMember();
+  const selectId = useId();
+  const permission = mayHandle(manager, member.role) ? { allowed: true } : ADMIN_AND_OWNER;
+  const what = member.status === 'invited' ? `Withdraw the invitation of ${member.email}?` : `Remove ${member.email}?`;
+  return (
+    <tr>
+      <Cell label="Member" wrap>
+        <strong>{member.email}</strong>
+        {member.name && <div className="muted small">{member.name}</div>}
+      </Cell>
+      <Cell label="Role">
+        <label htmlFor={selectId} className="visually-hidden">
+          Role of {member.email}
+        </label>
+        <select
+          id={selectId}
+          className="role-select"
+          value={member.role}
+          disabled={!permission.allowed || change.isPending}
+          onChange={(event) => change.mutate({ id: member.id, role: event.target.value as Role })}
+        >
+          {ROLES.map((option) => (
+            <option key={option.role} value={option.role} disabled={!mayHandle(manager, option.role)}>
+              {option.role}
+            </option>
+          ))}
+        </select>
+        <InlineError error={change.error} />
+      </Cell>
+      <Cell label="Status">
+        {member.status === 'invited' ? (
+          <span>
+            invited <Moment iso={member.invitedAt} />
+          </span>
+        ) : (
+          'active'
+        )}
+      </Cell>
+      <Cell label="Last sign-in">
+        {member.lastSignInAt ? <Moment iso={member.lastSignInAt} /> : <span className="muted">never</span>}
+      </Cell>
+      <Cell label="Actions">
+        <ConfirmButton
+          permission={permission}
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate(member.id)}
+          question={`${what} Their sessions end at once.`}
+        >
+          Remove
+        </ConfirmButton>
+        <InlineError error={remove.error} />
+      </Cell>
+    </tr>
+  );
+}
