@@ -54,7 +54,7 @@ export function renderPage(
     scopes = EVERY_SCOPE,
     as = 'api-key',
     role = 'owner',
-  }: { path: string; url?: string; scopes?: Scope[]; as?: Caller['credential']; role?: Role },
+  }: { path: string; url?: string; scopes?: readonly Scope[]; as?: Caller['credential']; role?: Role },
 ): RenderResult {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
   // As sign-in leaves it: the caller GET /user/me answered already in the cache, then the session.
@@ -65,7 +65,12 @@ export function renderPage(
     session.signInWithCookie();
   } else {
     const token = as === 'jwt' ? 'eyJ.test.jwt' : 'mr_test_key';
-    const caller: Caller = { userId: 'user-1', credential: as, scopes, apiKeyId: as === 'jwt' ? null : 'key-1' };
+    const caller: Caller = {
+      userId: 'user-1',
+      credential: as,
+      scopes: [...scopes],
+      apiKeyId: as === 'jwt' ? null : 'key-1',
+    };
     client.setQueryData(queryKeys.caller(token), caller);
     session.signIn(token);
   }

@@ -23,19 +23,24 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             <Moment iso={entry.at} />
           </Cell>
           <Cell label="Actor" wrap>
-            <Link
-              to={auditUrl.search({ actor: entry.actor.id })}
-              aria-label={`Changes by ${entry.actor.label} (${ACTOR_KINDS[entry.actor.type]})`}
-            >
-              {entry.actor.label}
-            </Link>
-            <div className="muted small">{ACTOR_KINDS[entry.actor.type]}</div>
+            {/* One block: a narrow screen lays a cell's children out in a row. */}
+            <div>
+              <Link
+                to={auditUrl.search({ actor: entry.actor.id })}
+                aria-label={`Changes by ${entry.actor.label} (${ACTOR_KINDS[entry.actor.type]})`}
+              >
+                {entry.actor.label}
+              </Link>
+              <div className="muted small">{ACTOR_KINDS[entry.actor.type]}</div>
+            </div>
           </Cell>
           <Cell label="Action">
             <code>{entry.action}</code>
           </Cell>
           <Cell label="Target" wrap>
-            <span className="muted small">{entry.target.type}</span> <code>{entry.target.id}</code>
+            <span>
+              <span className="muted small">{entry.target.type}</span> <code>{entry.target.id}</code>
+            </span>
           </Cell>
           <Cell label="From">{entry.clientAddress}</Cell>
           <Cell label="Detail" wrap>

@@ -45,7 +45,7 @@ describe('the invitation page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Set password and sign in' }));
     expect(await screen.findByText('The Overview')).toBeInTheDocument();
     expect(session.get().mode).toBe('cookie');
-    expect(await requestsTo(`/invitations/${TOKEN}/accept`)[0].json()).toEqual({
+    expect(await requestsTo(`/invitations/${TOKEN}/accept`)[0]!.json()).toEqual({
       password: 'correct horse battery staple',
       name: 'Grace Hopper',
     });

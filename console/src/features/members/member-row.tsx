@@ -20,8 +20,10 @@ export function MemberRow({ member }: { member: Member }) {
   return (
     <tr>
       <Cell label="Member" wrap>
-        <strong>{member.email}</strong>
-        {member.name && <div className="muted small">{member.name}</div>}
+        <div>
+          <strong>{member.email}</strong>
+          {member.name && <div className="muted small">{member.name}</div>}
+        </div>
       </Cell>
       <Cell label="Role">
         <label htmlFor={selectId} className="visually-hidden">

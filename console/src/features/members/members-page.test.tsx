@@ -98,7 +98,7 @@ describe('the Members page', () => {
     show({ as: 'session', role: 'owner' });
     await userEvent.selectOptions(await screen.findByLabelText('Role of linus@example.com'), 'viewer');
     expect(await screen.findByRole('alert')).toHaveTextContent('must keep an owner');
-    expect(await requestsTo('/user/members/member-2')[0].json()).toEqual({ role: 'viewer' });
+    expect(await requestsTo('/user/members/member-2')[0]!.json()).toEqual({ role: 'viewer' });
   });
 
   it('removes a member after asking', async () => {
@@ -109,6 +109,6 @@ describe('the Members page', () => {
     expect(screen.getByRole('group', { name: /Remove linus@example.com\?/ })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Yes, remove' }));
     await waitFor(() => expect(requestsTo('/user/members/member-2')).toHaveLength(1));
-    expect(requestsTo('/user/members/member-2')[0].method).toBe('DELETE');
+    expect(requestsTo('/user/members/member-2')[0]!.method).toBe('DELETE');
   });
 });

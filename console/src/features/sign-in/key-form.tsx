@@ -23,7 +23,7 @@ export function KeyForm() {
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} aria-label="Sign in with a key">
+    <form onSubmit={(event) => void submit(event)} aria-label="Key sign-in">
       <label htmlFor="credential">API key or JWT</label>
       <textarea
         id="credential"

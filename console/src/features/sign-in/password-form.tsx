@@ -26,7 +26,7 @@ export function PasswordForm() {
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} aria-label="Sign in with email and password">
+    <form onSubmit={(event) => void submit(event)} aria-label="Member sign-in">
       <label htmlFor="sign-in-email">Email</label>
       <input
         id="sign-in-email"

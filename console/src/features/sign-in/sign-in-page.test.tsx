@@ -52,10 +52,10 @@ describe('the sign-in page', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'correct horse battery staple');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(session.get().mode).toBe('cookie'));
-    const [signIn] = requestsTo('/session');
+    const signIn = requestsTo('/session')[0]!;
     expect(await signIn.json()).toEqual({ email: 'grace@example.com', password: 'correct horse battery staple' });
     expect(signIn.headers.get('Authorization')).toBeNull();
-    expect(requestsTo('/user/me')[0].headers.get('Authorization')).toBeNull();
+    expect(requestsTo('/user/me')[0]!.headers.get('Authorization')).toBeNull();
     expect(sessionStorage.length).toBe(0);
   });
 
