@@ -16,7 +16,7 @@ const show = () =>
       <MemoryRouter initialEntries={[`/invitation/${TOKEN}`]}>
         <Routes>
           <Route path="/invitation/:token" element={<InvitationPage />} />
-          <Route path="/overview" element={<p>The Overview</p>} />
+          <Route path="/" element={<p>The start of the console</p>} />
         </Routes>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -31,7 +31,7 @@ describe('the invitation page', () => {
     expect(requestsTo(`/invitations/${TOKEN}/accept`)).toHaveLength(0);
   });
 
-  it('accepts with the password and name, signs in with the cookie and lands on the Overview', async () => {
+  it('accepts with the password and name, signs in with the cookie and lands on the start of the console', async () => {
     answer(`POST /invitations/${TOKEN}/accept`, aMemberSession('developer'));
     answer('GET /user/me', {
       userId: 'user-1',
@@ -43,7 +43,7 @@ describe('the invitation page', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'correct horse battery staple');
     await userEvent.type(screen.getByLabelText('Name (optional)'), 'Grace Hopper');
     await userEvent.click(screen.getByRole('button', { name: 'Set password and sign in' }));
-    expect(await screen.findByText('The Overview')).toBeInTheDocument();
+    expect(await screen.findByText('The start of the console')).toBeInTheDocument();
     expect(session.get().mode).toBe('cookie');
     expect(await requestsTo(`/invitations/${TOKEN}/accept`)[0]!.json()).toEqual({
       password: 'correct horse battery staple',

@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useAcceptInvitation } from '../../api/member-session';
-import { HOME } from '../../app/navigation';
 
 const MIN_PASSWORD = 12;
 const MAX_PASSWORD = 256;
@@ -31,7 +30,8 @@ export function InvitationPage() {
     setError(null);
     try {
       await accept({ password, name: name.trim() || undefined });
-      void navigate(HOME, { replace: true });
+      // The console's start, which opens on the Overview.
+      void navigate('/', { replace: true });
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 404) setGone(true);
       else setError((failure as Error).message);

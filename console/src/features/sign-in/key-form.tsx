@@ -1,8 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSignIn } from '../../api/caller';
 
 /** A pasted API key or JWT, tried against the API before it is kept for this tab (sessionStorage). */
-export function KeyForm() {
+/** `focus`: the reader chose this way just now; its field takes the focus. */
+export function KeyForm({ focus = false }: { focus?: boolean }) {
+  const first = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (focus) first.current?.focus();
+  }, [focus]);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -31,7 +36,7 @@ export function KeyForm() {
         rows={3}
         autoComplete="off"
         spellCheck={false}
-        autoFocus
+        ref={first}
         value={value}
         onChange={(event) => setValue(event.target.value)}
         aria-describedby="credential-hint"

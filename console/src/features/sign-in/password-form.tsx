@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { usePasswordSignIn } from '../../api/member-session';
 
 /**
@@ -6,7 +6,11 @@ import { usePasswordSignIn } from '../../api/member-session';
  * cookie, which the browser keeps where no script reads it. A refusal shows the API's detail; a
  * 429 says how long to wait.
  */
-export function PasswordForm() {
+export function PasswordForm({ focus = false }: { focus?: boolean }) {
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focus) first.current?.focus();
+  }, [focus]);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -30,6 +34,7 @@ export function PasswordForm() {
       <label htmlFor="sign-in-email">Email</label>
       <input
         id="sign-in-email"
+        ref={first}
         name="email"
         type="email"
         autoComplete="username"

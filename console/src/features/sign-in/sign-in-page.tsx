@@ -23,6 +23,12 @@ const REASONS: Record<SignedOutReason, Record<Way, string>> = {
  */
 export function SignInPage({ reason, last = null }: { reason: SignedOutReason | null; last?: Way | null }) {
   const [way, setWay] = useState<Way>(last ?? 'cookie');
+  // Whether the reader switched ways here: the new form's field then takes the focus (the button pressed is gone).
+  const [switched, setSwitched] = useState(false);
+  const choose = (next: Way) => {
+    setWay(next);
+    setSwitched(true);
+  };
   const methods = useSignInMethods().data;
 
   return (
@@ -32,20 +38,20 @@ export function SignInPage({ reason, last = null }: { reason: SignedOutReason | 
         {reason && <p className="inline-note">{REASONS[reason][last ?? way]}</p>}
         {way === 'cookie' ? (
           <>
-            <PasswordForm />
+            <PasswordForm focus={switched} />
             {methods?.oidc && (
               <a className="button" href="/session/oidc">
                 Sign in with {methods.provider ?? 'single sign-on'}
               </a>
             )}
-            <button type="button" className="link-button" onClick={() => setWay('key')}>
+            <button type="button" className="link-button" onClick={() => choose('key')}>
               Sign in with a key
             </button>
           </>
         ) : (
           <>
-            <KeyForm />
-            <button type="button" className="link-button" onClick={() => setWay('cookie')}>
+            <KeyForm focus={switched} />
+            <button type="button" className="link-button" onClick={() => choose('cookie')}>
               Sign in with email and password
             </button>
           </>
