@@ -139,7 +139,8 @@ describeInBrowser('Console teams browser tests')(
         const role = page.getByLabel(`Role of ${invited}`);
         expect(await role.inputValue()).toBe('viewer');
         await role.selectOption('developer');
-        await page.waitForResponse((response) => response.request().method() === 'PATCH' && response.ok());
+        await page.getByRole('button', { name: 'Change role' }).click();
+        await page.getByRole('button', { name: 'Change role' }).waitFor({ state: 'detached' });
         expect(await seriousAxeViolations(page)).toEqual([]);
         await screenshot(page, 'members');
 

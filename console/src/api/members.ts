@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MemberSession } from './caller';
 import { api, unwrap, type Schemas } from './client';
 import { queryKeys } from './query-keys';
 import { useSingleMutation } from './use-single-mutation';
@@ -24,7 +25,15 @@ export function useChangeRole() {
   return useSingleMutation({
     mutationFn: ({ id, role }: { id: string; role: Member['role'] }) =>
       unwrap(api.PATCH('/user/members/{id}', { params: { path: { id } }, body: { role } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.members.all }),
+    onSuccess: async (_member, { id }) => {
+      // A manager who changed its own role: what the console shows as allowed follows at once.
+      if (client.getQueryData<MemberSession>(queryKeys.session)?.member.id === id)
+        await Promise.all([
+          client.invalidateQueries({ queryKey: queryKeys.session }),
+          client.invalidateQueries({ queryKey: ['caller'] }),
+        ]);
+      await client.invalidateQueries({ queryKey: queryKeys.members.all });
+    },
   });
 }
 

@@ -1,6 +1,7 @@
-import { useId } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useMemberSession, type Permission, type Role } from '../../api/caller';
 import { useChangeRole, useRemoveMember, type Member } from '../../api/members';
+import { ActionButton } from '../../components/action-button';
 import { ConfirmButton } from '../../components/confirm-button';
 import { Moment } from '../../components/moment';
 import { InlineError } from '../../components/states';
@@ -9,12 +10,20 @@ import { mayHandle, ROLES } from './roles';
 
 const ADMIN_AND_OWNER: Permission = { allowed: false, reason: 'Not allowed: only an owner changes an owner.' };
 
-/** A member with its role (changeable at once), status, last sign-in, and Remove (asked first). */
+/**
+ * A member with its role, status, last sign-in, and Remove (asked first). A new role is chosen, then
+ * applied with its own button: a select that sent each value it passed through would change the
+ * role at every arrow key.
+ */
 export function MemberRow({ member }: { member: Member }) {
   const manager = useMemberSession().data?.role;
   const change = useChangeRole();
   const remove = useRemoveMember();
   const selectId = useId();
+  const [role, setRole] = useState<Role>(member.role);
+  const select = useRef<HTMLSelectElement>(null);
+  // The button goes once the role holds: the focus returns to the select rather than to the page's top.
+  const apply = () => change.mutate({ id: member.id, role }, { onSuccess: () => select.current?.focus() });
   const permission = mayHandle(manager, member.role) ? { allowed: true } : ADMIN_AND_OWNER;
   const what = member.status === 'invited' ? `Withdraw the invitation of ${member.email}?` : `Remove ${member.email}?`;
   return (
@@ -29,19 +38,27 @@ export function MemberRow({ member }: { member: Member }) {
         <label htmlFor={selectId} className="visually-hidden">
           Role of {member.email}
         </label>
-        <select
-          id={selectId}
-          className="role-select"
-          value={member.role}
-          disabled={!permission.allowed || change.isPending}
-          onChange={(event) => change.mutate({ id: member.id, role: event.target.value as Role })}
-        >
-          {ROLES.map((option) => (
-            <option key={option.role} value={option.role} disabled={!mayHandle(manager, option.role)}>
-              {option.role}
-            </option>
-          ))}
-        </select>
+        <span className="role-change">
+          <select
+            id={selectId}
+            ref={select}
+            className="role-select"
+            value={role}
+            disabled={!permission.allowed}
+            onChange={(event) => setRole(event.target.value as Role)}
+          >
+            {ROLES.map((option) => (
+              <option key={option.role} value={option.role} disabled={!mayHandle(manager, option.role)}>
+                {option.role}
+              </option>
+            ))}
+          </select>
+          {role !== member.role && (
+            <ActionButton permission={permission} pending={change.isPending} onClick={apply}>
+              Change role
+            </ActionButton>
+          )}
+        </span>
         <InlineError error={change.error} />
       </Cell>
       <Cell label="Status">

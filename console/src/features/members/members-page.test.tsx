@@ -92,11 +92,13 @@ describe('the Members page', () => {
     expect(within(screen.getByLabelText('Role')).getByRole('option', { name: /^owner/ })).toBeDisabled();
   });
 
-  it('changes a role at once, and shows the 409 of the last owner', async () => {
+  it('changes a role once asked to, and shows the 409 of the last owner', async () => {
     answerGet('/user/members', { members: [aMember({ role: 'owner' })] });
     problem('PATCH /user/members/member-2', 409, 'The account must keep an owner: make another member owner first.');
     show({ as: 'session', role: 'owner' });
     await userEvent.selectOptions(await screen.findByLabelText('Role of linus@example.com'), 'viewer');
+    expect(requestsTo('/user/members/member-2')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Change role' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('must keep an owner');
     expect(await requestsTo('/user/members/member-2')[0]!.json()).toEqual({ role: 'viewer' });
   });
