@@ -180,7 +180,7 @@ export function consoleInBrowser(
     await ensureConsoleBuilt();
     // A member's changes must come from PUBLIC_URL's origin (docs/teams.md#signing-in): the app's own, known before it boots.
     const port = options.ownOrigin ? await freePort() : 0;
-    const origin = options.ownOrigin ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {};
+    const origin: Record<string, string> = options.ownOrigin ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {};
     Object.assign(t, await bootTestApp({ DNS_SERVERS: await dns.start(), ...origin, ...env }, options));
     await t.app.listen(port, '127.0.0.1');
     served.baseUrl = await t.app.getUrl();
