@@ -31,6 +31,9 @@ describeInBrowser('Console teams browser tests')(
         await page.goto(`${served.baseUrl}/console/`);
         await page.getByLabel('Email').waitFor();
         expect(await seriousAxeViolations(page)).toEqual([]);
+        // No identity provider configured (GET /session/methods answers no OIDC, or is not there): no button for one.
+        await page.getByRole('button', { name: 'Sign in with a key' }).waitFor();
+        expect(await page.getByRole('link', { name: /^Sign in with/ }).count()).toBe(0);
 
         await page.getByLabel('Email').fill(email);
         await page.getByLabel('Password').fill('not the password at all');
@@ -56,6 +59,30 @@ describeInBrowser('Console teams browser tests')(
         await page.getByText('You are signed out').waitFor();
         await page.reload();
         await page.getByLabel('Email').waitFor();
+        expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+        await context.close();
+      },
+      BROWSER_TIMEOUT,
+    );
+
+    it(
+      'shows a 429 with the wait the API names once the address has failed 10 times',
+      async () => {
+        const account = newUserId();
+        const email = `locked-${account}@example.com`;
+        await joinedMember(t, account, email, 'viewer');
+        for (let failure = 0; failure < 10; failure++)
+          await t.http.post('/session').send({ email, password: 'not the password at all' }).expect(401);
+        const { context, page } = await newConsolePage(served.browser);
+        await page.goto(`${served.baseUrl}/console/`);
+
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password').fill(PASSWORD);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await page
+          .getByRole('alert')
+          .getByText(/retry after \d+ s/)
+          .waitFor();
         expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
         await context.close();
       },
