@@ -208,3 +208,30 @@ describeInBrowser('Console teams browser tests')(
     );
   },
 );
+
+describeInBrowser('Console OIDC button browser test')('the console: sign-in with an identity provider offered', () => {
+  // Nothing answers at this issuer: GET /session/methods needs only the configuration; the redirect is teams.md's.
+  const { served } = consoleInBrowser({
+    OIDC_ISSUER: 'http://127.0.0.1:9/',
+    OIDC_CLIENT_ID: 'mailroom-console',
+    OIDC_CLIENT_SECRET: 'not-a-real-secret',
+  });
+
+  it(
+    'links to GET /session/oidc beside the password form when the API offers OIDC',
+    async () => {
+      const { context, page } = await newConsolePage(served.browser, 375);
+      await page.goto(`${served.baseUrl}/console/`);
+
+      const provider = page.getByRole('link', { name: 'Sign in with single sign-on' });
+      await provider.waitFor();
+      expect(await provider.getAttribute('href')).toBe('/session/oidc');
+      await page.getByLabel('Email').waitFor();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'sign-in-oidc-375');
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+});

@@ -1,7 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { useSession } from '../api/caller';
+import { session } from '../api/session';
 import { useCookieSessionCheck } from '../api/member-session';
 import { Failure, Loading } from '../components/states';
 import { SignInPage } from '../features/sign-in/sign-in-page';
@@ -13,6 +14,15 @@ import { AppRoutes } from './routes';
 const InvitationPage = lazy(() =>
   import('../features/invitation/invitation-page').then((m) => ({ default: m.InvitationPage })),
 );
+
+const isSignedIn = (): boolean => session.get().mode === 'key' || session.get().mode === 'cookie';
+let wasSignedIn = isSignedIn();
+// Nothing of one session's data may show under another's: forgotten the moment a session ends,
+// before sign-in renders, so that sign-in's own query (GET /session/methods) is not forgotten with it.
+session.subscribe(() => {
+  if (wasSignedIn && !isSignedIn()) queryClient.clear();
+  wasSignedIn = isSignedIn();
+});
 
 /** With no key in this tab: whether the browser holds a member's session, asked once at load. */
 function SessionCheck() {
@@ -33,10 +43,6 @@ function SessionCheck() {
 /** Signed in: the console at the URL asked for; otherwise sign-in, which leaves the URL as it is. */
 function Gate() {
   const { mode, reason, last } = useSession();
-  // Nothing of one session's data may show under another's.
-  useEffect(() => {
-    if (mode === null) queryClient.clear();
-  }, [mode]);
   if (mode === 'checking') return <SessionCheck />;
   if (mode === null) return <SignInPage reason={reason} last={last} />;
   return (
