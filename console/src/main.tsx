@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './styles/base.css';
 import './styles/components.css';
+import './styles/teams.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

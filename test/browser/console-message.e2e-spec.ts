@@ -11,7 +11,17 @@ import { storeMessage } from '../support/factories';
 import { newUserId, tokenFor } from '../support/tokens';
 
 /** docs/architecture.md#the-console's pages in the navigation (the Message page opens from Messages). */
-const NAVIGATION = ['Overview', 'Messages', 'Inbound', 'Domains', 'Suppressions', 'Webhooks', 'API keys'];
+const NAVIGATION = [
+  'Overview',
+  'Messages',
+  'Inbound',
+  'Domains',
+  'Suppressions',
+  'Webhooks',
+  'API keys',
+  'Members',
+  'Audit log',
+];
 const NARROW = 375;
 
 /** Issue 27: the Message page answers "what happened and why", and the navigation fits 375 px. */

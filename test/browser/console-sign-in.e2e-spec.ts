@@ -76,7 +76,7 @@ describeInBrowser('Console sign-in browser tests')(
         await page.getByText('You are signed out').waitFor();
         expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
         await page.reload();
-        await page.getByLabel('API key or JWT').waitFor();
+        await page.getByLabel('Email').waitFor();
         await context.close();
       },
       BROWSER_TIMEOUT,
@@ -103,9 +103,10 @@ describeInBrowser('Console sign-in browser tests')(
       async () => {
         const { context, page } = await newConsolePage(served.browser);
         await page.goto(`${served.baseUrl}/console/`);
+        await page.getByRole('button', { name: 'Sign in with a key' }).click();
 
         await page.getByLabel('API key or JWT').fill('mr_not-a-key-of-ours-at-all-0000000000000000');
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
         await page.getByRole('alert').getByText('The API key was refused').waitFor();
         expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);

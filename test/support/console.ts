@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -68,11 +69,27 @@ export async function newConsolePage(browser: Browser, width = 1280): Promise<{ 
   return { context, page };
 }
 
-/** Opens `path` of the console and signs in there with `token` (an API key or a JWT). */
+/** Opens `path` of the console and signs in there with `token` (an API key or a JWT): "Sign in with a key". */
 export async function signIn(page: Page, baseUrl: string, token: string, path = '/console/messages'): Promise<void> {
   await page.goto(`${baseUrl}${path}`);
+  await page.getByRole('button', { name: 'Sign in with a key' }).click();
   await page.getByLabel('API key or JWT').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Opens `path` of the console and signs in there as a member, with its email and password. */
+export async function signInAsMember(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password: string,
+  path = '/console/overview',
+): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
@@ -154,15 +171,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  */
 export function consoleInBrowser(
   env: Record<string, string> = {},
-  options: { isolatedDatabase?: boolean } = {},
+  options: { isolatedDatabase?: boolean; ownOrigin?: boolean } = {},
 ): { t: TestApp; dns: TestDnsServer; served: { browser: Browser; baseUrl: string } } {
   const t = {} as TestApp;
   const dns = new TestDnsServer();
   const served = {} as { browser: Browser; baseUrl: string };
   beforeAll(async () => {
     await ensureConsoleBuilt();
-    Object.assign(t, await bootTestApp({ DNS_SERVERS: await dns.start(), ...env }, options));
-    await t.app.listen(0, '127.0.0.1');
+    // A member's changes must come from PUBLIC_URL's origin (docs/teams.md#signing-in): the app's own, known before it boots.
+    const port = options.ownOrigin ? await freePort() : 0;
+    const origin: Record<string, string> = options.ownOrigin ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {};
+    Object.assign(t, await bootTestApp({ DNS_SERVERS: await dns.start(), ...origin, ...env }, options));
+    await t.app.listen(port, '127.0.0.1');
     served.baseUrl = await t.app.getUrl();
     served.browser = await launchChromium();
   }, BUILD_TIMEOUT_MS + BROWSER_TIMEOUT);
@@ -172,4 +192,16 @@ export function consoleInBrowser(
     await dns.stop();
   }, BROWSER_TIMEOUT);
   return { t, dns, served };
+}
+
+/** A TCP port free on loopback now, for an app whose PUBLIC_URL must name its own port. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }

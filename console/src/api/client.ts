@@ -8,23 +8,40 @@ export type Problem = Schemas['ProblemDetails'];
 /**
  * The public API of this same origin, typed from the OpenAPI document the build generates. The
  * origin is spelled out: a Request outside a browser (the component tests') has no page to resolve against.
+ * The session cookie goes with every request (same origin); a request with a key or JWT carries it
+ * too, but Authorization wins (docs/teams.md#signing-in).
  */
-export const api = createClient<paths>({ baseUrl: location.origin });
+export const api = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
 
 api.use({
   onRequest({ request }) {
-    const token = session.token();
     // Sign-in sets its own header to try a credential before keeping it.
-    if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
+    if (!request.headers.has('Authorization')) {
+      const authorization = authorizationHeader();
+      if (authorization) request.headers.set('Authorization', authorization);
+    }
     return request;
   },
   onResponse({ request, response }) {
-    // A refused credential ends the session (back to sign-in), unless it is the one being tried.
-    if (response.status === 401 && request.headers.get('Authorization') === `Bearer ${session.token()}`)
-      session.expire();
+    if (response.status === 401 && refusedSession(request)) session.expire();
     return response;
   },
 });
+
+/** What a request sends as Authorization: the pasted key or JWT; nothing with the cookie, which is the credential then. */
+export function authorizationHeader(): string | undefined {
+  const token = session.token();
+  return token ? `Bearer ${token}` : undefined;
+}
+
+/**
+ * Whether a 401 refused the session this tab is signed in with (back to sign-in), rather than a
+ * credential or a password being tried at sign-in.
+ */
+export function refusedSession(request: Request): boolean {
+  const sent = request.headers.get('Authorization');
+  return session.cookie() ? sent === null : sent !== null && sent === authorizationHeader();
+}
 
 /** An API answer other than 2xx, with its RFC 9457 problem when the body is one. */
 export class ApiError extends Error {

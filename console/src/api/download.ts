@@ -1,4 +1,4 @@
-import { errorOf, reached } from './client';
+import { authorizationHeader, errorOf, reached, refusedSession } from './client';
 import { useSingleMutation } from './use-single-mutation';
 import { session } from './session';
 
@@ -10,8 +10,13 @@ import { session } from './session';
 export function useDownload() {
   return useSingleMutation({
     mutationFn: async ({ path, fileName }: { path: string; fileName: string }) => {
-      const response = await reached(fetch(path, { headers: { Authorization: `Bearer ${session.token() ?? ''}` } }));
-      if (response.status === 401) session.expire();
+      const authorization = authorizationHeader();
+      const request = new Request(path, {
+        headers: authorization ? { Authorization: authorization } : {},
+        credentials: 'same-origin',
+      });
+      const response = await reached(fetch(request));
+      if (response.status === 401 && refusedSession(request)) session.expire();
       if (!response.ok) throw await errorOf(response);
       const url = URL.createObjectURL(await response.blob());
       const link = document.createElement('a');

@@ -40,3 +40,14 @@ export interface DeliveryFilters {
   type: LoggedEventType | '';
   page: number;
 }
+
+type AuditQuery = NonNullable<paths['/user/audit-log']['get']['parameters']['query']>;
+export type AuditAction = NonNullable<AuditQuery['action']>;
+
+/** The audit log's filters (docs/teams.md#audit-log): an actor's id and an action, and the page. */
+export interface AuditFilters {
+  actor: string;
+  action: AuditAction | '';
+  take: number;
+  page: number;
+}

@@ -1,8 +1,17 @@
-import type { DeliveryFilters, InboundFilters, MessageFilters } from './list-filters';
+import type { AuditFilters, DeliveryFilters, InboundFilters, MessageFilters } from './list-filters';
 
 /** Every query key of the console, one factory per resource (TanStack Query's effective keys). */
 export const queryKeys = {
   caller: (token: string) => ['caller', token] as const,
+  session: ['session'] as const,
+  signInMethods: ['sign-in-methods'] as const,
+  members: {
+    all: ['members'] as const,
+  },
+  auditLog: {
+    all: ['audit-log'] as const,
+    list: (filters: AuditFilters) => ['audit-log', 'list', filters] as const,
+  },
   messages: {
     all: ['messages'] as const,
     list: (filters: MessageFilters) => ['messages', 'list', filters] as const,

@@ -1,20 +1,50 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { BrowserRouter } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { useSession } from '../api/caller';
+import { session } from '../api/session';
+import { useCookieSessionCheck } from '../api/member-session';
+import { Failure, Loading } from '../components/states';
 import { SignInPage } from '../features/sign-in/sign-in-page';
 import { Layout } from './layout';
 import { queryClient } from './query-client';
 import { AppRoutes } from './routes';
 
+// Public, as the invitation mail's link leads there signed out; its own chunk like every page.
+const InvitationPage = lazy(() =>
+  import('../features/invitation/invitation-page').then((m) => ({ default: m.InvitationPage })),
+);
+
+const isSignedIn = (): boolean => session.get().mode === 'key' || session.get().mode === 'cookie';
+let wasSignedIn = isSignedIn();
+// Nothing of one session's data may show under another's: forgotten the moment a session ends,
+// before sign-in renders, so that sign-in's own query (GET /session/methods) is not forgotten with it.
+session.subscribe(() => {
+  if (wasSignedIn && !isSignedIn()) queryClient.clear();
+  wasSignedIn = isSignedIn();
+});
+
+/** With no key in this tab: whether the browser holds a member's session, asked once at load. */
+function SessionCheck() {
+  const check = useCookieSessionCheck();
+  if (check.isError)
+    return (
+      <main className="sign-in" id="main">
+        <Failure error={check.error} onRetry={() => void check.refetch()} />
+      </main>
+    );
+  return (
+    <main className="sign-in" id="main">
+      <Loading what="your session" delayed />
+    </main>
+  );
+}
+
 /** Signed in: the console at the URL asked for; otherwise sign-in, which leaves the URL as it is. */
 function Gate() {
-  const { token, reason } = useSession();
-  // Nothing of one credential's data may show under another's.
-  useEffect(() => {
-    if (!token) queryClient.clear();
-  }, [token]);
-  if (!token) return <SignInPage reason={reason} />;
+  const { mode, reason, last } = useSession();
+  if (mode === 'checking') return <SessionCheck />;
+  if (mode === null) return <SignInPage reason={reason} last={last} />;
   return (
     <Layout>
       <AppRoutes />
@@ -26,7 +56,17 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter basename="/console">
-        <Gate />
+        <Routes>
+          <Route
+            path="invitation/:token"
+            element={
+              <Suspense fallback={<Loading what="the page" delayed />}>
+                <InvitationPage />
+              </Suspense>
+            }
+          />
+          <Route path="*" element={<Gate />} />
+        </Routes>
       </BrowserRouter>
     </QueryClientProvider>
   );

@@ -25,6 +25,10 @@ const SuppressionsPage = lazy(() =>
 const WebhooksPage = lazy(() =>
   import('../features/webhooks/webhooks-page').then((m) => ({ default: m.WebhooksPage })),
 );
+const MembersPage = lazy(() => import('../features/members/members-page').then((m) => ({ default: m.MembersPage })));
+const AuditLogPage = lazy(() =>
+  import('../features/audit-log/audit-log-page').then((m) => ({ default: m.AuditLogPage })),
+);
 
 export function AppRoutes() {
   const { pathname } = useLocation();
@@ -44,6 +48,8 @@ export function AppRoutes() {
           <Route path="api-keys" element={<ApiKeysPage />} />
           <Route path="suppressions" element={<SuppressionsPage />} />
           <Route path="webhooks" element={<WebhooksPage />} />
+          <Route path="members" element={<MembersPage />} />
+          <Route path="audit-log" element={<AuditLogPage />} />
           <Route path="*" element={<Empty title="No such page">Pick one from the navigation.</Empty>} />
         </Routes>
       </Suspense>

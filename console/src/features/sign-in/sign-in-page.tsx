@@ -1,62 +1,62 @@
-import { useState, type FormEvent } from 'react';
-import { useSignIn } from '../../api/caller';
+import { useState } from 'react';
+import { useSignInMethods } from '../../api/member-session';
 import type { SignedOutReason } from '../../api/session';
+import { KeyForm } from './key-form';
+import { PasswordForm } from './password-form';
 
-const REASONS: Record<SignedOutReason, string> = {
-  'signed-out': 'You are signed out; the credential is forgotten.',
-  expired: 'The API refused the credential (expired, or the key was deleted). Sign in again.',
+type Way = 'key' | 'cookie';
+
+const REASONS: Record<SignedOutReason, Record<Way, string>> = {
+  'signed-out': {
+    cookie: 'You are signed out; the session has ended.',
+    key: 'You are signed out; the credential is forgotten.',
+  },
+  expired: {
+    cookie: 'Your session has ended (it expired, or you were removed or signed out elsewhere). Sign in again.',
+    key: 'The API refused the credential (expired, or the key was deleted). Sign in again.',
+  },
 };
 
-/** A pasted API key or JWT, tried against the API before it is kept for this tab. */
-export function SignInPage({ reason }: { reason: SignedOutReason | null }) {
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const signIn = useSignIn();
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const token = value.trim().replace(/^Bearer\s+/i, '');
-    if (!token) return setError('Paste an API key (mr_…) or a JWT.');
-    setPending(true);
-    setError(null);
-    try {
-      await signIn(token);
-    } catch (failure) {
-      setError((failure as Error).message);
-      setPending(false);
-    }
+/**
+ * Sign-in (docs/teams.md#signing-in): a member's email and password first, the identity provider
+ * when the API offers one, and "Sign in with a key" for an API key or JWT kept in this tab.
+ */
+export function SignInPage({ reason, last = null }: { reason: SignedOutReason | null; last?: Way | null }) {
+  const [way, setWay] = useState<Way>(last ?? 'cookie');
+  // Whether the reader switched ways here: the new form's field then takes the focus (the button pressed is gone).
+  const [switched, setSwitched] = useState(false);
+  const choose = (next: Way) => {
+    setWay(next);
+    setSwitched(true);
   };
+  const methods = useSignInMethods().data;
 
   return (
     <main className="sign-in" id="main">
-      <form className="card sign-in-card" onSubmit={(event) => void submit(event)} aria-labelledby="sign-in-title">
+      <section className="card sign-in-card" aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Mailroom console</h1>
-        {reason && <p className="inline-note">{REASONS[reason]}</p>}
-        <label htmlFor="credential">API key or JWT</label>
-        <textarea
-          id="credential"
-          name="credential"
-          rows={3}
-          autoComplete="off"
-          spellCheck={false}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          aria-describedby="credential-hint"
-          aria-invalid={error ? true : undefined}
-        />
-        <p id="credential-hint" className="muted small">
-          Kept in this tab only (sessionStorage): gone when the tab closes or you sign out.
-        </p>
-        {error && (
-          <p className="inline-error" role="alert">
-            {error}
-          </p>
+        {reason && <p className="inline-note">{REASONS[reason][last ?? way]}</p>}
+        {way === 'cookie' ? (
+          <>
+            <PasswordForm focus={switched} />
+            {methods?.oidc && (
+              <a className="button" href="/session/oidc">
+                Sign in with {methods.provider ?? 'single sign-on'}
+              </a>
+            )}
+            <button type="button" className="link-button" onClick={() => choose('key')}>
+              Sign in with a key
+            </button>
+          </>
+        ) : (
+          <>
+            <KeyForm focus={switched} />
+            <button type="button" className="link-button" onClick={() => choose('cookie')}>
+              Sign in with email and password
+            </button>
+          </>
         )}
-        <button type="submit" className="primary" disabled={pending}>
-          {pending ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
+      </section>
     </main>
   );
 }

@@ -1,0 +1,69 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { usePasswordSignIn } from '../../api/member-session';
+
+/**
+ * A member's email and password (docs/teams.md#signing-in): the API answers with the session
+ * cookie, which the browser keeps where no script reads it. A refusal shows the API's detail; a
+ * 429 says how long to wait.
+ */
+export function PasswordForm({ focus = false }: { focus?: boolean }) {
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focus) first.current?.focus();
+  }, [focus]);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const signIn = usePasswordSignIn();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      await signIn({ email: email.trim(), password });
+    } catch (failure) {
+      setError((failure as Error).message);
+      setPending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} aria-label="Member sign-in">
+      <label htmlFor="sign-in-email">Email</label>
+      <input
+        id="sign-in-email"
+        ref={first}
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        maxLength={254}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        aria-invalid={error ? true : undefined}
+      />
+      <label htmlFor="sign-in-password">Password</label>
+      <input
+        id="sign-in-password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        maxLength={256}
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        aria-invalid={error ? true : undefined}
+      />
+      {error && (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={pending}>
+        {pending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}
