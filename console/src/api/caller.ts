@@ -96,16 +96,16 @@ export function useMembersPermission(): Permission {
   return { allowed: false, reason: `Not allowed: your role, ${role}, does not manage members; ask an owner or admin.` };
 }
 
-/**
- * The audit log: owners and admins, a JWT, or an API key with the scope `keys`, the one that
- * manages credentials (docs/teams.md#audit-log).
- */
+/** The audit log: owners and admins, and a JWT; never an API key (docs/teams.md#audit-log). */
 export function useAuditLogPermission(): Permission {
-  const keys = usePermission('keys');
-  const members = useMembersPermission();
   const caller = useCaller().data;
-  if (caller?.credential === 'api-key') return keys;
-  return members.allowed
-    ? ALLOWED
-    : { allowed: false, reason: members.reason?.replace('does not manage members', 'does not read the audit log') };
+  const role = useMemberSession().data?.role;
+  if (!caller || caller.credential === 'jwt') return ALLOWED;
+  if (caller.credential === 'api-key')
+    return { allowed: false, reason: 'Not allowed: API keys never read the audit log; sign in as an owner or admin.' };
+  if (!role || managesMembers(role)) return ALLOWED;
+  return {
+    allowed: false,
+    reason: `Not allowed: your role, ${role}, does not read the audit log; ask an owner or admin.`,
+  };
 }

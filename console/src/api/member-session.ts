@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { ApiError, api, errorOf, reached, unwrap } from './client';
+import { ApiError, api, reached, unwrap } from './client';
 import type { MemberSession } from './caller';
 import { queryKeys } from './query-keys';
 import { session } from './session';
@@ -63,30 +63,11 @@ export async function signOut(): Promise<void> {
   session.signOut();
 }
 
-export interface SignInMethods {
-  password: boolean;
-  oidc: boolean;
-  /** The provider's name for its button, when the API names it. */
-  provider?: string;
-}
+export type SignInMethods = Awaited<ReturnType<typeof signInMethods>>;
 
-const PASSWORD_ONLY: SignInMethods = { password: true, oidc: false };
-
-/**
- * GET /session/methods, read with plain fetch rather than the typed client: the route is newer than
- * this console's OpenAPI document. An API without it (404) offers the password only; so does any
- * failure, since the page must still let the reader sign in.
- */
-async function signInMethods(): Promise<SignInMethods> {
-  const response = await reached(fetch(new URL('/session/methods', location.origin), { credentials: 'same-origin' }));
-  if (response.status === 404) return PASSWORD_ONLY;
-  if (!response.ok) throw await errorOf(response);
-  const body = (await response.json()) as Partial<SignInMethods>;
-  return {
-    password: body.password !== false,
-    oidc: body.oidc === true,
-    provider: typeof body.provider === 'string' && body.provider ? body.provider : undefined,
-  };
+/** GET /session/methods: whether the OIDC provider is offered beside the password (docs/teams.md#the-console). */
+async function signInMethods() {
+  return unwrap(api.GET('/session/methods'));
 }
 
 export function useSignInMethods() {

@@ -15,7 +15,7 @@ const show = (reason: 'signed-out' | 'expired' | null = null, last: 'key' | 'coo
   );
 
 /** An API without GET /session/methods yet: the password only. */
-const noMethodsRoute = () => problem('GET /session/methods', 404, 'Cannot GET /session/methods');
+const noMethodsRoute = () => answer('GET /session/methods', { password: true, oidc: false });
 
 const withKey = async () => {
   await userEvent.click(screen.getByRole('button', { name: 'Sign in with a key' }));
@@ -38,9 +38,12 @@ describe('the sign-in page', () => {
   });
 
   it('links to the identity provider when GET /session/methods offers one', async () => {
-    answer('GET /session/methods', { password: true, oidc: true, provider: 'Okta' });
+    answer('GET /session/methods', { password: true, oidc: true });
     show();
-    expect(await screen.findByRole('link', { name: 'Sign in with Okta' })).toHaveAttribute('href', '/session/oidc');
+    expect(await screen.findByRole('link', { name: 'Sign in with single sign-on' })).toHaveAttribute(
+      'href',
+      '/session/oidc',
+    );
   });
 
   it('signs in with the cookie the API sets, sending no Authorization', async () => {

@@ -41,7 +41,7 @@ export function SignInPage({ reason, last = null }: { reason: SignedOutReason | 
             <PasswordForm focus={switched} />
             {methods?.oidc && (
               <a className="button" href="/session/oidc">
-                Sign in with {methods.provider ?? 'single sign-on'}
+                Sign in with single sign-on
               </a>
             )}
             <button type="button" className="link-button" onClick={() => choose('key')}>
