@@ -47,9 +47,14 @@ export class SmtpMailer extends Mailer {
       } catch (error) {
         const failed = classify(error, relay.name);
         if (!movesToNextRelay(error)) {
-          if (typeof (error as { responseCode?: unknown }).responseCode === 'number') this.skips.answered(relay);
-          // The budget ran out (MailerService's timeout, with no code of nodemailer's): the send
-          // may still be under way at this relay, so no other is asked in this attempt.
+          // A reply that is the answer (a 5xx) names this relay alone, so that it reads as the
+          // server's reply it is (the bounce reader's rule reads it); the relays passed over are logged.
+          if (typeof (error as { responseCode?: unknown } | undefined)?.responseCode === 'number') {
+            this.skips.answered(relay);
+            throw failed;
+          }
+          // No reply: the message itself failed, or the budget ran out (MailerService's timeout)
+          // while the send may still be under way at this relay; no other is asked in this attempt.
           if (performance.now() >= deadline) this.skips.failed(relay);
           throw withEarlier(failed, failures);
         }

@@ -90,6 +90,7 @@ describe('two relays that answer', () => {
     a.senderReply = () => undefined;
     b.senderReply = () => undefined;
     a.refuseWith.clear();
+    b.refuseWith.clear();
   });
   afterAll(async () => {
     await t.close();
@@ -133,6 +134,31 @@ describe('two relays that answer', () => {
     expect(a.acceptedFor(message.id)[0].to).toEqual(['ada@example.com']);
     expect(b.attemptsFor(message.id)).toBe(0);
     expect(b.mailFrom).not.toContain('billing@example.com');
+  });
+
+  it("takes the second relay's 550 as the answer after the first failed, naming the second alone", async () => {
+    const userId = newUserId();
+    a.senderReply = (address) => (address === 'moved@example.com' ? { code: 421, message: '4.3.2 Busy' } : undefined);
+    b.refuseWith.set('lost@example.com', { code: 550, message: '5.1.1 No such user here' });
+    const message = await send(t, userId, { sender: 'moved@example.com', to: ['lost@example.com'] });
+
+    const failed = await waitForStatus(t.http, userId, message.id, 'failed');
+
+    // The message's entry, then the refused recipient's own.
+    expect(statuses(failed)).toEqual(['queued', 'sending', 'failed', 'failed']);
+    const entry = failed.statusHistory[2];
+    expect(failed.statusHistory[3]).toMatchObject({
+      recipient: 'lost@example.com',
+      detail: '550 5.1.1 No such user here',
+    });
+    expect(entry.detail).toContain(`No such user here ${named(bUrl)}`);
+    expect(entry.detail).not.toContain(named(aUrl));
+    expect(failed.recipients.map((r: { status: string; detail: string }) => [r.status, r.detail])).toEqual([
+      ['failed', '550 5.1.1 No such user here'],
+    ]);
+    // The address does not exist, as the second relay said: suppressed as a hard bounce.
+    const { body } = await t.http.get('/user/suppressions').set(bearer(userId)).expect(200);
+    expect(body.suppressions).toEqual([expect.objectContaining({ email: 'lost@example.com', reason: 'hard_bounce' })]);
   });
 
   it('skips a relay that failed for the next message, and tries it first again once the window has passed', async () => {
