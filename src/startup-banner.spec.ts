@@ -18,6 +18,16 @@ describe(startupBanner.name, () => {
     expect(formatBanner(sut) + bannerAsLogLine(sut)).not.toMatch(/s3cret|mailer/);
   });
 
+  it('names several relays in the order they are tried, never their credentials', () => {
+    const sut = startupBanner(config({ SMTP_URL: 'smtp://u:s3cret@a.example.com:2525,smtps://b.example.com' }));
+
+    expect(sut.rows).toContainEqual([
+      'Mail',
+      'sent through smtp://a.example.com:2525, then smtps://b.example.com:465 (failover)',
+    ]);
+    expect(formatBanner(sut) + bannerAsLogLine(sut)).not.toMatch(/s3cret|u:/);
+  });
+
   it('names the outbox folder when there is no relay', () => {
     const sut = startupBanner(config({}));
 

@@ -54,11 +54,11 @@ export function bannerAsLogLine({ title, rows }: Banner): string {
 }
 
 function mailTransport(config: AppConfig): string {
-  const { smtpUrl } = config.delivery;
-  if (!smtpUrl) return `written as .eml files to ${join(config.dataDir, 'outbox')} (set SMTP_URL to send)`;
-  // Never the credentials of the URL.
-  const url = new URL(smtpUrl);
-  return `sent through ${url.protocol}//${url.host}`;
+  const { relays } = config.delivery;
+  if (relays.length === 0) return `written as .eml files to ${join(config.dataDir, 'outbox')} (set SMTP_URL to send)`;
+  // Never the credentials of the URLs.
+  const shown = relays.map(({ url, name }) => `${new URL(url).protocol}//${name}`);
+  return shown.length === 1 ? `sent through ${shown[0]}` : `sent through ${shown.join(', then ')} (failover)`;
 }
 
 /** Where and how an app submits mail over SMTP (API processes, docs/api.md#smtp-submission); undefined when off. */

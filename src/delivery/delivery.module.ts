@@ -11,6 +11,9 @@ import { DeliveryWorker } from './delivery.worker';
 import { Mailer } from './mailer/mailer';
 import { OutboxMailer } from './mailer/outbox.mailer';
 import { SmtpMailer } from './mailer/smtp.mailer';
+import { RelaySkips } from './mailer/relay-skips';
+import { mailerOptionsFor } from './mailer/relay-transports';
+import { Clock } from '../platform/clock';
 import { SuppressionsModule } from '../deliverability';
 import { UnsubscribeModule } from '../deliverability';
 import { BouncesModule } from '../deliverability';
@@ -23,8 +26,14 @@ import { DomainsModule } from '../deliverability';
 @Module({})
 export class DeliveryModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const { smtpUrl, concurrency } = config.delivery;
-    const mailer: Provider = { provide: Mailer, useClass: smtpUrl ? SmtpMailer : OutboxMailer };
+    const { relays, concurrency } = config.delivery;
+    const mailer: Provider = { provide: Mailer, useClass: relays.length > 0 ? SmtpMailer : OutboxMailer };
+    // Per process: which relays failed lately (docs/delivery-and-deliverability.md#relays-and-failover).
+    const relaySkips: Provider = {
+      provide: RelaySkips,
+      inject: [Clock],
+      useFactory: (clock: Clock) => new RelaySkips(clock),
+    };
     return {
       module: DeliveryModule,
       imports: [
@@ -34,28 +43,12 @@ export class DeliveryModule {
         // For the VERP envelope senders.
         BouncesModule,
         DomainsModule,
-        ...(smtpUrl
-          ? [
-              MailerModule.forRoot({
-                // A send gives up within half the default lease (120 s), so that its job is not taken
-                // over while it still runs.
-                sendTimeout: 60_000,
-                transport: {
-                  url: smtpUrl,
-                  pool: true,
-                  maxConnections: concurrency,
-                  // nodemailer's default (100) reconnects every few seconds under load.
-                  maxMessages: 10_000,
-                  // Well under the job lease, so a stuck server costs an attempt, not the lease.
-                  connectionTimeout: 10_000,
-                  greetingTimeout: 10_000,
-                  socketTimeout: 30_000,
-                },
-              }),
-            ]
-          : []),
+        // One pooled transport per relay of SMTP_URL, behind the Mailer port (SmtpMailer).
+        ...(relays.length > 0 ? [MailerModule.forRoot(mailerOptionsFor(relays, concurrency))] : []),
       ],
       providers: [
+        Clock,
+        relaySkips,
         mailer,
         DeliveryRepository,
         DeliveryRecorder,

@@ -45,7 +45,7 @@ export class DnsRecords {
 
   constructor(config: AppConfig) {
     this.spfDomain = config.deliverability.bounceDomain;
-    this.spfMechanism = relayMechanism(config.delivery.smtpUrl);
+    this.spfMechanism = relayMechanism(config.delivery.relays[0]?.url);
     this.mxHost = config.inbound.mxHost;
   }
 
@@ -71,7 +71,10 @@ function record(
   return { type, name, host, zone, value, ttl: DNS_RECORD_TTL_SECONDS, purpose, required: purpose === 'dkim' };
 }
 
-/** The SPF mechanism that names the relay's address; with no relay (the outbox), the domain's own MX hosts. */
+/**
+ * The SPF mechanism that names the (first) relay's address; with no relay (the outbox), the domain's own MX hosts.
+ * Relays tried after it (docs/delivery-and-deliverability.md#relays-and-failover) are the operator's to add.
+ */
 function relayMechanism(smtpUrl: string | undefined): string {
   if (!smtpUrl) return 'mx';
   const host = new URL(smtpUrl).hostname.replace(/^\[|\]$/g, '');

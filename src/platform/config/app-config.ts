@@ -4,6 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { Environment } from './environment';
 import { readOrCreateSecret } from './secret-file';
+import { SmtpRelay, smtpRelays } from './smtp-relays';
 import { TrustedProxies } from './trusted-proxies';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -56,8 +57,10 @@ export class AppConfig {
     disableAfterSeconds: number;
   };
   readonly delivery!: {
-    /** Unset: the outbox transport writes `.eml` files to DATA_DIR/outbox. */
+    /** SMTP_URL as given. Unset: the outbox transport writes `.eml` files to DATA_DIR/outbox. */
     smtpUrl: string | undefined;
+    /** SMTP_URL's relays, in the order they are tried; empty when it is unset. */
+    relays: SmtpRelay[];
     /** Seconds to wait before each retry after a temporary failure; its length is the number of retries. */
     retryDelays: number[];
     concurrency: number;
@@ -152,7 +155,8 @@ export class AppConfig {
       },
       trustedProxies: trustedProxies(vars.TRUST_PROXY),
       delivery: {
-        smtpUrl: vars.SMTP_URL,
+        smtpUrl: vars.SMTP_URL?.join(','),
+        relays: relaysOf(vars.SMTP_URL ?? []),
         retryDelays: (vars.DELIVERY_RETRY_DELAYS ?? '30,120,600,1800,3600,7200,14400').split(',').map(Number),
         concurrency: vars.WORKER_CONCURRENCY ?? 8,
         leaseSeconds: vars.DELIVERY_LEASE_SECONDS ?? 120,
@@ -201,6 +205,17 @@ export class AppConfig {
         bodyReadMs: vars.BODY_READ_TIMEOUT_MS ?? 60_000,
       },
     });
+  }
+}
+
+/** SMTP_URL's relays; a URL that passed the pattern but not the URL parser (port 70000) stops the start as well. */
+function relaysOf(urls: string[]): SmtpRelay[] {
+  try {
+    return smtpRelays(urls);
+  } catch {
+    throw new ConfigurationError(
+      'Invalid configuration:\n  SMTP_URL: a relay is not a valid URL (a port above 65535?)',
+    );
   }
 }
 

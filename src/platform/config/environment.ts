@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsFQDN,
   IsIn,
   IsInt,
@@ -12,6 +13,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { MAX_SMTP_RELAYS, SMTP_RELAY_URL, splitSmtpUrl } from './smtp-relays';
 
 /** Digits only: `1e3`, `0x50` and ` 80 ` are not port numbers. */
 function wholeNumber({ value }: { value: unknown }): unknown {
@@ -91,11 +93,15 @@ export class Environment {
   @Max(20 * 1024 * 1024)
   MAX_ATTACHMENT_BYTES?: number;
 
+  /** One relay, or several comma-separated (tried in order): each URL checked on its own, never echoed (credentials). */
   @IsOptional()
-  @Matches(/^smtps?:\/\/[^\s/]+(:\d+)?\/?(\?\S*)?$/, {
-    message: 'SMTP_URL must look like smtp://user:pass@host:port or smtps://host',
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? splitSmtpUrl(value) : value))
+  @ArrayMaxSize(MAX_SMTP_RELAYS, { message: `SMTP_URL may name at most ${MAX_SMTP_RELAYS} relays` })
+  @Matches(SMTP_RELAY_URL, {
+    each: true,
+    message: 'SMTP_URL must look like smtp://user:pass@host:port or smtps://host, several separated by commas',
   })
-  SMTP_URL?: string;
+  SMTP_URL?: string[];
 
   @IsOptional()
   @Matches(DELAY_LIST, { message: 'DELIVERY_RETRY_DELAYS must be comma-separated whole seconds, like 30,120,600' })

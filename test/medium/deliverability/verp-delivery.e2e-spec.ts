@@ -78,8 +78,10 @@ describe('VERP envelope senders (BOUNCE_DOMAIN set)', () => {
       const message = await waitForStatus(t.http, userId, accepted.id, 'sent');
       // The message's entry, then the refused recipient's own (docs/delivery-and-deliverability.md#statuses "Recipients").
       const [entry, named] = message.statusHistory.slice(-2);
-      expect(entry.detail).toContain(`(refused: ${refused} (550 5.1.1 No such user here))`);
-      expect(named).toMatchObject({ recipient: refused.toLowerCase(), detail: '550 5.1.1 No such user here' });
+      // A copy's refusal is that copy's reply, so it names the relay that gave it (#relays-and-failover).
+      const relay = `(relay 127.0.0.1:${new URL(t.config.delivery.smtpUrl!).port})`;
+      expect(entry.detail).toContain(`(refused: ${refused} (550 5.1.1 No such user here ${relay}))`);
+      expect(named).toMatchObject({ recipient: refused.toLowerCase(), detail: `550 5.1.1 No such user here ${relay}` });
       expect(sink.acceptedFor(accepted.id).map((m) => m.to)).toEqual([[kept]]);
     },
     TIMEOUT,

@@ -89,7 +89,9 @@ describe('copy retries (one SMTP transaction per recipient)', () => {
       ]);
       expect(named.findIndex(([, recipient]) => recipient === gone)).toBe(3);
       expect(history[2].detail).toContain(`(pending: ${late} (`);
-      expect(history[2].detail).toMatch(new RegExp(`\\(refused: ${gone} \\(.*550 5\\.1\\.1 No such user here\\)\\)$`));
+      expect(history[2].detail).toMatch(
+        new RegExp(`\\(refused: ${gone} \\(.*550 5\\.1\\.1 No such user here \\(relay 127\\.0\\.0\\.1:\\d+\\)\\)\\)$`),
+      );
       expect(history[4].detail).toMatch(
         new RegExp(
           `^0 of the 1 pending copies accepted \\(1 in all\\), one per recipient \\(refused: ${late} \\(.*451.*, gave up after 2 attempts\\)\\)$`,

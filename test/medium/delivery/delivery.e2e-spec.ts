@@ -82,7 +82,7 @@ describe('delivery over SMTP', () => {
     });
     const delivered = await waitForStatus(t.http, userId, message.id, 'sent');
     expect(statuses(delivered)).toEqual(['queued', 'sending', 'sent']);
-    expect(delivered.statusHistory[2].detail).toMatch(/^250 2\.0\.0 Ok: queued as \d+$/);
+    expect(delivered.statusHistory[2].detail).toMatch(/^250 2\.0\.0 Ok: queued as \d+ \(relay 127\.0\.0\.1:\d+\)$/);
 
     const [mail] = sink.acceptedFor(message.id);
     expect(mail.from).toBe('billing@example.com');

@@ -155,7 +155,7 @@ describe('log lines (ROLE=all process, JSON on stdout)', () => {
         messageId: sentId,
         userId,
         attempt: 1,
-        detail: expect.stringMatching(/^250 2\.0\.0 Ok: queued as \d+$/),
+        detail: expect.stringMatching(/^250 2\.0\.0 Ok: queued as \d+ \(relay 127\.0\.0\.1:\d+\)$/),
       });
       // From the 250 to its commit: positive, and within the test's patience.
       expect(sent.recordedAfterMs).toBeGreaterThan(0);
