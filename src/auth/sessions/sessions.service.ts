@@ -18,6 +18,9 @@ import { countedAddress } from '../../platform/http/client-address';
 /** Accounts one address is tried in at a sign-in: a person in more picks the others with POST /session/account. */
 const ACCOUNTS_TRIED = 5;
 
+/** The accounts a session answer lists (docs/teams.md#several-accounts). */
+const ACCOUNTS_LISTED = 20;
+
 /** A session just started: the cookie's value (shown once) and what the answer says. */
 export interface StartedSession {
   token: string;
@@ -96,7 +99,17 @@ export class SessionsService {
     if (!(await this.sessions.start(uuidv7(), member.id, hash, this.lifetimes))) {
       throw new NoSessionError('The member was removed as its session began: it has no session.');
     }
-    return { token, body: { member: mapMember(member), account: { userId: member.accountId }, role: member.role } };
+    return { token, body: await this.describe(member) };
+  }
+
+  /** What a session answer says of `member`, with the accounts its address may switch to. */
+  private async describe(member: Member): Promise<SessionResponse> {
+    const memberships = await this.members.byAddress(member.email, ACCOUNTS_LISTED);
+    const accounts = memberships
+      .filter((m) => m.status === 'active')
+      .map((m) => ({ userId: m.accountId, role: m.role }))
+      .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+    return { member: mapMember(member), account: { userId: member.accountId }, role: member.role, accounts };
   }
 
   /** The caller of a request from `clientAddress` presenting the cookie `token`; undefined when no live session has it. */
@@ -117,7 +130,7 @@ export class SessionsService {
   async current(user: AuthUser): Promise<SessionResponse> {
     const member = user.member && (await this.members.byId(user.id, user.member.id));
     if (!member) throw new NoSessionError('Not signed in: this request carries no session cookie.');
-    return { member: mapMember(member), account: { userId: member.accountId }, role: member.role };
+    return this.describe(member);
   }
 
   /**

@@ -45,6 +45,7 @@ describe('invitations', () => {
       member: expect.objectContaining({ id, email, name: 'Grace Hopper', role: 'viewer', status: 'active' }),
       account: { userId: account },
       role: 'viewer',
+      accounts: [{ userId: account, role: 'viewer' }],
     });
     expect(accepted.body.member.joinedAt).not.toBeNull();
     expect(String(accepted.headers['set-cookie'])).toMatch(/; Secure/);

@@ -113,6 +113,7 @@ describe('sign-in with OIDC', () => {
       member: expect.objectContaining({ id, email, role: 'admin', status: 'active' }),
       account: { userId: account },
       role: 'admin',
+      accounts: [{ userId: account, role: 'admin' }],
     });
     expect(session.body.member.lastSignInAt).not.toBeNull();
     // The flow is over: its cookie is cleared with the answer.

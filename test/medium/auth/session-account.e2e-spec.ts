@@ -43,6 +43,11 @@ describe('POST /session/account', () => {
       member: expect.objectContaining({ id: secondId, email, role: 'admin', status: 'active' }),
       account: { userId: second },
       role: 'admin',
+      // Both memberships, by userId: what the console offers to switch between.
+      accounts: [
+        { userId: first, role: 'developer' },
+        { userId: second, role: 'admin' },
+      ].sort((a, b) => (a.userId < b.userId ? -1 : 1)),
     });
     const line = ([] as string[])
       .concat(switched.headers['set-cookie'])

@@ -41,6 +41,7 @@ describe('sessions', () => {
       member: expect.objectContaining({ id, email, role: 'viewer', status: 'active' }),
       account: { userId: account },
       role: 'viewer',
+      accounts: [{ userId: account, role: 'viewer' }],
     });
     expect(first.body.member.lastSignInAt).not.toBeNull();
     const line = ([] as string[]).concat(first.headers['set-cookie']).find((c) => c.startsWith('mailroom_session='))!;

@@ -34,6 +34,14 @@ export class SwitchAccountDto {
   userId!: string;
 }
 
+export class SessionAccountChoice {
+  @ApiProperty({ example: 'ada', description: "An account the same address is an active member of: a JWT's `sub`" })
+  userId!: string;
+
+  @ApiProperty({ enum: MEMBER_ROLES, description: 'Its role there' })
+  role!: MemberRole;
+}
+
 export class SessionResponse {
   @ApiProperty({ type: MemberResponse })
   member!: MemberResponse;
@@ -43,4 +51,11 @@ export class SessionResponse {
 
   @ApiProperty({ enum: MEMBER_ROLES })
   role!: MemberRole;
+
+  @ApiProperty({
+    type: [SessionAccountChoice],
+    description:
+      "Every account where the member's address is an active member, this one included, by userId (at most 20): those POST /session/account may switch to",
+  })
+  accounts!: SessionAccountChoice[];
 }
