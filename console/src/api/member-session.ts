@@ -32,6 +32,23 @@ export function useAcceptInvitation(token: string): (body: { password: string; n
     );
 }
 
+/** The queries of the signed-in identity itself, kept across an account switch (it sets them anew). */
+const IDENTITY_KEYS = new Set<unknown>([queryKeys.session[0], 'caller', queryKeys.signInMethods[0]]);
+
+/**
+ * POST /session/account: the same person moves to its membership of another account, in a new
+ * session (docs/teams.md#several-accounts). Every page's data was the other account's: reset, so
+ * that nothing of it shows under the new account while the pages load again.
+ */
+export function useSwitchAccount(): (userId: string) => Promise<void> {
+  const client = useQueryClient();
+  return async (userId) => {
+    const answer = await unwrap(api.POST('/session/account', { body: { userId } }));
+    await holdCookieSession(client, answer);
+    await client.resetQueries({ predicate: (query) => !IDENTITY_KEYS.has(query.queryKey[0]) });
+  };
+}
+
 /**
  * At load, with no key in this tab: whether the browser holds a session cookie (GET /session; 401
  * means signed out). Any other failure is thrown for the page to offer a retry.

@@ -1,8 +1,54 @@
-import type { ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { useCaller, useMemberSession } from '../api/caller';
-import { signOut } from '../api/member-session';
+import { useCaller, useMemberSession, type MemberSession } from '../api/caller';
+import { signOut, useSwitchAccount } from '../api/member-session';
 import { NAVIGATION } from './navigation';
+
+/**
+ * A member of several accounts moves to another (docs/teams.md#several-accounts): chosen, then
+ * switched with the button, so that moving through the list with the arrow keys switches nothing.
+ */
+function AccountSwitch({ member }: { member: MemberSession }) {
+  const current = member.account.userId;
+  const [choice, setChoice] = useState(current);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const switchAccount = useSwitchAccount();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await switchAccount(choice);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="account-switch" onSubmit={(event) => void submit(event)}>
+      <label>
+        <span className="visually-hidden">Account</span>
+        <select value={choice} onChange={(event) => setChoice(event.target.value)} disabled={busy}>
+          {member.accounts.map((account) => (
+            <option key={account.userId} value={account.userId}>
+              {account.userId} ({account.role})
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={busy || choice === current}>
+        {busy ? 'Switching…' : 'Switch'}
+      </button>
+      {error && (
+        <span role="alert" className="error small">
+          {error}
+        </span>
+      )}
+    </form>
+  );
+}
 
 /** Who is signed in: a member's address, role and account; a key's or JWT's account and kind. */
 function Who() {
@@ -14,6 +60,7 @@ function Who() {
         <span>{member.member.email}</span>
         <span>· {member.role}</span>
         <span>· account {member.account.userId}</span>
+        {member.accounts.length > 1 && <AccountSwitch key={member.account.userId} member={member} />}
       </span>
     );
   if (!caller || caller.credential === 'session') return null;

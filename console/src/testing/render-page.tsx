@@ -31,6 +31,7 @@ export function aMemberSession(role: Role): MemberSession {
     },
     account: { userId: 'user-1' },
     role,
+    accounts: [{ userId: 'user-1', role }],
   };
 }
 
