@@ -14,7 +14,7 @@ export { RateLimitCounterEntity } from './rate-limit/entities/rate-limit-counter
 export { MemberEntity } from './members/entities/member.entity';
 export { FirstOwnerInvitation } from './members/first-owner-invitation';
 export type { FirstOwnerLink } from './members/first-owner-invitation';
-export { SystemMail } from './members/system-mail';
+export { SYSTEM_ACCOUNT_ID, SystemMail } from './members/system-mail';
 export type { SystemMessage } from './members/system-mail';
 export { PasswordResetEntity } from './password-reset/entities/password-reset.entity';
 export { MessageBudget } from './rate-limit/message-budget';

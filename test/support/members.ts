@@ -1,27 +1,34 @@
+import { SYSTEM_ACCOUNT_ID } from '../../src/auth';
 import type { TestApp } from './test-app';
 import { bearer } from './tokens';
 
 export const PASSWORD = 'correct horse battery staple';
 
-/** The invitation token of the latest invitation mail to `email` in `accountId`'s messages. */
-export async function invitationToken(t: TestApp, accountId: string, email: string): Promise<string> {
-  const [mail]: { text: string }[] = await t.db.query(
-    `SELECT text FROM messages WHERE user_id = $1 AND $2 = ANY(recipients) ORDER BY id DESC LIMIT 1`,
-    [accountId, email],
+/**
+ * The latest system mail (a message of SYSTEM_ACCOUNT_ID, never of the account it concerns) to
+ * `email` about `accountId` (its text names the account) with `subject`.
+ */
+async function systemMailText(t: TestApp, accountId: string, email: string, subject: string): Promise<string> {
+  const mails: { text: string }[] = await t.db.query(
+    `SELECT text FROM messages WHERE user_id = $1 AND $2 = ANY(recipients) AND subject = $3 ORDER BY id DESC LIMIT 20`,
+    [SYSTEM_ACCOUNT_ID, email, subject],
   );
-  const token = /\/console\/invitation\/([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
-  if (!token) throw new Error(`No invitation mail to ${email} in ${accountId}`);
+  const named = [' ', '.'].map((end) => `Mailroom account ${accountId}${end}`);
+  return mails.find((mail) => named.some((name) => mail.text.includes(name)))?.text ?? '';
+}
+
+/** The invitation token of the latest invitation mail to `email` into `accountId`. */
+export async function invitationToken(t: TestApp, accountId: string, email: string): Promise<string> {
+  const text = await systemMailText(t, accountId, email, 'You are invited to Mailroom');
+  const token = /\/console\/invitation\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
+  if (!token) throw new Error(`No invitation mail to ${email} for ${accountId}`);
   return token;
 }
 
-/** The token of the latest password reset mail to `email` in `accountId`'s messages; undefined when none came. */
+/** The token of the latest password reset mail to `email` for `accountId`; undefined when none came. */
 export async function passwordResetToken(t: TestApp, accountId: string, email: string): Promise<string | undefined> {
-  const [mail]: { text: string }[] = await t.db.query(
-    `SELECT text FROM messages WHERE user_id = $1 AND $2 = ANY(recipients) AND subject = 'Reset your Mailroom password'
-     ORDER BY id DESC LIMIT 1`,
-    [accountId, email],
-  );
-  return /\/console\/password-reset\/([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
+  const text = await systemMailText(t, accountId, email, 'Reset your Mailroom password');
+  return /\/console\/password-reset\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
 }
 
 /** The `name=value` of the session cookie a response set. */

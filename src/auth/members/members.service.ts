@@ -58,7 +58,7 @@ export class MembersService {
         detail: { email: m.email, role: m.role },
       }),
     );
-    await this.mail.send(user.id, {
+    await this.mail.send({
       from: this.config.teams.systemMailFrom,
       to: member.email,
       subject: 'You are invited to Mailroom',

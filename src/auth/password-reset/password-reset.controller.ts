@@ -26,12 +26,11 @@ export class PasswordResetController {
     summary: 'Mail a password reset link to the address, in every account where it is an active member',
     description: 'The same answer, in the same time, whether or not the address is a member: the mail goes after it.',
   })
-  @ApiAcceptedResponse({ description: 'Accepted: a member of that address gets a link valid 30 minutes' })
-  @ApiProblemResponses(400, 415, {
-    status: 429,
-    when: '10 resets asked for the address, or 50 by the client, in 15 minutes',
-    detail: 'Too many password resets; retry after 840 s.',
+  @ApiAcceptedResponse({
+    description:
+      'Accepted: a member of that address gets a link valid 30 minutes (none past 10 requests for the address, or 50 by the client, in 15 minutes: the answer is the same)',
   })
+  @ApiProblemResponses(400, 415)
   async request(@Body() body: RequestPasswordResetDto, @Req() request: Request): Promise<void> {
     await this.resets.request(body.email, clientAddressOfRequest(request, this.config.trustedProxies));
   }

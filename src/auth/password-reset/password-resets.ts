@@ -36,9 +36,13 @@ export class PasswordResets implements OnModuleDestroy {
     private readonly config: AppConfig,
   ) {}
 
-  /** POST /password-reset: counted (429 past the allowance), then the links are mailed in the background. */
+  /**
+   * POST /password-reset: counted, then the links are mailed in the background. Past the allowance
+   * nothing is mailed, and the answer is the same 202: the contract answers a reset request alike
+   * in every case, so that it tells nothing about the address.
+   */
   async request(email: string, clientAddress: string): Promise<void> {
-    await this.throttle.take(email, countedAddress(clientAddress));
+    if (!(await this.throttle.take(email, countedAddress(clientAddress)))) return;
     const work: Promise<void> = this.mailLinks(email)
       .catch((err: unknown) => this.logger.warn({ err }, 'Could not mail a password reset'))
       .finally(() => this.mailing.delete(work));
@@ -80,7 +84,7 @@ export class PasswordResets implements OnModuleDestroy {
   private async mailLink(member: Member): Promise<void> {
     const { token, hash } = newOpaqueToken();
     await this.resets.create(uuidv7(), member.id, hash, RESET_VALID_MINUTES);
-    await this.mail.send(member.accountId, {
+    await this.mail.send({
       from: this.config.teams.systemMailFrom,
       to: member.email,
       subject: 'Reset your Mailroom password',

@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { RateLimitCountersRepository } from '../rate-limit/rate-limit-counters.repository';
+import { takeFromEach, type WindowRefusal } from '../rate-limit/take-from-each';
 
-const WINDOW_MS = 15 * 60_000;
+export const WINDOW_MS = 15 * 60_000;
 /** Failed sign-ins per address and per client address in the window (docs/teams.md#signing-in). */
 export const FAILED_SIGN_INS_PER_EMAIL = 10;
 export const FAILED_SIGN_INS_PER_CLIENT = 50;
-
-/** Where a refused sign-in stands: refused for `retryAfterSeconds` more. */
-export interface SignInRefusal {
-  limit: number;
-  retryAfterSeconds: number;
-}
 
 /**
  * Failed sign-ins counted in the shared rate-limit counters, so that every API process refuses
@@ -24,22 +19,15 @@ export class SignInThrottle {
   constructor(private readonly counters: RateLimitCountersRepository) {}
 
   /** Takes a try of the address's and of the client's; a refusal, taking none, when either has none left. */
-  async take(email: string, client: string): Promise<SignInRefusal | undefined> {
-    const checks: [string, number][] = [
-      [emailCounter(email), FAILED_SIGN_INS_PER_EMAIL],
-      [clientCounter(client), FAILED_SIGN_INS_PER_CLIENT],
-    ];
-    const taken: string[] = [];
-    for (const [counter, limit] of checks) {
-      const window = await this.counters.charge(counter, 1, WINDOW_MS, limit);
-      if (window?.spent) {
-        taken.push(counter);
-        continue;
-      }
-      await this.counters.refund(taken);
-      return { limit, retryAfterSeconds: Math.max(1, Math.ceil((window?.msLeft ?? WINDOW_MS) / 1000)) };
-    }
-    return undefined;
+  take(email: string, client: string): Promise<WindowRefusal | undefined> {
+    return takeFromEach(
+      this.counters,
+      [
+        [emailCounter(email), FAILED_SIGN_INS_PER_EMAIL],
+        [clientCounter(client), FAILED_SIGN_INS_PER_CLIENT],
+      ],
+      WINDOW_MS,
+    );
   }
 
   /** A sign-in that succeeded gives its try back: only failures count. */

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { SystemMail, type SystemMessage } from '../../auth';
+import { SYSTEM_ACCOUNT_ID, SystemMail, type SystemMessage } from '../../auth';
 import { MessageIntake } from '../intake/message-intake';
 
-/** auth's own mail (invitations) accepted by the intake as any message of the account, delivered like one. */
+/** auth's own mail (invitations, password resets) accepted by the intake as a message of the system account, delivered like any. */
 @Injectable()
 export class IntakeSystemMail extends SystemMail {
   constructor(private readonly intake: MessageIntake) {
     super();
   }
 
-  async send(accountId: string, message: SystemMessage): Promise<void> {
-    await this.intake.accept(accountId, {
+  async send(message: SystemMessage): Promise<void> {
+    await this.intake.accept(SYSTEM_ACCOUNT_ID, {
       sender: message.from,
       to: [message.to],
       subject: message.subject,

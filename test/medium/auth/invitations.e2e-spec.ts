@@ -1,6 +1,7 @@
 // Invitations (docs/teams.md#invitations): the mail from SYSTEM_MAIL_FROM with its link, delivered like
 // any message; a token works once and for 7 days, and a used, expired, forged or withdrawn one is
 // 404 alike; the password's bounds (12..256) and the name's (1..100), at the bound and one past.
+import { SYSTEM_ACCOUNT_ID } from '../../../src/auth';
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';
 import { invitationToken, PASSWORD, sessionCookieOf } from '../../support/members';
@@ -23,16 +24,19 @@ describe('invitations', () => {
   const accept = (token: string, body: Record<string, unknown>) =>
     t.http.post(`/invitations/${token}/accept`).send(body);
 
-  it('mails the link from SYSTEM_MAIL_FROM as a message of the account', async () => {
+  it('mails the link from SYSTEM_MAIL_FROM as a message of the system account, which the inviting account cannot read', async () => {
     const { account, email, token } = await invite();
 
     const [mail]: { sender: string; subject: string; text: string }[] = await t.db.query(
       `SELECT sender, subject, text FROM messages WHERE user_id = $1 AND $2 = ANY(recipients)`,
-      [account, email],
+      [SYSTEM_ACCOUNT_ID, email],
     );
     expect(mail.subject).toBe('You are invited to Mailroom');
     expect(mail.text).toContain(`https://mail.example.com/console/invitation/${token}`);
     expect(mail.sender).toBe('Mailroom <no-reply@mail.example.com>');
+    // Whoever reads the inviting account (a viewer, a key with read) must not accept in the invitee's name.
+    const listed = await t.http.get('/user/messages').query({ take: 100 }).set(bearer(account)).expect(200);
+    expect(listed.body.messages).toEqual([]);
   });
 
   it('signs the new member in (a Secure cookie under https) and works once: the second time is 404', async () => {
