@@ -1,11 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../platform/config/app-config';
-import { ScheduledTask } from '../platform/scheduled-task';
+import { RetentionTask } from '../platform/retention-task';
 import { MembersRepository } from './members/members.repository';
 import { PasswordResetsRepository } from './password-reset/password-resets.repository';
 import { SessionsRepository } from './sessions/sessions.repository';
 
-const EVERY_MS = 10 * 60_000;
 /** Rows per statement: small, so that no lock is held for long. */
 const BATCH = 1_000;
 
@@ -19,31 +18,29 @@ export interface SweepCounts {
 /**
  * Forgets what can no longer be used (docs/teams.md#what-is-forgotten): ended sessions, the tokens
  * of expired invitations, expired password resets. Each is refused already by its own check; this
- * keeps the tables from growing with them, and keeps no hash longer than it is useful. Run by the
- * processes that run the retention tasks (workers and ROLE=all), at start and every 10 minutes.
+ * keeps the tables from growing with them, and keeps no hash longer than it is useful. Run by
+ * worker processes (and ROLE=all) whatever MESSAGE_RETENTION_DAYS says, at start and every 10 minutes.
  */
 @Injectable()
-export class ExpiredTokensSweep implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(ExpiredTokensSweep.name);
-  private readonly schedule = new ScheduledTask(() => this.sweepAndLog(), {
-    everyMs: EVERY_MS,
-    firstRun: 'at-start',
-    onError: (err) => this.logger.warn({ err }, 'Could not forget expired sessions and tokens'),
-  });
+export class ExpiredTokensSweep extends RetentionTask {
+  protected readonly what = 'ended sessions and expired tokens';
 
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly members: MembersRepository,
     private readonly resets: PasswordResetsRepository,
-    private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.role !== 'api') this.schedule.start();
+    config: AppConfig,
+  ) {
+    super(config);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.schedule.stop();
+  protected override runs(): boolean {
+    return this.config.role !== 'api';
+  }
+
+  async purge(): Promise<number> {
+    const counts = await this.sweep();
+    return counts.sessions + counts.invitations + counts.passwordResets;
   }
 
   /** One sweep, in batches until each kind is done or the process stops. */
@@ -53,22 +50,9 @@ export class ExpiredTokensSweep implements OnApplicationBootstrap, OnModuleDestr
       maxHours: this.config.teams.sessionMaxHours,
     };
     return {
-      sessions: await this.inBatches((limit) => this.sessions.forgetEnded(lifetimes, limit)),
-      invitations: await this.inBatches((limit) => this.members.forgetExpiredInvitations(limit)),
-      passwordResets: await this.inBatches((limit) => this.resets.forgetExpired(limit)),
+      sessions: await this.inBatches(BATCH, (limit) => this.sessions.forgetEnded(lifetimes, limit)),
+      invitations: await this.inBatches(BATCH, (limit) => this.members.forgetExpiredInvitations(limit)),
+      passwordResets: await this.inBatches(BATCH, (limit) => this.resets.forgetExpired(limit)),
     };
-  }
-
-  private async inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
-    let total = 0;
-    for (let n = BATCH; n === BATCH && !this.schedule.signal.aborted; total += n) n = await batch(BATCH);
-    return total;
-  }
-
-  private async sweepAndLog(): Promise<void> {
-    const counts = await this.sweep();
-    if (counts.sessions + counts.invitations + counts.passwordResets > 0) {
-      this.logger.log(counts, 'Forgot ended sessions, expired invitations’ tokens and expired password resets');
-    }
   }
 }

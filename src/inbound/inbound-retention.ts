@@ -12,7 +12,7 @@ const PURGE_BATCH = 100;
  */
 @Injectable()
 export class InboundRetention extends RetentionTask {
-  protected readonly what = 'inbound mails';
+  protected readonly what = 'inbound mails past the retention window';
 
   constructor(
     private readonly inbound: InboundRepository,

@@ -23,7 +23,7 @@ export const PURGE_LOCK = [0x636e7473, 2];
  */
 @Injectable()
 export class MessageRetention extends RetentionTask {
-  protected readonly what = 'messages';
+  protected readonly what = 'messages past the retention window';
 
   constructor(
     private readonly database: Database,

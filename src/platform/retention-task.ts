@@ -14,20 +14,21 @@ export function retentionCutoff(days: number, now = new Date()): Date {
 }
 
 /**
- * MESSAGE_RETENTION_DAYS applied to one kind of row: worker processes (never API-only ones) run
+ * MESSAGE_RETENTION_DAYS applied to one kind of row (or another rule of how long rows are kept:
+ * `runs`): worker processes (never API-only ones) run
  * `purge` at start and every 10 minutes when a retention is set, log what it deleted, and wait for
  * a purge in progress at shutdown. A subclass says what it purges and how; `inBatches` is the loop
  * most need: small transactions that lock only the rows they delete, stopping between two once the
  * process stops.
  */
 export abstract class RetentionTask implements OnApplicationBootstrap, OnModuleDestroy {
-  /** What the rows are, plural, for the log: "audit log entries". */
+  /** What the rows are, plural, for the log: "audit log entries past the retention window". */
   protected abstract readonly what: string;
   private readonly logger = new Logger(this.constructor.name);
   protected readonly schedule = new ScheduledTask(() => this.purgeAndLog(), {
     everyMs: EVERY_MS,
     firstRun: 'at-start',
-    onError: (err) => this.logger.warn({ err }, `Could not purge ${this.what} past the retention window`),
+    onError: (err) => this.logger.warn({ err }, `Could not purge ${this.what}`),
   });
 
   constructor(protected readonly config: AppConfig) {}
@@ -36,8 +37,12 @@ export abstract class RetentionTask implements OnApplicationBootstrap, OnModuleD
   abstract purge(now?: Date): Promise<number>;
 
   onApplicationBootstrap(): void {
-    if (this.config.role === 'api' || this.config.retentionDays === undefined) return;
-    this.schedule.start();
+    if (this.runs()) this.schedule.start();
+  }
+
+  /** Whether this process purges: a worker (or ROLE=all) when MESSAGE_RETENTION_DAYS is set. */
+  protected runs(): boolean {
+    return this.config.role !== 'api' && this.config.retentionDays !== undefined;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -58,6 +63,6 @@ export abstract class RetentionTask implements OnApplicationBootstrap, OnModuleD
 
   private async purgeAndLog(): Promise<void> {
     const purged = await this.purge();
-    if (purged > 0) this.logger.log({ purged }, `Purged ${purged} ${this.what} past the retention window`);
+    if (purged > 0) this.logger.log({ purged }, `Purged ${purged} ${this.what}`);
   }
 }

@@ -15,7 +15,7 @@ const PURGE_BATCH = 1_000;
  */
 @Injectable()
 export class WebhookRetention extends RetentionTask {
-  protected readonly what = 'account-event deliveries';
+  protected readonly what = 'account-event deliveries past the retention window';
 
   constructor(
     private readonly events: WebhookEventsRepository,

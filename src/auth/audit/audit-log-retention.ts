@@ -9,7 +9,7 @@ const PURGE_BATCH = 1_000;
 /** The audit log is retained like messages (docs/teams.md#audit-log): entries written before the window go. */
 @Injectable()
 export class AuditLogRetention extends RetentionTask {
-  protected readonly what = 'audit log entries';
+  protected readonly what = 'audit log entries past the retention window';
 
   constructor(
     private readonly entries: AuditLogRepository,
