@@ -7,8 +7,26 @@ import type { MemberRole } from './member-role';
 const UNIQUE_VIOLATION = '23505';
 // Advisory lock space of an account's members (the other half is the account's hash): the last-owner rule.
 const MEMBERS_LOCK = 0x6d656d62;
-const COLUMNS = `id, account_id AS "accountId", email, name, role, status, invitation_expires_at AS "invitationExpiresAt",
-  invited_at AS "invitedAt", invited_by AS "invitedBy", joined_at AS "joinedAt", last_sign_in_at AS "lastSignInAt"`;
+/** A Member's columns, of the table aliased `alias` when given (password resets join members). */
+export const memberColumns = (alias?: string): string =>
+  [
+    'id',
+    'account_id AS "accountId"',
+    'email',
+    'name',
+    'role',
+    'status',
+    'invitation_expires_at AS "invitationExpiresAt"',
+    'invited_at AS "invitedAt"',
+    'invited_by AS "invitedBy"',
+    'joined_at AS "joinedAt"',
+    'last_sign_in_at AS "lastSignInAt"',
+  ]
+    .map((column) => (alias ? `${alias}.${column}` : column))
+    .join(', ');
+const COLUMNS = memberColumns();
+/** Accounts one address is tried, listed or mailed in at once: a sign-in, an OIDC sign-in, a password reset. */
+export const ACCOUNTS_PER_ADDRESS = 5;
 
 export type Member = Omit<MemberEntity, 'passwordHash' | 'invitationHash'>;
 export type NewInvitation = Pick<MemberEntity, 'id' | 'accountId' | 'email' | 'role' | 'invitedBy'> & {

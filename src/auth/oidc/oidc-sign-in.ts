@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AuditLog } from '../audit/audit-log';
 import { memberCaller } from '../members/member-caller';
-import { MembersRepository, type Member } from '../members/members.repository';
+import { ACCOUNTS_PER_ADDRESS, MembersRepository, type Member } from '../members/members.repository';
 import type { StartedSession } from '../sessions/sessions.service';
 import { SessionsService } from '../sessions/sessions.service';
 import type { OidcRefusal } from './oidc-pages';
 import { OidcExchangeError, OidcProviderClient, type OidcFlow } from './oidc-provider-client';
-
-/** Accounts looked at for one address, as POST /session tries at most so many. */
-const ACCOUNTS_TRIED = 5;
 
 /** How a callback ended: a session, or why not. */
 export type OidcOutcome = { session: StartedSession } | { refused: OidcRefusal };
@@ -50,7 +47,7 @@ export class OidcSignIn {
         detail: { email: m.email, role: m.role, method: 'oidc' },
       }),
     );
-    const member = (await this.members.byAddress(email, ACCOUNTS_TRIED)).find((m) => m.status === 'active');
+    const member = (await this.members.byAddress(email, ACCOUNTS_PER_ADDRESS)).find((m) => m.status === 'active');
     if (!member) {
       // An invitation that expired is the only kind of member left here; its account is told.
       await this.recordFailure(email, clientAddress, 'no_invitation');
@@ -71,7 +68,7 @@ export class OidcSignIn {
 
   /** `member.sign_in_failed` in every account where the address is a member or invited; no account, no entry. */
   private async recordFailure(email: string, clientAddress: string, reason: string): Promise<void> {
-    const known: Member[] = await this.members.byAddress(email, ACCOUNTS_TRIED);
+    const known: Member[] = await this.members.byAddress(email, ACCOUNTS_PER_ADDRESS);
     for (const candidate of known) {
       await this.members.recordFailedSignIn(candidate, (manager, m) =>
         this.audit.record(manager, {

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database';
-import type { AlsoInTransaction, Member } from '../members/members.repository';
+import { memberColumns, type AlsoInTransaction, type Member } from '../members/members.repository';
 
-const MEMBER_COLUMNS = `m.id, m.account_id AS "accountId", m.email, m.name, m.role, m.status,
-  m.invitation_expires_at AS "invitationExpiresAt", m.invited_at AS "invitedAt", m.invited_by AS "invitedBy",
-  m.joined_at AS "joinedAt", m.last_sign_in_at AS "lastSignInAt"`;
+const MEMBER_COLUMNS = memberColumns('m');
 
 /**
  * Pending password resets (docs/teams.md#password-reset), by the SHA-256 of their link's token.

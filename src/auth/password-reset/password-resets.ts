@@ -5,7 +5,7 @@ import { countedAddress } from '../../platform/http/client-address';
 import { NotFoundError } from '../../platform/problem/problem.errors';
 import { AuditLog } from '../audit/audit-log';
 import { memberCaller } from '../members/member-caller';
-import type { Member } from '../members/members.repository';
+import { ACCOUNTS_PER_ADDRESS, type Member } from '../members/members.repository';
 import { PasswordHasher } from '../members/password-hasher';
 import { SystemMail } from '../members/system-mail';
 import { hashOfToken, newOpaqueToken } from '../opaque-token';
@@ -14,8 +14,6 @@ import { PasswordResetsRepository } from './password-resets.repository';
 
 /** A reset link is valid this long (docs/teams.md#password-reset). */
 export const RESET_VALID_MINUTES = 30;
-/** Accounts one address is mailed a link for at most, as many as a sign-in tries. */
-const ACCOUNTS_MAILED = 5;
 
 /**
  * Password resets (docs/teams.md#password-reset). A request is answered before anything is looked
@@ -78,7 +76,7 @@ export class PasswordResets implements OnModuleDestroy {
 
   /** One link per account where the address is an active member, each resetting that account's member only. */
   private async mailLinks(email: string): Promise<void> {
-    for (const member of await this.resets.activeMembers(email, ACCOUNTS_MAILED)) await this.mailLink(member);
+    for (const member of await this.resets.activeMembers(email, ACCOUNTS_PER_ADDRESS)) await this.mailLink(member);
   }
 
   private async mailLink(member: Member): Promise<void> {

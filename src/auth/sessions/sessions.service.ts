@@ -4,7 +4,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { NotFoundError, RateLimitedError } from '../../platform/problem/problem.errors';
 import type { AuthUser } from '../auth-user';
 import { mapMember } from '../members/map-member';
-import { MembersRepository, type Member } from '../members/members.repository';
+import { ACCOUNTS_PER_ADDRESS, MembersRepository, type Member } from '../members/members.repository';
 import { PasswordHasher } from '../members/password-hasher';
 import { hashOfToken, newOpaqueToken } from '../opaque-token';
 import type { SessionResponse, SignInDto, SwitchAccountDto } from './dto/session.dto';
@@ -14,9 +14,6 @@ import { SignInThrottle } from './sign-in-throttle';
 import { AuditLog } from '../audit/audit-log';
 import { memberCaller } from '../members/member-caller';
 import { countedAddress } from '../../platform/http/client-address';
-
-/** Accounts one address is tried in at a sign-in: a person in more picks the others with POST /session/account. */
-const ACCOUNTS_TRIED = 5;
 
 /** The accounts a session answer lists (docs/teams.md#several-accounts). */
 const ACCOUNTS_LISTED = 20;
@@ -54,7 +51,7 @@ export class SessionsService {
         `Too many failed sign-ins; retry after ${refusal.retryAfterSeconds} s.`,
       );
     }
-    const candidates = await this.members.signInCandidates(email, ACCOUNTS_TRIED);
+    const candidates = await this.members.signInCandidates(email, ACCOUNTS_PER_ADDRESS);
     let member: Member | undefined;
     if (candidates.length === 0) await this.passwords.verify(undefined, password);
     for (const candidate of candidates) {
