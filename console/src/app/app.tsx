@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { useSession } from '../api/caller';
 import { session } from '../api/session';
@@ -10,10 +10,21 @@ import { Layout } from './layout';
 import { queryClient } from './query-client';
 import { AppRoutes } from './routes';
 
-// Public, as the invitation mail's link leads there signed out; its own chunk like every page.
+// Public, as the invitation and password reset mails' links lead there signed out; each its own chunk like every page.
 const InvitationPage = lazy(() =>
   import('../features/invitation/invitation-page').then((m) => ({ default: m.InvitationPage })),
 );
+const RequestResetPage = lazy(() =>
+  import('../features/password-reset/request-reset-page').then((m) => ({ default: m.RequestResetPage })),
+);
+const NewPasswordPage = lazy(() =>
+  import('../features/password-reset/new-password-page').then((m) => ({ default: m.NewPasswordPage })),
+);
+
+/** A page open to anyone, outside the sign-in gate. */
+function Public({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading what="the page" delayed />}>{children}</Suspense>;
+}
 
 const isSignedIn = (): boolean => session.get().mode === 'key' || session.get().mode === 'cookie';
 let wasSignedIn = isSignedIn();
@@ -60,9 +71,25 @@ export function App() {
           <Route
             path="invitation/:token"
             element={
-              <Suspense fallback={<Loading what="the page" delayed />}>
+              <Public>
                 <InvitationPage />
-              </Suspense>
+              </Public>
+            }
+          />
+          <Route
+            path="password-reset"
+            element={
+              <Public>
+                <RequestResetPage />
+              </Public>
+            }
+          />
+          <Route
+            path="password-reset/:token"
+            element={
+              <Public>
+                <NewPasswordPage />
+              </Public>
             }
           />
           <Route path="*" element={<Gate />} />

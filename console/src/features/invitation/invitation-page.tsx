@@ -2,9 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useAcceptInvitation } from '../../api/member-session';
+import { MIN_PASSWORD, NewPasswordField, TOO_SHORT } from '../../components/new-password-field';
 
-const MIN_PASSWORD = 12;
-const MAX_PASSWORD = 256;
 const MAX_NAME = 100;
 
 const GONE = 'This invitation was used, has expired or was withdrawn. Ask whoever invited you for a new one.';
@@ -25,7 +24,7 @@ export function InvitationPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (password.length < MIN_PASSWORD) return setError(`The password needs at least ${MIN_PASSWORD} characters.`);
+    if (password.length < MIN_PASSWORD) return setError(TOO_SHORT);
     setPending(true);
     setError(null);
     try {
@@ -54,23 +53,13 @@ export function InvitationPage() {
         ) : (
           <form onSubmit={(event) => void submit(event)} aria-label="Accept the invitation">
             <p className="muted">Choose the password you will sign in with.</p>
-            <label htmlFor="invitation-password">Password</label>
-            <input
+            <NewPasswordField
               id="invitation-password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD}
-              maxLength={MAX_PASSWORD}
+              label="Password"
               value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              aria-describedby="invitation-password-hint"
-              aria-invalid={error ? true : undefined}
+              onChange={setPassword}
+              errorId={error ? 'invitation-error' : undefined}
             />
-            <p id="invitation-password-hint" className="muted small">
-              {MIN_PASSWORD} to {MAX_PASSWORD} characters; a few words you remember make a good one.
-            </p>
             <label htmlFor="invitation-name">Name (optional)</label>
             <input
               id="invitation-name"
@@ -81,7 +70,7 @@ export function InvitationPage() {
               onChange={(event) => setName(event.target.value)}
             />
             {error && (
-              <p className="inline-error" role="alert">
+              <p id="invitation-error" className="inline-error" role="alert">
                 {error}
               </p>
             )}

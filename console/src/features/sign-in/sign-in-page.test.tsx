@@ -2,15 +2,27 @@ import { describe, expect, it } from '@jest/globals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { session } from '../../api/session';
 import { answer, on, problem, requestsTo } from '../../testing/mock-api';
 import { aMemberSession } from '../../testing/render-page';
 import { SignInPage } from './sign-in-page';
 
+/** Where "Forgot your password?" leads, and the address it carried there. */
+function ResetProbe() {
+  const { email } = useLocation().state as { email: string };
+  return <p>{`The reset page, for ${email}`}</p>;
+}
+
 const show = (reason: 'signed-out' | 'expired' | null = null, last: 'key' | 'cookie' | null = null) =>
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SignInPage reason={reason} last={last} />
+      <MemoryRouter>
+        <Routes>
+          <Route path="/" element={<SignInPage reason={reason} last={last} />} />
+          <Route path="/password-reset" element={<ResetProbe />} />
+        </Routes>
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 
@@ -71,6 +83,15 @@ describe('the sign-in page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('retry after 840 s');
     expect(session.get().mode).not.toBe('cookie');
+  });
+
+  it('leads from "Forgot your password?" to the reset page, with the address typed so far', async () => {
+    noMethodsRoute();
+    show();
+    await userEvent.type(screen.getByLabelText('Email'), ' grace@example.com ');
+    await userEvent.click(screen.getByRole('link', { name: 'Forgot your password?' }));
+    expect(await screen.findByText('The reset page, for grace@example.com')).toBeInTheDocument();
+    expect(requestsTo('/session')).toHaveLength(0);
   });
 
   it('waits for the API before keeping a key', async () => {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useSignInMethods } from '../../api/member-session';
 import type { SignedOutReason } from '../../api/session';
+import { PasswordSignInForm } from '../../components/password-sign-in-form';
 import { KeyForm } from './key-form';
-import { PasswordForm } from './password-form';
 
 type Way = 'key' | 'cookie';
 
@@ -18,8 +18,9 @@ const REASONS: Record<SignedOutReason, Record<Way, string>> = {
 };
 
 /**
- * Sign-in (docs/teams.md#signing-in): a member's email and password first, the identity provider
- * when the API offers one, and "Sign in with a key" for an API key or JWT kept in this tab.
+ * Sign-in (docs/teams.md#signing-in): a member's email and password first (with "Forgot your
+ * password?"), the identity provider when the API offers one, and "Sign in with a key" for an API
+ * key or JWT kept in this tab.
  */
 export function SignInPage({ reason, last = null }: { reason: SignedOutReason | null; last?: Way | null }) {
   const [way, setWay] = useState<Way>(last ?? 'cookie');
@@ -38,7 +39,7 @@ export function SignInPage({ reason, last = null }: { reason: SignedOutReason | 
         {reason && <p className="inline-note">{REASONS[reason][last ?? way]}</p>}
         {way === 'cookie' ? (
           <>
-            <PasswordForm focus={switched} />
+            <PasswordSignInForm focus={switched} forgotLink />
             {methods?.oidc && (
               <a className="button" href="/session/oidc">
                 Sign in with single sign-on

@@ -1,12 +1,24 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { usePasswordSignIn } from '../../api/member-session';
+import { Link } from 'react-router';
+import { usePasswordSignIn } from '../api/member-session';
 
 /**
  * A member's email and password (docs/teams.md#signing-in): the API answers with the session
  * cookie, which the browser keeps where no script reads it. A refusal shows the API's detail; a
- * 429 says how long to wait.
+ * 429 says how long to wait. Shared by sign-in and the end of a password reset, which does not sign in.
  */
-export function PasswordForm({ focus = false }: { focus?: boolean }) {
+export function PasswordSignInForm({
+  focus = false,
+  forgotLink = false,
+  onSignedIn,
+}: {
+  /** The reader chose this way just now: the email field takes the focus. */
+  focus?: boolean;
+  /** "Forgot your password?", carrying the address typed so far to the page that mails a link. */
+  forgotLink?: boolean;
+  /** Called once signed in, for a page the console does not replace by itself on sign-in. */
+  onSignedIn?: () => void;
+}) {
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (focus) first.current?.focus();
@@ -23,6 +35,7 @@ export function PasswordForm({ focus = false }: { focus?: boolean }) {
     setError(null);
     try {
       await signIn({ email: email.trim(), password });
+      onSignedIn?.();
     } catch (failure) {
       setError((failure as Error).message);
       setPending(false);
@@ -64,6 +77,11 @@ export function PasswordForm({ focus = false }: { focus?: boolean }) {
       <button type="submit" className="primary" disabled={pending}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
+      {forgotLink && (
+        <Link className="forgot-link" to="/password-reset" state={{ email: email.trim() }}>
+          Forgot your password?
+        </Link>
+      )}
     </form>
   );
 }
