@@ -58,16 +58,16 @@ describe('the password reset request page', () => {
     expect(requestsTo('/password-reset')).toHaveLength(1);
   });
 
-  it("shows a 429 with the API's wait, and keeps the address to try later", async () => {
-    problem('POST /password-reset', 429, 'Too many password resets; retry after 840 s.');
+  it("shows the API's refusal at the field, and keeps the address to correct", async () => {
+    problem('POST /password-reset', 400, 'email must be an email address.');
     show('grace@example.com');
     await ask();
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Too many password resets; retry after 840 s.');
+    expect(alert).toHaveTextContent('email must be an email address.');
     const field = screen.getByLabelText('Email');
     expect(field).toHaveFocus();
     expect(field).toHaveAttribute('aria-invalid', 'true');
-    expect(field).toHaveAccessibleDescription('Too many password resets; retry after 840 s.');
+    expect(field).toHaveAccessibleDescription('email must be an email address.');
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Email me a link' })).toBeEnabled();
   });

@@ -40,7 +40,7 @@ export function RequestResetPage() {
       await requestPasswordReset(address);
       setSentTo(address);
     } catch (failure) {
-      // A 429 names its wait; the reader corrects or waits from the field.
+      // The API's refusal (an address it cannot take) is the field's; the reader corrects it there.
       setError((failure as Error).message);
       field.current?.focus();
     }
