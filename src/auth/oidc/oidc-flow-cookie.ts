@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { AppConfig } from '../../platform/config/app-config';
+import { cookieOf, httpOnlyCookie } from '../http-only-cookie';
 import type { OidcFlow } from './oidc-provider-client';
 
 export const OIDC_FLOW_COOKIE = 'mailroom_oidc';
@@ -19,33 +20,25 @@ const VALUE = /^[A-Za-z0-9_-]{16,128}$/;
  */
 export function oidcFlowCookie(flow: OidcFlow, config: AppConfig): string {
   const value = Buffer.from(JSON.stringify([flow.state, flow.nonce, flow.codeVerifier])).toString('base64url');
-  return cookie(`${OIDC_FLOW_COOKIE}=${value}`, OIDC_FLOW_SECONDS, config);
+  return httpOnlyCookie(OIDC_FLOW_COOKIE, value, { path: PATH, maxAgeSeconds: OIDC_FLOW_SECONDS }, config);
 }
 
 /** The Set-Cookie that ends the flow: a callback is usable once. */
 export function clearedOidcFlowCookie(config: AppConfig): string {
-  return cookie(`${OIDC_FLOW_COOKIE}=`, 0, config);
+  return httpOnlyCookie(OIDC_FLOW_COOKIE, '', { path: PATH, maxAgeSeconds: 0 }, config);
 }
 
 /** The flow the request's cookie holds; undefined when it has none or a malformed one. */
 export function oidcFlowOf(request: Request): OidcFlow | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at <= 0 || part.slice(0, at).trim() !== OIDC_FLOW_COOKIE) continue;
-    try {
-      const values: unknown = JSON.parse(Buffer.from(part.slice(at + 1).trim(), 'base64url').toString('utf8'));
-      if (!Array.isArray(values) || values.length !== 3) return undefined;
-      if (!values.every((v) => typeof v === 'string' && VALUE.test(v))) return undefined;
-      const [state, nonce, codeVerifier] = values as string[];
-      return { state, nonce, codeVerifier };
-    } catch {
-      return undefined;
-    }
+  const cookie = cookieOf(request, OIDC_FLOW_COOKIE);
+  if (cookie === undefined) return undefined;
+  try {
+    const values: unknown = JSON.parse(Buffer.from(cookie, 'base64url').toString('utf8'));
+    if (!Array.isArray(values) || values.length !== 3) return undefined;
+    if (!values.every((v) => typeof v === 'string' && VALUE.test(v))) return undefined;
+    const [state, nonce, codeVerifier] = values as string[];
+    return { state, nonce, codeVerifier };
+  } catch {
+    return undefined;
   }
-  return undefined;
-}
-
-function cookie(pair: string, maxAgeSeconds: number, config: AppConfig): string {
-  const secure = config.deliverability.publicUrl.startsWith('https:') ? '; Secure' : '';
-  return `${pair}; Path=${PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
