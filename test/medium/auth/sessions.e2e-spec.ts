@@ -62,15 +62,23 @@ describe('sessions', () => {
     const { email } = await member();
     const from = client();
 
-    const startWrong = performance.now();
-    const wrong = await t.http.post('/session').set(from).send({ email, password: 'not the password at all' });
-    const wrongMs = performance.now() - startWrong;
-    const startUnknown = performance.now();
-    const unknown = await t.http
-      .post('/session')
-      .set(from)
-      .send({ email: nobody(), password: 'not the password at all' });
-    const unknownMs = performance.now() - startUnknown;
+    const timed = async (body: { email: string; password: string }) => {
+      const started = performance.now();
+      const answer = await t.http.post('/session').set(from).send(body);
+      return { answer, ms: performance.now() - started };
+    };
+    // The faster of three of each, taken in turn: a moment's load on a busy machine slows one
+    // sample, not the fastest of three.
+    const samples = [];
+    for (let i = 0; i < 3; i++) {
+      samples.push({
+        wrong: await timed({ email, password: 'not the password at all' }),
+        unknown: await timed({ email: nobody(), password: 'not the password at all' }),
+      });
+    }
+    const [{ answer: wrong }, { answer: unknown }] = [samples[0].wrong, samples[0].unknown];
+    const wrongMs = Math.min(...samples.map((s) => s.wrong.ms));
+    const unknownMs = Math.min(...samples.map((s) => s.unknown.ms));
 
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
