@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 import { useCaller, useMemberSession, type MemberSession } from '../api/caller';
 import { signOut, useSwitchAccount } from '../api/member-session';
 import { NAVIGATION } from './navigation';
+import { InlineError } from '../components/states';
 
 /**
  * A member of several accounts moves to another (docs/teams.md#several-accounts): chosen, then
@@ -12,7 +13,7 @@ function AccountSwitch({ member }: { member: MemberSession }) {
   const current = member.account.userId;
   const [choice, setChoice] = useState(current);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const switchAccount = useSwitchAccount();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -21,7 +22,7 @@ function AccountSwitch({ member }: { member: MemberSession }) {
     try {
       await switchAccount(choice);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(failure as Error);
     } finally {
       setBusy(false);
     }
@@ -41,11 +42,7 @@ function AccountSwitch({ member }: { member: MemberSession }) {
       <button type="submit" disabled={busy || choice === current}>
         {busy ? 'Switching…' : 'Switch'}
       </button>
-      {error && (
-        <span role="alert" className="error small">
-          {error}
-        </span>
-      )}
+      <InlineError error={error} />
     </form>
   );
 }

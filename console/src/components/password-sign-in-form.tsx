@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { usePasswordSignIn } from '../api/member-session';
+import { InlineError } from './states';
 
 /**
  * A member's email and password (docs/teams.md#signing-in): the API answers with the session
@@ -25,7 +26,7 @@ export function PasswordSignInForm({
   }, [focus]);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [pending, setPending] = useState(false);
   const signIn = usePasswordSignIn();
 
@@ -37,7 +38,7 @@ export function PasswordSignInForm({
       await signIn({ email: email.trim(), password });
       onSignedIn?.();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(failure as Error);
       setPending(false);
     }
   };
@@ -69,11 +70,7 @@ export function PasswordSignInForm({
         onChange={(event) => setPassword(event.target.value)}
         aria-invalid={error ? true : undefined}
       />
-      {error && (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      )}
+      <InlineError error={error} />
       <button type="submit" className="primary" disabled={pending}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>

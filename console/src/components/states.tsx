@@ -88,12 +88,12 @@ export function Failure({
   );
 }
 
-/** An action's failure, next to the control that caused it. */
-export function InlineError({ error }: { error: Error | null }) {
+/** An action's failure, next to the control that caused it (`id`: for that control's aria-describedby). */
+export function InlineError({ error, id }: { error: Error | null; id?: string }) {
   if (!error) return null;
   const notAllowed = error instanceof ApiError && error.notAllowed;
   return (
-    <p className={notAllowed ? 'inline-note' : 'inline-error'} role="alert">
+    <p id={id} className={notAllowed ? 'inline-note' : 'inline-error'} role="alert">
       {notAllowed ? `Not allowed: ${error.message}` : error.message}
       <FieldErrors error={error} />
     </p>

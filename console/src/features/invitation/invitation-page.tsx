@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useAcceptInvitation } from '../../api/member-session';
 import { MIN_PASSWORD, NewPasswordField, TOO_SHORT } from '../../components/new-password-field';
+import { InlineError } from '../../components/states';
 
 const MAX_NAME = 100;
 
@@ -18,13 +19,13 @@ export function InvitationPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [gone, setGone] = useState(false);
   const [pending, setPending] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (password.length < MIN_PASSWORD) return setError(TOO_SHORT);
+    if (password.length < MIN_PASSWORD) return setError(new Error(TOO_SHORT));
     setPending(true);
     setError(null);
     try {
@@ -33,7 +34,7 @@ export function InvitationPage() {
       void navigate('/', { replace: true });
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 404) setGone(true);
-      else setError((failure as Error).message);
+      else setError(failure as Error);
       setPending(false);
     }
   };
@@ -69,11 +70,7 @@ export function InvitationPage() {
               value={name}
               onChange={(event) => setName(event.target.value)}
             />
-            {error && (
-              <p id="invitation-error" className="inline-error" role="alert">
-                {error}
-              </p>
-            )}
+            <InlineError error={error} id="invitation-error" />
             <button type="submit" className="primary" disabled={pending}>
               {pending ? 'Joining…' : 'Set password and sign in'}
             </button>

@@ -4,6 +4,7 @@ import { ApiError } from '../../api/client';
 import { resetPassword } from '../../api/password-reset';
 import { MIN_PASSWORD, NewPasswordField, TOO_SHORT } from '../../components/new-password-field';
 import { PasswordSignInForm } from '../../components/password-sign-in-form';
+import { InlineError } from '../../components/states';
 
 type Outcome = 'form' | 'changed' | 'gone';
 
@@ -23,7 +24,7 @@ export function NewPasswordPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [outcome, setOutcome] = useState<Outcome>('form');
   const [pending, setPending] = useState(false);
   const field = useRef<HTMLInputElement>(null);
@@ -36,7 +37,7 @@ export function NewPasswordPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (password.length < MIN_PASSWORD) {
-      setError(TOO_SHORT);
+      setError(new Error(TOO_SHORT));
       return field.current?.focus();
     }
     setPending(true);
@@ -47,7 +48,7 @@ export function NewPasswordPage() {
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 404) setOutcome('gone');
       else {
-        setError((failure as Error).message);
+        setError(failure as Error);
         field.current?.focus();
       }
     }
@@ -95,11 +96,7 @@ export function NewPasswordPage() {
                 onChange={setPassword}
                 errorId={error ? 'new-password-error' : undefined}
               />
-              {error && (
-                <p id="new-password-error" className="inline-error" role="alert">
-                  {error}
-                </p>
-              )}
+              <InlineError error={error} id="new-password-error" />
               <button type="submit" className="primary" disabled={pending}>
                 {pending ? 'Setting the password…' : 'Set password'}
               </button>

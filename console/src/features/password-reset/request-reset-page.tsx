@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { requestPasswordReset } from '../../api/password-reset';
 import { Address } from '../../components/address';
+import { InlineError } from '../../components/states';
 
 /** How long a mailed link works (docs/teams.md#password-reset). */
 const VALID_MINUTES = 30;
@@ -21,7 +22,7 @@ function typedAtSignIn(state: unknown): string {
 export function RequestResetPage() {
   const [email, setEmail] = useState(typedAtSignIn(useLocation().state));
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [pending, setPending] = useState(false);
   const field = useRef<HTMLInputElement>(null);
   const sent = useRef<HTMLDivElement>(null);
@@ -41,7 +42,7 @@ export function RequestResetPage() {
       setSentTo(address);
     } catch (failure) {
       // The API's refusal (an address it cannot take) is the field's; the reader corrects it there.
-      setError((failure as Error).message);
+      setError(failure as Error);
       field.current?.focus();
     }
     setPending(false);
@@ -87,11 +88,7 @@ export function RequestResetPage() {
               aria-describedby={error ? 'reset-email-error' : undefined}
               aria-invalid={error ? true : undefined}
             />
-            {error && (
-              <p id="reset-email-error" className="inline-error" role="alert">
-                {error}
-              </p>
-            )}
+            <InlineError error={error} id="reset-email-error" />
             <button type="submit" className="primary" disabled={pending}>
               {pending ? 'Sending…' : 'Email me a link'}
             </button>

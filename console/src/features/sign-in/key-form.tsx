@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSignIn } from '../../api/caller';
+import { InlineError } from '../../components/states';
 
 /** A pasted API key or JWT, tried against the API before it is kept for this tab (sessionStorage). */
 /** `focus`: the reader chose this way just now; its field takes the focus. */
@@ -9,20 +10,20 @@ export function KeyForm({ focus = false }: { focus?: boolean }) {
     if (focus) first.current?.focus();
   }, [focus]);
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [pending, setPending] = useState(false);
   const signIn = useSignIn();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const token = value.trim().replace(/^Bearer\s+/i, '');
-    if (!token) return setError('Paste an API key (mr_…) or a JWT.');
+    if (!token) return setError(new Error('Paste an API key (mr_…) or a JWT.'));
     setPending(true);
     setError(null);
     try {
       await signIn(token);
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(failure as Error);
       setPending(false);
     }
   };
@@ -45,11 +46,7 @@ export function KeyForm({ focus = false }: { focus?: boolean }) {
       <p id="credential-hint" className="muted small">
         Kept in this tab only (sessionStorage): gone when the tab closes or you sign out.
       </p>
-      {error && (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      )}
+      <InlineError error={error} />
       <button type="submit" className="primary" disabled={pending}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
