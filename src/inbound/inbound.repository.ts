@@ -163,15 +163,11 @@ export class InboundRepository {
 
   /** Deletes up to `limit` mails received before `before`, oldest first, with their attachments; returns how many. */
   async purge(before: Date, limit: number): Promise<number> {
-    const [{ deleted }]: { deleted: number }[] = await this.database.query(
-      `WITH gone AS (
-         DELETE FROM inbound_mails WHERE id IN (
-           SELECT id FROM inbound_mails WHERE received_at < $1 ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
+    return this.database.rowsChanged(
+      `DELETE FROM inbound_mails WHERE id IN (
+         SELECT id FROM inbound_mails WHERE received_at < $1 ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
       [before, limit],
     );
-    return deleted;
   }
 
   private filtered(userId: string, filter: InboundFilter) {

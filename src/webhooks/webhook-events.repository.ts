@@ -188,19 +188,15 @@ export class WebhookEventsRepository implements MessageEventStore {
    * for the next run.
    */
   async purgeAccountEvents(before: Date, limit: number): Promise<number> {
-    const [{ deleted }]: { deleted: number }[] = await this.database.query(
-      `WITH gone AS (
-         DELETE FROM webhook_events WHERE id IN (
-           SELECT id FROM webhook_events
-           WHERE message_id IS NULL AND created_at < $1 AND state <> 'pending'
-           ORDER BY created_at
-           LIMIT $2
-           FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
+    return this.database.rowsChanged(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT id FROM webhook_events
+         WHERE message_id IS NULL AND created_at < $1 AND state <> 'pending'
+         ORDER BY created_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED)`,
       [before, limit],
     );
-    return deleted;
   }
 
   /** Whether the message `messageId` (SQL) has an event still to post: message retention keeps such a message. */

@@ -53,14 +53,10 @@ export class AuditLogRepository {
 
   /** Deletes up to `limit` entries older than `before`, oldest first; returns how many. */
   async purge(before: Date, limit: number): Promise<number> {
-    const [{ deleted }]: { deleted: number }[] = await this.database.query(
-      `WITH gone AS (
-         DELETE FROM audit_log_entries WHERE id IN (
-           SELECT id FROM audit_log_entries WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
+    return this.database.rowsChanged(
+      `DELETE FROM audit_log_entries WHERE id IN (
+         SELECT id FROM audit_log_entries WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
       [before, limit],
     );
-    return deleted;
   }
 }

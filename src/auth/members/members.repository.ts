@@ -121,17 +121,13 @@ export class MembersRepository {
    * member stays listed, to be withdrawn and invited again. How many.
    */
   async forgetExpiredInvitations(limit: number): Promise<number> {
-    const [{ forgotten }]: { forgotten: number }[] = await this.database.query(
-      `WITH forgotten AS (
-         UPDATE members SET invitation_hash = NULL WHERE id IN (
-           SELECT id FROM members
-           WHERE status = 'invited' AND invitation_hash IS NOT NULL AND invitation_expires_at <= clock_timestamp()
-           LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS forgotten FROM forgotten`,
+    return this.database.rowsChanged(
+      `UPDATE members SET invitation_hash = NULL WHERE id IN (
+         SELECT id FROM members
+         WHERE status = 'invited' AND invitation_hash IS NOT NULL AND invitation_expires_at <= clock_timestamp()
+         LIMIT $1 FOR UPDATE SKIP LOCKED)`,
       [limit],
     );
-    return forgotten;
   }
 
   async hasActiveMember(accountId: string): Promise<boolean> {

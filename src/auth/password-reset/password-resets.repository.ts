@@ -61,14 +61,10 @@ export class PasswordResetsRepository {
 
   /** Forgets up to `limit` resets that ended unused (the periodic sweep); how many. */
   async forgetExpired(limit: number): Promise<number> {
-    const [{ deleted }]: { deleted: number }[] = await this.database.query(
-      `WITH gone AS (
-         DELETE FROM password_resets WHERE id IN (
-           SELECT id FROM password_resets WHERE expires_at <= clock_timestamp() LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
+    return this.database.rowsChanged(
+      `DELETE FROM password_resets WHERE id IN (
+         SELECT id FROM password_resets WHERE expires_at <= clock_timestamp() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
       [limit],
     );
-    return deleted;
   }
 }

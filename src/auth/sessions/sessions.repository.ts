@@ -79,17 +79,13 @@ export class SessionsRepository {
 
   /** Forgets up to `limit` sessions that have ended, unused or alive too long (the periodic sweep); how many. */
   async forgetEnded(lifetimes: SessionLifetimes, limit: number): Promise<number> {
-    const [{ deleted }]: { deleted: number }[] = await this.database.query(
-      `WITH gone AS (
-         DELETE FROM member_sessions WHERE id IN (
-           SELECT id FROM member_sessions
-           WHERE last_used_at <= clock_timestamp() - make_interval(mins => $1)
-              OR created_at <= clock_timestamp() - make_interval(hours => $2)
-           LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
+    return this.database.rowsChanged(
+      `DELETE FROM member_sessions WHERE id IN (
+         SELECT id FROM member_sessions
+         WHERE last_used_at <= clock_timestamp() - make_interval(mins => $1)
+            OR created_at <= clock_timestamp() - make_interval(hours => $2)
+         LIMIT $3 FOR UPDATE SKIP LOCKED)`,
       [lifetimes.idleMinutes, lifetimes.maxHours, limit],
     );
-    return deleted;
   }
 }

@@ -27,6 +27,11 @@ export class Database {
     return this.dataSource.query(sql, parameters);
   }
 
+  /** One DELETE or UPDATE outside any transaction: how many rows it changed (no counting CTE needed). */
+  async rowsChanged(sql: string, parameters?: unknown[]): Promise<number> {
+    return (await this.pool.query(sql, parameters)).rowCount ?? 0;
+  }
+
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
