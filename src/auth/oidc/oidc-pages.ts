@@ -1,22 +1,16 @@
-import { createHash } from 'node:crypto';
+import { escapeHtml, PlainPages } from '../../platform/http/plain-page';
 
 /**
  * The pages a refused OIDC sign-in ends on (docs/teams.md#signing-in-with-oidc): plain HTML, no
  * script at all, a style allowed by its hash alone, a link back to the console.
  */
 
-const STYLE = 'body{font:1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}';
+const PLAIN = new PlainPages({ formAction: "'none'" });
 
 /** Never cached, nothing loaded but the page's own style, never framed, no Referer (the callback URL holds the code). */
 export const OIDC_PAGE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy':
-    `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` +
-    `form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  ...PLAIN.headers,
 };
 
 /** Why the sign-in ended without a session: each has its own page. */
@@ -50,10 +44,6 @@ export function oidcRefusalPage(refusal: OidcRefusal): { status: number; html: s
   const { status, title, text } = PAGES[refusal];
   return {
     status,
-    html:
-      `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
-      `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-      `<title>${title}</title><style>${STYLE}</style></head>` +
-      `<body><main><h1>${title}</h1><p>${text}</p><p><a href="/console/">Back to the sign-in page</a></p></main></body></html>\n`,
+    html: PLAIN.page(title, `<p>${escapeHtml(text)}</p><p><a href="/console/">Back to the sign-in page</a></p>`),
   };
 }

@@ -1,5 +1,6 @@
 import { isEmailAddress } from '../../platform/validation/email-address';
-import { confirmationPage, escapeHtml, maskAddress } from './unsubscribe-pages';
+import { escapeHtml } from '../../platform/http/plain-page';
+import { confirmationPage, maskAddress } from './unsubscribe-pages';
 
 describe('the unsubscribe pages', () => {
   it('escapes the five characters that are markup in text and attributes', () => {

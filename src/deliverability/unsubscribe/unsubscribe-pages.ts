@@ -1,31 +1,18 @@
-import { createHash } from 'node:crypto';
+import { escapeHtml, PlainPages } from '../../platform/http/plain-page';
 
 /**
  * The pages a recipient sees: small, accessible, and in need of no script. Every value put into
  * them goes through escapeHtml.
  */
 
-const STYLE =
-  'body{font:1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1.25rem}';
+const PAGES = new PlainPages({ extraStyle: 'button{font:inherit;padding:.5rem 1.25rem}', formAction: "'self'" });
 
 /**
  * The headers of every answer of the unsubscribe routes, pages or not: never cached (a shared cache must not keep one recipient's
  * page), nothing but the page's own style, no frame around it (no clickjacking of the button),
  * the form posting only back here, and no Referer carrying the token anywhere.
  */
-export const PAGE_HEADERS: Record<string, string> = {
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy':
-    `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; ` +
-    `form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export const PAGE_HEADERS = PAGES.headers;
 
 /**
  * The address as the pages show it: its first character and its domain, enough for a person with
@@ -36,14 +23,7 @@ export function maskAddress(address: string): string {
   return `${[...address.slice(0, at)][0] ?? ''}…${address.slice(at)}`;
 }
 
-function page(title: string, body: string): string {
-  return (
-    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
-    `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>\n`
-  );
-}
+const page = (title: string, body: string): string => PAGES.page(title, body);
 
 /** Whom the pages are about: the recipient's address, and the sender's, whose list the recipient leaves. */
 export interface PageSubject {
