@@ -21,7 +21,9 @@ describe('POST and GET /unsubscribe/{token}', () => {
   let tokens: ReturnType<typeof unsubscribeTokens>;
 
   beforeAll(async () => {
-    t = await bootTestApp();
+    // A database of its own: "changing nothing" counts every suppression, and other suites running
+    // beside it on a shared server write theirs (seen in CI: 14 then 15).
+    t = await bootTestApp({}, { isolatedDatabase: true });
     // Listening on an address of its own, for the test that speaks HTTP without supertest.
     await t.app.listen(0, '127.0.0.1');
     tokens = unsubscribeTokens(t.config.deliverability.encryptionKey);
