@@ -1,4 +1,14 @@
+import { envelopeOf } from '../../messages';
 import type { OutgoingMail } from '../../messages';
+
+/**
+ * Where a transaction went (docs/delivery-and-deliverability.md#direct-delivery): the MX host that
+ * answered (direct delivery) or the relay (`host:port`), and whether TLS protected the session.
+ */
+export interface Route {
+  host: string;
+  tls: boolean;
+}
 
 /** The server's refusal of one recipient at RCPT TO. */
 export interface Refusal {
@@ -15,6 +25,15 @@ export interface MailReceipt {
   reply: string;
   /** Recipients the server refused while accepting the others, each with its reply. */
   rejected: Refusal[];
+  /** Where it went; absent for the outbox. */
+  route?: Route;
+}
+
+/** One SMTP transaction of a hand-over, for the envelope recipients it carried, and what came of it. */
+export interface Transaction {
+  /** Its envelope recipients, addresses as the envelope gave them. */
+  recipients: string[];
+  result: { receipt: MailReceipt } | { error: unknown };
 }
 
 /** A failed hand-over: permanent (a 5xx reply) or worth retrying (4xx, timeout, refused connection). */
@@ -26,12 +45,28 @@ export class MailDeliveryError extends Error {
     readonly command?: string,
     /** When every recipient was refused at RCPT TO: each refusal. */
     readonly refused: Refusal[] = [],
+    /** Where it went, when a server was reached. */
+    readonly route?: Route,
   ) {
     super(message);
   }
 }
 
-/** The port every transport implements; chosen by configuration (SMTP_URL set or not). */
+/** The port every transport implements; chosen by configuration (SMTP_URL: relays, `direct`, or unset: the outbox). */
 export abstract class Mailer {
+  /** Hands the mail over as one SMTP transaction for all its envelope recipients. */
   abstract send(mail: OutgoingMail): Promise<MailReceipt>;
+
+  /**
+   * Hands the mail over as the transactions the transport makes of it, each with its own result:
+   * one for every envelope recipient here; direct delivery overrides it with one per recipient domain.
+   */
+  async deliver(mail: OutgoingMail): Promise<Transaction[]> {
+    const recipients = envelopeOf(mail).to;
+    try {
+      return [{ recipients, result: { receipt: await this.send(mail) } }];
+    } catch (error) {
+      return [{ recipients, result: { error } }];
+    }
+  }
 }
