@@ -1,0 +1,31 @@
+/**
+ * A destination site (docs/delivery-and-deliverability.md#direct-delivery): the set of MX hosts a
+ * domain uses, lower-cased, sorted and joined by commas, so that every domain one provider hosts
+ * shares one site (`alt1.aspmx.l.google.com,aspmx.l.google.com`). A domain without MX records is
+ * its own site (its A/AAAA host).
+ */
+export type Site = string;
+
+/** One connection's hold on its site: given back when the connection closes. */
+export interface SiteLease {
+  release(): Promise<void>;
+}
+
+/**
+ * How many connections each site may have at once across every worker process, and how a site
+ * that answered "too fast" is slowed. Direct delivery opens a connection only while holding a
+ * lease; it reuses the connection for up to the configured messages per connection.
+ */
+export abstract class SiteLimits {
+  /**
+   * Resolves with a lease once the site may have one more connection, or with undefined when
+   * `deadline` (performance.now()) comes first: the caller then defers, never waits past its job's lease.
+   */
+  abstract acquire(site: Site, deadline: number): Promise<SiteLease | undefined>;
+
+  /**
+   * The site answered with a rate-limit reply: halve its concurrency (1 at least) and hold its
+   * next connection for `pauseSeconds` (a reply that named when to come back) or the default pause.
+   */
+  abstract slowDown(site: Site, pauseSeconds?: number): Promise<void>;
+}
