@@ -24,8 +24,10 @@ export abstract class SiteLimits {
   abstract acquire(site: Site, deadline: number): Promise<SiteLease | undefined>;
 
   /**
-   * The site answered with a rate-limit reply: halve its concurrency (1 at least) and hold its
-   * next connection for `pauseSeconds` (a reply that named when to come back) or the default pause.
+   * A 4xx reply from the site, to a connection, a command or a transaction. When it says the sender
+   * is too fast (a 421, or the rate-limit wordings of Gmail, Microsoft, Yahoo and Postfix), the
+   * site's concurrency halves (1 at least) and its next connection waits: as long as the reply
+   * named (platform/smtp/retry-hint.ts), else a default pause. Other replies change nothing.
    */
-  abstract slowDown(site: Site, pauseSeconds?: number): Promise<void>;
+  abstract deferred(site: Site, reply: string): Promise<void>;
 }
