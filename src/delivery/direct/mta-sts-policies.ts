@@ -1,0 +1,195 @@
+import { X509Certificate } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { domainToASCII } from 'node:url';
+import { parsePolicy, resolvePolicy } from 'mailauth/lib/mta-sts';
+import { fetchPolicyText } from './mta-sts-policy-fetch';
+
+/**
+ * A domain's MTA-STS policy as direct delivery applies it (docs/delivery-and-deliverability.md#direct-delivery):
+ * `none` with `error` set when the domain announces a policy (its `_mta-sts` TXT record) that
+ * could not be fetched or read, which RFC 8461 §5 treats as no policy.
+ */
+export interface MtaStsPolicy {
+  mode: 'enforce' | 'testing' | 'none';
+  /** The MX patterns, lower-case: host names or `*.` and a domain (RFC 8461 §4.1). */
+  mx: string[];
+  /** Seconds the policy may be cached (its max_age). */
+  maxAge?: number;
+  /** The id of the TXT record it was fetched under. */
+  id?: string;
+  error?: string;
+}
+
+export interface MtaStsPoliciesOptions {
+  /** DNS_SERVERS: every look-up, the TXT record's and the policy host's, goes to them (none: the system's). */
+  dnsServers: string[];
+  /** MTA_STS_CA_FILE: a PEM bundle trusted beside the system's CAs. */
+  extraCaFile?: string;
+  /** Milliseconds since the epoch; injectable so a test can pass a policy's max_age. */
+  clock?: () => number;
+  fetchTimeoutMs?: number;
+}
+
+const DEFAULT_FETCH_TIMEOUT_MS = 15_000;
+const DNS_QUERY_TIMEOUT_MS = 2_000;
+const DNS_TRIES = 2;
+/**
+ * After a failed fetch, how long the same TXT id is not fetched again (RFC 8461 §3.3 lets senders
+ * rate-limit fetches): without it every delivery to a domain with a broken policy host would wait
+ * out a fetch timeout.
+ */
+export const FAILED_FETCH_PAUSE_MS = 5 * 60_000;
+/** Per process, in memory: a bound so that mail to very many domains cannot grow it without end. */
+const MAX_CACHED_DOMAINS = 10_000;
+
+interface CachedPolicy {
+  policy: MtaStsPolicy;
+  expiresAt: number;
+}
+
+interface FailedFetch {
+  id: string;
+  error: string;
+  retryAt: number;
+}
+
+/**
+ * The MTA-STS policies (RFC 8461) direct delivery checks MX hosts against: the `_mta-sts` TXT
+ * record read and the policy parsed by mailauth, the policy fetched over HTTPS here (with
+ * MTA_STS_CA_FILE trusted), each kept for its max_age. A fetch is made only when the TXT id
+ * differs from the cached policy's or that policy expired; a failed fetch or look-up keeps an
+ * unexpired cached policy in force (RFC 8461 §5.1), so an attacker blocking the fetch cannot
+ * downgrade a domain already known to enforce.
+ */
+export class MtaStsPolicies {
+  private readonly resolver = new Resolver({ timeout: DNS_QUERY_TIMEOUT_MS, tries: DNS_TRIES });
+  private readonly clock: () => number;
+  private readonly fetchTimeoutMs: number;
+  private readonly ca: string[];
+  private readonly cache = new Map<string, CachedPolicy>();
+  private readonly failures = new Map<string, FailedFetch>();
+  /** One look-up per domain at a time: simultaneous deliveries to a domain share it. */
+  private readonly pending = new Map<string, Promise<MtaStsPolicy>>();
+
+  constructor(options: MtaStsPoliciesOptions) {
+    if (options.dnsServers.length > 0) this.resolver.setServers(options.dnsServers);
+    this.clock = options.clock ?? Date.now;
+    this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+    this.ca = [...rootCertificates, ...(options.extraCaFile ? [readCaFile(options.extraCaFile)] : [])];
+  }
+
+  /** The system's CAs and MTA_STS_CA_FILE's, for checking the certificates of MX hosts too. */
+  caCertificates(): string[] {
+    return [...this.ca];
+  }
+
+  /** The policy of `domain` now: from the cache while its TXT id is unchanged, else fetched. */
+  policyFor(domain: string): Promise<MtaStsPolicy> {
+    const name = hostName(domain);
+    const pending = this.pending.get(name);
+    if (pending) return pending;
+    const lookUp = this.lookUp(name).finally(() => this.pending.delete(name));
+    this.pending.set(name, lookUp);
+    return lookUp;
+  }
+
+  /**
+   * Whether the policy lets mail go to `mxHost` (RFC 8461 §4.1): always under `none`; else when
+   * the host is one of the policy's names, or one label followed by the domain of a `*.` pattern
+   * (`*.example.com` covers `mx1.example.com`, neither `example.com` nor `a.mx1.example.com`).
+   * mailauth's validateMx is not used: its wildcard covers any number of labels.
+   */
+  matches(policy: MtaStsPolicy, mxHost: string): boolean {
+    if (policy.mode === 'none') return true;
+    const host = hostName(mxHost);
+    return policy.mx.some((pattern) => {
+      const wanted = pattern.trim();
+      if (!wanted.startsWith('*.')) return hostName(wanted) === host;
+      const firstDot = host.indexOf('.');
+      return firstDot > 0 && host.slice(firstDot + 1) === hostName(wanted.slice(2));
+    });
+  }
+
+  /** The id of the domain's `_mta-sts` TXT record, false when it has none (mailauth reads the record). */
+  protected lookUpPolicyId(domain: string): Promise<string | false> {
+    return resolvePolicy(domain, {
+      resolver: (name, type) => this.resolver.resolve(name, type) as Promise<string[][]>,
+    });
+  }
+
+  /** The policy file's text (the seam a unit test replaces to count fetches without a network). */
+  protected fetchPolicyText(domain: string): Promise<string> {
+    return fetchPolicyText(domain, { resolver: this.resolver, ca: this.ca, timeoutMs: this.fetchTimeoutMs });
+  }
+
+  private async lookUp(domain: string): Promise<MtaStsPolicy> {
+    const cached = this.unexpired(domain);
+    let id: string | false;
+    try {
+      id = await this.lookUpPolicyId(domain);
+    } catch (err) {
+      return cached ?? { ...noPolicy(), error: `_mta-sts.${domain} TXT look-up failed: ${messageOf(err)}` };
+    }
+    // A TXT record gone does not end a cached policy before its max_age (RFC 8461 §5.1).
+    if (id === false) return cached ?? noPolicy();
+    if (cached?.id === id) return cached;
+    const failed = this.failures.get(domain);
+    if (failed?.id === id && failed.retryAt > this.clock()) return cached ?? { ...noPolicy(), id, error: failed.error };
+    try {
+      const policy = this.read(await this.fetchPolicyText(domain), id);
+      this.failures.delete(domain);
+      remember(this.cache, domain, { policy, expiresAt: this.clock() + (policy.maxAge ?? 0) * 1000 });
+      return policy;
+    } catch (err) {
+      const error = `policy of ${domain} unavailable: ${messageOf(err)}`;
+      remember(this.failures, domain, { id, error, retryAt: this.clock() + FAILED_FETCH_PAUSE_MS });
+      return cached ?? { ...noPolicy(), id, error };
+    }
+  }
+
+  private unexpired(domain: string): MtaStsPolicy | undefined {
+    const cached = this.cache.get(domain);
+    if (cached && cached.expiresAt > this.clock()) return cached.policy;
+    this.cache.delete(domain);
+    return undefined;
+  }
+
+  private read(text: string, id: string): MtaStsPolicy {
+    const parsed = parsePolicy(text);
+    return { mode: parsed.mode, mx: parsed.mx ?? [], maxAge: parsed.maxAge, id };
+  }
+}
+
+/** A fresh one each time: callers may change what they are given. */
+function noPolicy(): MtaStsPolicy {
+  return { mode: 'none', mx: [] };
+}
+
+/** Lower-case A-labels without the root's dot, as MX records and policies may write a name. */
+function hostName(name: string): string {
+  const trimmed = name.trim().replace(/\.$/, '').toLowerCase();
+  return domainToASCII(trimmed) || trimmed;
+}
+
+function remember<T>(map: Map<string, T>, key: string, value: T): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_CACHED_DOMAINS) map.delete(map.keys().next().value as string);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message || ((err as NodeJS.ErrnoException).code ?? err.name) : String(err);
+}
+
+/** The extra CA bundle, refused at start when it holds no certificate (a wrong path, a key file). */
+function readCaFile(path: string): string {
+  const pem = readFileSync(path, 'utf8');
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw new Error(`MTA_STS_CA_FILE (${path}) holds no PEM certificate`);
+  }
+  return pem;
+}
