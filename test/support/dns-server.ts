@@ -10,7 +10,7 @@ const NXDOMAIN = 3;
 export type DnsMode = 'answer' | 'servfail' | 'silent';
 
 /**
- * A real DNS server on loopback (dns2, UDP and TCP on one port) serving TXT records the test
+ * A real DNS server on loopback (dns2, UDP and TCP on one port) serving the TXT (and A) records the test
  * publishes. Values longer than 255 bytes go out split into character-strings of 255, as a DNS
  * provider stores them (RFC 1035 §3.3.14), so readers must join them.
  */
@@ -21,6 +21,7 @@ export class TestDnsServer {
   /** Names (and every name under them) whose queries are never answered, whatever the mode. */
   readonly silent = new Set<string>();
   private readonly records = new Map<string, string[][]>();
+  private readonly addresses = new Map<string, string[]>();
   private readonly server = dns2.createServer({
     udp: true,
     tcp: true,
@@ -55,6 +56,11 @@ export class TestDnsServer {
     this.records.set(name.toLowerCase(), values.map(splitInto255));
   }
 
+  /** Publishes A records (IPv4 addresses) at a name, replacing any there. */
+  publishAddress(name: string, ...ips: string[]): void {
+    this.addresses.set(name.toLowerCase(), ips);
+  }
+
   /** Never answers queries for `name` or any name under it (a sender's broken DNS). */
   silence(name: string): void {
     this.silent.add(name.toLowerCase());
@@ -73,8 +79,18 @@ export class TestDnsServer {
     this.queries.push(question.name);
     if (this.mode === 'silent' || this.isSilent(question.name.toLowerCase())) return;
     const response = Packet.createResponseFromRequest(request);
+    const address = question.type === Packet.TYPE.A ? this.addresses.get(question.name.toLowerCase()) : undefined;
     const found = question.type === Packet.TYPE.TXT ? this.records.get(question.name.toLowerCase()) : undefined;
     if (this.mode === 'servfail') response.header.rcode = SERVFAIL;
+    else if (address)
+      for (const ip of address)
+        response.answers.push({
+          name: question.name,
+          type: Packet.TYPE.A,
+          class: Packet.CLASS.IN,
+          ttl: 60,
+          address: ip,
+        } as never);
     else if (!found) response.header.rcode = NXDOMAIN;
     else
       for (const data of found)
