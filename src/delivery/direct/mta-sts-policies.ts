@@ -9,7 +9,8 @@ import { fetchPolicyText } from './mta-sts-policy-fetch';
 /**
  * A domain's MTA-STS policy as direct delivery applies it (docs/delivery-and-deliverability.md#direct-delivery):
  * `none` with `error` set when the domain announces a policy (its `_mta-sts` TXT record) that
- * could not be fetched or read, which RFC 8461 §5 treats as no policy.
+ * could not be fetched or read, with no unexpired policy cached: RFC 8461 §3.3 has delivery go on
+ * then as though the domain had no policy.
  */
 export interface MtaStsPolicy {
   mode: 'enforce' | 'testing' | 'none';
@@ -32,13 +33,14 @@ export interface MtaStsPoliciesOptions {
   fetchTimeoutMs?: number;
 }
 
+/** Shorter than the minute RFC 8461 §3.3 suggests: a delivery waits on it, within its job's lease. */
 const DEFAULT_FETCH_TIMEOUT_MS = 15_000;
 const DNS_QUERY_TIMEOUT_MS = 2_000;
 const DNS_TRIES = 2;
 /**
- * After a failed fetch, how long the same TXT id is not fetched again (RFC 8461 §3.3 lets senders
- * rate-limit fetches): without it every delivery to a domain with a broken policy host would wait
- * out a fetch timeout.
+ * After a failed fetch, how long the same TXT id is not fetched again: the five minutes RFC 8461
+ * §3.3 suggests per policy id. Without it every delivery to a domain with a broken policy host
+ * would wait out a fetch timeout, and the host would be hammered.
  */
 export const FAILED_FETCH_PAUSE_MS = 5 * 60_000;
 /** Per process, in memory: a bound so that mail to very many domains cannot grow it without end. */

@@ -2,8 +2,8 @@ import { Resolver } from 'node:dns/promises';
 import { request } from 'node:https';
 
 /**
- * The largest policy body read: RFC 8461 §3.3 lets senders cap the body, and a policy of a few
- * MX lines is a few hundred bytes, so 64 KiB is generous while no site can make us hold more.
+ * The largest policy body read: the maximum RFC 8461 §3.3 suggests (64 kilobytes). A policy of a
+ * few MX lines is a few hundred bytes; no site can make a delivery hold more.
  */
 export const MAX_POLICY_BYTES = 64 * 1024;
 
@@ -21,7 +21,7 @@ export interface PolicyFetchOptions {
 }
 
 /**
- * Fetches `https://mta-sts.<domain>/.well-known/mta-sts.txt` as RFC 8461 §3.3 asks: the host's
+ * Fetches `https://mta-sts.<domain>/.well-known/mta-sts.txt` as RFC 8461 §3.2-3.3 ask: the host's
  * address from our resolver (not the system's), a certificate valid for `mta-sts.<domain>` from a
  * trusted CA, status 200 only (no redirect is followed), media type text/plain, at most
  * MAX_POLICY_BYTES, all within `timeoutMs`. Resolves to the body's text; parsing is mailauth's.
