@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, SecureContext } from 'node:tls';
 import { domainToASCII } from 'node:url';
 import { parsePolicy, resolvePolicy } from 'mailauth/lib/mta-sts';
 import { fetchPolicyText } from './mta-sts-policy-fetch';
@@ -70,6 +70,7 @@ export class MtaStsPolicies {
   private readonly clock: () => number;
   private readonly fetchTimeoutMs: number;
   private readonly ca: string[];
+  private readonly trust: SecureContext;
   private readonly cache = new Map<string, CachedPolicy>();
   private readonly failures = new Map<string, FailedFetch>();
   /** One look-up per domain at a time: simultaneous deliveries to a domain share it. */
@@ -80,9 +81,13 @@ export class MtaStsPolicies {
     this.clock = options.clock ?? Date.now;
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
     this.ca = [...rootCertificates, ...(options.extraCaFile ? [readCaFile(options.extraCaFile)] : [])];
+    this.trust = createSecureContext({ ca: this.ca });
   }
 
-  /** The system's CAs and MTA_STS_CA_FILE's, for checking the certificates of MX hosts too. */
+  /**
+   * The system's CAs and MTA_STS_CA_FILE's (its whole bundle as one entry, as `ca` options take
+   * it), for checking the certificates of MX hosts too.
+   */
   caCertificates(): string[] {
     return [...this.ca];
   }
@@ -123,7 +128,7 @@ export class MtaStsPolicies {
 
   /** The policy file's text (the seam a unit test replaces to count fetches without a network). */
   protected fetchPolicyText(domain: string): Promise<string> {
-    return fetchPolicyText(domain, { resolver: this.resolver, ca: this.ca, timeoutMs: this.fetchTimeoutMs });
+    return fetchPolicyText(domain, { resolver: this.resolver, trust: this.trust, timeoutMs: this.fetchTimeoutMs });
   }
 
   private async lookUp(domain: string): Promise<MtaStsPolicy> {

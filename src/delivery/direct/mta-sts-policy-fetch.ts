@@ -1,5 +1,6 @@
 import { Resolver } from 'node:dns/promises';
-import { request } from 'node:https';
+import { request, RequestOptions } from 'node:https';
+import type { SecureContext } from 'node:tls';
 
 /**
  * The largest policy body read: the maximum RFC 8461 §3.3 suggests (64 kilobytes). A policy of a
@@ -15,8 +16,8 @@ export class PolicyFetchError extends Error {}
 export interface PolicyFetchOptions {
   /** Resolves the policy host's address: DNS_SERVERS, as every look-up of direct delivery. */
   resolver: Resolver;
-  /** Trusted CAs: the system's plus MTA_STS_CA_FILE's. */
-  ca: string[];
+  /** Trusts the system's CAs plus MTA_STS_CA_FILE's: made once, not parsed again for every fetch. */
+  trust: SecureContext;
   timeoutMs: number;
 }
 
@@ -32,7 +33,7 @@ export async function fetchPolicyText(domain: string, options: PolicyFetchOption
   const host = `mta-sts.${domain}`;
   const deadline = Date.now() + options.timeoutMs;
   const address = await withDeadline(addressOf(host, options.resolver), deadline, `resolving ${host}`);
-  return get(host, address, options.ca, deadline);
+  return get(host, address, options.trust, deadline);
 }
 
 async function addressOf(host: string, resolver: Resolver): Promise<string> {
@@ -60,7 +61,7 @@ async function withDeadline<T>(work: Promise<T>, deadline: number, what: string)
   }
 }
 
-function get(host: string, address: string, ca: string[], deadline: number): Promise<string> {
+function get(host: string, address: string, trust: SecureContext, deadline: number): Promise<string> {
   const url = `https://${host}${POLICY_PATH}`;
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => {
@@ -68,41 +69,40 @@ function get(host: string, address: string, ca: string[], deadline: number): Pro
       req.destroy();
       reject(new PolicyFetchError(`${url}: ${reason}`));
     };
-    const req = request(
-      {
-        host: address,
-        port: 443,
-        path: POLICY_PATH,
-        method: 'GET',
-        servername: host,
-        headers: { host, accept: 'text/plain' },
-        ca,
-        rejectUnauthorized: true,
-        // A connection of its own: no pooled socket whose certificate was checked for another name.
-        agent: false,
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        // RFC 8461 §3.3: 3xx redirects MUST NOT be followed; only a 200 carries a policy.
-        if (status !== 200) return fail(`HTTP ${status}${res.headers.location ? ' (redirect not followed)' : ''}`);
-        const mediaType = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-        if (mediaType !== 'text/plain') return fail(`media type '${mediaType}', not text/plain`);
-        if (Number(res.headers['content-length'] ?? 0) > MAX_POLICY_BYTES)
-          return fail(`body over ${MAX_POLICY_BYTES} bytes`);
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_POLICY_BYTES) return fail(`body over ${MAX_POLICY_BYTES} bytes`);
-          chunks.push(chunk);
-        });
-        res.on('end', () => {
-          clearTimeout(timer);
-          if (size <= MAX_POLICY_BYTES) resolve(Buffer.concat(chunks).toString('utf8'));
-        });
-        res.on('error', (err) => fail(err.message));
-      },
-    );
+    // tls.connect takes a ready secureContext; @types/node leaves it out of https's RequestOptions.
+    const options: RequestOptions & { secureContext: SecureContext } = {
+      host: address,
+      port: 443,
+      path: POLICY_PATH,
+      method: 'GET',
+      servername: host,
+      headers: { host, accept: 'text/plain' },
+      secureContext: trust,
+      rejectUnauthorized: true,
+      // A connection of its own: no pooled socket whose certificate was checked for another name.
+      agent: false,
+    };
+    const req = request(options, (res) => {
+      const status = res.statusCode ?? 0;
+      // RFC 8461 §3.3: 3xx redirects MUST NOT be followed; only a 200 carries a policy.
+      if (status !== 200) return fail(`HTTP ${status}${res.headers.location ? ' (redirect not followed)' : ''}`);
+      const mediaType = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (mediaType !== 'text/plain') return fail(`media type '${mediaType}', not text/plain`);
+      if (Number(res.headers['content-length'] ?? 0) > MAX_POLICY_BYTES)
+        return fail(`body over ${MAX_POLICY_BYTES} bytes`);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_POLICY_BYTES) return fail(`body over ${MAX_POLICY_BYTES} bytes`);
+        chunks.push(chunk);
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        if (size <= MAX_POLICY_BYTES) resolve(Buffer.concat(chunks).toString('utf8'));
+      });
+      res.on('error', (err) => fail(err.message));
+    });
     const timer = setTimeout(() => fail('timed out'), Math.max(0, deadline - Date.now()));
     req.on('error', (err) => fail(err.message));
     req.end();
