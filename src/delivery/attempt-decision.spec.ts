@@ -404,6 +404,18 @@ describe(`${decideAttempt.name}: one copy per recipient`, () => {
     });
   });
 
+  it("names a copy refused whole with the copy's own error, which names the relay that gave it", () => {
+    const relay = '(relay 127.0.0.1:2525)';
+    const error = new MailDeliveryError(`${UNKNOWN} ${relay}`, true, 'RCPT TO', [refusal(b, UNKNOWN)]);
+    const decision = copies([copy(a, `250 ok ${relay}`), failure([b], error)]);
+    expect(decision).toMatchObject({
+      status: 'sent',
+      detail: `1 of 2 copies accepted, one per recipient: 250 ok ${relay} (refused: b@x.test (${UNKNOWN} ${relay}))`,
+      hardBounces: [b],
+    });
+    expect(decision.fates[1]).toMatchObject({ status: 'failed', detail: `${UNKNOWN} ${relay}`, refused: 'address' });
+  });
+
   it('suppresses a copy refused as unknown at RCPT TO, and marks who refused each failed one', () => {
     const decision = copies([
       copy(a, '250 ok'),

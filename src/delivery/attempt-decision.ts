@@ -136,7 +136,14 @@ export function decideAttempt(input: AttemptInput): AttemptDecision {
   const results: Result[] = transactions.flatMap((transaction) =>
     transaction.recipients
       .filter((r) => byPosition.has(r.position))
-      .map((r) => ({ ...r, ...byPosition.get(r.position)!, transaction })),
+      // A copy that failed whole is that copy's answer, its reply naming where it came from (a
+      // relay's error ends with it), even when it also names the copy's refusal at RCPT TO.
+      .map((r) => ({
+        ...r,
+        ...byPosition.get(r.position)!,
+        ...(input.copies && !transaction.accepted && { reply: transaction.reply }),
+        transaction,
+      })),
   );
   const accepted = results.filter((r) => r.accepted);
   const temporary = results.filter((r) => !r.accepted && !r.permanent);
