@@ -37,8 +37,9 @@ export interface RecipientFate {
    */
   refused?: Refusal;
   /**
-   * Where the transaction that set the status went (docs/api.md#reading-back): the server that
-   * answered and whether TLS protected the session; absent when none answered (or for the outbox).
+   * Where the last delivery transaction that reached a server for this recipient went
+   * (docs/api.md#reading-back): the server that answered and whether TLS protected the session;
+   * absent while none was reached (and for the outbox). A change that reached none keeps it.
    */
   route?: FateRoute;
 }
