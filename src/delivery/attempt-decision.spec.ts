@@ -11,7 +11,6 @@ const DELAYS = [30, 120];
 const UNKNOWN = '550 5.1.1 <bob@x.test>: Recipient address rejected: User unknown';
 const POLICY = '550 5.7.1 Rejected by policy';
 const GREYLISTED = '451 4.7.1 Greylisted';
-const MX: Route = { host: 'mx.x.test', tls: true };
 
 /** Recipients r0… as delivered, `Ada <a@x.test>`-style entries reduced to addresses. */
 const people = (...addresses: string[]): AttemptRecipient[] =>

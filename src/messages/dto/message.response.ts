@@ -35,7 +35,10 @@ export class RecipientFateResponse {
 }
 
 export class RecipientRouteResponse {
-  @ApiProperty({ example: 'mx1.example.com', description: 'The server that answered: an MX host, or the relay (host:port)' })
+  @ApiProperty({
+    example: 'mx1.example.com',
+    description: 'The server that answered: an MX host, or the relay (host:port)',
+  })
   host!: string;
 
   @ApiProperty({ example: true, description: 'Whether TLS protected the SMTP session' })
