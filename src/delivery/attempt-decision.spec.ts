@@ -12,7 +12,7 @@ const UNKNOWN = '550 5.1.1 <bob@x.test>: Recipient address rejected: User unknow
 const POLICY = '550 5.7.1 Rejected by policy';
 const GREYLISTED = '451 4.7.1 Greylisted';
 
-/** Recipients r0… as delivered, `Ada <a@x.test>`-style entries reduced to addresses. */
+/** The recipients an attempt tries, at positions 0, 1… in the order given. */
 const people = (...addresses: string[]): AttemptRecipient[] =>
   addresses.map((address, position) => ({ address, key: address.toLowerCase(), position }));
 const [a, b, c, d, e] = ['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test', 'e@x.test'];

@@ -43,7 +43,10 @@ export interface AttemptInput {
   /** The recipients this attempt tried, in delivery order (to, cc, bcc). */
   recipients: AttemptRecipient[];
   attempt: number;
-  /** `one copy per recipient` (bulk, VERP) or `whole` (the recipients share transactions): how the history counts. */
+  /**
+   * True: one copy per recipient (bulk, VERP), the history counting copies and a copy that failed
+   * whole named by its own error; false: the recipients share the mail's transactions.
+   */
   copies: boolean;
   /** How far earlier attempts got, when this one sends only the recipients they left pending. */
   progress?: CopiesProgress;
