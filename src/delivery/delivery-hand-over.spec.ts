@@ -10,6 +10,7 @@ import { DeliveryHandOver } from './delivery-hand-over';
 import { DeliveryRecorder, JobResult } from './delivery-recorder';
 import { DeliverableMessage } from './delivery.repository';
 import type { OutgoingMail } from '../messages';
+import { envelopeOf } from '../messages';
 import { MailDeliveryError, Mailer } from './mailer/mailer';
 import { recipientPositions } from './recipient-positions';
 
@@ -67,12 +68,14 @@ describe(DeliveryHandOver.name, () => {
 
   /** What the attempt was recorded as (the part the hand-over decides). */
   const finished = () => recorded.map(({ jobId, finished: f }) => ({ jobId, ...f }));
-  const sentTo = () => mailer.send.mock.calls.map(([mail]) => mail.copyFor?.address ?? mail.to.join(', '));
+  const sentTo = () => mailer.send.mock.calls.map(([mail]) => envelopeOf(mail).to.join(', '));
 
   beforeEach(() => {
     const built = automockProvider(DeliveryHandOver);
     sut = built.sut;
     mailer = built.mock(Mailer);
+    // The port's own hand-over (one transaction for the mail's envelope), over the send each test sets up.
+    mailer.deliver.mockImplementation((mail) => Mailer.prototype.deliver.call(mailer, mail));
     signingKeys = built.mock(SigningKeys);
     verp = built.mock(VerpAddresses);
     Object.defineProperty(built.mock(AppConfig), 'delivery', {
@@ -166,6 +169,57 @@ describe(DeliveryHandOver.name, () => {
             { position: 1, status: 'deferred', detail: busy },
           ],
           hardBounces: ['bob@example.org'],
+        },
+      ]);
+    });
+
+    it('sends a retry to the recipients its job names as pending alone, as one mail with the message’s headers', async () => {
+      mailer.send.mockResolvedValue(accepted('250 2.0.0 Ok: queued as 8'));
+      const three = message({
+        attempt: 2,
+        recipients: ['bob@example.org'],
+        cc: ['carol@example.org'],
+        bcc: ['dan@example.org'],
+      });
+
+      await sut.execute(job({ attempt: 2, copies: { pending: [1, 2], accepted: 1 } }), three);
+
+      expect(sentTo()).toEqual(['carol@example.org, dan@example.org']);
+      const [[mail]] = mailer.send.mock.calls;
+      expect([mail.to, mail.cc, mail.copyFor]).toEqual([['bob@example.org'], ['carol@example.org'], undefined]);
+      expect(finished()).toMatchObject([
+        {
+          status: 'sent',
+          detail: '250 2.0.0 Ok: queued as 8',
+          fates: [
+            { position: 1, status: 'sent' },
+            { position: 2, status: 'sent' },
+          ],
+        },
+      ]);
+    });
+
+    it('judges each of the transactions the mailer makes of the mail (one per recipient domain) by its own result', async () => {
+      const route = { host: 'mx.example.org', tls: true };
+      mailer.deliver.mockResolvedValue([
+        { recipients: ['bob@example.org'], result: { receipt: { reply: '250 ok', rejected: [], route } } },
+        {
+          recipients: ['carol@example.org'],
+          result: { error: new MailDeliveryError('451 4.7.1 try again in 2 minutes', false, 'RCPT TO', [], route) },
+        },
+      ]);
+
+      await sut.execute(job(), message());
+
+      expect(finished()).toMatchObject([
+        {
+          status: 'deferred',
+          retryAfterSeconds: 120,
+          copies: { pending: [1], accepted: 1 },
+          fates: [
+            { position: 0, status: 'sent', route },
+            { position: 1, status: 'deferred', route },
+          ],
         },
       ]);
     });

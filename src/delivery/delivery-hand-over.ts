@@ -5,14 +5,14 @@ import { SigningKeys } from '../deliverability';
 import { CopiesProgress, DeliveryJob } from '../platform/queue/delivery-queue';
 import { QueueJob } from '../platform/queue/job-queue';
 import { UnsubscribeHeaders } from '../deliverability';
-import { CopiesOutcome, copiesOutcome } from './copies-outcome';
+import { AttemptDecision, AttemptRecipient, decideAttempt, transactionResults } from './attempt-decision';
 import { DeliveryRecorder } from './delivery-recorder';
-import { deliveryRetryPolicy, HandOverResult } from './delivery-retry-policy';
 import { DeliverableMessage } from './delivery.repository';
 import type { OutgoingMail } from '../messages';
-import { Mailer, Refusal } from './mailer/mailer';
+import { Mailer, Transaction } from './mailer/mailer';
 import { recipientCopies, sendCopies } from './recipient-copies';
-import { asCopyResults, copyOutcomes, RecipientOutcomes, refusalsOf, wholeOutcomes } from './recipient-outcomes';
+import { recipientKey } from '../messages';
+import { addressOf } from '../platform/validation/mailbox';
 import { deliveryOrder } from '../messages';
 import { outgoingMailOf } from '../messages';
 
@@ -51,89 +51,73 @@ export class DeliveryHandOver {
   /**
    * Bulk mail goes out as one SMTP transaction per recipient, since each copy carries the
    * recipient's own List-Unsubscribe (docs/delivery-and-deliverability.md), and so does all mail with BOUNCE_DOMAIN set, since
-   * each copy's envelope sender names its recipient (VERP); other mail as one transaction for all.
-   * A retry that names the copies still to go (`progress`) sends those alone, whatever the
-   * configuration has become since.
+   * each copy's envelope sender names its recipient (VERP); other mail as one mail for all, which
+   * the mailer hands over as the transactions it makes of it (one, or one per recipient domain).
+   * A retry that names the recipients still to go (`progress`) sends those alone: their copies, or
+   * one mail whose envelope names them (its headers the message's).
    */
-  private async handOver(
-    message: DeliverableMessage,
-    progress: CopiesProgress | undefined,
-  ): Promise<CopiesOutcome & RecipientOutcomes> {
+  private async handOver(message: DeliverableMessage, progress: CopiesProgress | undefined): Promise<AttemptDecision> {
     const { retryDelays, concurrency, leaseSeconds } = this.config.delivery;
     // With the stock's sixth (DeliveryWorker), copies start within a third of the lease; the
     // last then has the rest for its send (at most 60 s with the default lease of 120 s).
     const startBy = performance.now() + (leaseSeconds * 1000) / 6;
-    const mail = outgoingMailOf(message);
-    const perCopy = progress !== undefined || message.bulkSendingId !== null || this.verp.domain !== undefined;
-    if (!perCopy) {
-      const result = await this.sendWhole(mail, message);
-      const outcome = deliveryRetryPolicy(result, message.attempt, retryDelays);
-      const entries = deliveryOrder(message);
-      const refusals = refusalsOf(result);
-      if (refusals.some((r) => !r.permanent) && message.attempt <= retryDelays.length) {
-        // Some recipients refused for now (452, greylisting), whether the others were accepted or
-        // refused too (nodemailer then throws one error with the temporary code): the message is
-        // deferred, each recipient judged by its own reply, and the next attempt sends those refused
-        // for now alone, one copy each, the others having it already or being refused for good.
-        const copies = asCopyResults(entries, message.positions, result);
-        const deferred = copiesOutcome(copies, undefined, message.attempt, retryDelays);
-        const named = (list: Refusal[]) => list.map((r) => `${r.address} (${r.reply})`).join(', ');
-        const [forNow, forGood] = [false, true].map((p) => refusals.filter((r) => r.permanent === p));
-        const refused = forGood.length > 0 ? ` (refused: ${named(forGood)})` : '';
-        const head = 'receipt' in result ? result.receipt.reply : outcome.detail;
-        const detail = `${head} (pending: ${named(forNow)})${refused}`;
-        return { ...withCopyOutcomes(copies, deferred, message.attempt), detail };
-      }
-      return { ...outcome, ...wholeOutcomes(entries, message.positions, result, outcome) };
-    }
     const pending = progress && new Set(progress.pending);
-    const copies = recipientCopies(
+    const recipients = deliveryOrder(message)
+      .map((entry) => {
+        const key = recipientKey(entry);
+        return { entry, address: addressOf(entry), key, position: message.positions.get(key)! };
+      })
+      .filter((r) => !pending || pending.has(r.position));
+    const copies = message.bulkSendingId !== null || this.verp.domain !== undefined;
+    const mail = outgoingMailOf(message);
+    const transactions = await this.transactionsOf(message, mail, recipients, copies, concurrency, startBy);
+    return decideAttempt({
+      recipients,
+      attempt: message.attempt,
+      copies,
+      progress,
+      transactions: transactionResults(transactions, recipients),
+      retryDelays,
+    });
+  }
+
+  private async transactionsOf(
+    message: DeliverableMessage,
+    mail: OutgoingMail,
+    recipients: (AttemptRecipient & { entry: string })[],
+    copies: boolean,
+    concurrency: number,
+    startBy: number,
+  ): Promise<Transaction[]> {
+    // A retry whose recipients have all been left out since (suppressed) has none to send to.
+    if (recipients.length === 0) return [];
+    let dkim: OutgoingMail['dkim'];
+    try {
+      dkim = message.signingKey && this.signingKeys.open(message.signingKey);
+    } catch (error) {
+      // A key this process cannot decrypt defers every recipient, never sends to one unsigned.
+      const addresses = recipients.map((r) => r.address);
+      return copies
+        ? addresses.map((address) => ({ recipients: [address], result: { error } }))
+        : [{ recipients: addresses, result: { error } }];
+    }
+    if (!copies) {
+      const retried = recipients.length < deliveryOrder(message).length;
+      return this.mailer.deliver({ ...mail, dkim, ...(retried && { envelopeTo: recipients.map((r) => r.entry) }) });
+    }
+    const positions = new Set(recipients.map((r) => r.position));
+    const each = recipientCopies(
       mail,
       message.positions,
       (position) => this.unsubscribeHeaders.for(message, position),
       (position) => this.verp.envelopeSender({ messageId: message.id, recipient: position }),
-    ).filter((copy) => !pending || pending.has(copy.copyFor!.position));
-    let dkim: OutgoingMail['dkim'];
-    try {
-      dkim = this.openSigningKey(message);
-    } catch (error) {
-      // A key this process cannot decrypt defers every copy, never sends one unsigned.
-      const failed = copies.map(({ copyFor }) => ({
-        address: copyFor!.address,
-        position: copyFor!.position,
-        result: { error },
-      }));
-      return withCopyOutcomes(failed, copiesOutcome(failed, progress, message.attempt, retryDelays), message.attempt);
-    }
+    ).filter((copy) => positions.has(copy.copyFor!.position));
     // As many at once as the SMTP pool has connections (WORKER_CONCURRENCY).
-    const results = await sendCopies(
+    return sendCopies(
       this.mailer,
-      copies.map((copy) => ({ ...copy, dkim })),
+      each.map((copy) => ({ ...copy, dkim })),
       concurrency,
       startBy,
     );
-    return withCopyOutcomes(results, copiesOutcome(results, progress, message.attempt, retryDelays), message.attempt);
   }
-
-  private async sendWhole(mail: OutgoingMail, message: DeliverableMessage): Promise<HandOverResult> {
-    try {
-      // Opened inside the try: a key this process cannot decrypt defers the message, never sends it unsigned.
-      mail.dkim = this.openSigningKey(message);
-      return { receipt: await this.mailer.send(mail) };
-    } catch (error) {
-      return { error };
-    }
-  }
-
-  private openSigningKey(message: DeliverableMessage): OutgoingMail['dkim'] {
-    return message.signingKey && this.signingKeys.open(message.signingKey);
-  }
-}
-
-function withCopyOutcomes(
-  results: Parameters<typeof copyOutcomes>[0],
-  outcome: CopiesOutcome,
-  attempt: number,
-): CopiesOutcome & RecipientOutcomes {
-  return { ...outcome, ...copyOutcomes(results, outcome, attempt) };
 }

@@ -1,8 +1,7 @@
 import { addressOf } from '../platform/validation/mailbox';
 import { recipientKey } from '../messages';
-import type { CopyResult } from './copies-outcome';
 import type { OutgoingMail } from '../messages';
-import { Mailer } from './mailer/mailer';
+import { Mailer, Transaction } from './mailer/mailer';
 
 /**
  * A message as one copy per recipient, to, cc and bcc alike, each with the headers of its own
@@ -31,34 +30,30 @@ export function recipientCopies(
 export const OUT_OF_TIME = 'not attempted: the attempt ran out of time (it is retried)';
 
 /**
- * Hands the copies over, one SMTP transaction each and at most `inFlight` at a time (the SMTP
- * pool's size: more would only wait in the pool, each with its MIME built), and says how each
- * fared, in the order given; copiesOutcome decides what they come to. No copy starts after
- * `startBy` (performance.now()): those left are temporary failures, so that one attempt ends
- * within its job's lease however many recipients wait behind a slow server.
+ * Hands the copies over, each as the transactions the mailer makes of it (Mailer.deliver) and at
+ * most `inFlight` at a time (the SMTP pool's size: more would only wait in the pool, each with its
+ * MIME built), and gives their transactions in the order of the copies; decideAttempt decides what
+ * they come to. No copy starts after `startBy` (performance.now()): those left are temporary
+ * failures, so that one attempt ends within its job's lease however many recipients wait behind a slow server.
  */
 export async function sendCopies(
   mailer: Mailer,
   copies: OutgoingMail[],
   inFlight: number,
   startBy = Infinity,
-): Promise<CopyResult[]> {
-  const results: CopyResult[] = [];
+): Promise<Transaction[]> {
+  const results: Transaction[][] = [];
   let next = 0;
   const lane = async () => {
     while (next < copies.length) {
       const index = next++;
-      const { address, position } = copies[index].copyFor!;
-      const result =
+      const { address } = copies[index].copyFor!;
+      results[index] =
         performance.now() > startBy
-          ? { error: new Error(OUT_OF_TIME) }
-          : await mailer.send(copies[index]).then(
-              (receipt) => ({ receipt }),
-              (error: unknown) => ({ error }),
-            );
-      results[index] = { address, position, result };
+          ? [{ recipients: [address], result: { error: new Error(OUT_OF_TIME) } }]
+          : await mailer.deliver(copies[index]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, copies.length) }, lane));
-  return results;
+  return results.flat();
 }

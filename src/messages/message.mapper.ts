@@ -14,9 +14,16 @@ export function mapMessage(row: MessageRow, history?: StatusEventRow[]): Message
     // A message stored with no fates kept (before they were, or by the previous version).
     recipients:
       row.recipientFates.length === 0
-        ? fatesFromStatus({ ...row, to: row.recipients })
+        ? fatesFromStatus({ ...row, to: row.recipients }).map((fate) => ({ ...fate, route: null }))
         : // What the Message shows of each (docs/delivery-and-deliverability.md#statuses): `refused` is the stats' own.
-          row.recipientFates.map(({ email, type, status, detail, at }) => ({ email, type, status, detail, at })),
+          row.recipientFates.map(({ email, type, status, detail, at, route }) => ({
+            email,
+            type,
+            status,
+            detail,
+            at,
+            route: route ? { host: route.host, tls: route.tls } : null,
+          })),
     ...(history && {
       statusHistory: history.map((e) => ({
         status: e.status,

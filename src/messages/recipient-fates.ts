@@ -36,6 +36,18 @@ export interface RecipientFate {
    * address itself or otherwise (FateChange.refused); what GET /user/stats counts (docs/api.md#reading-back).
    */
   refused?: Refusal;
+  /**
+   * Where the last delivery transaction that reached a server for this recipient went
+   * (docs/api.md#reading-back): the server that answered and whether TLS protected the session;
+   * absent while none was reached (and for the outbox). A change that reached none keeps it.
+   */
+  route?: FateRoute;
+}
+
+/** The server a recipient's transaction reached, and whether over TLS. */
+export interface FateRoute {
+  host: string;
+  tls: boolean;
 }
 
 /** Who refused a failed recipient: the receiving server, for the address itself (docs/delivery-and-deliverability.md) or another reason. */
@@ -57,6 +69,8 @@ export interface FateChange {
    * answered (nothing was handed over).
    */
   refused?: Refusal;
+  /** The server the transaction reached, and whether over TLS; absent when none answered. */
+  route?: FateRoute;
 }
 
 /**

@@ -41,7 +41,16 @@ export function aMessage(overrides: Partial<Schemas['MessageResponse']> = {}): S
     replyTo: null,
     scheduledAt: null,
     nextAttemptAt: null,
-    recipients: [{ email: 'ada@example.com', type: 'to', status: 'sent', detail: '250 2.0.0 OK', at: AT }],
+    recipients: [
+      {
+        email: 'ada@example.com',
+        type: 'to',
+        status: 'sent',
+        detail: '250 2.0.0 OK',
+        at: AT,
+        route: { host: 'mx.example.com', tls: true },
+      },
+    ],
     statusHistory: [{ status: 'sent', at: AT, detail: '250 2.0.0 OK' }],
     ...overrides,
   };

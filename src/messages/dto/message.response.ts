@@ -24,6 +24,25 @@ export class RecipientFateResponse {
 
   @ApiProperty({ format: 'date-time', example: '2026-03-01T12:00:01.250Z', description: 'The last change' })
   at!: string;
+
+  @ApiProperty({
+    type: () => RecipientRouteResponse,
+    nullable: true,
+    description:
+      'Where the last delivery transaction that reached a server for this recipient went: the server (an MX host, or the relay as host:port) and whether TLS protected the session; null while none was reached (and for the outbox)',
+  })
+  route!: RecipientRouteResponse | null;
+}
+
+export class RecipientRouteResponse {
+  @ApiProperty({
+    example: 'mx1.example.com',
+    description: 'The server that answered: an MX host, or the relay (host:port)',
+  })
+  host!: string;
+
+  @ApiProperty({ example: true, description: 'Whether TLS protected the SMTP session' })
+  tls!: boolean;
 }
 
 export class StatusHistoryEntry {

@@ -327,12 +327,13 @@ function recordOf(message: NewMessage) {
 /** FateChange[] as recipientChangesCte reads it. */
 function fatesJson(fates: FateChange[]): string {
   return JSON.stringify(
-    fates.map(({ position, key, status, detail, refused }) => ({
+    fates.map(({ position, key, status, detail, refused, route }) => ({
       p: position,
       k: key,
       s: status,
       d: detail,
       r: refused,
+      o: route && { host: route.host, tls: route.tls },
     })),
   );
 }

@@ -10,7 +10,7 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
 /**
  * The CTE `recipient_changes`: the one place where a recipient's fate changes (docs/delivery-and-deliverability.md#statuses), one row
  * per recipient whose status or detail a change (`change`, with `fates`: FateChange[] as
- * {p, k, s, d}) moves, read from `source` (rows with message_id and fates). A complained recipient
+ * {p, k, s, d, r, o}) moves, read from `source` (rows with message_id and fates). A complained recipient
  * stays so, a bounced one moves only to complained, and the list suppresses only a recipient still
  * to be tried (a retry's claim leaves one the relay took or refused as it is). With `release`, recipients shown suppressed
  * and not named again go back to pending (taken off the list since: the claim judges again), unless
@@ -21,13 +21,13 @@ const NOW_ISO = `to_char(date_trunc('milliseconds', clock_timestamp()) AT TIME Z
  * about a recipient, whether or not its message moves).
  */
 export function recipientChangesCte(source: string, release = false): string {
-  const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before, u.r AS refused
-    FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_to_recordset(c.fates) AS u(p int, k text, s text, d text, r text)
+  const changed = `SELECT c.message_id, u.p AS position, u.k AS recipient, u.s AS status, u.d AS detail, m.recipient_fates -> u.p ->> 'status' AS before, u.r AS refused, u.o AS route
+    FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_to_recordset(c.fates) AS u(p int, k text, s text, d text, r text, o jsonb)
     WHERE (m.recipient_fates -> u.p ->> 'status', m.recipient_fates -> u.p ->> 'detail') IS DISTINCT FROM (u.s, u.d)
       AND m.recipient_fates -> u.p ->> 'status' <> 'complained'
       AND (m.recipient_fates -> u.p ->> 'status' <> 'bounced' OR u.s = 'complained')
       AND (u.s <> 'suppressed' OR m.recipient_fates -> u.p ->> 'status' IN ${sqlList([...STILL_TO_TRY, 'suppressed'])})`;
-  const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed', null
+  const released = `SELECT c.message_id, (f.i - 1)::int, null, 'pending', null, 'suppressed', null, null::jsonb
     FROM ${source} c JOIN messages m ON m.id = c.message_id, jsonb_array_elements(m.recipient_fates) WITH ORDINALITY f(v, i)
     WHERE m.recipient_fates @> '[{"status": "suppressed"}]' AND f.v ->> 'status' = 'suppressed'
       AND NOT coalesce(c.fates @> jsonb_build_array(jsonb_build_object('p', f.i - 1)), false)
@@ -49,7 +49,9 @@ export function recipientChangesCte(source: string, release = false): string {
 const FATE_PATCHES = `fate_patches AS (
     SELECT message_id, jsonb_object_agg(position::text, jsonb_build_object('status', status, 'detail', detail, 'at', ${NOW_ISO})
       -- The refusal's kind (RecipientFate.refused), kept only beside the failure it explains.
-      || CASE WHEN refused IS NULL THEN '{}' ELSE jsonb_build_object('refused', refused) END) AS patch
+      || CASE WHEN refused IS NULL THEN '{}' ELSE jsonb_build_object('refused', refused) END
+      -- Where the transaction that set it went (RecipientFate.route): a change that reached no server keeps the last one's.
+      || CASE WHEN route IS NULL THEN '{}' ELSE jsonb_build_object('route', route) END) AS patch
     FROM recipient_changes GROUP BY message_id
   )`;
 

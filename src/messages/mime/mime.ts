@@ -95,8 +95,8 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
     from,
     to: mail.to.map(mimeAddress),
     cc: mail.cc.map(mimeAddress),
-    // A copy goes to its envelope recipient alone; nodemailer would add the bcc to its envelope.
-    bcc: mail.copyFor ? [] : mail.bcc.map(mimeAddress),
+    // A copy, or a retry of some recipients, goes to its envelope alone; nodemailer would add the bcc to it.
+    bcc: mail.copyFor || mail.envelopeTo ? [] : mail.bcc.map(mimeAddress),
     replyTo: mail.replyTo.map(mimeAddress),
     subject: mail.subject,
     ...bodiesOf(mail),
@@ -112,7 +112,7 @@ export async function toMimeMessage(mail: OutgoingMail): Promise<MimeMessage> {
     // Addresses and names were validated on acceptance; nodemailer must not re-read them as files or URLs.
     disableFileAccess: true,
     disableUrlAccess: true,
-    ...(mail.copyFor && { envelope: envelopeOf(mail) }),
+    ...((mail.copyFor || mail.envelopeTo) && { envelope: envelopeOf(mail) }),
     ...(mail.dkim && { dkim: { ...mail.dkim, headerFieldNames: SIGNED_HEADER_FIELDS } }),
   };
 }
@@ -166,11 +166,13 @@ function messageIdOf(mail: OutgoingMail): string {
 
 /**
  * MAIL FROM and RCPT TO: a copy's one recipient, from its VERP address when there is one; else
- * every recipient (Bcc included), from the From address, as nodemailer would take them.
+ * the recipients a retry names (`envelopeTo`), or every recipient (Bcc included), from the From
+ * address, as nodemailer would take them.
  */
 export function envelopeOf(mail: OutgoingMail): { from: string; to: string[] } {
   const from = addressOf(mail.from);
   if (mail.copyFor) return { from: mail.copyFor.envelopeFrom ?? from, to: [mail.copyFor.address] };
+  if (mail.envelopeTo) return { from, to: mail.envelopeTo.map(addressOf) };
   return { from, to: [...mail.to, ...mail.cc, ...mail.bcc].map(addressOf) };
 }
 

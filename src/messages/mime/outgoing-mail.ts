@@ -37,6 +37,11 @@ export interface OutgoingMail {
     /** With BOUNCE_DOMAIN: the VERP envelope sender naming this recipient (docs/delivery-and-deliverability.md); absent: the From address. */
     envelopeFrom?: string;
   };
+  /**
+   * Set for a retry of some of the recipients (docs/delivery-and-deliverability.md#statuses): the envelope names these
+   * addresses alone, while the headers stay the message's (Bcc never among them). Ignored for a copy (`copyFor`).
+   */
+  envelopeTo?: string[];
   /** The Date header; absent: the moment of composing (as each delivery attempt does). */
   date?: Date;
   /** The DKIM key to sign with (docs/delivery-and-deliverability.md); absent: sent unsigned. */

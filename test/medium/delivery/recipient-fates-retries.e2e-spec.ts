@@ -3,6 +3,8 @@
 // for good and one refused for now then accepted; one refused for now to the last attempt; and a
 // webhook event retried after the message moved on, whose every attempt carries the fates of its change.
 import { randomUUID } from 'node:crypto';
+import type { AddressObject } from 'mailparser';
+import type { ReceivedMail } from '../../support/smtp-sink';
 import { deliveringApp } from '../../support/delivering-app';
 import { sendBody } from '../../support/factories';
 import { bearer, newUserId } from '../../support/tokens';
@@ -55,6 +57,13 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
           [busy, 'sent'],
         ]);
         expect(deliveredTo(accepted.id).sort()).toEqual([ok, busy].sort());
+        // Each mail's To header is the message's, Bcc never among its headers, the retry's too (sent to busy alone).
+        const headers = (mail: ReceivedMail) =>
+          [mail.parsed.to, mail.parsed.bcc].map((a) => (a as AddressObject | undefined)?.text);
+        expect(sink.acceptedFor(accepted.id).map(headers)).toEqual([
+          [ok, undefined],
+          [ok, undefined],
+        ]);
         expect(await suppressions(userId)).toEqual([expect.objectContaining({ email: gone, reason: 'hard_bounce' })]);
         // Each event shows the recipients as its change left them.
         await receiver.waitFor(() => receiver.on(path).length === 2, 'the deferred and sent events');

@@ -44,8 +44,8 @@ for (const mode of ['one transaction', 'one copy per recipient'] as const) {
         sink.refuseWith.set(gone, { code: 550, message: '5.1.1 <gone>: Recipient address rejected: User unknown' });
         const accepted = await send(userId, { to: [ok], cc: [gone] });
         expect(accepted.recipients).toEqual([
-          { email: ok, type: 'to', status: 'pending', detail: null, at: expect.stringMatching(ISO_MS) },
-          { email: gone, type: 'cc', status: 'pending', detail: null, at: expect.stringMatching(ISO_MS) },
+          { email: ok, type: 'to', status: 'pending', detail: null, at: expect.stringMatching(ISO_MS), route: null },
+          { email: gone, type: 'cc', status: 'pending', detail: null, at: expect.stringMatching(ISO_MS), route: null },
         ]);
         const sent: Message = await waitForStatus(t.http, userId, accepted.id, 'sent');
         expect(sent.recipients.map((r) => [r.email, r.status])).toEqual([

@@ -57,8 +57,8 @@ describe('a message stored with no fates kept', () => {
     await t.db.query(`UPDATE messages SET recipient_fates = '[]' WHERE id = $1`, [id]);
     const get = async () => (await t.http.get(`/user/messages/${id}`).set(bearer(userId)).expect(200)).body;
     const fates = (status: string) => [
-      { email: 'Ada@example.com', type: 'to', status, detail: null, at: expect.any(String) },
-      { email: 'cc@example.com', type: 'cc', status, detail: null, at: expect.any(String) },
+      { email: 'Ada@example.com', type: 'to', status, detail: null, at: expect.any(String), route: null },
+      { email: 'cc@example.com', type: 'cc', status, detail: null, at: expect.any(String), route: null },
     ];
     expect((await get()).recipients).toEqual(fates('pending'));
 

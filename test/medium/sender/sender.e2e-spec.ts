@@ -71,8 +71,8 @@ describe('POST /sender/send', () => {
       nextAttemptAt: null,
       // One per distinct recipient, the address part as given (docs/delivery-and-deliverability.md#statuses "Recipients").
       recipients: [
-        { email: 'Ada@Example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt },
-        { email: 'grace@example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt },
+        { email: 'Ada@Example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt, route: null },
+        { email: 'grace@example.com', type: 'to', status: 'pending', detail: null, at: message.sentAt, route: null },
       ],
     });
     expect(Date.parse(message.sentAt)).toBeGreaterThanOrEqual(before - 1);

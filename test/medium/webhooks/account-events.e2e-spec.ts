@@ -52,6 +52,7 @@ describe('account events (ROLE=all, real receiver, SMTP sink and DNS server, doc
         status: 'failed',
         detail: expect.stringContaining('5.1.1'),
         at: expect.any(String),
+        route: null,
       });
       expect(byType['suppression.created'].data.suppression).toMatchObject({
         email: gone,
