@@ -1,0 +1,251 @@
+// Site shaping across worker processes (docs/delivery-and-deliverability.md#direct-delivery), on
+// the real database: two PostgresSiteLimits on pools of their own stand for two workers, a third
+// for a worker that dies holding a lease. Each test has sites of its own (a random label), so
+// leases and paces of one never meet another's.
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../../src/platform/database/data-source-options';
+import { Database } from '../../../src/platform/database/database';
+import { Metrics } from '../../../src/platform/metrics/metrics';
+import { ENTITIES } from '../../../src/entities';
+import { PostgresSiteLimits } from '../../../src/delivery/direct/postgres-site-limits';
+import { SiteLimitsRepository } from '../../../src/delivery/direct/site-limits.repository';
+import type { SiteLease } from '../../../src/delivery/direct/site-limits';
+import type { SiteShapingOptions } from '../../../src/delivery/direct/site-shaping';
+import { waitFor } from '../../support/wait-for';
+
+const BASE: SiteShapingOptions = {
+  defaultConnections: 2,
+  byHostSuffix: { 'four.test': 4, 'one.test': 1 },
+  pauseSeconds: 1,
+  quietSeconds: 600,
+  leaseSeconds: 30,
+};
+
+/** The repository as it is, with each grant's answer counted: a waiter's refused attempt is the signal that it waits. */
+class ObservedRepository extends SiteLimitsRepository {
+  refusals = 0;
+  override async grant(...args: Parameters<SiteLimitsRepository['grant']>): Promise<boolean> {
+    const granted = await super.grant(...args);
+    if (!granted) this.refusals++;
+    return granted;
+  }
+}
+
+describe('PostgresSiteLimits across worker processes', () => {
+  const url = process.env.TEST_DATABASE_URL!;
+  let pools: DataSource[];
+  let reader: DataSource;
+  const opened: PostgresSiteLimits[] = [];
+
+  beforeAll(async () => {
+    // One pool each for worker a and worker b; the test reads through a third.
+    pools = await Promise.all([0, 1].map(() => new DataSource(dataSourceOptions(url, ENTITIES)).initialize()));
+    reader = await new DataSource(dataSourceOptions(url, ENTITIES)).initialize();
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((limits) => limits.onModuleDestroy()));
+    await Promise.all([...pools, reader].map((pool) => pool?.destroy()));
+  });
+
+  function worker(pool: DataSource, holder: string, options: SiteShapingOptions) {
+    const repository = new ObservedRepository(new Database(pool));
+    // The counters only: no scrape here, so the queues the gauges read are never asked.
+    const metrics = new Metrics(undefined as never, undefined as never);
+    const limits = new PostgresSiteLimits(repository, metrics, options, holder);
+    opened.push(limits);
+    return { limits, repository, metrics };
+  }
+
+  const twoWorkers = (options: SiteShapingOptions) => [
+    worker(pools[0], 'worker-a', options),
+    worker(pools[1], 'worker-b', options),
+  ];
+  const site = (suffix: string) => `mx1.${randomBytes(4).toString('hex')}.${suffix},mx2.example.${suffix}`;
+  const liveLeases = async (s: string): Promise<number> =>
+    (
+      await reader.query(`SELECT count(*)::int AS n FROM delivery_site_leases WHERE site = $1 AND expires_at > now()`, [
+        s,
+      ])
+    )[0].n;
+  const pace = async (s: string) =>
+    (
+      await reader.query(
+        `SELECT concurrency, connection_limit AS "limit", extract(epoch FROM paused_until - last_slowed_at)::float8 AS "pausedFor"
+         FROM delivery_sites WHERE site = $1`,
+        [s],
+      )
+    )[0];
+  const within = (ms: number) => performance.now() + ms;
+
+  it('never lets the site have more leases than its limit, whichever worker asks', async () => {
+    const [a, b] = twoWorkers(BASE);
+    const shared = site('four.test');
+    let held = 0;
+    let most = 0;
+    const liveAtGrant: number[] = [];
+    const grants = { a: 0, b: 0 };
+    const connect = async (limits: PostgresSiteLimits, name: 'a' | 'b') => {
+      for (let i = 0; i < 4; i++) {
+        const lease = await limits.acquire(shared, within(60_000));
+        expect(lease).toBeDefined();
+        grants[name]++;
+        most = Math.max(most, ++held);
+        // Counted in the database at the moment of the grant, the other worker's leases with this one's.
+        liveAtGrant.push(await liveLeases(shared));
+        await sleep(5 + Math.random() * 10); // the connection's work
+        held--;
+        await lease!.release();
+      }
+    };
+    await Promise.all([
+      ...Array.from({ length: 8 }, () => connect(a.limits, 'a')),
+      ...Array.from({ length: 8 }, () => connect(b.limits, 'b')),
+    ]);
+
+    expect(grants).toEqual({ a: 32, b: 32 });
+    expect(Math.max(...liveAtGrant)).toBe(4);
+    expect(most).toBe(4);
+    expect(await liveLeases(shared)).toBe(0);
+  });
+
+  it('halves and pauses the site that said "too fast", while another site keeps its full pace', async () => {
+    const [a, b] = twoWorkers({ ...BASE, pauseSeconds: 2 });
+    const slowed = site('four.test');
+    const other = site('four.test');
+    const first = await a.limits.acquire(slowed, within(0));
+    expect(first).toBeDefined();
+
+    await b.limits.deferred(slowed, '451 4.7.1 Greylisted, please try again later');
+    expect(await pace(slowed)).toEqual({ concurrency: 4, limit: 4, pausedFor: null });
+    await b.limits.deferred(slowed, '450 4.7.1 Error: too much mail from 192.0.2.1');
+    expect(await pace(slowed)).toEqual({ concurrency: 2, limit: 4, pausedFor: 2 });
+    expect((await b.metrics.siteRateLimitDeferrals.get()).values).toEqual([
+      expect.objectContaining({ labels: { site: slowed }, value: 1 }),
+    ]);
+
+    // Paused, for the worker that did not hear the reply too; its pause outlasts a short deadline,
+    // so that acquire answers at once instead of waiting for it.
+    expect(await a.limits.acquire(slowed, within(0))).toBeUndefined();
+    const asked = performance.now();
+    expect(await a.limits.acquire(slowed, within(1_000))).toBeUndefined();
+    expect(performance.now() - asked).toBeLessThan(1_000);
+
+    // The other site: all four at once, each on its first attempt.
+    const others = await Promise.all([a, a, b, b].map((w) => w.limits.acquire(other, within(0))));
+    expect(others.every(Boolean)).toBe(true);
+    expect(await liveLeases(other)).toBe(4);
+
+    // After the pause: two in all (the first lease still counts), not four.
+    const second = await b.limits.acquire(slowed, within(10_000));
+    expect(second).toBeDefined();
+    expect(await a.limits.acquire(slowed, within(0))).toBeUndefined();
+    expect(await liveLeases(slowed)).toBe(2);
+    await Promise.all([first, second, ...others].map((lease) => lease!.release()));
+  });
+
+  it('gives a slowed site one connection back per quiet period, up to its limit', async () => {
+    const [a, b] = twoWorkers({ ...BASE, pauseSeconds: 1, quietSeconds: 2 });
+    const slowed = site('four.test');
+    const before = Date.now();
+    await a.limits.deferred(slowed, '421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred');
+    expect(await pace(slowed)).toEqual({ concurrency: 2, limit: 4, pausedFor: 1 });
+
+    const grantedAfter: number[] = [];
+    const leases: SiteLease[] = [];
+    await Promise.all(
+      [a, b, a, b].map(async (w) => {
+        leases.push((await w.limits.acquire(slowed, within(30_000)))!);
+        grantedAfter.push(Date.now() - before);
+      }),
+    );
+    grantedAfter.sort((x, y) => x - y);
+    // Two after the pause, the third after one quiet period, the fourth after two.
+    expect(grantedAfter[0]).toBeGreaterThanOrEqual(1_000);
+    expect(grantedAfter[2]).toBeGreaterThanOrEqual(2_000);
+    expect(grantedAfter[3]).toBeGreaterThanOrEqual(4_000);
+    // Past the limit, quiet or not.
+    expect(await b.limits.acquire(slowed, within(0))).toBeUndefined();
+    await Promise.all(leases.map((lease) => lease.release()));
+  });
+
+  it('grants a released lease to a waiter of the other worker', async () => {
+    const [a, b] = twoWorkers(BASE);
+    const single = site('one.test');
+    const held = await a.limits.acquire(single, within(0));
+    expect(held).toBeDefined();
+
+    let granted: SiteLease | undefined;
+    const waiting = b.limits.acquire(single, within(30_000)).then((lease) => (granted = lease));
+    await waitFor(() => b.repository.refusals > 0, "b's first refused attempt");
+    expect(granted).toBeUndefined();
+
+    await held!.release();
+    expect(await waiting).toBeDefined();
+    expect(await liveLeases(single)).toBe(1);
+    await granted!.release();
+  });
+
+  it('wakes a waiter of the same worker as soon as a lease is released there', async () => {
+    const [a] = twoWorkers(BASE);
+    const single = site('one.test');
+    const held = await a.limits.acquire(single, within(0));
+    const waiting = a.limits.acquire(single, within(30_000));
+    // Past the first retries, its backoff grows to a second: a release must not wait for it.
+    await waitFor(() => a.repository.refusals >= 6, "the waiter's backoff to grow");
+    const released = performance.now();
+    await held!.release();
+    const lease = await waiting;
+    expect(lease).toBeDefined();
+    expect(performance.now() - released).toBeLessThan(500);
+    await lease!.release();
+  });
+
+  it('reclaims the lease of a worker that died holding it, once it expires', async () => {
+    const options = { ...BASE, leaseSeconds: 2 };
+    const [, b] = twoWorkers(options);
+    const dying = await new DataSource(dataSourceOptions(url, ENTITIES)).initialize();
+    const c = worker(dying, 'worker-c', options);
+    const single = site('one.test');
+    expect(await c.limits.acquire(single, within(0))).toBeDefined();
+    // Renewed while its holder lives: the lease outlasts its first two seconds.
+    const [{ expiresAt: firstExpiry }] = await reader.query(
+      `SELECT expires_at AS "expiresAt" FROM delivery_site_leases WHERE site = $1`,
+      [single],
+    );
+    await waitFor(() => Date.now() > firstExpiry.getTime() + 100, 'the first expiry to pass', 10_000);
+    const [{ expiresAt: renewed }] = await reader.query(
+      `SELECT expires_at AS "expiresAt" FROM delivery_site_leases WHERE site = $1`,
+      [single],
+    );
+    expect(renewed.getTime()).toBeGreaterThan(firstExpiry.getTime());
+
+    // The worker dies: its pool goes, its renewals fail, its lease runs out.
+    await dying.destroy();
+    const [{ expiresAt: lastExpiry }] = await reader.query(
+      `SELECT expires_at AS "expiresAt" FROM delivery_site_leases WHERE site = $1`,
+      [single],
+    );
+    const lease = await b.limits.acquire(single, within(30_000));
+    expect(lease).toBeDefined();
+    expect(Date.now()).toBeGreaterThanOrEqual(lastExpiry.getTime());
+    const holders = await reader.query(`SELECT holder FROM delivery_site_leases WHERE site = $1`, [single]);
+    expect(holders).toEqual([{ holder: 'worker-b' }]);
+    await lease!.release();
+  });
+
+  it('answers undefined at the deadline when the site stays full', async () => {
+    const [a, b] = twoWorkers(BASE);
+    const single = site('one.test');
+    const held = await a.limits.acquire(single, within(0));
+    const asked = performance.now();
+    expect(await b.limits.acquire(single, asked + 300)).toBeUndefined();
+    const waited = performance.now() - asked;
+    expect(waited).toBeGreaterThanOrEqual(300);
+    expect(waited).toBeLessThan(1_300);
+    expect(b.repository.refusals).toBeGreaterThan(1);
+    await held!.release();
+  });
+});
