@@ -23,8 +23,8 @@ type Attempt = { granted: string } | { pausedForMs: number } | { full: true };
  */
 export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
   private readonly logger = new Logger(PostgresSiteLimits.name);
-  /** The leases this process holds, each with its renewal timer. */
-  private readonly held = new Map<string, NodeJS.Timeout>();
+  /** The leases this process holds, each with its renewal timer and the renewal under way (settled when none). */
+  private readonly held = new Map<string, { timer: NodeJS.Timeout; renewing: Promise<unknown> }>();
   /** Who waits for a site in this process: woken when a lease of it is released here. */
   private readonly waiters = new Map<Site, Set<() => void>>();
 
@@ -74,10 +74,11 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
 
   /** Gives back what this process still holds, so that the other processes need not wait for the leases to expire. */
   async onModuleDestroy(): Promise<void> {
-    const ids = [...this.held.keys()];
-    for (const timer of this.held.values()) clearInterval(timer);
+    const held = [...this.held.entries()];
     this.held.clear();
-    if (ids.length > 0) await this.repository.release(ids).catch(() => undefined);
+    for (const [, { timer }] of held) clearInterval(timer);
+    await Promise.all(held.map(([, { renewing }]) => renewing));
+    if (held.length > 0) await this.repository.release(held.map(([id]) => id)).catch(() => undefined);
   }
 
   /** One short transaction: lock the site's row, then grant if it is not paused and under its allowance. */
@@ -96,23 +97,27 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
   /** Renews the granted lease a few times within its life until released; the timer keeps no process alive. */
   private hold(site: Site, id: string): SiteLease {
     const { leaseSeconds } = this.options;
-    const renewal = setInterval(
-      () => {
-        this.repository.renew(id, leaseSeconds).then(
-          (kept) => kept || this.logger.warn(`Lease ${id} on ${site} had expired before its renewal`),
-          (error: Error) => this.logger.warn(`Could not renew lease ${id} on ${site}: ${error.message}`),
-        );
-      },
-      (leaseSeconds * 1_000) / 3,
-    );
-    renewal.unref();
-    this.held.set(id, renewal);
+    const lease = { id, site, holder: this.holder, seconds: leaseSeconds };
+    const { repository, logger } = this;
+    const holding = {
+      renewing: Promise.resolve() as Promise<unknown>,
+      timer: setInterval(renew, (leaseSeconds * 1_000) / 3),
+    };
+    function renew(this: void): void {
+      holding.renewing = repository.renew(lease).then(
+        (restored) => restored && logger.warn(`Lease ${id} on ${site} had expired while held: written again`),
+        (error: Error) => logger.warn(`Could not renew lease ${id} on ${site}: ${error.message}`),
+      );
+    }
+    holding.timer.unref();
+    this.held.set(id, holding);
     return {
       release: async () => {
-        const timer = this.held.get(id);
-        if (timer === undefined) return;
-        clearInterval(timer);
+        if (this.held.get(id) !== holding) return;
         this.held.delete(id);
+        clearInterval(holding.timer);
+        // A renewal on its way would write the lease again after the delete: it lands first.
+        await holding.renewing;
         // Not fatal: a lease left behind expires within leaseSeconds.
         await this.repository
           .release([id])

@@ -77,16 +77,51 @@ export class SiteLimitsRepository {
     );
   }
 
-  /** Pushes a held lease's end `seconds` from now; false when it is gone (expired and cleared). */
-  async renew(id: string, seconds: number): Promise<boolean> {
-    const changed = await this.database.rowsChanged(
-      `UPDATE delivery_site_leases SET expires_at = now() + $2::integer * interval '1 second' WHERE id = $1`,
-      [id, seconds],
+  /**
+   * Pushes a held lease's end `seconds` from now. A lease already cleared (its holder stalled past
+   * its end) is written again: the connection is still open, and counting it is the truth, even
+   * if the site goes over its limit until it closes. True when it had to be written again.
+   */
+  async renew(lease: { id: string; site: Site; holder: string; seconds: number }): Promise<boolean> {
+    const [{ restored }]: { restored: boolean }[] = await this.database.query(
+      `INSERT INTO delivery_site_leases AS l (id, site, holder, expires_at)
+       VALUES ($1, $2, $3, now() + $4::integer * interval '1 second')
+       ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at
+       RETURNING (xmax = 0) AS restored`,
+      [lease.id, lease.site, lease.holder, lease.seconds],
     );
-    return changed > 0;
+    return restored;
   }
 
   async release(ids: string[]): Promise<void> {
     await this.database.rowsChanged(`DELETE FROM delivery_site_leases WHERE id = ANY($1::uuid[])`, [ids]);
+  }
+
+  /** Deletes up to `batch` expired leases (their holders gone, on sites nobody asked for since); how many it deleted. */
+  deleteExpiredLeases(batch: number): Promise<number> {
+    return this.database.rowsChanged(
+      `DELETE FROM delivery_site_leases WHERE id = ANY (ARRAY(
+         SELECT id FROM delivery_site_leases WHERE expires_at <= now() LIMIT $1))`,
+      [batch],
+    );
+  }
+
+  /**
+   * Deletes up to `batch` sites back at their full pace: not paused, every connection given back
+   * by the quiet periods since the last slow-down, no live lease. Forgetting one loses nothing
+   * (it comes back at its limit on sight) and keeps the long tail of domains seen once from
+   * piling up. A site locked by a grant is skipped, not waited for.
+   */
+  deleteSitesAtFullPace(quietSeconds: number, batch: number): Promise<number> {
+    return this.database.rowsChanged(
+      `DELETE FROM delivery_sites WHERE site = ANY (ARRAY(
+         SELECT s.site FROM delivery_sites s
+         WHERE (s.paused_until IS NULL OR s.paused_until <= now())
+           AND (s.last_slowed_at IS NULL
+                OR s.last_slowed_at + (s.connection_limit - s.concurrency) * $1::integer * interval '1 second' <= now())
+           AND NOT EXISTS (SELECT 1 FROM delivery_site_leases l WHERE l.site = s.site AND l.expires_at > now())
+         LIMIT $2 FOR UPDATE SKIP LOCKED))`,
+      [quietSeconds, batch],
+    );
   }
 }

@@ -14,7 +14,9 @@ import { PostgresSiteLimits } from '../../../src/delivery/direct/postgres-site-l
 import { SiteLimitsRepository } from '../../../src/delivery/direct/site-limits.repository';
 import type { SiteLease } from '../../../src/delivery/direct/site-limits';
 import type { SiteShapingOptions } from '../../../src/delivery/direct/site-shaping';
-import { waitFor } from '../../support/wait-for';
+import { waitFor, waitForAsync } from '../../support/wait-for';
+import { DeliverySitesJanitor } from '../../../src/delivery/direct/delivery-sites.janitor';
+import type { AppConfig } from '../../../src/platform/config/app-config';
 
 const BASE: SiteShapingOptions = {
   defaultConnections: 2,
@@ -27,6 +29,21 @@ const BASE: SiteShapingOptions = {
 /** The repository as it is, with each grant's answer counted: a waiter's refused attempt is the signal that it waits. */
 class ObservedRepository extends SiteLimitsRepository {
   refusals = 0;
+  /** Set: renewals wait for it, to hold one on its way. */
+  renewGate?: Promise<void>;
+  renewalsHeld = 0;
+  renewalsDone = 0;
+  override async renew(...args: Parameters<SiteLimitsRepository['renew']>): Promise<boolean> {
+    if (this.renewGate) {
+      this.renewalsHeld++;
+      await this.renewGate;
+    }
+    try {
+      return await super.renew(...args);
+    } finally {
+      this.renewalsDone++;
+    }
+  }
   override async grant(...args: Parameters<SiteLimitsRepository['grant']>): Promise<boolean> {
     const granted = await super.grant(...args);
     if (!granted) this.refusals++;
@@ -247,5 +264,68 @@ describe('PostgresSiteLimits across worker processes', () => {
     expect(waited).toBeLessThan(1_300);
     expect(b.repository.refusals).toBeGreaterThan(1);
     await held!.release();
+  });
+
+  it('writes a held lease again when it was cleared while its holder lived (a stall past its end)', async () => {
+    const [a] = twoWorkers({ ...BASE, leaseSeconds: 1 });
+    const single = site('one.test');
+    const lease = await a.limits.acquire(single, within(0));
+    await reader.query(`DELETE FROM delivery_site_leases WHERE site = $1`, [single]);
+    await waitForAsync(async () => (await liveLeases(single)) === 1, 'the renewal to write the lease again', 5_000);
+    const [{ holder }] = await reader.query(`SELECT holder FROM delivery_site_leases WHERE site = $1`, [single]);
+    expect(holder).toBe('worker-a');
+    await lease!.release();
+    expect(await liveLeases(single)).toBe(0);
+  });
+
+  it('sweeps expired leases and sites back at full pace, keeping the slowed, the paused and the busy', async () => {
+    const quietSeconds = 600;
+    const [a] = twoWorkers({ ...BASE, quietSeconds });
+    const janitor = new DeliverySitesJanitor(a.repository, { role: 'worker' } as AppConfig, quietSeconds);
+    const [abandoned, busy, idle, slowed, recovered, recovering] = Array.from({ length: 6 }, () => site('four.test'));
+    await reader.query(
+      `INSERT INTO delivery_site_leases (id, site, holder, expires_at) VALUES (gen_random_uuid(), $1, 'gone', now() - interval '1 second')`,
+      [abandoned],
+    );
+    const held = await a.limits.acquire(busy, within(0));
+    await (await a.limits.acquire(idle, within(0)))!.release();
+    await a.limits.deferred(slowed, '421 4.7.0 Error: too many connections from 192.0.2.1');
+    // Slowed to 1 of 4: full again three quiet periods after, one second past or one minute short.
+    await reader.query(
+      `INSERT INTO delivery_sites (site, connection_limit, concurrency, paused_until, last_slowed_at) VALUES
+         ($1, 4, 1, now() - interval '1 hour', now() - 3 * $3::integer * interval '1 second' - interval '1 second'),
+         ($2, 4, 1, now() - interval '1 hour', now() - 3 * $3::integer * interval '1 second' + interval '1 minute')`,
+      [recovered, recovering, quietSeconds],
+    );
+
+    const deleted = await janitor.sweep();
+    expect(deleted.leases).toBeGreaterThanOrEqual(1);
+    expect(deleted.sites).toBeGreaterThanOrEqual(3);
+    const leaseSites = await reader.query(`SELECT site FROM delivery_site_leases WHERE site = ANY($1)`, [
+      [abandoned, busy],
+    ]);
+    expect(leaseSites).toEqual([{ site: busy }]);
+    const kept = (
+      await reader.query(`SELECT site FROM delivery_sites WHERE site = ANY($1)`, [
+        [abandoned, busy, idle, slowed, recovered, recovering],
+      ])
+    ).map((r: { site: string }) => r.site);
+    expect(kept.sort()).toEqual([busy, slowed, recovering].sort());
+    await held!.release();
+  });
+
+  it('lets a renewal on its way land before the release deletes the lease, so that it does not write it again', async () => {
+    const [a] = twoWorkers({ ...BASE, leaseSeconds: 1 });
+    const single = site('one.test');
+    const lease = await a.limits.acquire(single, within(0));
+    let open!: () => void;
+    a.repository.renewGate = new Promise((resolve) => (open = resolve));
+    await waitFor(() => a.repository.renewalsHeld > 0, 'a renewal on its way', 5_000);
+    const releasing = lease!.release();
+    open();
+    await releasing;
+    await waitFor(() => a.repository.renewalsDone > 0, 'the held renewal to land', 5_000);
+    expect(await liveLeases(single)).toBe(0);
+    expect(await reader.query(`SELECT id FROM delivery_site_leases WHERE site = $1`, [single])).toEqual([]);
   });
 });
