@@ -16,7 +16,10 @@ import type { SiteLease } from '../../../src/delivery/direct/site-limits';
 import type { SiteShapingOptions } from '../../../src/delivery/direct/site-shaping';
 import { waitFor, waitForAsync } from '../../support/wait-for';
 import { DeliverySitesJanitor } from '../../../src/delivery/direct/delivery-sites.janitor';
-import type { AppConfig } from '../../../src/platform/config/app-config';
+import { AppConfig } from '../../../src/platform/config/app-config';
+import { Test } from '@nestjs/testing';
+import { SiteLimits } from '../../../src/delivery/direct/site-limits';
+import { SITE_LIMITS_PROVIDERS } from '../../../src/delivery/direct/site-limits.providers';
 
 const BASE: SiteShapingOptions = {
   defaultConnections: 2,
@@ -327,5 +330,33 @@ describe('PostgresSiteLimits across worker processes', () => {
     await waitFor(() => a.repository.renewalsDone > 0, 'the held renewal to land', 5_000);
     expect(await liveLeases(single)).toBe(0);
     expect(await reader.query(`SELECT id FROM delivery_site_leases WHERE site = $1`, [single])).toEqual([]);
+  });
+
+  it('takes its limits from DELIVERY_SITE_CONNECTIONS when wired by its providers', async () => {
+    const config = AppConfig.fromEnvironment({
+      JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters!',
+      DELIVERY_SITE_CONNECTIONS: '2,wired.test=1',
+    });
+    const module = await Test.createTestingModule({
+      providers: [
+        ...SITE_LIMITS_PROVIDERS,
+        { provide: Database, useValue: new Database(pools[0]) },
+        { provide: Metrics, useValue: new Metrics(undefined as never, undefined as never) },
+        { provide: AppConfig, useValue: config },
+      ],
+    }).compile();
+    const limits = module.get(SiteLimits);
+    const wired = site('wired.test');
+    const plain = site('plain.test');
+    const held = [
+      await limits.acquire(wired, within(0)),
+      await limits.acquire(plain, within(0)),
+      await limits.acquire(plain, within(0)),
+    ];
+    expect(held.every(Boolean)).toBe(true);
+    expect(await limits.acquire(wired, within(0))).toBeUndefined();
+    expect(await limits.acquire(plain, within(0))).toBeUndefined();
+    await Promise.all(held.map((lease) => lease!.release()));
+    await module.close();
   });
 });
