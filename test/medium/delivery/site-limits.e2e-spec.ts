@@ -213,13 +213,16 @@ describe('PostgresSiteLimits across worker processes', () => {
     const single = site('one.test');
     const held = await a.limits.acquire(single, within(0));
     const waiting = a.limits.acquire(single, within(30_000));
-    // Past the first retries, its backoff grows to a second: a release must not wait for it.
-    await waitFor(() => a.repository.refusals >= 6, "the waiter's backoff to grow");
+    // Past the first retries its backoff is a second, jittered to no less than half: released just
+    // after a refused attempt, the waiter would sleep 500 ms at least without the wake-up.
+    await waitFor(() => a.repository.refusals >= 7, "the waiter's backoff to grow");
+    const seen = a.repository.refusals;
+    await waitFor(() => a.repository.refusals > seen, "the waiter's next refused attempt", 5_000);
     const released = performance.now();
     await held!.release();
     const lease = await waiting;
     expect(lease).toBeDefined();
-    expect(performance.now() - released).toBeLessThan(500);
+    expect(performance.now() - released).toBeLessThan(400);
     await lease!.release();
   });
 
