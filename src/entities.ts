@@ -24,6 +24,8 @@ import { SuppressionEntity } from './deliverability';
 import { WebhookAttemptEntity } from './webhooks';
 import { WebhookEndpointEntity } from './webhooks';
 import { WebhookEventEntity } from './webhooks';
+import { DeliverySiteEntity } from './delivery';
+import { DeliverySiteLeaseEntity } from './delivery';
 
 /** Every table of the schema, with every index TypeORM can express (test/medium/platform/schema-drift.e2e-spec.ts holds them to the migrations). */
 export const ENTITIES: Entities = [
@@ -52,4 +54,6 @@ export const ENTITIES: Entities = [
   MessageMimeEntity,
   InboundMailEntity,
   InboundAttachmentEntity,
+  DeliverySiteEntity,
+  DeliverySiteLeaseEntity,
 ];

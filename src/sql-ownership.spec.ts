@@ -44,6 +44,8 @@ const TABLE_OWNERS = new Map(
     webhook_events: 'webhooks',
     webhook_endpoints: 'webhooks',
     webhook_attempts: 'webhooks',
+    delivery_sites: 'delivery',
+    delivery_site_leases: 'delivery',
     // TypeORM's own record of the migrations run.
     migrations: 'platform',
   }),

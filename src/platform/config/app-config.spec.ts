@@ -132,6 +132,15 @@ describe(AppConfig.name, () => {
       ['TRUST_PROXY', '0x7f.0.0.1'],
       ['TRUST_PROXY', '10.0.0.1:8080'],
       ['TRUST_PROXY', Array.from({ length: 101 }, (_, i) => `10.0.0.${i}`).join(',')],
+      ['DELIVERY_SITE_CONNECTIONS', '0'],
+      ['DELIVERY_SITE_CONNECTIONS', '100'],
+      ['DELIVERY_SITE_CONNECTIONS', 'google.com=3'],
+      ['DELIVERY_SITE_CONNECTIONS', '5,google.com'],
+      ['DELIVERY_SITE_CONNECTIONS', '5,google.com=0'],
+      ['DELIVERY_SITE_CONNECTIONS', '5, google.com=3'],
+      ['DELIVERY_SITE_CONNECTIONS', '5,.google.com=3'],
+      ['DELIVERY_SITE_CONNECTIONS', '5,google.com=3,'],
+      ['DELIVERY_SITE_CONNECTIONS', `5,${('a'.repeat(49) + '.').repeat(20).slice(0, 997)}=3`],
     ])('refuses %s=%s with a message naming the variable', (name, value) => {
       const env = { JWT_SECRET: SECRET, [name]: value };
       if (name === 'JWT_JWKS_URL') delete (env as Record<string, string | undefined>).JWT_SECRET;
@@ -167,6 +176,24 @@ describe(AppConfig.name, () => {
       expect(
         AppConfig.fromEnvironment({ JWT_SECRET: SECRET, INBOUND_DAILY_QUOTA_BYTES: value }).inbound.dailyQuotaBytes,
       ).toBe(bytes);
+    });
+
+    it('reads DELIVERY_SITE_CONNECTIONS: every site’s limit, then host suffixes with their own; unset: 5, and 3 for the big three', () => {
+      expect(AppConfig.fromEnvironment({ JWT_SECRET: SECRET }).delivery.siteConnections).toEqual({
+        perSite: 5,
+        byHostSuffix: { 'google.com': 3, 'outlook.com': 3, 'yahoodns.net': 3 },
+      });
+      const given = (value: string) =>
+        AppConfig.fromEnvironment({ JWT_SECRET: SECRET, DELIVERY_SITE_CONNECTIONS: value }).delivery.siteConnections;
+      expect(given('8,Google.com=2,mx.example-host.net=99')).toEqual({
+        perSite: 8,
+        byHostSuffix: { 'google.com': 2, 'mx.example-host.net': 99 },
+      });
+      expect(given('1')).toEqual({ perSite: 1, byHostSuffix: {} });
+      // The longest it takes: 1,000 characters (one more is refused above).
+      const suffix = ('a'.repeat(49) + '.').repeat(20).slice(0, 996);
+      expect(`5,${suffix}=3`).toHaveLength(1_000);
+      expect(given(`5,${suffix}=3`).byHostSuffix).toEqual({ [suffix]: 3 });
     });
 
     it('reads TRUST_PROXY: addresses and CIDR ranges, IPv4 and IPv6, up to 100 of them; unset trusts no one', () => {

@@ -65,6 +65,11 @@ export class AppConfig {
     retryDelays: number[];
     concurrency: number;
     leaseSeconds: number;
+    /**
+     * Direct delivery's simultaneous connections per destination site: every site's, and those of
+     * sites whose MX hosts end in a suffix (docs/delivery-and-deliverability.md#direct-delivery).
+     */
+    siteConnections: { perSite: number; byHostSuffix: Record<string, number> };
   };
   /** Whole UTC days a message is kept past the day it was sent; undefined: forever (MessageRetention). */
   readonly retentionDays!: number | undefined;
@@ -160,6 +165,9 @@ export class AppConfig {
         retryDelays: (vars.DELIVERY_RETRY_DELAYS ?? '30,120,600,1800,3600,7200,14400').split(',').map(Number),
         concurrency: vars.WORKER_CONCURRENCY ?? 8,
         leaseSeconds: vars.DELIVERY_LEASE_SECONDS ?? 120,
+        siteConnections: siteConnections(
+          vars.DELIVERY_SITE_CONNECTIONS ?? '5,google.com=3,outlook.com=3,yahoodns.net=3',
+        ),
       },
       webhooks: {
         // Read (or created) when first needed, so that merely parsing configuration writes nothing.
@@ -293,4 +301,18 @@ function tokenVerification(vars: Environment, production: boolean, dataDir: stri
 /** `FOO=` in a .env file means "not set", not "set to nothing". */
 function blankToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+}
+
+/** DELIVERY_SITE_CONNECTIONS, validated: `5,google.com=3` → 5 a site, 3 where the MX hosts end in google.com. */
+function siteConnections(value: string): AppConfig['delivery']['siteConnections'] {
+  const [perSite, ...suffixes] = value.toLowerCase().split(',');
+  return {
+    perSite: Number(perSite),
+    byHostSuffix: Object.fromEntries(
+      suffixes.map((entry) => {
+        const [suffix, limit] = entry.split('=');
+        return [suffix, Number(limit)];
+      }),
+    ),
+  };
 }

@@ -22,6 +22,14 @@ function wholeNumber({ value }: { value: unknown }): unknown {
 
 const DELAY_LIST = /^\d{1,6}(,\d{1,6})*$/;
 
+// A host name suffix's labels (letters, digits, inner hyphens), and a limit of 1–99 connections.
+const SUFFIX = String.raw`[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*`;
+const CONNECTIONS = String.raw`[1-9]\d?`;
+/** `5,google.com=3,outlook.com=3`: the limit of every site, then the suffixes with limits of their own. */
+export const SITE_CONNECTIONS = new RegExp(`^${CONNECTIONS}(?:,${SUFFIX}=${CONNECTIONS})*$`, 'i');
+/** A handful of providers fit many times over; a list longer than this is a mistake. */
+export const SITE_CONNECTIONS_MAX_LENGTH = 1_000;
+
 /** The environment variables Mailroom reads (docs/configuration.md), as they arrive: strings, validated once at start-up. */
 export class Environment {
   /** Only `production` changes behaviour (no generated JWT key, no demo token). */
@@ -121,6 +129,17 @@ export class Environment {
   @Min(1)
   @Max(3600)
   DELIVERY_LEASE_SECONDS?: number;
+
+  /** Direct delivery's simultaneous connections per destination site (docs/delivery-and-deliverability.md#direct-delivery). */
+  @IsOptional()
+  @MaxLength(SITE_CONNECTIONS_MAX_LENGTH, {
+    message: `DELIVERY_SITE_CONNECTIONS must be at most ${SITE_CONNECTIONS_MAX_LENGTH} characters`,
+  })
+  @Matches(SITE_CONNECTIONS, {
+    message:
+      'DELIVERY_SITE_CONNECTIONS must be the connections of every site, then host suffixes with their own, like 5,google.com=3 (each 1–99)',
+  })
+  DELIVERY_SITE_CONNECTIONS?: string;
 
   /** Unset: messages are kept forever. At most 100 years. */
   @IsOptional()

@@ -33,6 +33,7 @@ import { SubmittedReadings1765468800000 } from './migrations/1765468800000-submi
 import { AuditLog1765555200000 } from './migrations/1765555200000-audit-log';
 import { MembersAndSessions1765641600000 } from './migrations/1765641600000-members-and-sessions';
 import { PasswordResets1765728000000 } from './migrations/1765728000000-password-resets';
+import { DeliverySites1765814400000 } from './migrations/1765814400000-delivery-sites';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -68,6 +69,7 @@ export const MIGRATIONS = [
   AuditLog1765555200000,
   MembersAndSessions1765641600000,
   PasswordResets1765728000000,
+  DeliverySites1765814400000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -65,6 +65,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  // --- Direct delivery: site shaping (docs/delivery-and-deliverability.md#direct-delivery) ---
+  // A block of its own: the direct transport's per-site counters stand apart from it.
+
+  /** Per site, so that the provider slowing us down shows (a site is its MX hosts: a handful of big providers, then a long tail). */
+  readonly siteRateLimitDeferrals = new Counter({
+    name: 'mailroom_direct_rate_limit_deferrals_total',
+    help: "Replies from a destination site saying the sender is too fast (a 421 or a rate-limit wording), each slowing that site's pace",
+    labelNames: ['site'] as const,
+    registers: [this.registry],
+  });
+
+  // --- end of site shaping ---
+
   constructor(deliveries: DeliveryQueue, webhooks: WebhookQueue) {
     new Gauge({
       name: 'mailroom_queue_waiting_jobs',
