@@ -13,6 +13,10 @@ import { OutboxMailer } from './mailer/outbox.mailer';
 import { SmtpMailer } from './mailer/smtp.mailer';
 import { RelaySkips } from './mailer/relay-skips';
 import { mailerOptionsFor } from './mailer/relay-transports';
+import { DirectMailer } from './direct/direct.mailer';
+import { MtaStsPolicies } from './direct/mta-sts-policies';
+import { MtaStsSource } from './direct/mta-sts-source';
+import { SITE_LIMITS_PROVIDERS } from './direct/site-limits.providers';
 import { Clock } from '../platform/clock';
 import { SuppressionsModule } from '../deliverability';
 import { UnsubscribeModule } from '../deliverability';
@@ -26,8 +30,23 @@ import { DomainsModule } from '../deliverability';
 @Module({})
 export class DeliveryModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const { relays, concurrency } = config.delivery;
-    const mailer: Provider = { provide: Mailer, useClass: relays.length > 0 ? SmtpMailer : OutboxMailer };
+    const { relays, concurrency, direct } = config.delivery;
+    const mailer: Provider = {
+      provide: Mailer,
+      useClass: direct ? DirectMailer : relays.length > 0 ? SmtpMailer : OutboxMailer,
+    };
+    // Direct delivery's parts (docs/delivery-and-deliverability.md#direct-delivery): per-site limits
+    // kept in PostgreSQL across workers, and MTA-STS policies fetched through DNS_SERVERS.
+    const directParts: Provider[] = direct
+      ? [
+          ...SITE_LIMITS_PROVIDERS,
+          {
+            provide: MtaStsSource,
+            useFactory: () =>
+              new MtaStsPolicies({ dnsServers: config.deliverability.dnsServers, extraCaFile: direct.mtaStsCaFile }),
+          },
+        ]
+      : [];
     // Per process: which relays failed lately (docs/delivery-and-deliverability.md#relays-and-failover).
     const relaySkips: Provider = {
       provide: RelaySkips,
@@ -49,6 +68,7 @@ export class DeliveryModule {
       providers: [
         Clock,
         relaySkips,
+        ...directParts,
         mailer,
         DeliveryRepository,
         DeliveryRecorder,

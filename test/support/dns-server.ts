@@ -1,4 +1,5 @@
 import dns2 from 'dns2';
+import { isIP } from 'node:net';
 import { freePort } from '../../src/platform/free-port';
 import { bootTestApp, TestApp } from './test-app';
 
@@ -9,10 +10,18 @@ const NXDOMAIN = 3;
 /** How the server treats every query: answer from its records, fail, or never answer (a resolver's timeout). */
 export type DnsMode = 'answer' | 'servfail' | 'silent';
 
+/** An MX record: its preference and exchange (`.` for a null MX, RFC 7505). */
+export interface MxRecord {
+  preference: number;
+  exchange: string;
+}
+
 /**
- * A real DNS server on loopback (dns2, UDP and TCP on one port) serving the TXT (and A) records the test
- * publishes. Values longer than 255 bytes go out split into character-strings of 255, as a DNS
- * provider stores them (RFC 1035 §3.3.14), so readers must join them.
+ * A real DNS server on loopback (dns2, UDP and TCP on one port) serving the TXT, MX, A and AAAA
+ * records the test publishes. TXT values longer than 255 bytes go out split into
+ * character-strings of 255, as a DNS provider stores them (RFC 1035 §3.3.14), so readers must
+ * join them. A name with no record at all is NXDOMAIN; a name with records of other types only
+ * answers a query for a type it lacks with no answer (NODATA), as a real server does.
  */
 export class TestDnsServer {
   mode: DnsMode = 'answer';
@@ -21,6 +30,7 @@ export class TestDnsServer {
   /** Names (and every name under them) whose queries are never answered, whatever the mode. */
   readonly silent = new Set<string>();
   private readonly records = new Map<string, string[][]>();
+  private readonly mx = new Map<string, MxRecord[]>();
   private readonly addresses = new Map<string, string[]>();
   private readonly server = dns2.createServer({
     udp: true,
@@ -56,7 +66,7 @@ export class TestDnsServer {
     this.records.set(name.toLowerCase(), values.map(splitInto255));
   }
 
-  /** Publishes A records (IPv4 addresses) at a name, replacing any there. */
+  /** Publishes A and AAAA records (by each address's family) at a name, replacing any there. */
   publishAddress(name: string, ...ips: string[]): void {
     this.addresses.set(name.toLowerCase(), ips);
   }
@@ -70,6 +80,33 @@ export class TestDnsServer {
     this.records.delete(name.toLowerCase());
   }
 
+  /** Publishes MX records at a domain, replacing any there; `publishMx(d, { preference: 0, exchange: '.' })` is a null MX. */
+  publishMx(domain: string, ...records: MxRecord[]): void {
+    this.mx.set(domain.toLowerCase(), records);
+  }
+
+  private exists(name: string): boolean {
+    return this.records.has(name) || this.mx.has(name) || this.addresses.has(name);
+  }
+
+  private answersFor(name: string, type: number): object[] {
+    const { TYPE, CLASS } = Packet;
+    const key = name.toLowerCase();
+    const common = { name, class: CLASS.IN, ttl: 60 };
+    if (type === TYPE.TXT) return (this.records.get(key) ?? []).map((data) => ({ ...common, type, data }));
+    if (type === TYPE.MX)
+      return (this.mx.get(key) ?? []).map(({ preference, exchange }) => ({
+        ...common,
+        type,
+        priority: preference,
+        exchange,
+      }));
+    const family = type === TYPE.A ? 4 : type === TYPE.AAAA ? 6 : 0;
+    return (this.addresses.get(key) ?? [])
+      .filter((address) => isIP(address) === family)
+      .map((address) => ({ ...common, type, address }));
+  }
+
   private isSilent(name: string): boolean {
     return [...this.silent].some((silent) => name === silent || name.endsWith(`.${silent}`));
   }
@@ -79,28 +116,10 @@ export class TestDnsServer {
     this.queries.push(question.name);
     if (this.mode === 'silent' || this.isSilent(question.name.toLowerCase())) return;
     const response = Packet.createResponseFromRequest(request);
-    const address = question.type === Packet.TYPE.A ? this.addresses.get(question.name.toLowerCase()) : undefined;
-    const found = question.type === Packet.TYPE.TXT ? this.records.get(question.name.toLowerCase()) : undefined;
+    const name = question.name.toLowerCase();
     if (this.mode === 'servfail') response.header.rcode = SERVFAIL;
-    else if (address)
-      for (const ip of address)
-        response.answers.push({
-          name: question.name,
-          type: Packet.TYPE.A,
-          class: Packet.CLASS.IN,
-          ttl: 60,
-          address: ip,
-        } as never);
-    else if (!found) response.header.rcode = NXDOMAIN;
-    else
-      for (const data of found)
-        response.answers.push({
-          name: question.name,
-          type: Packet.TYPE.TXT,
-          class: Packet.CLASS.IN,
-          ttl: 60,
-          data,
-        } as never);
+    else if (!this.exists(name)) response.header.rcode = NXDOMAIN;
+    else response.answers.push(...(this.answersFor(question.name, question.type) as never[]));
     void send(response);
   }
 }

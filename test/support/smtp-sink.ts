@@ -9,6 +9,22 @@ export interface ReceivedMail {
   parsed: ParsedMail;
 }
 
+/** A session's MAIL FROM as the sink saw it: the name the client gave in EHLO and whether TLS protected it. */
+export interface SinkSession {
+  sessionId: string;
+  heloName: string;
+  secure: boolean;
+  /** The client's address: the local address it bound to. */
+  remoteAddress: string;
+}
+
+/**
+ * TLS on the sink: STARTTLS offered with this certificate, or smtp-server's own (`builtin`, for
+ * localhost and long expired: fine for opportunistic TLS), or `broken`: STARTTLS offered but every
+ * handshake fails (no cipher a client can agree to), as on a misconfigured server.
+ */
+export type SinkTls = { key: Buffer; cert: Buffer } | 'builtin' | 'broken';
+
 /** What the sink answers to one message's DATA: accept it, or reply with an SMTP error. */
 export type SinkReply = 'accept' | { code: number; message: string };
 
@@ -31,16 +47,41 @@ export class SmtpSink {
   reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
   /** The reply to a MAIL FROM naming the envelope sender given: undefined accepts it. */
   senderReply: (address: string) => { code: number; message: string } | undefined = () => undefined;
+  /** Each MAIL FROM's session. */
+  readonly sessions: SinkSession[] = [];
+  /** Connections opened to the sink, and closed. */
+  connections = 0;
+  closed = 0;
+  /** The reply to a new connection instead of the greeting (a 421 turns clients away); undefined greets. */
+  greetingReply: { code: number; message: string } | undefined;
   private readonly server: SMTPServer;
   private waiters: (() => void)[] = [];
 
-  constructor() {
+  constructor(tls?: SinkTls) {
     this.server = new SMTPServer({
       authOptional: true,
-      disabledCommands: ['STARTTLS'],
+      disabledCommands: tls ? [] : ['STARTTLS'],
+      ...(tls === 'broken'
+        ? { maxVersion: 'TLSv1.2' as const, ciphers: 'PSK-AES128-CBC-SHA' }
+        : typeof tls === 'object' && { key: tls.key, cert: tls.cert }),
       logger: false,
-      onMailFrom: (address, _session, callback) => {
+      onConnect: (_session, callback) => {
+        this.connections += 1;
+        const refusal = this.greetingReply;
+        if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+        callback();
+      },
+      onClose: () => {
+        this.closed += 1;
+      },
+      onMailFrom: (address, session, callback) => {
         this.mailFrom.push(address.address);
+        this.sessions.push({
+          sessionId: session.id,
+          heloName: session.hostNameAppearsAs,
+          secure: session.secure,
+          remoteAddress: session.remoteAddress,
+        });
         const refusal = this.senderReply(address.address);
         if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         callback();
@@ -65,8 +106,9 @@ export class SmtpSink {
     this.server.on('error', () => undefined);
   }
 
-  async start(): Promise<number> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `host` (a loopback address) and `port` (0: a free one); resolves to the port. */
+  async start(port = 0, host = '127.0.0.1'): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(port, host, resolve));
     return (this.server.server.address() as AddressInfo).port;
   }
 

@@ -106,7 +106,7 @@ export function classify(error: unknown, relay?: string): MailDeliveryError {
 }
 
 /** nodemailer's errors for the recipients refused at RCPT TO (each names its recipient). */
-function refusalsOf(errors: unknown[] | undefined): Refusal[] {
+export function refusalsOf(errors: unknown[] | undefined): Refusal[] {
   return (errors ?? []).map((error) => {
     const { recipient, response, message, responseCode } = error as {
       recipient?: string;

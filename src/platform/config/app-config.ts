@@ -4,6 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { Environment } from './environment';
 import { readOrCreateSecret } from './secret-file';
+import { DirectConfigError, DirectDeliveryConfig, parseSourceAddresses, readCaFile } from './direct-delivery';
 import { SmtpRelay, smtpRelays } from './smtp-relays';
 import { TrustedProxies } from './trusted-proxies';
 
@@ -70,6 +71,8 @@ export class AppConfig {
      * sites whose MX hosts end in a suffix (docs/delivery-and-deliverability.md#direct-delivery).
      */
     siteConnections: { perSite: number; byHostSuffix: Record<string, number> };
+    /** SMTP_URL=direct: delivery straight to MX hosts (docs/delivery-and-deliverability.md#direct-delivery); else undefined. */
+    direct?: DirectDeliveryConfig;
   };
   /** Whole UTC days a message is kept past the day it was sent; undefined: forever (MessageRetention). */
   readonly retentionDays!: number | undefined;
@@ -161,13 +164,14 @@ export class AppConfig {
       trustedProxies: trustedProxies(vars.TRUST_PROXY),
       delivery: {
         smtpUrl: vars.SMTP_URL?.join(','),
-        relays: relaysOf(vars.SMTP_URL ?? []),
+        relays: isDirect(vars.SMTP_URL) ? [] : relaysOf(vars.SMTP_URL ?? []),
         retryDelays: (vars.DELIVERY_RETRY_DELAYS ?? '30,120,600,1800,3600,7200,14400').split(',').map(Number),
         concurrency: vars.WORKER_CONCURRENCY ?? 8,
         leaseSeconds: vars.DELIVERY_LEASE_SECONDS ?? 120,
         siteConnections: siteConnections(
           vars.DELIVERY_SITE_CONNECTIONS ?? '5,google.com=3,outlook.com=3,yahoodns.net=3',
         ),
+        direct: directDelivery(vars),
       },
       webhooks: {
         // Read (or created) when first needed, so that merely parsing configuration writes nothing.
@@ -224,6 +228,31 @@ function relaysOf(urls: string[]): SmtpRelay[] {
     throw new ConfigurationError(
       'Invalid configuration:\n  SMTP_URL: a relay is not a valid URL (a port above 65535?)',
     );
+  }
+}
+
+function isDirect(smtpUrl: string[] | undefined): boolean {
+  return smtpUrl?.some((entry) => entry.toLowerCase() === 'direct') ?? false;
+}
+
+/** SMTP_URL=direct's settings, checked at start; undefined for relays and the outbox. */
+function directDelivery(vars: Environment): DirectDeliveryConfig | undefined {
+  if (!isDirect(vars.SMTP_URL)) return undefined;
+  if (vars.SMTP_URL!.length > 1)
+    throw new ConfigurationError('Invalid configuration:\n  SMTP_URL: direct stands alone, never beside relays');
+  try {
+    const mtaStsCa = readCaFile(vars.MTA_STS_CA_FILE);
+    return {
+      heloName: (vars.DELIVERY_HELO_NAME ?? new URL(vars.PUBLIC_URL ?? 'http://localhost').hostname).toLowerCase(),
+      sourceAddresses: parseSourceAddresses(vars.DELIVERY_SOURCE_ADDRESSES),
+      mxPort: vars.DIRECT_MX_PORT ?? 25,
+      mtaStsCaFile: vars.MTA_STS_CA_FILE,
+      mtaStsCa,
+      messagesPerConnection: vars.DELIVERY_MESSAGES_PER_CONNECTION ?? 100,
+    };
+  } catch (error) {
+    if (error instanceof DirectConfigError) throw new ConfigurationError(`Invalid configuration:\n  ${error.message}`);
+    throw error;
   }
 }
 

@@ -20,6 +20,9 @@ function wholeNumber({ value }: { value: unknown }): unknown {
   return typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
 }
 
+/** A relay's URL, or `direct` (AppConfig refuses `direct` beside relays). */
+const SMTP_URL_ENTRY = new RegExp(`^direct$|${SMTP_RELAY_URL.source}`, 'i');
+
 const DELAY_LIST = /^\d{1,6}(,\d{1,6})*$/;
 
 // A host name suffix's labels (letters, digits, inner hyphens), and a limit of 1–99 connections.
@@ -105,9 +108,10 @@ export class Environment {
   @IsOptional()
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? splitSmtpUrl(value) : value))
   @ArrayMaxSize(MAX_SMTP_RELAYS, { message: `SMTP_URL may name at most ${MAX_SMTP_RELAYS} relays` })
-  @Matches(SMTP_RELAY_URL, {
+  @Matches(SMTP_URL_ENTRY, {
     each: true,
-    message: 'SMTP_URL must look like smtp://user:pass@host:port or smtps://host, several separated by commas',
+    message:
+      'SMTP_URL must look like smtp://user:pass@host:port or smtps://host, several separated by commas, or be direct',
   })
   SMTP_URL?: string[];
 
@@ -315,4 +319,35 @@ export class Environment {
   @MinLength(1)
   @MaxLength(1024)
   OIDC_CLIENT_SECRET?: string;
+
+  /** The name direct delivery says in EHLO; unset: the host of PUBLIC_URL. */
+  @IsOptional()
+  @MaxLength(253)
+  @IsFQDN({ require_tld: false }, { message: 'DELIVERY_HELO_NAME must be a host name, like mail.example.com' })
+  DELIVERY_HELO_NAME?: string;
+
+  /** Local IP addresses direct delivery binds to, comma-separated (AppConfig checks each). */
+  @IsOptional()
+  @IsString()
+  DELIVERY_SOURCE_ADDRESSES?: string;
+
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  DIRECT_MX_PORT?: number;
+
+  /** A PEM CA bundle trusted beside the system's for MTA-STS (AppConfig reads it). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  MTA_STS_CA_FILE?: string;
+
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  DELIVERY_MESSAGES_PER_CONNECTION?: number;
 }

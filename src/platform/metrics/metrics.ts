@@ -78,6 +78,29 @@ export class Metrics {
 
   // --- end of site shaping ---
 
+  // Direct delivery (SMTP_URL=direct), per destination site: the set of MX hosts a domain uses
+  // (docs/delivery-and-deliverability.md#direct-delivery).
+  readonly directConnections = new Counter({
+    name: 'mailroom_direct_connections_total',
+    help: 'Direct delivery: SMTP sessions set up with a site, by whether TLS protected them (tls: yes, no)',
+    labelNames: ['site', 'tls'] as const,
+    registers: [this.registry],
+  });
+
+  readonly directDeliveries = new Counter({
+    name: 'mailroom_direct_deliveries_total',
+    help: "Direct delivery: one domain's transactions by site and outcome (sent, deferred, failed; sent includes some recipients refused)",
+    labelNames: ['site', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly directMtaSts = new Counter({
+    name: 'mailroom_direct_mta_sts_total',
+    help: "Direct delivery: MTA-STS outcomes by site, the policy's mode (enforce, testing) and result (valid: a matching host with a valid certificate; failed)",
+    labelNames: ['site', 'mode', 'result'] as const,
+    registers: [this.registry],
+  });
+
   constructor(deliveries: DeliveryQueue, webhooks: WebhookQueue) {
     new Gauge({
       name: 'mailroom_queue_waiting_jobs',

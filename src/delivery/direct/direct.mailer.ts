@@ -1,0 +1,270 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '../../platform/config/app-config';
+import type { DirectDeliveryConfig } from '../../platform/config/direct-delivery';
+import { Clock } from '../../platform/clock';
+import { Metrics } from '../../platform/metrics/metrics';
+import { composeMessage, envelopeOf } from '../../messages';
+import type { OutgoingMail } from '../../messages';
+import { Mailer, MailDeliveryError, MailReceipt, Route, Transaction } from '../mailer/mailer';
+import { SEND_BUDGET_MS } from '../mailer/relay-transports';
+import { classify, refusalsOf } from '../mailer/smtp.mailer';
+import { closeHeld, HeldConnection, IdleConnections } from './idle-connections';
+import { MtaStsPolicy, MtaStsSource } from './mta-sts-source';
+import type { MxConnection } from './mx-connection';
+import { MxConnector } from './mx-connector';
+import { MxRouting } from './mx-routing';
+import { byRecipientDomain } from './recipient-domains';
+import { asOneResult } from './transactions-as-one';
+import { Site, SiteLimits } from './site-limits';
+import { TlsBrokenHosts } from './tls-broken-hosts';
+
+const logger = new Logger('DirectDelivery');
+
+/** Time kept from the send budget for the transaction itself once a lease came late. */
+const TRANSACTION_MARGIN_MS = 15_000;
+
+/** One domain's recipients and what the mail carries to all of them. */
+interface DomainDelivery {
+  domain: string;
+  recipients: string[];
+  from: string;
+  message: Buffer;
+  deadline: number;
+}
+
+/**
+ * SMTP_URL=direct (docs/delivery-and-deliverability.md#direct-delivery): each message straight to
+ * its recipients' MX hosts, one transaction per recipient domain, each with its own fate. Every
+ * connection holds a lease of its site (SiteLimits) and carries up to
+ * DELIVERY_MESSAGES_PER_CONNECTION messages, RSET between them; an idle one is closed after a few
+ * seconds. Every 4xx a site gives is reported to SiteLimits, which decides whether it says "too fast".
+ */
+@Injectable()
+export class DirectMailer extends Mailer implements OnModuleDestroy {
+  private readonly settings: DirectDeliveryConfig;
+  private readonly routing: MxRouting;
+  private readonly connector: MxConnector;
+  private readonly idle = new IdleConnections();
+
+  constructor(
+    config: AppConfig,
+    private readonly siteLimits: SiteLimits,
+    private readonly mtaSts: MtaStsSource,
+    private readonly metrics: Metrics,
+    clock: Clock,
+  ) {
+    super();
+    this.settings = config.delivery.direct!;
+    this.routing = new MxRouting(config.deliverability.dnsServers);
+    this.connector = new MxConnector(this.settings, this.routing, new TlsBrokenHosts(clock));
+  }
+
+  override async deliver(mail: OutgoingMail): Promise<Transaction[]> {
+    const { from, to } = envelopeOf(mail);
+    let message: Buffer;
+    try {
+      message = await composeMessage(mail);
+    } catch (error) {
+      // A mail that cannot be composed (signed) goes nowhere: every recipient's result, as a relay's would be.
+      return [{ recipients: to, result: { error } }];
+    }
+    // One budget for every domain's transaction, as a relay's attempt has (relay-transports.ts).
+    const deadline = performance.now() + SEND_BUDGET_MS;
+    return Promise.all(
+      [...byRecipientDomain(to)].map(async ([domain, recipients]): Promise<Transaction> => {
+        try {
+          return {
+            recipients,
+            result: { receipt: await this.deliverTo({ domain, recipients, from, message, deadline }) },
+          };
+        } catch (error) {
+          return { recipients, result: { error } };
+        }
+      }),
+    );
+  }
+
+  /** The mail as one result, for a hand-over that reads one (transactions-as-one.ts). */
+  async send(mail: OutgoingMail): Promise<MailReceipt> {
+    return asOneResult(await this.deliver(mail));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.idle.closeAll();
+  }
+
+  private async deliverTo(delivery: DomainDelivery): Promise<MailReceipt> {
+    const { domain, recipients } = delivery;
+    const route = await this.routing.route(domain);
+    if ('failure' in route) {
+      const { reply, permanent } = route.failure;
+      this.metrics.directDeliveries.inc({ site: '', outcome: permanent ? 'failed' : 'deferred' });
+      // A domain that takes no mail is each recipient's refusal, as a server's at RCPT TO would be (§9 suppresses it).
+      if (permanent)
+        throw new MailDeliveryError(
+          reply,
+          true,
+          'RCPT TO',
+          recipients.map((address) => ({ address, reply, permanent: true })),
+        );
+      throw new MailDeliveryError(reply, false);
+    }
+    const policy = await this.policyOf(domain);
+    const enforce = policy.mode === 'enforce';
+    const hosts = enforce ? route.hosts.filter((host) => this.mtaSts.matches(policy, host)) : route.hosts;
+    if (hosts.length === 0) {
+      this.metrics.directMtaSts.inc({ site: route.site, mode: 'enforce', result: 'failed' });
+      this.metrics.directDeliveries.inc({ site: route.site, outcome: 'deferred' });
+      throw new MailDeliveryError(
+        `451 4.7.5 No MX host of ${domain} matches its MTA-STS policy (${route.hosts.join(', ')}), will try again`,
+        false,
+      );
+    }
+    const held = await this.connectionFor(route.site, domain, hosts, policy, delivery.deadline);
+    return this.transact(held, delivery);
+  }
+
+  /** An idle connection of the site that fits the policy, else a new one under a new lease. */
+  private async connectionFor(
+    site: Site,
+    domain: string,
+    hosts: string[],
+    policy: MtaStsPolicy,
+    deadline: number,
+  ): Promise<HeldConnection> {
+    const enforce = policy.mode === 'enforce';
+    const fits = (connection: MxConnection) => hosts.includes(connection.host) && (!enforce || connection.verified);
+    for (let reused = this.idle.take(site, fits); reused; reused = this.idle.take(site, fits))
+      if (await stillOpen(reused)) return reused;
+    // A lease, or a connection of the site put back meanwhile, whichever comes first.
+    const waiting = this.idle.wait(site, fits);
+    const leasing = this.siteLimits.acquire(site, deadline - TRANSACTION_MARGIN_MS);
+    // A limits store that fails ends the wait too (its error is thrown below, unless a connection came).
+    await Promise.race([waiting.next, leasing.catch(() => undefined)]);
+    const handed = waiting.cancel();
+    if (handed) {
+      leasing.then(
+        (unneeded) => void unneeded?.release(),
+        () => undefined,
+      );
+      if (await stillOpen(handed)) return handed;
+      return this.connectionFor(site, domain, hosts, policy, deadline);
+    }
+    const lease = await leasing;
+    if (!lease) {
+      this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
+      throw new MailDeliveryError(
+        `451 4.4.5 Every connection to ${domain}'s mail servers (${site}) is busy, will try again`,
+        false,
+      );
+    }
+    const opened = await this.connector
+      .open(hosts, enforce, deadline - TRANSACTION_MARGIN_MS, {
+        greetingRefused: (reply) => this.reportDeferral(site, reply),
+        tlsBroken: (host, reason) =>
+          logger.warn({ site, host, reason }, `TLS with ${host} failed (${reason}); sending in clear for a day`),
+      })
+      .catch(async (error: unknown) => {
+        // Nothing is to throw here (a DNS look-up gone wrong, say); the lease must come back all the same.
+        await lease.release();
+        throw error;
+      });
+    if ('failure' in opened) {
+      await lease.release();
+      this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
+      if (enforce) this.metrics.directMtaSts.inc({ site, mode: 'enforce', result: 'failed' });
+      throw new MailDeliveryError(
+        enforce
+          ? `451 4.7.5 No MX host of ${domain} could be reached over TLS with a valid certificate as its MTA-STS policy requires (${opened.failure}), will try again`
+          : `451 4.4.1 No MX host of ${domain} could be reached (${opened.failure}), will try again`,
+        false,
+      );
+    }
+    const { connection } = opened;
+    this.metrics.directConnections.inc({ site, tls: connection.tls ? 'yes' : 'no' });
+    if (policy.mode !== 'none') this.recordMtaSts(site, domain, policy, connection);
+    return { site, connection, lease };
+  }
+
+  /** One transaction over the held connection; the connection kept for the next message when it may carry one. */
+  private async transact(held: HeldConnection, delivery: DomainDelivery): Promise<MailReceipt> {
+    const { site, connection } = held;
+    const route: Route = { host: connection.host, tls: connection.tls };
+    try {
+      const info = await connection.send(delivery.from, delivery.recipients, delivery.message);
+      const rejected = refusalsOf(info.rejectedErrors);
+      for (const refusal of rejected.filter((r) => !r.permanent)) this.reportDeferral(site, refusal.reply);
+      this.metrics.directDeliveries.inc({ site, outcome: 'sent' });
+      return { reply: String(info.response ?? ''), rejected, route };
+    } catch (thrown) {
+      const error = classify(thrown);
+      for (const reply of temporaryReplies(thrown)) this.reportDeferral(site, reply);
+      this.metrics.directDeliveries.inc({ site, outcome: error.permanent ? 'failed' : 'deferred' });
+      throw new MailDeliveryError(error.message, error.permanent, error.command, error.refused, route);
+    } finally {
+      if (connection.usable && connection.sent < this.settings.messagesPerConnection) this.idle.put(held);
+      else await closeHeld(held);
+    }
+  }
+
+  /** A site's 4xx for its limits; a limits store that fails costs the report, never the delivery. */
+  private reportDeferral(site: Site, reply: string): void {
+    this.siteLimits
+      .deferred(site, reply)
+      .catch((error: unknown) =>
+        logger.warn({ site, err: error }, `A 4xx of ${site} could not be reported to its limits`),
+      );
+  }
+
+  private async policyOf(domain: string): Promise<MtaStsPolicy> {
+    try {
+      return await this.mtaSts.policyFor(domain);
+    } catch (error) {
+      // RFC 8461 §5: no policy to be had is delivery as without one.
+      logger.warn({ domain, err: error }, `The MTA-STS policy of ${domain} could not be read`);
+      return { mode: 'none', mx: [] };
+    }
+  }
+
+  /** MTA-STS's outcome for a session: a host the policy names, over TLS with a certificate valid for it. Testing mode: recorded only. */
+  private recordMtaSts(site: Site, domain: string, policy: MtaStsPolicy, connection: MxConnection): void {
+    const valid = connection.verified && this.mtaSts.matches(policy, connection.host);
+    this.metrics.directMtaSts.inc({ site, mode: policy.mode, result: valid ? 'valid' : 'failed' });
+    if (!valid)
+      logger.warn(
+        { site, domain, host: connection.host, tls: connection.tls },
+        `MTA-STS (testing) of ${domain}: ${connection.host} ${connection.tls ? 'has no valid certificate for its name or is not in the policy' : 'took no TLS'}; delivered anyway`,
+      );
+  }
+}
+
+/** RSET on a connection that carried a message: false (and closed, its lease released) when the server dropped it meanwhile. */
+async function stillOpen(held: HeldConnection): Promise<boolean> {
+  try {
+    await held.connection.reset();
+    return true;
+  } catch {
+    await closeHeld(held);
+    return false;
+  }
+}
+
+/**
+ * The 4xx replies in a failed send: those refusing recipients for now, and the transaction's own
+ * unless it is the refusal of the last recipient again (every recipient refused: nodemailer's error
+ * repeats its reply).
+ */
+function temporaryReplies(error: unknown): string[] {
+  const { response, responseCode, command, rejectedErrors } = error as {
+    response?: string;
+    responseCode?: number;
+    command?: string;
+    rejectedErrors?: unknown[];
+  };
+  const refused = refusalsOf(rejectedErrors)
+    .filter((r) => !r.permanent)
+    .map((r) => r.reply);
+  const temporary = typeof responseCode === 'number' && responseCode >= 400 && responseCode < 500;
+  const own = temporary && response && command !== 'RCPT TO' ? [response] : [];
+  return [...own, ...refused];
+}

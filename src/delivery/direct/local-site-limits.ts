@@ -1,0 +1,70 @@
+import { connectionLimitOf, SiteShapingOptions } from './site-shaping';
+import { Site, SiteLease, SiteLimits } from './site-limits';
+
+interface Waiter {
+  grant: (lease: SiteLease | undefined) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * SiteLimits within one process, in memory: each site's connection limit (DELIVERY_SITE_CONNECTIONS)
+ * and a queue of those waiting for a lease, first come first served. It does not slow a site that
+ * says "too fast": that, and limits across processes, is PostgresSiteLimits' work. For tests, and
+ * as the parts of the direct transport are proven alone.
+ */
+export class LocalSiteLimits extends SiteLimits {
+  private readonly open = new Map<Site, number>();
+  private readonly waiting = new Map<Site, Waiter[]>();
+
+  constructor(private readonly shaping: SiteShapingOptions) {
+    super();
+  }
+
+  acquire(site: Site, deadline: number): Promise<SiteLease | undefined> {
+    if ((this.open.get(site) ?? 0) < connectionLimitOf(site, this.shaping)) return Promise.resolve(this.leaseOf(site));
+    const wait = deadline - performance.now();
+    if (wait <= 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        grant: resolve,
+        timer: setTimeout(() => {
+          this.waiting.set(
+            site,
+            (this.waiting.get(site) ?? []).filter((w) => w !== waiter),
+          );
+          resolve(undefined);
+        }, wait),
+      };
+      this.waiting.set(site, [...(this.waiting.get(site) ?? []), waiter]);
+    });
+  }
+
+  /** No slowing down here: a pass-through. */
+  deferred(_site: Site, _reply: string): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Connections the site holds now. */
+  openAt(site: Site): number {
+    return this.open.get(site) ?? 0;
+  }
+
+  private leaseOf(site: Site): SiteLease {
+    this.open.set(site, (this.open.get(site) ?? 0) + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return Promise.resolve();
+        released = true;
+        const next = this.waiting.get(site)?.shift();
+        if (next) {
+          // The lease passes straight to the next in line: the count stays.
+          clearTimeout(next.timer);
+          this.open.set(site, this.open.get(site)! - 1);
+          next.grant(this.leaseOf(site));
+        } else this.open.set(site, this.open.get(site)! - 1);
+        return Promise.resolve();
+      },
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * Envelope recipients grouped by domain, in A-label form (`bücher.example` → `xn--bcher-kva.example`),
+ * lower-cased: each group is one transaction with the domain's MX hosts
+ * (docs/delivery-and-deliverability.md#direct-delivery). Groups and their recipients keep the
+ * envelope's order; each address stays as the envelope gave it.
+ */
+export function byRecipientDomain(recipients: readonly string[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const recipient of recipients) {
+    const domain = asciiDomainOf(recipient);
+    groups.set(domain, [...(groups.get(domain) ?? []), recipient]);
+  }
+  return groups;
+}
+
+/** The domain of an address (after its last `@`) in A-label form; as given, lower-cased, when it is no valid IDN. */
+export function asciiDomainOf(address: string): string {
+  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+  return domainToASCII(domain) || domain;
+}

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../src/platform/free-port';
+import { TestDnsServer } from './dns-server';
+import { SinkTls, SmtpSink } from './smtp-sink';
+
+const run = promisify(execFile);
+
+/**
+ * Mail servers for direct delivery on loopback: a real DNS server naming them, and each MX host a
+ * real SMTP server (SmtpSink) on its own loopback address (127.0.0.2, 127.0.0.3, …), all on one
+ * port, as DIRECT_MX_PORT is one port.
+ */
+export class TestMxHosts {
+  readonly dns = new TestDnsServer();
+  port = 0;
+  private readonly sinks: SmtpSink[] = [];
+  private nextAddress = 2;
+
+  async start(): Promise<void> {
+    await this.dns.start();
+    this.port = await freePort();
+  }
+
+  /** An SMTP server at the next loopback address, published in DNS as `name`. */
+  async host(name: string, tls?: SinkTls): Promise<SmtpSink> {
+    const address = this.address(name);
+    const sink = new SmtpSink(tls);
+    await sink.start(this.port, address);
+    this.sinks.push(sink);
+    return sink;
+  }
+
+  /** Publishes `name` at the next loopback address, where nothing listens: connections to it are refused. */
+  deadHost(name: string): void {
+    this.address(name);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.sinks.map((sink) => sink.stop()));
+    await this.dns.stop();
+  }
+
+  private address(name: string): string {
+    const address = `127.0.0.${this.nextAddress++}`;
+    this.dns.publishAddress(name, address);
+    return address;
+  }
+}
+
+/**
+ * A self-signed certificate valid for the names given, made with the openssl binary: it is its own
+ * CA (MTA_STS_CA_FILE). Undefined when openssl is not installed (the caller skips, saying so).
+ */
+export async function certificateFor(
+  names: string[],
+): Promise<{ dir: string; certPath: string; key: Buffer; cert: Buffer } | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'mx-tls-'));
+  const [certPath, keyPath] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+  try {
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${names[0]}`,
+      '-addext',
+      `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`,
+    ]);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return { dir, certPath, key: readFileSync(keyPath), cert: readFileSync(certPath) };
+}
