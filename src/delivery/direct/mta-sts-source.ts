@@ -15,7 +15,7 @@ export abstract class MtaStsSource {
   abstract matches(policy: MtaStsPolicy, mxHost: string): boolean;
 }
 
-/** No MTA-STS: every domain has no policy. The default until MtaStsPolicies is wired in. */
+/** No MTA-STS: every domain has no policy (tests of the transport alone; the app wires MtaStsPolicies). */
 export class NoMtaSts extends MtaStsSource {
   policyFor(): Promise<MtaStsPolicy> {
     return Promise.resolve({ mode: 'none', mx: [] });
