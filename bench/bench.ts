@@ -11,8 +11,10 @@
 // - the console (console.bench.ts): its first load's gzip size, and its Messages page on the
 //   seeded million messages in Chromium;
 // - events (events.bench.ts): sends and delivery with 0 and with 1 subscribed webhook endpoint, and the
-//   fan-out rate of account events to 3 endpoints (docs/delivery-and-deliverability.md#webhooks).
-// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery` or `events` runs one
+//   fan-out rate of account events to 3 endpoints (docs/delivery-and-deliverability.md#webhooks);
+// - direct (direct.bench.ts): SMTP_URL=direct to three loopback sites against raw nodemailer pools
+//   with the same per-site connection limits.
+// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery`, `events` or `direct` runs one
 // section and only prints it; `--only console` rewrites only the console's section there). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { BATCH_SIZE } from './copy-ceiling';
 import { consoleBench } from './console.bench';
 import { CPU_HEADER, deliveryBench } from './delivery.bench';
 import { eventsBench } from './events.bench';
+import { directBench } from './direct.bench';
 import { benchListDatabase } from './list-database';
 import { listBench, statsBench } from './list.bench';
 import { markdownTable, RESULT_HEADER, ROOT, runBench } from './support';
@@ -41,6 +44,8 @@ const LOAD = { seconds: Number(values.seconds) };
 const DELIVERY = { messages: Number(values.messages), seconds: Number(values['delivery-seconds']) };
 // Each of the events section's halves: enough to time, few enough to run beside the rest.
 const EVENT_MESSAGES = Math.min(Number(values.messages), 2000);
+// Three sites at 20 ms a message and 5 connections each take about 750 a second at best.
+const DIRECT_MESSAGES = Math.min(Number(values.messages), 3000);
 
 const tableOf = (rows: string[][]) => markdownTable(RESULT_HEADER, rows);
 const CPU_TITLE =
@@ -83,6 +88,7 @@ async function main(): Promise<void> {
       uploads: uploadBench,
       delivery: () => deliveryBench(DELIVERY),
       events: () => eventsBench({ messages: EVENT_MESSAGES }),
+      direct: () => directBench({ messages: DIRECT_MESSAGES }),
     };
     if (!sections[values.only]) throw new Error(`--only takes ${[...Object.keys(sections), 'console'].join(', ')}`);
     const { rows, cpu } = await sections[values.only]();
@@ -97,6 +103,7 @@ async function main(): Promise<void> {
   const uploads = await uploadBench();
   const delivery = await deliveryBench(DELIVERY);
   const events = await eventsBench({ messages: EVENT_MESSAGES });
+  const direct = await directBench({ messages: DIRECT_MESSAGES });
   const memory = [
     [
       'RSS after the list benchmark',
@@ -108,8 +115,8 @@ async function main(): Promise<void> {
     ],
     ...uploads.rows,
   ];
-  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...delivery.rows, ...events.rows, ...memory]);
-  const cpu = markdownTable(CPU_HEADER, delivery.cpu);
+  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...delivery.rows, ...direct.rows, ...events.rows, ...memory]);
+  const cpu = markdownTable(CPU_HEADER, [...delivery.cpu, ...direct.cpu]);
   const report =
     `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, ` +
     `${RUNS} timed runs per list case, medians). List baseline: the naive SQL pair through pg; send baseline: the same inserts ` +

@@ -303,12 +303,17 @@ function sendSingly(port: number, count: number): Promise<void> {
   return runConcurrently(count, HTTP_CONNECTIONS, (i) => post(port, '/sender/send', message(i)));
 }
 
-function sendInBatches(port: number, count: number): Promise<void> {
+/** `count` messages (`messageOf`, the bench's own by default) in batches of the most a request takes. */
+export function sendInBatches(
+  port: number,
+  count: number,
+  messageOf: (i: number) => object = message,
+): Promise<void> {
   const batches = Math.ceil(count / MAX_BATCH_MESSAGES);
   return runConcurrently(batches, BATCH_CLIENTS, (b) =>
     post(port, '/sender/send/batch', {
       messages: Array.from({ length: Math.min(MAX_BATCH_MESSAGES, count - b * MAX_BATCH_MESSAGES) }, (_, i) =>
-        message(b * MAX_BATCH_MESSAGES + i),
+        messageOf(b * MAX_BATCH_MESSAGES + i),
       ),
     }),
   );
@@ -319,7 +324,7 @@ function sendInBatches(port: number, count: number): Promise<void> {
  * its CPU read) from the first message the sink accepts, so that the worker's start-up is not
  * counted, to the last message's status being `sent`.
  */
-async function drain(
+export async function drain(
   database: BenchDatabase,
   sink: SinkProcess,
   count: number,
