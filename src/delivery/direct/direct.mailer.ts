@@ -138,11 +138,14 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       if (await stillOpen(reused)) return reused;
     // A lease, or a connection of the site put back meanwhile, whichever comes first.
     const waiting = this.idle.wait(site, fits);
-    const leasing = this.siteLimits.acquire(site, deadline - TRANSACTION_MARGIN_MS);
+    const stopAsking = new AbortController();
+    const leasing = this.siteLimits.acquire(site, deadline - TRANSACTION_MARGIN_MS, stopAsking.signal);
     // A limits store that fails ends the wait too (its error is thrown below, unless a connection came).
     await Promise.race([waiting.next, leasing.catch(() => undefined)]);
     const handed = waiting.cancel();
     if (handed) {
+      // Else the lease would be asked for until the deadline, and given back at once if granted.
+      stopAsking.abort();
       leasing.then(
         (unneeded) => void unneeded?.release(),
         () => undefined,

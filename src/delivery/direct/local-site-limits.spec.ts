@@ -34,4 +34,18 @@ describe(LocalSiteLimits.name, () => {
     expect(await sut.acquire('aspmx.l.google.com', performance.now() - 1)).toBeUndefined();
     expect(sut.openAt('aspmx.l.google.com')).toBe(1);
   });
+
+  it('answers undefined once its waiter is told to stop asking, and the next release goes to nobody', async () => {
+    const sut = new LocalSiteLimits(connections);
+    const held = await sut.acquire('aspmx.l.google.com', later());
+    const stop = new AbortController();
+    const waiting = sut.acquire('aspmx.l.google.com', later(), stop.signal);
+
+    stop.abort();
+
+    expect(await waiting).toBeUndefined();
+    await held!.release();
+    expect(sut.openAt('aspmx.l.google.com')).toBe(0);
+    expect(await sut.acquire('aspmx.l.google.com', later(), stop.signal)).toBeUndefined();
+  });
 });

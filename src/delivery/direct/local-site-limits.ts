@@ -20,21 +20,29 @@ export class LocalSiteLimits extends SiteLimits {
     super();
   }
 
-  acquire(site: Site, deadline: number): Promise<SiteLease | undefined> {
+  acquire(site: Site, deadline: number, signal?: AbortSignal): Promise<SiteLease | undefined> {
+    if (signal?.aborted) return Promise.resolve(undefined);
     if ((this.open.get(site) ?? 0) < connectionLimitOf(site, this.shaping)) return Promise.resolve(this.leaseOf(site));
     const wait = deadline - performance.now();
     if (wait <= 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const waiter: Waiter = {
-        grant: resolve,
-        timer: setTimeout(() => {
-          this.waiting.set(
-            site,
-            (this.waiting.get(site) ?? []).filter((w) => w !== waiter),
-          );
-          resolve(undefined);
-        }, wait),
+      const giveUp = () => {
+        clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', giveUp);
+        this.waiting.set(
+          site,
+          (this.waiting.get(site) ?? []).filter((w) => w !== waiter),
+        );
+        resolve(undefined);
       };
+      const waiter: Waiter = {
+        grant: (lease) => {
+          signal?.removeEventListener('abort', giveUp);
+          resolve(lease);
+        },
+        timer: setTimeout(giveUp, wait),
+      };
+      signal?.addEventListener('abort', giveUp, { once: true });
       this.waiting.set(site, [...(this.waiting.get(site) ?? []), waiter]);
     });
   }

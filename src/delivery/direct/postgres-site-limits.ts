@@ -42,20 +42,27 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
    * Resolves with undefined before `deadline` when the site is paused past it: the caller defers
    * all the same, and sooner, instead of holding its job for a grant that cannot come.
    */
-  async acquire(site: Site, deadline: number): Promise<SiteLease | undefined> {
+  async acquire(site: Site, deadline: number, signal?: AbortSignal): Promise<SiteLease | undefined> {
     const limit = connectionLimitOf(site, this.options);
     let backoffMs = FIRST_RETRY_MS;
     for (;;) {
+      if (signal?.aborted) return undefined;
       const attempt = await this.attempt(site, limit);
-      if ('granted' in attempt) return this.hold(site, attempt.granted);
+      if ('granted' in attempt) {
+        const lease = this.hold(site, attempt.granted);
+        // Granted as the caller stopped waiting: nobody will use it.
+        if (!signal?.aborted) return lease;
+        await lease.release();
+        return undefined;
+      }
       const leftMs = deadline - performance.now();
       if (leftMs <= 0) return undefined;
       if ('pausedForMs' in attempt) {
         if (attempt.pausedForMs >= leftMs) return undefined;
-        await this.waitForRelease(site, attempt.pausedForMs);
+        await this.waitForRelease(site, attempt.pausedForMs, signal);
       } else {
         // Jittered, so that the waiters of several processes do not ask in step.
-        await this.waitForRelease(site, Math.min(leftMs, backoffMs * (0.5 + Math.random() / 2)));
+        await this.waitForRelease(site, Math.min(leftMs, backoffMs * (0.5 + Math.random() / 2)), signal);
         backoffMs = Math.min(backoffMs * 2, MAX_RETRY_MS);
       }
     }
@@ -127,18 +134,20 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
     };
   }
 
-  /** Waits `ms`, or less when a lease of the site is released in this process. */
-  private waitForRelease(site: Site, ms: number): Promise<void> {
+  /** Waits `ms`, or less when a lease of the site is released in this process or the signal aborts. */
+  private waitForRelease(site: Site, ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const waiting = this.waiters.get(site) ?? new Set();
       this.waiters.set(site, waiting);
       const wake = () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', wake);
         waiting.delete(wake);
         if (waiting.size === 0 && this.waiters.get(site) === waiting) this.waiters.delete(site);
         resolve();
       };
       const timer = setTimeout(wake, ms);
+      signal?.addEventListener('abort', wake, { once: true });
       waiting.add(wake);
     });
   }

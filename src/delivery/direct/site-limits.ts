@@ -19,9 +19,11 @@ export interface SiteLease {
 export abstract class SiteLimits {
   /**
    * Resolves with a lease once the site may have one more connection, or with undefined when
-   * `deadline` (performance.now()) comes first: the caller then defers, never waits past its job's lease.
+   * `deadline` (performance.now()) comes first: the caller then defers, never waits past its job's
+   * lease. Also undefined once `signal` aborts: the caller got a connection another way (one put
+   * back), and a waiter it no longer needs must stop asking.
    */
-  abstract acquire(site: Site, deadline: number): Promise<SiteLease | undefined>;
+  abstract acquire(site: Site, deadline: number, signal?: AbortSignal): Promise<SiteLease | undefined>;
 
   /**
    * A 4xx reply from the site, to a connection, a command or a transaction. When it says the sender

@@ -208,6 +208,25 @@ describe('PostgresSiteLimits across worker processes', () => {
     await granted!.release();
   });
 
+  it('answers a waiter told to stop asking at once, well before its deadline, and grants it nothing', async () => {
+    const [a, b] = twoWorkers(BASE);
+    const single = site('one.test');
+    const held = await a.limits.acquire(single, within(0));
+    const stop = new AbortController();
+    const waiting = b.limits.acquire(single, within(60_000), stop.signal);
+    await waitFor(() => b.repository.refusals > 0, "b's first refused attempt");
+
+    const abortedAt = performance.now();
+    stop.abort();
+
+    expect(await waiting).toBeUndefined();
+    // At most the attempt under way when it was told, not the minute to its deadline.
+    expect(performance.now() - abortedAt).toBeLessThan(10_000);
+    expect(await liveLeases(single)).toBe(1);
+    await held!.release();
+    expect(await liveLeases(single)).toBe(0);
+  });
+
   it('wakes a waiter of the same worker as soon as a lease is released there', async () => {
     const [a] = twoWorkers(BASE);
     const single = site('one.test');
