@@ -4,6 +4,13 @@ import type { Site } from './site-limits';
 /** Each query to a server waits this long, and is tried this often (as domain verification's look-ups). */
 const QUERY_TIMEOUT_MS = 2_000;
 const TRIES = 2;
+/**
+ * How long an MX answer is kept. Node's resolver gives no TTL for MX records; a minute is shorter
+ * than almost any MX record's TTL, and spares a query per message to a busy domain.
+ */
+export const MX_ANSWER_KEPT_MS = 60_000;
+/** Domains whose answers are kept at most: beyond, the expired go, then the oldest. */
+const MAX_KEPT_ANSWERS = 10_000;
 
 /**
  * Where a domain's mail goes: its MX hosts in the order to try them and the site they make, or why
@@ -19,22 +26,30 @@ export type DomainRoute = { hosts: string[]; site: Site } | { failure: { reply: 
  * exist; and the addresses of a host, looked up through the same servers.
  */
 export class MxRouting {
+  /** One resolver (one c-ares channel and its sockets) for every look-up, not one per message. */
+  private readonly resolver: Resolver;
+  /** Each domain's MX answer as looked up lately, so that a burst to one domain asks once. */
+  private readonly answers = new Map<string, { records: Promise<MxAnswer>; until: number }>();
+
   constructor(
-    private readonly dnsServers: readonly string[],
-    /** In [0, 1): the order of equal preferences. */
+    dnsServers: readonly string[],
+    /** In [0, 1): the order of equal preferences, drawn again for every route. */
     private readonly random: () => number = Math.random,
-  ) {}
+    /** How long an MX answer (or a domain's non-existence) is kept; a failed look-up is not kept. */
+    private readonly keepMs = MX_ANSWER_KEPT_MS,
+    private readonly now: () => number = performance.now.bind(performance),
+  ) {
+    this.resolver = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: TRIES });
+    if (dnsServers.length > 0) this.resolver.setServers([...dnsServers]);
+  }
 
   async route(domain: string): Promise<DomainRoute> {
-    let records: { exchange: string; priority: number }[];
-    try {
-      records = await this.resolver().resolveMx(domain);
-    } catch (error) {
-      const code = codeOf(error);
-      if (code === 'ENOTFOUND') return noSuchDomain(domain);
-      if (code !== 'ENODATA') return lookupFailed(domain, 'MX', code);
-      records = [];
+    const answer = await this.mxAnswer(domain.toLowerCase());
+    if ('code' in answer) {
+      if (answer.code === 'ENOTFOUND') return noSuchDomain(domain);
+      return lookupFailed(domain, 'MX', answer.code);
     }
+    const { records } = answer;
     // RFC 7505: "0 ." says the domain takes no mail; the resolver gives its root exchange as ''.
     if (records.some(({ exchange }) => exchange === '' || exchange === '.'))
       return {
@@ -50,7 +65,7 @@ export class MxRouting {
 
   /** A host's IPv4 then IPv6 addresses; none when it has neither (or its look-up failed: the next host is tried). */
   async addressesOf(host: string): Promise<string[]> {
-    const resolver = this.resolver();
+    const { resolver } = this;
     const [v4, v6] = await Promise.all([
       resolver.resolve4(host).catch(() => [] as string[]),
       resolver.resolve6(host).catch(() => [] as string[]),
@@ -60,7 +75,7 @@ export class MxRouting {
 
   /** No MX: the domain is its own host when it has an address (RFC 5321 §5.1). */
   private async implicitMx(domain: string): Promise<DomainRoute> {
-    const resolver = this.resolver();
+    const { resolver } = this;
     const answers = await Promise.allSettled([resolver.resolve4(domain), resolver.resolve6(domain)]);
     if (answers.some((answer) => answer.status === 'fulfilled' && answer.value.length > 0))
       return { hosts: [domain], site: siteOf([domain]) };
@@ -85,12 +100,43 @@ export class MxRouting {
     return [...new Set(keyed.map(({ exchange }) => exchange.toLowerCase().replace(/\.$/, '')))];
   }
 
-  private resolver(): Resolver {
-    const resolver = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: TRIES });
-    if (this.dnsServers.length > 0) resolver.setServers(this.dnsServers);
-    return resolver;
+  /**
+   * The domain's MX records (none: ENODATA), or the code of a failed look-up: from the answers
+   * kept, else asked once for every delivery that wants it meanwhile. Only answers are kept
+   * (records, no records, no such domain: RFC 2308's negative caching); a failure is asked again.
+   */
+  private mxAnswer(domain: string): Promise<MxAnswer> {
+    const kept = this.answers.get(domain);
+    if (kept && kept.until > this.now()) return kept.records;
+    const records = this.resolver.resolveMx(domain).then(
+      (found): MxAnswer => ({ records: found }),
+      (error: unknown): MxAnswer => (codeOf(error) === 'ENODATA' ? { records: [] } : { code: codeOf(error) }),
+    );
+    // Kept while in flight too, so that simultaneous deliveries share one query.
+    const entry = { records, until: Number.POSITIVE_INFINITY };
+    this.answers.set(domain, entry);
+    void records.then((answer) => {
+      if (this.answers.get(domain) !== entry) return;
+      const keep = !('code' in answer) || answer.code === 'ENOTFOUND';
+      if (keep) entry.until = this.now() + this.keepMs;
+      else this.answers.delete(domain);
+    });
+    if (this.answers.size > MAX_KEPT_ANSWERS) this.forgetExpired();
+    return records;
+  }
+
+  private forgetExpired(): void {
+    const now = this.now();
+    for (const [domain, { until }] of this.answers) if (until <= now) this.answers.delete(domain);
+    // Still too many (a flood of distinct domains): the oldest go, as a Map keeps insertion order.
+    for (const domain of this.answers.keys()) {
+      if (this.answers.size <= MAX_KEPT_ANSWERS) break;
+      this.answers.delete(domain);
+    }
   }
 }
+
+type MxAnswer = { records: { exchange: string; priority: number }[] } | { code: string | undefined };
 
 /** The site a set of MX hosts makes (site-limits.ts): lower-cased, sorted, joined by commas. */
 export function siteOf(hosts: readonly string[]): Site {

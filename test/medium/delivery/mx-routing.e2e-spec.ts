@@ -83,4 +83,31 @@ describe('MX routing through DNS_SERVERS', () => {
     expect(await routing.addressesOf('mx.pref.test')).toEqual(['127.0.0.2']);
     expect(await routing.addressesOf('missing.pref.test')).toEqual([]);
   });
+
+  it("keeps a domain's MX answer (or its non-existence) for a while, one query for a burst, and asks again after a failure", async () => {
+    let now = 0;
+    const kept = new MxRouting([dns.address], Math.random, 60_000, () => now);
+    const asked = (name: string) => dns.queries.filter((query) => query.toLowerCase() === name).length;
+    const [pref, nowhere] = [asked('pref.test'), asked('nowhere.test')];
+
+    await Promise.all([kept.route('pref.test'), kept.route('pref.test'), kept.route('nowhere.test')]);
+    now = 59_999;
+    await kept.route('pref.test');
+    expect(await kept.route('nowhere.test')).toEqual({ failure: expect.objectContaining({ permanent: true }) });
+    expect([asked('pref.test') - pref, asked('nowhere.test') - nowhere]).toEqual([1, 1]);
+
+    now = 60_000;
+    await kept.route('pref.test');
+    expect(asked('pref.test') - pref).toBe(2);
+
+    // A failed look-up is not kept: the next delivery asks again.
+    const other = new MxRouting([dns.address], Math.random, 60_000, () => now);
+    dns.mode = 'servfail';
+    try {
+      expect(await other.route('null.test')).toEqual({ failure: expect.objectContaining({ permanent: false }) });
+    } finally {
+      dns.mode = 'answer';
+    }
+    expect(await other.route('null.test')).toEqual({ failure: expect.objectContaining({ permanent: true }) });
+  });
 });
