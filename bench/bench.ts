@@ -115,7 +115,15 @@ async function main(): Promise<void> {
     ],
     ...uploads.rows,
   ];
-  const table = tableOf([...list.rows, ...send.rows, ...batch.rows, ...delivery.rows, ...direct.rows, ...events.rows, ...memory]);
+  const table = tableOf([
+    ...list.rows,
+    ...send.rows,
+    ...batch.rows,
+    ...delivery.rows,
+    ...direct.rows,
+    ...events.rows,
+    ...memory,
+  ]);
   const cpu = markdownTable(CPU_HEADER, [...delivery.cpu, ...direct.cpu]);
   const report =
     `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, ` +

@@ -304,11 +304,7 @@ function sendSingly(port: number, count: number): Promise<void> {
 }
 
 /** `count` messages (`messageOf`, the bench's own by default) in batches of the most a request takes. */
-export function sendInBatches(
-  port: number,
-  count: number,
-  messageOf: (i: number) => object = message,
-): Promise<void> {
+export function sendInBatches(port: number, count: number, messageOf: (i: number) => object = message): Promise<void> {
   const batches = Math.ceil(count / MAX_BATCH_MESSAGES);
   return runConcurrently(batches, BATCH_CLIENTS, (b) =>
     post(port, '/sender/send/batch', {

@@ -8,14 +8,7 @@ import { createTransport } from 'nodemailer';
 import { toMimeMessage } from '../src/messages/mime/mime';
 import { TestDnsServer } from '../test/support/dns-server';
 import { drain, sendInBatches } from './delivery.bench';
-import {
-  BENCH_JWT_SECRET,
-  benchDatabase,
-  median,
-  runConcurrently,
-  SinkProcess,
-  startMailroomProcess,
-} from './support';
+import { BENCH_JWT_SECRET, benchDatabase, median, runConcurrently, SinkProcess, startMailroomProcess } from './support';
 
 const SITES = ['a', 'b', 'c'].map((name, index) => ({
   domain: `site-${name}.bench`,
@@ -28,6 +21,11 @@ const PER_SITE = 5;
 const PER_CONNECTION = 100;
 const DELAY_MS = 20;
 const HELO = 'bench.mailroom.test';
+/**
+ * Deliveries in flight on both sides: the raw client's sends and the worker's WORKER_CONCURRENCY,
+ * twice the sites' connections, so that each site has one waiting behind every connection.
+ */
+const IN_FLIGHT = 2 * PER_SITE * 3;
 
 const message = (i: number) => ({
   subject: `Benchmark message ${i}`,
@@ -42,7 +40,7 @@ export async function directBench(options: { messages: number }): Promise<{ rows
   const dns = new TestDnsServer();
   const dnsServer = await dns.start();
   for (const site of SITES) {
-    dns.publishMx(site.domain, { exchange: site.mx, priority: 10 });
+    dns.publishMx(site.domain, { exchange: site.mx, preference: 10 });
     dns.publishAddress(site.mx, site.address);
   }
   const database = await benchDatabase();
@@ -62,8 +60,7 @@ export async function directBench(options: { messages: number }): Promise<{ rows
           DNS_SERVERS: dnsServer,
           DIRECT_MX_PORT: String(sites.port),
           DELIVERY_HELO_NAME: HELO,
-          // Enough deliveries in flight to fill every site's connections, as the raw pools have.
-          WORKER_CONCURRENCY: String(PER_SITE * SITES.length),
+          WORKER_CONCURRENCY: String(IN_FLIGHT),
         },
       });
     const api = await start('api');
@@ -83,14 +80,7 @@ export async function directBench(options: { messages: number }): Promise<{ rows
           '≥ 0.8× raw nodemailer pools',
           ratio >= 0.8 ? 'yes' : '**no**',
         ],
-        [
-          `raw: nodemailer, a pool of ${PER_SITE} per site, ${n} messages (median of 3)`,
-          msgs(raw),
-          '',
-          '',
-          '',
-          '',
-        ],
+        [`raw: nodemailer, a pool of ${PER_SITE} per site, ${n} messages (median of 3)`, msgs(raw), '', '', '', ''],
       ],
       cpu: [
         ['deliver directly: queued → worker → 3 sites → sent', '—', postgresCpu, workerCpu, sitesCpu, '—'],
@@ -119,7 +109,7 @@ async function rawPools(port: number, count: number): Promise<number> {
     }),
   );
   const started = performance.now();
-  await runConcurrently(count, PER_SITE * SITES.length * 2, async (i) => {
+  await runConcurrently(count, IN_FLIGHT, async (i) => {
     const m = message(i);
     await pools[i % SITES.length].sendMail(
       await toMimeMessage({

@@ -125,7 +125,9 @@ export class SinkProcess {
   /** `sites`: one server per loopback address on one port, each taking `delayMs` per message (smtp-sink.process.ts). */
   static async start(sites?: { hosts: string[]; delayMs: number }): Promise<SinkProcess> {
     const args = sites ? ['--hosts', sites.hosts.join(','), '--delay-ms', String(sites.delayMs)] : [];
-    const child = spawn(process.execPath, [...TS_NODE, join(__dirname, 'smtp-sink.process.ts'), ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [...TS_NODE, join(__dirname, 'smtp-sink.process.ts'), ...args], {
+      cwd: ROOT,
+    });
     let stopped = false;
     const stop = own(async () => {
       stopped = true;
