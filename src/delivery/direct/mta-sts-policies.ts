@@ -2,8 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, SecureContext } from 'node:tls';
-import { domainToASCII } from 'node:url';
 import { parsePolicy, resolvePolicy } from 'mailauth/lib/mta-sts';
+import { asciiDomain } from '../../platform/mail/addresses';
 import { fetchPolicyText } from './mta-sts-policy-fetch';
 
 /**
@@ -177,7 +177,7 @@ function noPolicy(): MtaStsPolicy {
 /** Lower-case A-labels without the root's dot, as MX records and policies may write a name. */
 function hostName(name: string): string {
   const trimmed = name.trim().replace(/\.$/, '').toLowerCase();
-  return domainToASCII(trimmed) || trimmed;
+  return asciiDomain(trimmed) || trimmed;
 }
 
 function remember<T>(map: Map<string, T>, key: string, value: T): void {

@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { asciiDomain, domainOf } from '../../platform/mail/addresses';
 
 /**
  * Envelope recipients grouped by domain, in A-label form (`bücher.example` → `xn--bcher-kva.example`),
@@ -10,13 +10,15 @@ export function byRecipientDomain(recipients: readonly string[]): Map<string, st
   const groups = new Map<string, string[]>();
   for (const recipient of recipients) {
     const domain = asciiDomainOf(recipient);
-    groups.set(domain, [...(groups.get(domain) ?? []), recipient]);
+    const group = groups.get(domain);
+    if (group) group.push(recipient);
+    else groups.set(domain, [recipient]);
   }
   return groups;
 }
 
 /** The domain of an address (after its last `@`) in A-label form; as given, lower-cased, when it is no valid IDN. */
 export function asciiDomainOf(address: string): string {
-  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-  return domainToASCII(domain) || domain;
+  const domain = domainOf(address).toLowerCase();
+  return asciiDomain(domain) || domain;
 }
