@@ -53,6 +53,6 @@ function TlsState({ routes }: { routes: Route[] }) {
 
 /** `3 sent`, or `3: 2 sent, 1 deferred`. */
 function statusSummary({ recipients, statuses }: DomainRoutes): string {
-  const words = statuses.map(([status, count]) => `${count} ${status.replace('_', ' ')}`);
-  return statuses.length === 1 ? words[0] : `${recipients}: ${words.join(', ')}`;
+  const words = statuses.map(([status, count]) => `${count} ${status.replace('_', ' ')}`).join(', ');
+  return statuses.length === 1 ? words : `${recipients}: ${words}`;
 }
