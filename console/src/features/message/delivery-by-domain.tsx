@@ -21,7 +21,7 @@ export function DeliveryByDomain({ recipients }: { recipients: readonly Recipien
             <Cell label="Answered by">
               {row.routes.length === 0 ? (
                 <span className="muted">
-                  —<span className="visually-hidden">no server reached yet</span>
+                  —<span className="visually-hidden"> no server reached yet</span>
                 </span>
               ) : (
                 <span className="route-hosts">

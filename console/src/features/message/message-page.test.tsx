@@ -102,7 +102,7 @@ describe('the Message page', () => {
       // The domain is read case-insensitively: Bob's is example.com's row.
       expect(cells('example.com')).toEqual(['example.com', 'mx.example.com', 'Yes', '2: 1 sent, 1 deferred']);
       expect(cells('example.org')).toEqual(['example.org', longHost, 'No, not encrypted', '1 sent']);
-      expect(cells('example.net')).toEqual(['example.net', '—no server reached yet', '—', '1 pending']);
+      expect(cells('example.net')).toEqual(['example.net', '— no server reached yet', '—', '1 pending']);
       // The long host breaks between its labels (components/host-name.tsx); the state in clear is a warning in words.
       const [, answeredBy] = within(rowOf('example.org')).getAllByRole('cell');
       expect(answeredBy!.querySelectorAll('wbr')).toHaveLength(5);
