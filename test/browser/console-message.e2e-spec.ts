@@ -7,6 +7,7 @@ import {
   seriousAxeViolations,
   signIn,
 } from '../support/console';
+import { MessageLifecycle } from '../../src/messages/lifecycle/message-lifecycle.repository';
 import { storeMessage } from '../support/factories';
 import { newUserId, tokenFor } from '../support/tokens';
 
@@ -103,6 +104,75 @@ describeInBrowser('Console message page browser tests')('the console: Message pa
       await recipients.getByText('canceled', { exact: true }).first().waitFor();
       expect(await recipients.getByText('canceled', { exact: true }).count()).toBe(2);
       expect(await recipients.getByText('sent', { exact: true }).count()).toBe(2);
+      await context.close();
+    },
+    BROWSER_TIMEOUT,
+  );
+
+  it(
+    'shows, per recipient domain of a message delivered directly, the server that answered and whether over TLS, at 1280 and at 375 px',
+    async () => {
+      const userId = newUserId();
+      const to = ['ada@alpha.example', 'bob@alpha.example', 'cy@beta.example'];
+      const message = await storeMessage(t.db, userId, { subject: 'Two domains', recipients: to });
+      // What a direct delivery's attempt writes (DirectMailer's outcome through the lifecycle): each
+      // recipient's fate with the MX host its transaction reached and whether STARTTLS protected it.
+      const longHost = 'mx-eu-west-1.inbound-relay.very-long-subdomain.beta-mail-provider.example';
+      const alpha = { host: 'mx.alpha.example', tls: true };
+      const beta = { host: longHost, tls: false };
+      const lifecycle = t.app.get(MessageLifecycle);
+      await t.db.transaction((m) => lifecycle.claim(m, [{ messageId: message.id, attempt: 1 }], {}));
+      await t.db.transaction((m) =>
+        lifecycle.finish(m, [
+          {
+            messageId: message.id,
+            attempt: 1,
+            status: 'deferred',
+            detail: '250 2.0.0 Ok (mx.alpha.example, TLS); 451 4.7.1 Try later (mx-eu-west-1…, no TLS)',
+            retryAfterSeconds: 600,
+            fates: [
+              { position: 0, key: to[0], status: 'sent', detail: '250 2.0.0 Ok', route: alpha },
+              { position: 1, key: to[1], status: 'sent', detail: '250 2.0.0 Ok', route: alpha },
+              { position: 2, key: to[2], status: 'deferred', detail: '451 4.7.1 Try later', route: beta },
+            ],
+          },
+        ]),
+      );
+      const { context, page } = await newConsolePage(served.browser);
+      await signIn(page, served.baseUrl, tokenFor(userId), `/console/messages/${message.id}`);
+
+      const section = page.getByRole('region', { name: 'Delivery by domain' });
+      await section.waitFor();
+      const rows = () =>
+        section
+          .locator('tbody tr')
+          .evaluateAll((trs) =>
+            trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+          );
+      expect(await rows()).toEqual([
+        ['alpha.example', 'mx.alpha.example', 'Yes', '2 sent'],
+        ['beta.example', longHost, 'No, not encrypted', '1 deferred'],
+      ]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'message-delivery-by-domain');
+
+      await page.setViewportSize({ width: NARROW, height: 900 });
+      // A string, evaluated in the page: the test's tsconfig has no `document`.
+      await page.waitForFunction(`document.documentElement.clientWidth === ${NARROW}`);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(NARROW);
+      // The long host stays in its card: it wrapped onto more lines, between its labels (each an inline box of its own).
+      const host = section.locator('td[data-label="Answered by"] code').last();
+      const lineTops = () =>
+        host.evaluate((code) => [...code.children].map((label) => [...label.getClientRects()].map((rect) => rect.top)));
+      const tops = await lineTops();
+      expect(tops.every((label) => new Set(label).size === 1)).toBe(true);
+      expect(new Set(tops.flat()).size).toBeGreaterThan(1);
+      const sectionBox = (await section.boundingBox())!;
+      const hostBox = (await host.boundingBox())!;
+      expect(hostBox.x + hostBox.width).toBeLessThanOrEqual(sectionBox.x + sectionBox.width);
+      expect(await section.getByText('No, not encrypted').isVisible()).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await screenshot(page, 'message-delivery-by-domain-375');
       await context.close();
     },
     BROWSER_TIMEOUT,

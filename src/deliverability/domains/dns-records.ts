@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { AppConfig } from '../../platform/config/app-config';
+import type { DirectDeliveryConfig } from '../../platform/config/direct-delivery';
 import { dkimRecord } from './dkim-record';
 
 export const DNS_RECORD_PURPOSES = ['dkim', 'spf', 'dmarc', 'inbound'] as const;
@@ -32,20 +33,22 @@ export const dkimRecordName = (domain: { name: string; selector: string }) =>
 /**
  * The records a sending domain needs (docs/delivery-and-deliverability.md): its DKIM key, which `verify` checks and signing
  * depends on, and two hints that `verify` does not check. SPF is for the envelope sender's domain
- * (BOUNCE_DOMAIN when set, else the domain itself) and names the relay of SMTP_URL, the host that
- * hands mail on; DMARC starts at `p=none`, to watch reports before enforcing, with relaxed DKIM
+ * (BOUNCE_DOMAIN when set, else the domain itself) and names the host that hands mail on: the relay
+ * of SMTP_URL, or under SMTP_URL=direct this server's own addresses; DMARC starts at `p=none`, to watch reports before enforcing, with relaxed DKIM
  * alignment so that mail from a subdomain signed for the domain aligns.
  */
 @Injectable()
 export class DnsRecords {
   private readonly spfDomain: string | undefined;
-  /** The SPF mechanism that authorizes our relay, which a domain's one SPF record must contain. */
-  readonly spfMechanism: string;
+  /** The SPF mechanisms that authorize the host mail leaves from, which a domain's one SPF record must contain. */
+  readonly spfMechanisms: readonly string[];
   private readonly mxHost: string;
 
   constructor(config: AppConfig) {
     this.spfDomain = config.deliverability.bounceDomain;
-    this.spfMechanism = relayMechanism(config.delivery.relays[0]?.url);
+    this.spfMechanisms = config.delivery.direct
+      ? directMechanisms(config.delivery.direct)
+      : [relayMechanism(config.delivery.relays[0]?.url)];
     this.mxHost = config.inbound.mxHost;
   }
 
@@ -53,7 +56,12 @@ export class DnsRecords {
   for(domain: { name: string; selector: string; publicKey: string; receiving?: boolean }): DnsRecord[] {
     return [
       record('dkim', dkimRecordName(domain), domain.name, dkimRecord(domain.publicKey)),
-      record('spf', this.spfDomain ?? domain.name, this.spfDomain ?? domain.name, `v=spf1 ${this.spfMechanism} ~all`),
+      record(
+        'spf',
+        this.spfDomain ?? domain.name,
+        this.spfDomain ?? domain.name,
+        `v=spf1 ${this.spfMechanisms.join(' ')} ~all`,
+      ),
       record('dmarc', `_dmarc.${domain.name}`, domain.name, 'v=DMARC1; p=none; adkim=r; aspf=r'),
       ...(domain.receiving ? [record('inbound', domain.name, domain.name, `10 ${this.mxHost}`, 'MX')] : []),
     ];
@@ -77,7 +85,22 @@ function record(
  */
 function relayMechanism(smtpUrl: string | undefined): string {
   if (!smtpUrl) return 'mx';
-  const host = new URL(smtpUrl).hostname.replace(/^\[|\]$/g, '');
+  return hostMechanism(new URL(smtpUrl).hostname.replace(/^\[|\]$/g, ''));
+}
+
+/**
+ * Under SMTP_URL=direct (docs/delivery-and-deliverability.md#direct-delivery) mail leaves from this
+ * server itself: each address connections bind to (DELIVERY_SOURCE_ADDRESSES), or, when the system
+ * chooses, the addresses of the name said in EHLO (DELIVERY_HELO_NAME), which should resolve to them.
+ */
+function directMechanisms(direct: DirectDeliveryConfig): string[] {
+  return direct.sourceAddresses.length > 0
+    ? direct.sourceAddresses.map(hostMechanism)
+    : [hostMechanism(direct.heloName)];
+}
+
+/** `ip4:`/`ip6:` for an address, `a:` for a name. */
+function hostMechanism(host: string): string {
   const version = isIP(host);
   return version === 0 ? `a:${host}` : `ip${version}:${host}`;
 }

@@ -5,26 +5,35 @@ import type { TxtAnswer } from './txt-lookup';
 
 /**
  * What to change about the SPF record, given what DNS holds at its name; undefined when its one
- * SPF record names our relay already. An SPF record of the user's own (another service's) is
- * merged with ours rather than joined by a second one, which would make SPF fail for both.
+ * SPF record names each of our mechanisms already (the relay, or this server's addresses under
+ * direct delivery). An SPF record of the user's own (another service's) is merged with ours rather
+ * than joined by a second one, which would make SPF fail for both.
  */
-export function spfAdvice(spf: DnsRecord, mechanism: string, answer: TxtAnswer): MissingDnsRecordResponse | undefined {
+export function spfAdvice(
+  spf: DnsRecord,
+  mechanisms: readonly string[],
+  answer: TxtAnswer,
+): MissingDnsRecordResponse | undefined {
   if ('failure' in answer) return { ...spf, reason: answer.failure };
   const found = spfRecords(answer.records);
   if (found.length === 0) return { ...spf, reason: `no SPF record at ${spf.name}` };
-  if (found.length === 1 && namesMechanism(found[0], mechanism)) return undefined;
-  const value = mergedSpf(found, mechanism);
+  const missing = (record: string) => mechanisms.filter((mechanism) => !namesMechanism(record, mechanism));
+  if (found.length === 1 && missing(found[0]).length === 0) return undefined;
+  const value = mergedSpf(found, mechanisms);
   if (found.length === 1) {
+    const absent = missing(found[0]).join(' ');
     return {
       ...spf,
       value,
-      reason: `the SPF record at ${spf.name} does not name ${mechanism}; a name may have only one SPF record (RFC 7208 §3.2), so replace it with this value, which is it with ${mechanism} added`,
+      reason: `the SPF record at ${spf.name} does not name ${absent}; a name may have only one SPF record (RFC 7208 §3.2), so replace it with this value, which is it with ${absent} added`,
     };
   }
+  // What no record names yet, which the merged value adds.
+  const added = mechanisms.filter((mechanism) => found.every((record) => !namesMechanism(record, mechanism)));
   return {
     ...spf,
     value,
-    reason: `${found.length} SPF records at ${spf.name}, which makes SPF fail for all mail (RFC 7208 §3.2); replace them with this one value, which merges them${found.some((r) => namesMechanism(r, mechanism)) ? '' : ` and adds ${mechanism}`}`,
+    reason: `${found.length} SPF records at ${spf.name}, which makes SPF fail for all mail (RFC 7208 §3.2); replace them with this one value, which merges them${added.length === 0 ? '' : ` and adds ${added.join(' ')}`}`,
   };
 }
 

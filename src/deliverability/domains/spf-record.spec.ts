@@ -41,6 +41,6 @@ describe('SPF records', () => {
       'v=spf1 mx ?a:relay.example.net a:relay.example.net ~all',
     ],
   ])('merges our mechanism %s', (_, records, merged) => {
-    expect(mergedSpf(records, 'a:relay.example.net')).toBe(merged);
+    expect(mergedSpf(records, ['a:relay.example.net'])).toBe(merged);
   });
 });

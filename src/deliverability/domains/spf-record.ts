@@ -12,14 +12,15 @@ export function namesMechanism(record: string, mechanism: string): boolean {
 }
 
 /**
- * One SPF record holding every term of `records` and `mechanism`, which goes before the first
+ * One SPF record holding every term of `records` and `mechanisms`, which go before the first
  * `all` or modifier (`redirect=`, `exp=`), since terms after `all` are never reached (RFC 7208
  * §5.1). A domain may publish only one SPF record (more is a permanent error, §4.5), so a user who
  * already sends through another service must publish this merged one instead of a second one.
  */
-export function mergedSpf(records: string[], mechanism: string): string {
+export function mergedSpf(records: string[], mechanisms: readonly string[]): string {
+  const ours = new Set(mechanisms.map((mechanism) => mechanism.toLowerCase()));
   const terms = [...new Set(records.flatMap(termsOf))].filter(
-    (term) => term.replace(/^\+/, '').toLowerCase() !== mechanism.toLowerCase(),
+    (term) => !ours.has(term.replace(/^\+/, '').toLowerCase()),
   );
   const isTail = (term: string) => /^[+\-~?]?all$/i.test(term) || term.includes('=');
   const tail = terms.filter(isTail);
@@ -28,7 +29,7 @@ export function mergedSpf(records: string[], mechanism: string): string {
   return [
     'v=spf1',
     ...terms.filter((term) => !isTail(term)),
-    mechanism,
+    ...mechanisms,
     ...tail.filter((term) => term.includes('=') || term === firstAll),
   ].join(' ');
 }

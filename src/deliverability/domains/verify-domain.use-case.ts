@@ -40,7 +40,7 @@ export class VerifyDomainUseCase {
     // Deleted while DNS was asked: gone, as for any later request.
     if (!checked) throw new NotFoundError(`Domain ${id}`);
     const missing: MissingDnsRecordResponse[] = problem === undefined ? [] : [{ ...dkim, reason: problem }];
-    const recommended = [spfAdvice(spf, this.records.spfMechanism, spfAnswer), dmarcAdvice(dmarc, dmarcAnswer)].filter(
+    const recommended = [spfAdvice(spf, this.records.spfMechanisms, spfAnswer), dmarcAdvice(dmarc, dmarcAnswer)].filter(
       (advice) => advice !== undefined,
     );
     return { ...this.service.map(checked), missing, recommended };

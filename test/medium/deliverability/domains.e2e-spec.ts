@@ -304,3 +304,32 @@ describe('/domains with a relay and BOUNCE_DOMAIN', () => {
     });
   });
 });
+
+describe('/domains under direct delivery', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp({
+      SMTP_URL: 'direct',
+      DELIVERY_HELO_NAME: 'out.mailroom.example',
+      DELIVERY_SOURCE_ADDRESSES: '192.0.2.10,2001:db8::10',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('hints SPF naming the addresses mail leaves from (DELIVERY_SOURCE_ADDRESSES), not the domain’s MX hosts', async () => {
+    const name = uniqueDomain();
+
+    const { body } = await t.http
+      .post('/domains')
+      .set(bearer(newUserId('domain-spf-direct')))
+      .send({ name })
+      .expect(201);
+
+    expect(body.dnsRecords.find((r: { purpose: string }) => r.purpose === 'spf')).toMatchObject({
+      name,
+      host: '@',
+      value: 'v=spf1 ip4:192.0.2.10 ip6:2001:db8::10 ~all',
+      purpose: 'spf',
+    });
+  });
+});

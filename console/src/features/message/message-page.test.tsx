@@ -52,4 +52,96 @@ describe('the Message page', () => {
     expect(await screen.findByRole('button', { name: 'Cancel' })).toBeDisabled();
     expect(screen.getByText(/Cannot cancel: this message is sent/)).toBeInTheDocument();
   });
+
+  describe('Delivery by domain', () => {
+    const AT = '2026-05-04T10:00:00.000Z';
+    const LATER = '2026-05-04T10:05:00.000Z';
+    const fate = (email: string, status: 'sent' | 'deferred' | 'pending' | 'failed', route: Route | null, at = AT) => ({
+      email,
+      type: 'to' as const,
+      status,
+      detail: status === 'pending' ? null : '250 2.0.0 OK',
+      at,
+      route,
+    });
+    type Route = { host: string; tls: boolean };
+    const longHost = 'mx-eu-west-1.inbound-relay.very-long-subdomain.example-mail-provider.example.net';
+    const rowOf = (domain: string) => {
+      const section = screen.getByRole('region', { name: 'Delivery by domain' });
+      return within(section)
+        .getAllByRole('row')
+        .find((row) => within(row).queryAllByRole('cell')[0]?.textContent === domain)!;
+    };
+    const cells = (domain: string) =>
+      within(rowOf(domain))
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+
+    it('names, per recipient domain, the server that answered, whether over TLS, and how its recipients stand', async () => {
+      answer(
+        'GET /user/messages/msg-1',
+        aMessage({
+          to: ['ada@example.com', 'Bob@Example.com', 'cy@example.org', 'di@example.net'],
+          recipients: [
+            fate('ada@example.com', 'sent', { host: 'mx.example.com', tls: true }),
+            fate('Bob@Example.com', 'deferred', { host: 'mx.example.com', tls: true }),
+            fate('cy@example.org', 'sent', { host: longHost, tls: false }),
+            fate('di@example.net', 'pending', null),
+          ],
+        }),
+      );
+      answerTheRest();
+      show();
+      const section = await screen.findByRole('region', { name: 'Delivery by domain' });
+      expect(within(section).getByRole('heading', { level: 3 })).toHaveTextContent('Delivery by domain');
+      expect(
+        within(section)
+          .getAllByRole('columnheader')
+          .map((th) => th.textContent),
+      ).toEqual(['Domain', 'Answered by', 'TLS', 'Recipients']);
+      // The domain is read case-insensitively: Bob's is example.com's row.
+      expect(cells('example.com')).toEqual(['example.com', 'mx.example.com', 'Yes', '2: 1 sent, 1 deferred']);
+      expect(cells('example.org')).toEqual(['example.org', longHost, 'No, not encrypted', '1 sent']);
+      expect(cells('example.net')).toEqual(['example.net', '— no server reached yet', '—', '1 pending']);
+      // The long host breaks between its labels (components/host-name.tsx); the state in clear is a warning in words.
+      const [, answeredBy] = within(rowOf('example.org')).getAllByRole('cell');
+      expect(answeredBy!.querySelectorAll('wbr')).toHaveLength(5);
+      expect(within(rowOf('example.org')).getByText('No, not encrypted')).toHaveClass('tls-no');
+    });
+
+    it('lists each server a domain’s recipients reached, the latest first, and says which was in clear', async () => {
+      answer(
+        'GET /user/messages/msg-1',
+        aMessage({
+          to: ['ada@example.com', 'bob@example.com'],
+          recipients: [
+            fate('ada@example.com', 'sent', { host: 'mx1.example.com', tls: true }),
+            fate('bob@example.com', 'sent', { host: 'mx2.example.com', tls: false }, LATER),
+          ],
+        }),
+      );
+      answerTheRest();
+      show();
+      await screen.findByRole('region', { name: 'Delivery by domain' });
+      expect(cells('example.com')).toEqual([
+        'example.com',
+        'mx2.example.commx1.example.com',
+        'Partly: not encrypted to mx2.example.com',
+        '2 sent',
+      ]);
+    });
+
+    it('is not shown when no recipient reached a reported server (a relay, the outbox)', async () => {
+      answer(
+        'GET /user/messages/msg-1',
+        aMessage({ recipients: [fate('ada@example.com', 'sent', null), fate('bob@example.org', 'failed', null)] }),
+      );
+      answerTheRest();
+      show();
+      const recipients = await screen.findByRole('region', { name: 'Recipients' });
+      expect(within(recipients).getAllByRole('row')).toHaveLength(3);
+      expect(screen.queryByRole('region', { name: 'Delivery by domain' })).toBeNull();
+      expect(screen.queryByText('Answered by')).toBeNull();
+    });
+  });
 });

@@ -3,8 +3,14 @@ import { Address } from '../../components/address';
 import { Moment } from '../../components/moment';
 import { StatusBadge } from '../../components/status-badge';
 import { Cell, Table } from '../../components/table';
+import { DeliveryByDomain } from './delivery-by-domain';
+import { anyRouted } from './domain-routes';
 
-/** Each recipient's own fate (docs/delivery-and-deliverability.md#statuses) with the reply or reason that set it; suppressed ones named first. */
+/**
+ * Each recipient's own fate (docs/delivery-and-deliverability.md#statuses) with the reply or reason that set it; suppressed
+ * ones named first. Then, once a server reported by direct delivery answered for any of them, which one per domain and
+ * whether over TLS; relays and the outbox report none, and show the table alone.
+ */
 export function Recipients({ message }: { message: Message }) {
   const suppressed = message.recipients.filter((recipient) => recipient.status === 'suppressed');
   return (
@@ -34,6 +40,7 @@ export function Recipients({ message }: { message: Message }) {
           </tr>
         ))}
       </Table>
+      {anyRouted(message.recipients) && <DeliveryByDomain recipients={message.recipients} />}
     </section>
   );
 }
