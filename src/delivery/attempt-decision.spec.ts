@@ -449,13 +449,19 @@ describe(`${decideAttempt.name}: per-domain transactions (direct delivery)`, () 
       retryAfterSeconds: 30,
       copies: { pending: [1], accepted: 1 },
       fates: [
-        { position: 0, key: here, status: 'sent', detail: '250 ok', route: mx('mx.one.test', true) },
-        { position: 1, key: there, status: 'deferred', detail: '421 4.7.0 Try later', route: mx('mx.two.test', false) },
+        { position: 0, key: here, status: 'sent', detail: '250 ok (mx.one.test, TLS)', route: mx('mx.one.test', true) },
+        {
+          position: 1,
+          key: there,
+          status: 'deferred',
+          detail: '421 4.7.0 Try later (mx.two.test, no TLS)',
+          route: mx('mx.two.test', false),
+        },
         {
           position: 2,
           key: gone,
           status: 'failed',
-          detail: UNKNOWN,
+          detail: `${UNKNOWN} (mx.three.test, TLS)`,
           refused: 'address',
           route: mx('mx.three.test', true),
         },
@@ -469,11 +475,20 @@ describe(`${decideAttempt.name}: per-domain transactions (direct delivery)`, () 
     expect(decision.fates).toEqual([{ position: 0, key: here, status: 'deferred', detail: 'connect ETIMEDOUT' }]);
   });
 
-  it("does not name a relay's host twice: its reply names it already", () => {
-    const relay = mx('127.0.0.1:2525', false);
-    const decision = decide(recipients.slice(0, 1), [receipt([here], '250 ok (relay 127.0.0.1:2525)', [], relay)]);
-    expect(decision.detail).toBe('250 ok (relay 127.0.0.1:2525)');
-    expect(decision.fates[0].route).toEqual(relay);
+  it('names the host even when its reply names it too, so that TLS is always said', () => {
+    const route = mx('mx.one.test', false);
+    const decision = decide(recipients.slice(0, 1), [receipt([here], '250 2.0.0 mx.one.test accepted', [], route)]);
+    expect(decision.detail).toBe('250 2.0.0 mx.one.test accepted (mx.one.test, no TLS)');
+    expect(decision.fates[0]).toMatchObject({ detail: '250 2.0.0 mx.one.test accepted (mx.one.test, no TLS)', route });
+  });
+
+  it('reads a refusal as an address failure from the reply alone, not the route added to it', () => {
+    const route = mx('mx.three.test', true);
+    const decision = decide(recipients.slice(2), [
+      failure([gone], new MailDeliveryError(UNKNOWN, true, 'RCPT TO', [refusal(gone, UNKNOWN)], route)),
+    ]);
+    expect(decision).toMatchObject({ status: 'failed', hardBounces: [gone] });
+    expect(decision.fates[0]).toMatchObject({ refused: 'address', detail: `${UNKNOWN} (mx.three.test, TLS)` });
   });
 });
 
@@ -486,13 +501,25 @@ describe(`${decideAttempt.name}: a retry hint in a deferring reply`, () => {
     );
 
   it.each([
-    ['honours a hint within the schedule, shorter than its delay', ['451 try again in 10 seconds'], 10],
+    [
+      'keeps the schedule when the hint is shorter than its delay (the retries are not used up sooner)',
+      ['451 try again in 10 seconds'],
+      30,
+    ],
     ['honours a hint within the schedule, longer than its delay', ['451 try again in 5 minutes'], 300],
     ['honours a hint equal to the largest delay', ['451 try again in 10 minutes'], 600],
     ['keeps the schedule when the hint is beyond its largest delay', ['451 try again in 11 minutes'], 30],
     ['keeps the schedule when the reply names no time', ['451 4.7.1 Greylisted'], 30],
-    ['takes the longest among several deferred transactions', ['451 retry in 60 s', '421 come back in 2 minutes'], 120],
-    ['takes the schedule when it is longer than another transaction’s hint', ['451 retry in 5 s', '421 busy'], 30],
+    [
+      'takes the shortest among several deferred transactions: one domain waits no longer for another',
+      ['451 retry in 60 s', '421 come back in 2 minutes'],
+      60,
+    ],
+    [
+      'takes the schedule of a transaction without a hint beside a longer hint',
+      ['451 retry in 5 minutes', '421 busy'],
+      30,
+    ],
   ])('%s', (_, replies, seconds) => {
     expect(deferred(...replies)).toMatchObject({ status: 'deferred', retryAfterSeconds: seconds });
   });

@@ -115,9 +115,9 @@ export function isAddressFailure(reply: string, command: string | undefined): bo
   return classify({ diagnostic: reply, context: `in reply to ${command} command` }) === 'bounce';
 }
 
-/** A reply with where it went, unless it names its host already (a relay's replies end `(relay host:port)`). */
+/** A reply with where it went: the host that gave it and whether TLS protected the session (direct delivery). */
 function withRoute(reply: string, route: Route | undefined): string {
-  if (!route || reply.includes(route.host)) return reply;
+  if (!route) return reply;
   return `${reply} (${route.host}, ${route.tls ? 'TLS' : 'no TLS'})`;
 }
 
@@ -131,7 +131,7 @@ const named = (label: string, entries: string[]) => (entries.length > 0 ? ` (${l
  * this attempt, and the next attempt sends those alone (`copies`); once none is left it is failed.
  * The message is deferred while any recipient is; then sent when any recipient was ever accepted,
  * failed when none was. A deferring reply that names when to come back ("try again in 5 minutes")
- * is honoured when within the schedule (at most its largest delay), the longest of them when several do.
+ * is honoured when within the schedule (retryAfter).
  */
 export function decideAttempt(input: AttemptInput): AttemptDecision {
   const { recipients, attempt, progress, transactions, retryDelays } = input;
@@ -157,14 +157,17 @@ export function decideAttempt(input: AttemptInput): AttemptDecision {
   const hardBounces: string[] = [];
   const fates = results.map(({ position, key, accepted: ok, reply, permanent, command, transaction }): FateChange => {
     const route = transaction.route && { route: transaction.route };
-    if (ok) return { position, key, status: 'sent', detail: reply, ...route };
-    if (!permanent && retry) return { position, key, status: 'deferred', detail: reply, ...route };
+    // The recipient's history entry names the server that answered it too (docs/delivery-and-deliverability.md#direct-delivery).
+    const answer = withRoute(reply, transaction.route);
+    if (ok) return { position, key, status: 'sent', detail: answer, ...route };
+    if (!permanent && retry) return { position, key, status: 'deferred', detail: answer, ...route };
+    // Read from the reply alone: the route is ours, not the server's words.
     const bounce = permanent && isAddressFailure(reply, command);
     if (bounce) hardBounces.push(key);
     // Refused by a server (docs/api.md#reading-back's rates), for the address itself or another reason; unmarked
     // when no server answered (a connection that never got through is not a hand-over).
     const refused = command === undefined ? {} : { refused: bounce ? ('address' as const) : ('other' as const) };
-    const detail = permanent ? reply : `${reply} (gave up after ${attempt} attempts)`;
+    const detail = permanent ? answer : `${answer} (gave up after ${attempt} attempts)`;
     return { position, key, status: 'failed', detail, ...refused, ...route };
   });
 
@@ -193,17 +196,20 @@ type Result = RecipientResult & AttemptRecipient & { transaction: TransactionRes
 type Told = { retry: boolean; attempt: number; progress?: CopiesProgress; acceptedInAll: number };
 
 /**
- * The delay before the next attempt: the schedule's, or the hint a deferring reply names when
- * within the schedule (retryHintSeconds); the longest among the deferring transactions.
+ * The delay before the next attempt. Each deferring reply gets the schedule's delay, or the later
+ * moment it names ("try again in 5 minutes": retryHintSeconds) when that is within the schedule
+ * (at most its largest delay): never sooner than the schedule, so that a server saying "in 1
+ * minute" every time cannot use the retries up in minutes. Across the deferred transactions (direct
+ * delivery's domains) the shortest wins: one domain's long wait never holds another's recipients.
  */
 function retryAfter(temporary: Result[], attempt: number, retryDelays: readonly number[]): number {
   const scheduled = retryDelays[attempt - 1];
   const longest = Math.max(...retryDelays);
   const delays = temporary.map(({ reply }) => {
     const hint = retryHintSeconds(reply);
-    return hint !== undefined && hint <= longest ? hint : scheduled;
+    return hint !== undefined && hint <= longest ? Math.max(hint, scheduled) : scheduled;
   });
-  return Math.max(...delays);
+  return Math.min(...delays);
 }
 
 /** A recipient's reply, with where it went when it is its transaction's own (a refusal at RCPT TO is the recipient's alone). */
