@@ -134,6 +134,8 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   ): Promise<HeldConnection> {
     const enforce = policy.mode === 'enforce';
     const fits = (connection: MxConnection) => hosts.includes(connection.host) && (!enforce || connection.verified);
+    // A site that said "too fast" gets no more mail over the connections left open: a new lease waits out its pause.
+    if (!this.siteLimits.mayReuse(site)) await this.idle.closeSite(site);
     for (let reused = this.idle.take(site, fits); reused; reused = this.idle.take(site, fits))
       if (await stillOpen(reused)) return reused;
     // A lease, or a connection of the site put back meanwhile, whichever comes first.
@@ -205,7 +207,10 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       this.metrics.directDeliveries.inc({ site, outcome: error.permanent ? 'failed' : 'deferred' });
       throw new MailDeliveryError(error.message, error.permanent, error.command, error.refused, route);
     } finally {
-      if (connection.usable && connection.sent < this.settings.messagesPerConnection) this.idle.put(held);
+      // Not put back after a "too fast" reply (a paused site): the next message asks for a lease, which waits out the pause.
+      const reusable =
+        connection.usable && connection.sent < this.settings.messagesPerConnection && this.siteLimits.mayReuse(site);
+      if (reusable) this.idle.put(held);
       else await closeHeld(held);
     }
   }

@@ -87,6 +87,13 @@ export class IdleConnections {
     this.idle.set(held.site, [...(this.idle.get(held.site) ?? []), idle]);
   }
 
+  /** Closes the site's idle connections and releases their leases (a site that asked for a pause). */
+  async closeSite(site: Site): Promise<void> {
+    const list = this.idle.get(site) ?? [];
+    this.idle.delete(site);
+    await Promise.all(list.map((idle) => closeHeld(idle, idle.timer)));
+  }
+
   /** Closes every idle connection and releases their leases (shutdown). */
   async closeAll(): Promise<void> {
     const all = [...this.idle.values()].flat();

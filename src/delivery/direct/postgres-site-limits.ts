@@ -73,6 +73,8 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
     this.metrics.siteRateLimitDeferrals.inc({ site });
     const { quietSeconds } = this.options;
     const pauseSeconds = pauseSecondsFor(reply, this.options);
+    // Known here at once, even should the store fail: this process's open connections stop now.
+    this.pausedFor(site, pauseSeconds * 1_000);
     await this.repository.transaction(async (manager) => {
       const pace = await this.repository.lock(manager, site, connectionLimitOf(site, this.options));
       await this.repository.savePace(manager, site, slowedDown(pace, pace.now, pauseSeconds, quietSeconds));

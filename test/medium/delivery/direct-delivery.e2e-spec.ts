@@ -55,7 +55,7 @@ const forDomain = (transactions: Transaction[], domain: string) =>
 
 describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
   const mx = new TestMxHosts();
-  const sinks = {} as Record<'alpha' | 'beta' | 'grey' | 'up' | 'busy' | 'bare' | 'tls' | 'broken', SmtpSink>;
+  const sinks = {} as Record<'alpha' | 'beta' | 'grey' | 'up' | 'busy' | 'bare' | 'tls' | 'broken' | 'fast', SmtpSink>;
   let t: TestApp;
   let sut: Mailer;
 
@@ -87,6 +87,8 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     dns.publishMx('tls.test', { preference: 10, exchange: 'mx.tls.test' });
     sinks.broken = await mx.host('mx.broken.test', 'broken');
     dns.publishMx('broken.test', { preference: 10, exchange: 'mx.broken.test' });
+    sinks.fast = await mx.host('mx.fast.test');
+    dns.publishMx('fast.test', { preference: 10, exchange: 'mx.fast.test' });
     t = await bootTestApp(
       {
         ROLE: 'all',
@@ -200,6 +202,23 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     expect(new Set(sessions).size).toBe(1);
     expect(sinks.alpha.connections - before).toBeLessThanOrEqual(1);
     expect(ids.map((id) => sinks.alpha.acceptedFor(id).length)).toEqual([1, 1, 1]);
+  });
+
+  it('sends no more over an open connection of a site that said "too fast": the next message waits out its pause', async () => {
+    sinks.fast.reply = () => ({ code: 451, message: '4.7.650 The mail server has been temporarily rate limited' });
+    const first = errorOf((await sut.deliver(mail(['a@fast.test'])))[0]);
+    expect(first.message).toMatch(/^451 4\.7\.650 /);
+    sinks.fast.reply = () => 'accept';
+    const connections = sinks.fast.connections;
+
+    // The app's limits pause the site (DELIVERY_SITE_PAUSE_SECONDS' default, past the send's wait): deferred, not sent.
+    const next = errorOf((await sut.deliver(mail(['b@fast.test'])))[0]);
+
+    expect(next).toMatchObject({ permanent: false });
+    expect(next.message).toMatch(/^451 4\.4\.5 /);
+    expect(sinks.fast.connections).toBe(connections);
+    expect(sinks.fast.mailFrom).toHaveLength(1);
+    await waitFor(() => sinks.fast.closed === connections, 'the connection that heard it to be closed');
   });
 
   it('counts connections and deliveries per site on GET /metrics', async () => {
