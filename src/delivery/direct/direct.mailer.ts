@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import type { DirectDeliveryConfig } from '../../platform/config/direct-delivery';
 import { Clock } from '../../platform/clock';
@@ -20,8 +20,14 @@ import { TlsBrokenHosts } from './tls-broken-hosts';
 
 const logger = new Logger('DirectDelivery');
 
-/** Time kept from the send budget for the transaction itself once a lease came late. */
-const TRANSACTION_MARGIN_MS = 15_000;
+/**
+ * The share of the send budget kept for the transaction itself once a lease or a host came late
+ * (15 s of the 60 s budget): no wait for a lease, nor a host tried, past the rest.
+ */
+const TRANSACTION_SHARE = 0.25;
+
+/** Injection token for the send budget (tests give a short one); SEND_BUDGET_MS when not provided. */
+export const DIRECT_SEND_BUDGET_MS = Symbol('DIRECT_SEND_BUDGET_MS');
 
 /** One domain's recipients and what the mail carries to all of them. */
 interface DomainDelivery {
@@ -29,7 +35,14 @@ interface DomainDelivery {
   recipients: string[];
   from: string;
   message: Buffer;
+  /** performance.now() past which the send is over: the connection destroyed, the recipients deferred. */
   deadline: number;
+}
+
+/** A domain's session while it runs: its connection once held, and whether the deadline ended it. */
+interface Session {
+  held?: HeldConnection;
+  expired: boolean;
 }
 
 /**
@@ -52,6 +65,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     private readonly mtaSts: MtaStsSource,
     private readonly metrics: Metrics,
     clock: Clock,
+    @Optional() @Inject(DIRECT_SEND_BUDGET_MS) private readonly sendBudgetMs: number = SEND_BUDGET_MS,
   ) {
     super();
     this.settings = config.delivery.direct!;
@@ -69,7 +83,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       return [{ recipients: to, result: { error } }];
     }
     // One budget for every domain's transaction, as a relay's attempt has (relay-transports.ts).
-    const deadline = performance.now() + SEND_BUDGET_MS;
+    const deadline = performance.now() + this.sendBudgetMs;
     return Promise.all(
       [...byRecipientDomain(to)].map(async ([domain, recipients]): Promise<Transaction> => {
         try {
@@ -87,6 +101,10 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   /** The mail as one result, for a hand-over that reads one (transactions-as-one.ts). */
   async send(mail: OutgoingMail): Promise<MailReceipt> {
     return asOneResult(await this.deliver(mail));
+  }
+
+  private get transactionMarginMs(): number {
+    return this.sendBudgetMs * TRANSACTION_SHARE;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -120,8 +138,67 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
         false,
       );
     }
-    const held = await this.connectionFor(route.site, domain, hosts, policy, delivery.deadline);
-    return this.transact(held, delivery);
+    return this.withinDeadline(route.site, delivery, async (session) => {
+      const held = await this.connectionFor(route.site, domain, hosts, policy, delivery.deadline);
+      // Opened after the deadline ended the send: nobody will use it.
+      if (session.expired) {
+        await closeHeld(held);
+        throw new MailDeliveryError('opened past the send deadline', false);
+      }
+      session.held = held;
+      return this.transact(held, delivery, session);
+    });
+  }
+
+  /**
+   * The domain's session, opening included, bounded by the send's deadline (SEND_BUDGET_MS, as a
+   * relay's): past it the connection is destroyed and its lease released, and the recipients are
+   * deferred, so that a slow MX never keeps the job past its lease (taken over, the mail sent twice).
+   */
+  private async withinDeadline(
+    site: Site,
+    delivery: DomainDelivery,
+    work: (session: Session) => Promise<MailReceipt>,
+  ): Promise<MailReceipt> {
+    const session: Session = { expired: false };
+    const working = work(session);
+    let timer: NodeJS.Timeout | undefined;
+    const expiry = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          session.expired = true;
+          const { held } = session;
+          this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
+          if (!held)
+            return reject(
+              new MailDeliveryError(
+                `Timeout: no session with ${delivery.domain}'s mail servers within the send's ${this.sendBudgetMs} ms, will try again`,
+                false,
+              ),
+            );
+          held.connection.destroy();
+          void closeHeld(held);
+          // No reply: as a relay's timeout, the server may have taken the message.
+          reject(
+            new MailDeliveryError(
+              `Timeout: no reply from ${held.connection.host} within the send's ${this.sendBudgetMs} ms; the message may have been accepted, will try again`,
+              false,
+              undefined,
+              [],
+              { host: held.connection.host, tls: held.connection.tls },
+            ),
+          );
+        },
+        Math.max(0, delivery.deadline - performance.now()),
+      );
+    });
+    // What the work comes to after the deadline is no one's answer.
+    working.catch(() => undefined);
+    try {
+      return await Promise.race([working, expiry]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** An idle connection of the site that fits the policy, else a new one under a new lease. */
@@ -141,7 +218,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     // A lease, or a connection of the site put back meanwhile, whichever comes first.
     const waiting = this.idle.wait(site, fits);
     const stopAsking = new AbortController();
-    const leasing = this.siteLimits.acquire(site, deadline - TRANSACTION_MARGIN_MS, stopAsking.signal);
+    const leasing = this.siteLimits.acquire(site, deadline - this.transactionMarginMs, stopAsking.signal);
     // A limits store that fails ends the wait too (its error is thrown below, unless a connection came).
     await Promise.race([waiting.next, leasing.catch(() => undefined)]);
     const handed = waiting.cancel();
@@ -164,7 +241,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       );
     }
     const opened = await this.connector
-      .open(hosts, enforce, deadline - TRANSACTION_MARGIN_MS, {
+      .open(hosts, enforce, deadline - this.transactionMarginMs, {
         greetingRefused: (reply) => this.reportDeferral(site, reply),
         tlsBroken: (host, reason) =>
           logger.warn({ site, host, reason }, `TLS with ${host} failed (${reason}); sending in clear for a day`),
@@ -192,7 +269,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   }
 
   /** One transaction over the held connection; the connection kept for the next message when it may carry one. */
-  private async transact(held: HeldConnection, delivery: DomainDelivery): Promise<MailReceipt> {
+  private async transact(held: HeldConnection, delivery: DomainDelivery, session: Session): Promise<MailReceipt> {
     const { site, connection } = held;
     const route: Route = { host: connection.host, tls: connection.tls };
     try {
@@ -202,6 +279,8 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       this.metrics.directDeliveries.inc({ site, outcome: 'sent' });
       return { reply: String(info.response ?? ''), rejected, route };
     } catch (thrown) {
+      // Ended by the deadline (withinDeadline counted it and answers for it).
+      if (session.expired) throw thrown;
       const error = classify(thrown);
       for (const reply of temporaryReplies(thrown)) this.reportDeferral(site, reply);
       this.metrics.directDeliveries.inc({ site, outcome: error.permanent ? 'failed' : 'deferred' });

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 
@@ -114,6 +115,17 @@ export class MxConnection {
   /** RSET: a clean session for the next message on the same connection. */
   reset(): Promise<void> {
     return new Promise((resolve, reject) => this.connection.reset((error) => (error ? reject(error) : resolve())));
+  }
+
+  /**
+   * Closes the socket at once, without QUIT or waiting for a reply: for a server that stalls past
+   * the send's deadline. A transaction under way then gets no answer.
+   */
+  destroy(): void {
+    this.broken = true;
+    const socket = this.connection._socket as Socket | false | null;
+    this.connection.close();
+    if (socket && !socket.destroyed) socket.destroy();
   }
 
   /** QUIT, then the socket closes. */

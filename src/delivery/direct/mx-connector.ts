@@ -49,6 +49,11 @@ export class MxConnector {
       const addresses = await this.routing.addressesOf(host);
       if (addresses.length === 0) failures.push(`${host}: no address`);
       for (const address of addresses) {
+        // Each address may take its connection and greeting timeouts: none is begun past the deadline.
+        if (performance.now() >= deadline) {
+          failures.push(`${host}: no time left for its other addresses`);
+          break;
+        }
         const target = this.targetOf(host, address, enforceTls);
         try {
           return { connection: await MxConnection.open(target) };

@@ -55,7 +55,10 @@ const forDomain = (transactions: Transaction[], domain: string) =>
 
 describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
   const mx = new TestMxHosts();
-  const sinks = {} as Record<'alpha' | 'beta' | 'grey' | 'up' | 'busy' | 'bare' | 'tls' | 'broken' | 'fast', SmtpSink>;
+  const sinks = {} as Record<
+    'alpha' | 'beta' | 'grey' | 'up' | 'busy' | 'bare' | 'tls' | 'broken' | 'fast' | 'slow',
+    SmtpSink
+  >;
   let t: TestApp;
   let sut: Mailer;
 
@@ -89,6 +92,8 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     dns.publishMx('broken.test', { preference: 10, exchange: 'mx.broken.test' });
     sinks.fast = await mx.host('mx.fast.test');
     dns.publishMx('fast.test', { preference: 10, exchange: 'mx.fast.test' });
+    sinks.slow = await mx.host('mx.slow.test');
+    dns.publishMx('slow.test', { preference: 10, exchange: 'mx.slow.test' });
     t = await bootTestApp(
       {
         ROLE: 'all',
@@ -338,6 +343,26 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     await waitFor(() => limits.openAt('mx.beta.test') === 0, 'its lease to come back');
   });
 
+  it("ends a domain's send at its deadline when the server stalls after DATA: connection destroyed, lease back, deferred", async () => {
+    let answer!: () => void;
+    const stalled = new Promise<'accept'>((resolve) => (answer = () => resolve('accept')));
+    sinks.slow.reply = () => stalled;
+    const limits = new LocalSiteLimits(DEFAULT_SITE_SHAPING);
+    const sut = directMailer(t, {}, new NoMtaSts(), () => limits, 1_500);
+    const closed = sinks.slow.closed;
+
+    const [transaction] = await sut.deliver(mail(['d@slow.test']));
+
+    const error = errorOf(transaction);
+    expect(error).toMatchObject({ permanent: false, route: { host: 'mx.slow.test', tls: false } });
+    expect(error.message).toMatch(/^Timeout: no reply from mx\.slow\.test .*may have been accepted/);
+    expect(limits.openAt('mx.slow.test')).toBe(0);
+    await waitFor(() => sinks.slow.closed > closed, 'the stalled connection to be closed');
+    answer();
+    sinks.slow.reply = () => 'accept';
+    await sut.onModuleDestroy();
+  });
+
   describe('MTA-STS', () => {
     let cert: Awaited<ReturnType<typeof certificateFor>>;
     let verified: SmtpSink;
@@ -421,6 +446,7 @@ function directMailer(
   env: Record<string, string>,
   mtaSts: MtaStsSource,
   limits?: (config: AppConfig) => SiteLimits,
+  sendBudgetMs?: number,
 ): DirectMailer {
   const config = AppConfig.fromEnvironment({
     JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters!',
@@ -436,5 +462,6 @@ function directMailer(
     mtaSts,
     t.app.get(Metrics),
     new Clock(),
+    sendBudgetMs,
   );
 }
