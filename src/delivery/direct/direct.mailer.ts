@@ -26,6 +26,14 @@ const logger = new Logger('DirectDelivery');
  */
 const TRANSACTION_SHARE = 0.25;
 
+/**
+ * How long a message waits for a connection of a full (not paused) site before its recipients
+ * there are deferred. Short: each waiting message holds one of WORKER_CONCURRENCY slots, and a
+ * busy site must not hold the mail to every other site (docs/delivery-and-deliverability.md#direct-delivery);
+ * long enough for a connection of the site to come free between two of its messages.
+ */
+export const SITE_WAIT_MS = 5_000;
+
 /** Injection token for the send budget (tests give a short one); SEND_BUDGET_MS when not provided. */
 export const DIRECT_SEND_BUDGET_MS = Symbol('DIRECT_SEND_BUDGET_MS');
 
@@ -218,7 +226,8 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     // A lease, or a connection of the site put back meanwhile, whichever comes first.
     const waiting = this.idle.wait(site, fits);
     const stopAsking = new AbortController();
-    const leasing = this.siteLimits.acquire(site, deadline - this.transactionMarginMs, stopAsking.signal);
+    const waitUntil = Math.min(performance.now() + SITE_WAIT_MS, deadline - this.transactionMarginMs);
+    const leasing = this.siteLimits.acquire(site, waitUntil, stopAsking.signal);
     // A limits store that fails ends the wait too (its error is thrown below, unless a connection came).
     await Promise.race([waiting.next, leasing.catch(() => undefined)]);
     const handed = waiting.cancel();

@@ -363,6 +363,26 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     await sut.onModuleDestroy();
   });
 
+  it("waits only briefly for a full site's connection, then defers that domain's recipients (451 4.4.5)", async () => {
+    let answer!: () => void;
+    const stalled = new Promise<'accept'>((resolve) => (answer = () => resolve('accept')));
+    sinks.slow.reply = () => stalled;
+    const limits = new LocalSiteLimits({ ...DEFAULT_SITE_SHAPING, defaultConnections: 1, byHostSuffix: {} });
+    const sut = directMailer(t, {}, new NoMtaSts(), () => limits);
+    const seen = sinks.slow.mailFrom.length;
+    const first = sut.deliver(mail(['f1@slow.test']));
+    await waitFor(() => sinks.slow.mailFrom.length > seen, "the first message's transaction to begin");
+
+    // The site's one connection is held by a send that still has most of its 60 s.
+    const [second] = await sut.deliver(mail(['f2@slow.test']));
+
+    expect(errorOf(second).message).toMatch(/^451 4\.4\.5 Every connection to slow\.test's mail servers/);
+    answer();
+    expect(receiptOf((await first)[0]).reply).toMatch(/^250 /);
+    sinks.slow.reply = () => 'accept';
+    await sut.onModuleDestroy();
+  });
+
   describe('MTA-STS', () => {
     let cert: Awaited<ReturnType<typeof certificateFor>>;
     let verified: SmtpSink;
