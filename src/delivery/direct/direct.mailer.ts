@@ -251,7 +251,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     }
     const opened = await this.connector
       .open(hosts, enforce, deadline - this.transactionMarginMs, {
-        greetingRefused: (reply) => this.reportDeferral(site, reply),
+        refusedOnOpening: (reply) => this.reportDeferral(site, reply),
         tlsBroken: (host, reason) =>
           logger.warn({ site, host, reason }, `TLS with ${host} failed (${reason}); sending in clear for a day`),
       })

@@ -7,16 +7,17 @@ import type { TlsBrokenHosts } from './tls-broken-hosts';
 /** What opening a session with a domain's MX hosts came to: one, or why none (a temporary failure). */
 export type Opened = { connection: MxConnection } | { failure: string };
 
-/** What the connector tells about the hosts it tried: a greeting refused (to report a site's 4xx) and a host found TLS-broken. */
+/** What the connector tells about the hosts it tried: a 4xx while opening (to report a site's 4xx) and a host found TLS-broken. */
 export interface ConnectorEvents {
-  greetingRefused(reply: string): void;
+  /** A 4xx to the greeting, EHLO/HELO or STARTTLS: `421 too many connections` slows a site wherever it comes. */
+  refusedOnOpening(reply: string): void;
   tlsBroken(host: string, reason: string): void;
 }
 
 /**
  * Opens an SMTP session with the first of a domain's MX hosts that takes one
  * (docs/delivery-and-deliverability.md#direct-delivery): host after host on a refused connection,
- * a timeout or a refused greeting; `EHLO DELIVERY_HELO_NAME` to DIRECT_MX_PORT, bound to the next
+ * a timeout or a refused greeting or EHLO; `EHLO DELIVERY_HELO_NAME` to DIRECT_MX_PORT, bound to the next
  * of DELIVERY_SOURCE_ADDRESSES; STARTTLS whenever offered. Under an MTA-STS `enforce` policy only
  * over TLS with a certificate valid for the host, never in clear; otherwise a host whose TLS
  * handshake fails is spoken to in clear at once, and for a day (TlsBrokenHosts).
@@ -60,7 +61,7 @@ export class MxConnector {
         } catch (thrown) {
           const { error, tls } = thrown as OpenFailure;
           const detail = error.response ?? [error.code, error.message].filter(Boolean).join(': ');
-          if (error.command === 'CONN' && error.response?.startsWith('4')) events.greetingRefused(error.response);
+          if (error.response?.startsWith('4')) events.refusedOnOpening(error.response);
           if (tls && !enforceTls) {
             // Opportunistic TLS that fails is no reason to keep mail back: the same host, in clear, now.
             this.tlsBroken.failed(host);

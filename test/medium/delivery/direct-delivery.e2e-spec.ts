@@ -94,6 +94,13 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     dns.publishMx('fast.test', { preference: 10, exchange: 'mx.fast.test' });
     sinks.slow = await mx.host('mx.slow.test');
     dns.publishMx('slow.test', { preference: 10, exchange: 'mx.slow.test' });
+    // A server that greets, then turns EHLO (and HELO) away: too many connections.
+    await mx.raw('mx.crowded.test', (socket) => {
+      socket.on('error', () => undefined);
+      socket.write('220 mx.crowded.test ESMTP\r\n');
+      socket.on('data', () => socket.end('421 4.7.0 mx.crowded.test Too many concurrent SMTP connections\r\n'));
+    });
+    dns.publishMx('crowded.test', { preference: 10, exchange: 'mx.crowded.test' });
     t = await bootTestApp(
       {
         ROLE: 'all',
@@ -298,6 +305,17 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
       expect(limits.replies).toEqual([
         ['mx.grey.test', expect.stringMatching(/^451 4\.7\.1 Greylisted/)],
         ['busy.pref.test,down.pref.test,up.pref.test', expect.stringMatching(/^421 4\.7\.0 Too many connections/)],
+      ]);
+    });
+
+    it('reports a 4xx to EHLO to its limits, as one to the greeting', async () => {
+      const seen = limits.replies.length;
+
+      const error = errorOf((await sut.deliver(mail(['c@crowded.test'])))[0]);
+
+      expect(error.message).toMatch(/^451 4\.4\.1 .*421 4\.7\.0 mx\.crowded\.test Too many concurrent/);
+      expect(limits.replies.slice(seen)).toEqual([
+        ['mx.crowded.test', expect.stringMatching(/^421 4\.7\.0 mx\.crowded\.test Too many concurrent/)],
       ]);
     });
 
