@@ -14,7 +14,6 @@ import type { MxConnection } from './mx-connection';
 import { MxConnector } from './mx-connector';
 import { MxRouting } from './mx-routing';
 import { byRecipientDomain } from './recipient-domains';
-import { asOneResult } from './transactions-as-one';
 import { Site, SiteLimits } from './site-limits';
 import { TlsBrokenHosts } from './tls-broken-hosts';
 
@@ -81,7 +80,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     this.connector = new MxConnector(this.settings, this.routing, new TlsBrokenHosts(clock));
   }
 
-  override async deliver(mail: OutgoingMail): Promise<Transaction[]> {
+  async deliver(mail: OutgoingMail): Promise<Transaction[]> {
     const { from, to } = envelopeOf(mail);
     let message: Buffer;
     try {
@@ -104,11 +103,6 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
         }
       }),
     );
-  }
-
-  /** The mail as one result, for a hand-over that reads one (transactions-as-one.ts). */
-  async send(mail: OutgoingMail): Promise<MailReceipt> {
-    return asOneResult(await this.deliver(mail));
   }
 
   private get transactionMarginMs(): number {

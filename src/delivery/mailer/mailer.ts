@@ -54,19 +54,33 @@ export class MailDeliveryError extends Error {
 
 /** The port every transport implements; chosen by configuration (SMTP_URL: relays, `direct`, or unset: the outbox). */
 export abstract class Mailer {
-  /** Hands the mail over as one SMTP transaction for all its envelope recipients. */
-  abstract send(mail: OutgoingMail): Promise<MailReceipt>;
-
   /**
    * Hands the mail over as the transactions the transport makes of it, each with its own result:
-   * one for every envelope recipient here; direct delivery overrides it with one per recipient domain.
+   * one for every envelope recipient for a relay and the outbox (SingleTransactionMailer), one per
+   * recipient domain for direct delivery.
    */
-  async deliver(mail: OutgoingMail): Promise<Transaction[]> {
-    const recipients = envelopeOf(mail).to;
-    try {
-      return [{ recipients, result: { receipt: await this.send(mail) } }];
-    } catch (error) {
-      return [{ recipients, result: { error } }];
-    }
+  abstract deliver(mail: OutgoingMail): Promise<Transaction[]>;
+}
+
+/** A transport that hands a mail over as one SMTP transaction for all its envelope recipients: a relay, the outbox. */
+export abstract class SingleTransactionMailer extends Mailer {
+  /** Hands the mail over as one transaction for all its envelope recipients. */
+  abstract send(mail: OutgoingMail): Promise<MailReceipt>;
+
+  deliver(mail: OutgoingMail): Promise<Transaction[]> {
+    return asOneTransaction(mail, (one) => this.send(one));
+  }
+}
+
+/** The mail's one transaction for all its envelope recipients, with what `send` came to. */
+export async function asOneTransaction(
+  mail: OutgoingMail,
+  send: (mail: OutgoingMail) => Promise<MailReceipt>,
+): Promise<Transaction[]> {
+  const recipients = envelopeOf(mail).to;
+  try {
+    return [{ recipients, result: { receipt: await send(mail) } }];
+  } catch (error) {
+    return [{ recipients, result: { error } }];
   }
 }
