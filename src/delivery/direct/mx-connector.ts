@@ -1,5 +1,5 @@
-import { rootCertificates } from 'node:tls';
 import type { DirectDeliveryConfig } from '../../platform/config/direct-delivery';
+import { trustOf } from './direct-trust';
 import { MxConnection, MxConnectionTarget, OpenFailure, SmtpError } from './mx-connection';
 import type { MxRouting } from './mx-routing';
 import type { TlsBrokenHosts } from './tls-broken-hosts';
@@ -24,15 +24,12 @@ export interface ConnectorEvents {
  */
 export class MxConnector {
   private nextSource = 0;
-  private readonly ca: (string | Buffer)[];
 
   constructor(
     private readonly config: DirectDeliveryConfig,
     private readonly routing: MxRouting,
     private readonly tlsBroken: TlsBrokenHosts,
-  ) {
-    this.ca = [...rootCertificates, ...(config.mtaStsCa ? [config.mtaStsCa] : [])];
-  }
+  ) {}
 
   /** Tries the hosts in order until one takes a session, or `deadline` (performance.now()) passes. */
   async open(
@@ -93,7 +90,7 @@ export class MxConnector {
       heloName: this.config.heloName,
       localAddress,
       tls: enforceTls ? 'required' : this.tlsBroken.isBroken(host) ? 'never' : 'offered',
-      ca: this.ca,
+      trust: trustOf(this.config).context,
     };
   }
 }

@@ -201,6 +201,27 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     expect(sinks.tls.sessions.at(-1)?.secure).toBe(true);
   });
 
+  it('builds no TLS context per STARTTLS: every connection shares the one of the CAs it trusts', async () => {
+    const oneEach = directMailer(t, { DELIVERY_MESSAGES_PER_CONNECTION: '1' }, new NoMtaSts());
+    // Node's own module, the one nodemailer's STARTTLS goes through.
+    const tls = jest.requireActual<typeof import('node:tls')>('node:tls');
+    const built = jest.spyOn(tls, 'createSecureContext');
+    try {
+      await oneEach.deliver(mail(['c1@tls.test']));
+      const first = built.mock.calls.length;
+      await oneEach.deliver(mail(['c2@tls.test']));
+      await oneEach.deliver(mail(['c3@tls.test']));
+
+      expect(sinks.tls.sessions.slice(-3).map((s) => s.secure)).toEqual([true, true, true]);
+      // At most the trust itself, once, at its first use.
+      expect(first).toBeLessThanOrEqual(1);
+      expect(built.mock.calls.length).toBe(first);
+    } finally {
+      built.mockRestore();
+      await oneEach.onModuleDestroy();
+    }
+  });
+
   it('sends the messages of a site over one connection, RSET between them', async () => {
     const before = sinks.alpha.connections;
     const ids: string[] = [];
