@@ -133,8 +133,8 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     const enforce = policy.mode === 'enforce';
     const hosts = enforce ? route.hosts.filter((host) => this.mtaSts.matches(policy, host)) : route.hosts;
     if (hosts.length === 0) {
-      this.metrics.directMtaSts.inc({ site: route.site, mode: 'enforce', result: 'failed' });
-      this.metrics.directDeliveries.inc({ site: route.site, outcome: 'deferred' });
+      this.metrics.directMtaSts.inc({ site: this.metrics.directSite(route.site), mode: 'enforce', result: 'failed' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(route.site), outcome: 'deferred' });
       throw new MailDeliveryError(
         `451 4.7.5 No MX host of ${domain} matches its MTA-STS policy (${route.hosts.join(', ')}), will try again`,
         false,
@@ -170,7 +170,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
         () => {
           session.expired = true;
           const { held } = session;
-          this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
+          this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'deferred' });
           if (!held)
             return reject(
               new MailDeliveryError(
@@ -237,7 +237,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     }
     const lease = await leasing;
     if (!lease) {
-      this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'deferred' });
       throw new MailDeliveryError(
         `451 4.4.5 Every connection to ${domain}'s mail servers (${site}) is busy, will try again`,
         false,
@@ -256,8 +256,9 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       });
     if ('failure' in opened) {
       await lease.release();
-      this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
-      if (enforce) this.metrics.directMtaSts.inc({ site, mode: 'enforce', result: 'failed' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'deferred' });
+      if (enforce)
+        this.metrics.directMtaSts.inc({ site: this.metrics.directSite(site), mode: 'enforce', result: 'failed' });
       throw new MailDeliveryError(
         enforce
           ? `451 4.7.5 No MX host of ${domain} could be reached over TLS with a valid certificate as its MTA-STS policy requires (${opened.failure}), will try again`
@@ -266,7 +267,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       );
     }
     const { connection } = opened;
-    this.metrics.directConnections.inc({ site, tls: connection.tls ? 'yes' : 'no' });
+    this.metrics.directConnections.inc({ site: this.metrics.directSite(site), tls: connection.tls ? 'yes' : 'no' });
     if (policy.mode !== 'none') this.recordMtaSts(site, domain, policy, connection);
     return { site, connection, lease };
   }
@@ -279,14 +280,17 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       const info = await connection.send(delivery.from, delivery.recipients, delivery.message);
       const rejected = refusalsOf(info.rejectedErrors);
       for (const refusal of rejected.filter((r) => !r.permanent)) this.reportDeferral(site, refusal.reply);
-      this.metrics.directDeliveries.inc({ site, outcome: 'sent' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'sent' });
       return { reply: String(info.response ?? ''), rejected, route };
     } catch (thrown) {
       // Ended by the deadline (withinDeadline counted it and answers for it).
       if (session.expired) throw thrown;
       const error = classify(thrown);
       for (const reply of temporaryReplies(thrown)) this.reportDeferral(site, reply);
-      this.metrics.directDeliveries.inc({ site, outcome: error.permanent ? 'failed' : 'deferred' });
+      this.metrics.directDeliveries.inc({
+        site: this.metrics.directSite(site),
+        outcome: error.permanent ? 'failed' : 'deferred',
+      });
       throw new MailDeliveryError(error.message, error.permanent, error.command, error.refused, route);
     } finally {
       // Not put back after a "too fast" reply (a paused site): the next message asks for a lease, which waits out the pause.
@@ -319,7 +323,11 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   /** MTA-STS's outcome for a session: a host the policy names, over TLS with a certificate valid for it. Testing mode: recorded only. */
   private recordMtaSts(site: Site, domain: string, policy: MtaStsPolicy, connection: MxConnection): void {
     const valid = connection.verified && this.mtaSts.matches(policy, connection.host);
-    this.metrics.directMtaSts.inc({ site, mode: policy.mode, result: valid ? 'valid' : 'failed' });
+    this.metrics.directMtaSts.inc({
+      site: this.metrics.directSite(site),
+      mode: policy.mode,
+      result: valid ? 'valid' : 'failed',
+    });
     if (!valid)
       logger.warn(
         { site, domain, host: connection.host, tls: connection.tls },

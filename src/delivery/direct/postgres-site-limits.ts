@@ -70,7 +70,7 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
 
   async deferred(site: Site, reply: string): Promise<void> {
     if (!isRateLimitReply(reply)) return;
-    this.metrics.siteRateLimitDeferrals.inc({ site });
+    this.metrics.directRateLimitDeferrals.inc({ site: this.metrics.directSite(site) });
     const { quietSeconds } = this.options;
     const pauseSeconds = pauseSecondsFor(reply, this.options);
     // Known here at once, even should the store fail: this process's open connections stop now.

@@ -142,7 +142,7 @@ describe('PostgresSiteLimits across worker processes', () => {
     expect(await pace(slowed)).toEqual({ concurrency: 4, limit: 4, pausedFor: null });
     await b.limits.deferred(slowed, '450 4.7.1 Error: too much mail from 192.0.2.1');
     expect(await pace(slowed)).toEqual({ concurrency: 2, limit: 4, pausedFor: 2 });
-    expect((await b.metrics.siteRateLimitDeferrals.get()).values).toEqual([
+    expect((await b.metrics.directRateLimitDeferrals.get()).values).toEqual([
       expect.objectContaining({ labels: { site: slowed }, value: 1 }),
     ]);
 
