@@ -425,6 +425,7 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
   describe('MTA-STS', () => {
     let cert: Awaited<ReturnType<typeof certificateFor>>;
     let verified: SmtpSink;
+    let misnamed: SmtpSink;
     const policies = new Map<string, MtaStsPolicy>();
     // The policies a domain would publish; MtaStsPolicies fetches them (another suite).
     const source: MtaStsSource = {
@@ -443,6 +444,10 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
       verified = await mx.host('mx.sts.test', { key: cert.key, cert: cert.cert });
       mx.dns.publishMx('sts.test', { preference: 10, exchange: 'mx.sts.test' });
       policies.set('sts.test', { mode: 'enforce', mx: ['*.sts.test'] });
+      // A certificate from the trusted CA, but for another name (mx.sts.test's).
+      misnamed = await mx.host('mx.misnamed.test', { key: cert.key, cert: cert.cert });
+      mx.dns.publishMx('misnamed.test', { preference: 10, exchange: 'mx.misnamed.test' });
+      policies.set('misnamed.test', { mode: 'enforce', mx: ['mx.misnamed.test'] });
       // A host offering TLS with a certificate not valid for it (smtp-server's own, for localhost).
       policies.set('tls.test', { mode: 'enforce', mx: ['mx.tls.test'] });
       policies.set('alpha.test', { mode: 'enforce', mx: ['mx.elsewhere.test'] });
@@ -476,6 +481,18 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
         expect(error).toMatchObject({ permanent: false });
         expect(error.message).toMatch(/^451 4\.7\.5 .*MTA-STS/);
         expect(sinks.tls.mailFrom.length).toBe(seen);
+      },
+    );
+
+    itWithOpenssl(
+      'enforce: defers with 4.7.5, never in clear, when a trusted certificate is for another name than the host',
+      async () => {
+        const error = errorOf((await sts.deliver(mail(['w@misnamed.test'])))[0]);
+
+        expect(error).toMatchObject({ permanent: false });
+        expect(error.message).toMatch(/^451 4\.7\.5 .*MTA-STS/);
+        expect(misnamed.connections).toBeGreaterThan(0);
+        expect(misnamed.mailFrom).toEqual([]);
       },
     );
 
