@@ -3,7 +3,9 @@ import type { OutgoingMail } from '../../messages';
 
 /**
  * Where a transaction went (docs/delivery-and-deliverability.md#direct-delivery): the MX host that
- * answered (direct delivery) or the relay (`host:port`), and whether TLS protected the session.
+ * answered and whether TLS protected the session. Set by direct delivery only: a relay's pooled
+ * nodemailer session does not say whether it used TLS (its reply names the relay instead), and the
+ * outbox goes nowhere.
  */
 export interface Route {
   host: string;
@@ -25,7 +27,7 @@ export interface MailReceipt {
   reply: string;
   /** Recipients the server refused while accepting the others, each with its reply. */
   rejected: Refusal[];
-  /** Where it went; absent for the outbox. */
+  /** Where it went: direct delivery only (absent for relays and the outbox). */
   route?: Route;
 }
 
@@ -45,7 +47,7 @@ export class MailDeliveryError extends Error {
     readonly command?: string,
     /** When every recipient was refused at RCPT TO: each refusal. */
     readonly refused: Refusal[] = [],
-    /** Where it went, when a server was reached. */
+    /** Where it went, when direct delivery reached a server (never for relays). */
     readonly route?: Route,
   ) {
     super(message);
