@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 
@@ -124,7 +123,7 @@ export class MxConnection {
    */
   destroy(): void {
     this.broken = true;
-    const socket = this.connection._socket as Socket | false | null;
+    const socket = this.connection._socket;
     this.connection.close();
     if (socket && !socket.destroyed) socket.destroy();
   }
