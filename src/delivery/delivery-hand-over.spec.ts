@@ -11,7 +11,7 @@ import { DeliveryRecorder, JobResult } from './delivery-recorder';
 import { DeliverableMessage } from './delivery.repository';
 import type { OutgoingMail } from '../messages';
 import { envelopeOf } from '../messages';
-import { MailDeliveryError, Mailer } from './mailer/mailer';
+import { asOneTransaction, MailDeliveryError, MailReceipt, Mailer } from './mailer/mailer';
 import { recipientPositions } from './recipient-positions';
 
 const RETRY_DELAYS = [30, 120];
@@ -62,20 +62,23 @@ const noSuchUser = () => new MailDeliveryError('550 5.1.1 No such user', true);
 describe(DeliveryHandOver.name, () => {
   let sut: DeliveryHandOver;
   let mailer: jest.Mocked<Mailer>;
+  /** The one transaction a relay makes of each mail: what each test sets up. */
+  let send: jest.Mock<Promise<MailReceipt>, [OutgoingMail]>;
   let signingKeys: jest.Mocked<SigningKeys>;
   let verp: jest.Mocked<VerpAddresses>;
   let recorded: JobResult[];
 
   /** What the attempt was recorded as (the part the hand-over decides). */
   const finished = () => recorded.map(({ jobId, finished: f }) => ({ jobId, ...f }));
-  const sentTo = () => mailer.send.mock.calls.map(([mail]) => envelopeOf(mail).to.join(', '));
+  const sentTo = () => send.mock.calls.map(([mail]) => envelopeOf(mail).to.join(', '));
 
   beforeEach(() => {
     const built = automockProvider(DeliveryHandOver);
     sut = built.sut;
     mailer = built.mock(Mailer);
-    // The port's own hand-over (one transaction for the mail's envelope), over the send each test sets up.
-    mailer.deliver.mockImplementation((mail) => Mailer.prototype.deliver.call(mailer, mail));
+    // A relay's hand-over (one transaction for the mail's envelope), over the send each test sets up.
+    send = jest.fn();
+    mailer.deliver.mockImplementation((mail) => asOneTransaction(mail, send));
     signingKeys = built.mock(SigningKeys);
     verp = built.mock(VerpAddresses);
     Object.defineProperty(built.mock(AppConfig), 'delivery', {
@@ -92,7 +95,7 @@ describe(DeliveryHandOver.name, () => {
 
   describe('a message sent whole (one SMTP transaction)', () => {
     it('records it sent with the server’s reply', async () => {
-      mailer.send.mockResolvedValue(accepted('250 2.0.0 Ok: queued as 7'));
+      send.mockResolvedValue(accepted('250 2.0.0 Ok: queued as 7'));
 
       await sut.execute(job(), message());
 
@@ -118,7 +121,7 @@ describe(DeliveryHandOver.name, () => {
     });
 
     it('defers it on a temporary failure while retries are left', async () => {
-      mailer.send.mockRejectedValue(greylisted());
+      send.mockRejectedValue(greylisted());
 
       await sut.execute(job({ attempt: 2 }), message({ attempt: 2 }));
 
@@ -128,7 +131,7 @@ describe(DeliveryHandOver.name, () => {
     });
 
     it('fails it on a temporary failure when no retry is left', async () => {
-      mailer.send.mockRejectedValue(greylisted());
+      send.mockRejectedValue(greylisted());
 
       await sut.execute(job({ attempt: 3 }), message({ attempt: 3 }));
 
@@ -139,7 +142,7 @@ describe(DeliveryHandOver.name, () => {
     });
 
     it('fails it at once on a permanent failure', async () => {
-      mailer.send.mockRejectedValue(noSuchUser());
+      send.mockRejectedValue(noSuchUser());
 
       await sut.execute(job(), message());
 
@@ -150,7 +153,7 @@ describe(DeliveryHandOver.name, () => {
       const unknown = '550 5.1.1 <bob@example.org>: User unknown';
       const busy = '452 4.2.2 Mailbox busy';
       // nodemailer throws one error, with the temporary code, naming each refusal.
-      mailer.send.mockRejectedValue(
+      send.mockRejectedValue(
         new MailDeliveryError(busy, false, 'RCPT TO', [
           { address: 'bob@example.org', reply: unknown, permanent: true },
           { address: 'carol@example.org', reply: busy, permanent: false },
@@ -174,7 +177,7 @@ describe(DeliveryHandOver.name, () => {
     });
 
     it('sends a retry to the recipients its job names as pending alone, as one mail with the message’s headers', async () => {
-      mailer.send.mockResolvedValue(accepted('250 2.0.0 Ok: queued as 8'));
+      send.mockResolvedValue(accepted('250 2.0.0 Ok: queued as 8'));
       const three = message({
         attempt: 2,
         recipients: ['bob@example.org'],
@@ -185,7 +188,7 @@ describe(DeliveryHandOver.name, () => {
       await sut.execute(job({ attempt: 2, copies: { pending: [1, 2], accepted: 1 } }), three);
 
       expect(sentTo()).toEqual(['carol@example.org, dan@example.org']);
-      const [[mail]] = mailer.send.mock.calls;
+      const [[mail]] = send.mock.calls;
       expect([mail.to, mail.cc, mail.copyFor]).toEqual([['bob@example.org'], ['carol@example.org'], undefined]);
       expect(finished()).toMatchObject([
         {
@@ -226,12 +229,12 @@ describe(DeliveryHandOver.name, () => {
 
     it('signs it with the sender’s key', async () => {
       signingKeys.open.mockReturnValue(OPENED);
-      mailer.send.mockResolvedValue(accepted());
+      send.mockResolvedValue(accepted());
 
       await sut.execute(job(), message({ signingKey: KEY }));
 
       expect(signingKeys.open.mock.calls).toEqual([[KEY]]);
-      expect(mailer.send.mock.calls[0][0].dkim).toBe(OPENED);
+      expect(send.mock.calls[0][0].dkim).toBe(OPENED);
     });
 
     it('defers it, unsent, when the key cannot be decrypted', async () => {
@@ -241,7 +244,7 @@ describe(DeliveryHandOver.name, () => {
 
       await sut.execute(job(), message({ signingKey: KEY }));
 
-      expect(mailer.send.mock.calls).toEqual([]);
+      expect(send.mock.calls).toEqual([]);
       expect(finished()).toMatchObject([
         { status: 'deferred', detail: 'the signing key cannot be decrypted', retryAfterSeconds: RETRY_DELAYS[0] },
       ]);
@@ -263,7 +266,7 @@ describe(DeliveryHandOver.name, () => {
     beforeEach(() => {
       // Without BOUNCE_DOMAIN, no copy has an envelope sender of its own.
       verp.envelopeSender.mockReturnValue(undefined);
-      mailer.send.mockImplementation((mail: OutgoingMail) => replies[mail.copyFor!.address]());
+      send.mockImplementation((mail: OutgoingMail) => replies[mail.copyFor!.address]());
     });
 
     it('defers the copies refused for now, naming them in the next job, and retries none of the others', async () => {
@@ -290,11 +293,11 @@ describe(DeliveryHandOver.name, () => {
     it('gives each copy its VERP envelope sender when BOUNCE_DOMAIN is set, bulk or not', async () => {
       Object.defineProperty(verp, 'domain', { value: 'bounces.example.net' });
       verp.envelopeSender.mockImplementation(({ recipient }) => `bounces+${recipient}@bounces.example.net`);
-      mailer.send.mockResolvedValue(accepted());
+      send.mockResolvedValue(accepted());
 
       await sut.execute(job(), message());
 
-      expect(mailer.send.mock.calls.map(([mail]) => mail.copyFor)).toEqual([
+      expect(send.mock.calls.map(([mail]) => mail.copyFor)).toEqual([
         { address: 'bob@example.org', position: 0, envelopeFrom: 'bounces+0@bounces.example.net' },
         { address: 'carol@example.org', position: 1, envelopeFrom: 'bounces+1@bounces.example.net' },
       ]);
@@ -308,7 +311,7 @@ describe(DeliveryHandOver.name, () => {
 
       await sut.execute(job(), bulk({ signingKey: KEY }));
 
-      expect(mailer.send.mock.calls).toEqual([]);
+      expect(send.mock.calls).toEqual([]);
       expect(finished()).toMatchObject([{ status: 'deferred', copies: { pending: [0, 1, 2], accepted: 0 } }]);
     });
   });

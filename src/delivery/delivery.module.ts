@@ -14,6 +14,7 @@ import { SmtpMailer } from './mailer/smtp.mailer';
 import { RelaySkips } from './mailer/relay-skips';
 import { mailerOptionsFor } from './mailer/relay-transports';
 import { DirectMailer } from './direct/direct.mailer';
+import { trustOf } from './direct/direct-trust';
 import { MtaStsPolicies } from './direct/mta-sts-policies';
 import { MtaStsSource } from './direct/mta-sts-source';
 import { SITE_LIMITS_PROVIDERS } from './direct/site-limits.providers';
@@ -43,7 +44,7 @@ export class DeliveryModule {
           {
             provide: MtaStsSource,
             useFactory: () =>
-              new MtaStsPolicies({ dnsServers: config.deliverability.dnsServers, extraCaFile: direct.mtaStsCaFile }),
+              new MtaStsPolicies({ dnsServers: config.deliverability.dnsServers, trust: trustOf(direct) }),
           },
         ]
       : [];

@@ -1,9 +1,9 @@
 import type { OutgoingMail } from '../messages';
-import { Mailer, MailReceipt } from './mailer/mailer';
+import { MailReceipt, SingleTransactionMailer } from './mailer/mailer';
 import { OUT_OF_TIME, sendCopies } from './recipient-copies';
 
 /** A transport whose sends finish when the test says, counting how many run at once. */
-class HeldMailer extends Mailer {
+class HeldMailer extends SingleTransactionMailer {
   inFlight = 0;
   mostInFlight = 0;
   private readonly held: (() => void)[] = [];

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createServer, Server, Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ export class TestMxHosts {
   readonly dns = new TestDnsServer();
   port = 0;
   private readonly sinks: SmtpSink[] = [];
+  private readonly servers: Server[] = [];
   private nextAddress = 2;
 
   async start(): Promise<void> {
@@ -34,6 +36,13 @@ export class TestMxHosts {
     return sink;
   }
 
+  /** A bare TCP server at the next loopback address, published as `name`: each connection handed to `serve` (a server no SmtpSink can play). */
+  async raw(name: string, serve: (socket: Socket) => void): Promise<void> {
+    const server = createServer(serve);
+    await new Promise<void>((resolve) => server.listen(this.port, this.address(name), resolve));
+    this.servers.push(server);
+  }
+
   /** Publishes `name` at the next loopback address, where nothing listens: connections to it are refused. */
   deadHost(name: string): void {
     this.address(name);
@@ -41,6 +50,7 @@ export class TestMxHosts {
 
   async stop(): Promise<void> {
     await Promise.all(this.sinks.map((sink) => sink.stop()));
+    await Promise.all(this.servers.map((server) => new Promise((resolve) => server.close(resolve))));
     await this.dns.stop();
   }
 

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import type { DirectDeliveryConfig } from '../../platform/config/direct-delivery';
 import { Clock } from '../../platform/clock';
@@ -14,14 +14,27 @@ import type { MxConnection } from './mx-connection';
 import { MxConnector } from './mx-connector';
 import { MxRouting } from './mx-routing';
 import { byRecipientDomain } from './recipient-domains';
-import { asOneResult } from './transactions-as-one';
 import { Site, SiteLimits } from './site-limits';
 import { TlsBrokenHosts } from './tls-broken-hosts';
 
 const logger = new Logger('DirectDelivery');
 
-/** Time kept from the send budget for the transaction itself once a lease came late. */
-const TRANSACTION_MARGIN_MS = 15_000;
+/**
+ * The share of the send budget kept for the transaction itself once a lease or a host came late
+ * (15 s of the 60 s budget): no wait for a lease, nor a host tried, past the rest.
+ */
+const TRANSACTION_SHARE = 0.25;
+
+/**
+ * How long a message waits for a connection of a full (not paused) site before its recipients
+ * there are deferred. Short: each waiting message holds one of WORKER_CONCURRENCY slots, and a
+ * busy site must not hold the mail to every other site (docs/delivery-and-deliverability.md#direct-delivery);
+ * long enough for a connection of the site to come free between two of its messages.
+ */
+export const SITE_WAIT_MS = 5_000;
+
+/** Injection token for the send budget (tests give a short one); SEND_BUDGET_MS when not provided. */
+export const DIRECT_SEND_BUDGET_MS = Symbol('DIRECT_SEND_BUDGET_MS');
 
 /** One domain's recipients and what the mail carries to all of them. */
 interface DomainDelivery {
@@ -29,7 +42,14 @@ interface DomainDelivery {
   recipients: string[];
   from: string;
   message: Buffer;
+  /** performance.now() past which the send is over: the connection destroyed, the recipients deferred. */
   deadline: number;
+}
+
+/** A domain's session while it runs: its connection once held, and whether the deadline ended it. */
+interface Session {
+  held?: HeldConnection;
+  expired: boolean;
 }
 
 /**
@@ -52,6 +72,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     private readonly mtaSts: MtaStsSource,
     private readonly metrics: Metrics,
     clock: Clock,
+    @Optional() @Inject(DIRECT_SEND_BUDGET_MS) private readonly sendBudgetMs: number = SEND_BUDGET_MS,
   ) {
     super();
     this.settings = config.delivery.direct!;
@@ -59,7 +80,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     this.connector = new MxConnector(this.settings, this.routing, new TlsBrokenHosts(clock));
   }
 
-  override async deliver(mail: OutgoingMail): Promise<Transaction[]> {
+  async deliver(mail: OutgoingMail): Promise<Transaction[]> {
     const { from, to } = envelopeOf(mail);
     let message: Buffer;
     try {
@@ -69,7 +90,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       return [{ recipients: to, result: { error } }];
     }
     // One budget for every domain's transaction, as a relay's attempt has (relay-transports.ts).
-    const deadline = performance.now() + SEND_BUDGET_MS;
+    const deadline = performance.now() + this.sendBudgetMs;
     return Promise.all(
       [...byRecipientDomain(to)].map(async ([domain, recipients]): Promise<Transaction> => {
         try {
@@ -84,9 +105,8 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     );
   }
 
-  /** The mail as one result, for a hand-over that reads one (transactions-as-one.ts). */
-  async send(mail: OutgoingMail): Promise<MailReceipt> {
-    return asOneResult(await this.deliver(mail));
+  private get transactionMarginMs(): number {
+    return this.sendBudgetMs * TRANSACTION_SHARE;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -113,15 +133,74 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     const enforce = policy.mode === 'enforce';
     const hosts = enforce ? route.hosts.filter((host) => this.mtaSts.matches(policy, host)) : route.hosts;
     if (hosts.length === 0) {
-      this.metrics.directMtaSts.inc({ site: route.site, mode: 'enforce', result: 'failed' });
-      this.metrics.directDeliveries.inc({ site: route.site, outcome: 'deferred' });
+      this.metrics.directMtaSts.inc({ site: this.metrics.directSite(route.site), mode: 'enforce', result: 'failed' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(route.site), outcome: 'deferred' });
       throw new MailDeliveryError(
         `451 4.7.5 No MX host of ${domain} matches its MTA-STS policy (${route.hosts.join(', ')}), will try again`,
         false,
       );
     }
-    const held = await this.connectionFor(route.site, domain, hosts, policy, delivery.deadline);
-    return this.transact(held, delivery);
+    return this.withinDeadline(route.site, delivery, async (session) => {
+      const held = await this.connectionFor(route.site, domain, hosts, policy, delivery.deadline);
+      // Opened after the deadline ended the send: nobody will use it.
+      if (session.expired) {
+        await closeHeld(held);
+        throw new MailDeliveryError('opened past the send deadline', false);
+      }
+      session.held = held;
+      return this.transact(held, delivery, session);
+    });
+  }
+
+  /**
+   * The domain's session, opening included, bounded by the send's deadline (SEND_BUDGET_MS, as a
+   * relay's): past it the connection is destroyed and its lease released, and the recipients are
+   * deferred, so that a slow MX never keeps the job past its lease (taken over, the mail sent twice).
+   */
+  private async withinDeadline(
+    site: Site,
+    delivery: DomainDelivery,
+    work: (session: Session) => Promise<MailReceipt>,
+  ): Promise<MailReceipt> {
+    const session: Session = { expired: false };
+    const working = work(session);
+    let timer: NodeJS.Timeout | undefined;
+    const expiry = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          session.expired = true;
+          const { held } = session;
+          this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'deferred' });
+          if (!held)
+            return reject(
+              new MailDeliveryError(
+                `Timeout: no session with ${delivery.domain}'s mail servers within the send's ${this.sendBudgetMs} ms, will try again`,
+                false,
+              ),
+            );
+          held.connection.destroy();
+          void closeHeld(held);
+          // No reply: as a relay's timeout, the server may have taken the message.
+          reject(
+            new MailDeliveryError(
+              `Timeout: no reply from ${held.connection.host} within the send's ${this.sendBudgetMs} ms; the message may have been accepted, will try again`,
+              false,
+              undefined,
+              [],
+              { host: held.connection.host, tls: held.connection.tls },
+            ),
+          );
+        },
+        Math.max(0, delivery.deadline - performance.now()),
+      );
+    });
+    // What the work comes to after the deadline is no one's answer.
+    working.catch(() => undefined);
+    try {
+      return await Promise.race([working, expiry]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** An idle connection of the site that fits the policy, else a new one under a new lease. */
@@ -134,12 +213,15 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   ): Promise<HeldConnection> {
     const enforce = policy.mode === 'enforce';
     const fits = (connection: MxConnection) => hosts.includes(connection.host) && (!enforce || connection.verified);
+    // A site that said "too fast" gets no more mail over the connections left open: a new lease waits out its pause.
+    if (!this.siteLimits.mayReuse(site)) await this.idle.closeSite(site);
     for (let reused = this.idle.take(site, fits); reused; reused = this.idle.take(site, fits))
       if (await stillOpen(reused)) return reused;
     // A lease, or a connection of the site put back meanwhile, whichever comes first.
     const waiting = this.idle.wait(site, fits);
     const stopAsking = new AbortController();
-    const leasing = this.siteLimits.acquire(site, deadline - TRANSACTION_MARGIN_MS, stopAsking.signal);
+    const waitUntil = Math.min(performance.now() + SITE_WAIT_MS, deadline - this.transactionMarginMs);
+    const leasing = this.siteLimits.acquire(site, waitUntil, stopAsking.signal);
     // A limits store that fails ends the wait too (its error is thrown below, unless a connection came).
     await Promise.race([waiting.next, leasing.catch(() => undefined)]);
     const handed = waiting.cancel();
@@ -155,15 +237,15 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     }
     const lease = await leasing;
     if (!lease) {
-      this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'deferred' });
       throw new MailDeliveryError(
         `451 4.4.5 Every connection to ${domain}'s mail servers (${site}) is busy, will try again`,
         false,
       );
     }
     const opened = await this.connector
-      .open(hosts, enforce, deadline - TRANSACTION_MARGIN_MS, {
-        greetingRefused: (reply) => this.reportDeferral(site, reply),
+      .open(hosts, enforce, deadline - this.transactionMarginMs, {
+        refusedOnOpening: (reply) => this.reportDeferral(site, reply),
         tlsBroken: (host, reason) =>
           logger.warn({ site, host, reason }, `TLS with ${host} failed (${reason}); sending in clear for a day`),
       })
@@ -174,8 +256,9 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       });
     if ('failure' in opened) {
       await lease.release();
-      this.metrics.directDeliveries.inc({ site, outcome: 'deferred' });
-      if (enforce) this.metrics.directMtaSts.inc({ site, mode: 'enforce', result: 'failed' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'deferred' });
+      if (enforce)
+        this.metrics.directMtaSts.inc({ site: this.metrics.directSite(site), mode: 'enforce', result: 'failed' });
       throw new MailDeliveryError(
         enforce
           ? `451 4.7.5 No MX host of ${domain} could be reached over TLS with a valid certificate as its MTA-STS policy requires (${opened.failure}), will try again`
@@ -184,28 +267,36 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       );
     }
     const { connection } = opened;
-    this.metrics.directConnections.inc({ site, tls: connection.tls ? 'yes' : 'no' });
+    this.metrics.directConnections.inc({ site: this.metrics.directSite(site), tls: connection.tls ? 'yes' : 'no' });
     if (policy.mode !== 'none') this.recordMtaSts(site, domain, policy, connection);
     return { site, connection, lease };
   }
 
   /** One transaction over the held connection; the connection kept for the next message when it may carry one. */
-  private async transact(held: HeldConnection, delivery: DomainDelivery): Promise<MailReceipt> {
+  private async transact(held: HeldConnection, delivery: DomainDelivery, session: Session): Promise<MailReceipt> {
     const { site, connection } = held;
     const route: Route = { host: connection.host, tls: connection.tls };
     try {
       const info = await connection.send(delivery.from, delivery.recipients, delivery.message);
       const rejected = refusalsOf(info.rejectedErrors);
       for (const refusal of rejected.filter((r) => !r.permanent)) this.reportDeferral(site, refusal.reply);
-      this.metrics.directDeliveries.inc({ site, outcome: 'sent' });
+      this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'sent' });
       return { reply: String(info.response ?? ''), rejected, route };
     } catch (thrown) {
+      // Ended by the deadline (withinDeadline counted it and answers for it).
+      if (session.expired) throw thrown;
       const error = classify(thrown);
       for (const reply of temporaryReplies(thrown)) this.reportDeferral(site, reply);
-      this.metrics.directDeliveries.inc({ site, outcome: error.permanent ? 'failed' : 'deferred' });
+      this.metrics.directDeliveries.inc({
+        site: this.metrics.directSite(site),
+        outcome: error.permanent ? 'failed' : 'deferred',
+      });
       throw new MailDeliveryError(error.message, error.permanent, error.command, error.refused, route);
     } finally {
-      if (connection.usable && connection.sent < this.settings.messagesPerConnection) this.idle.put(held);
+      // Not put back after a "too fast" reply (a paused site): the next message asks for a lease, which waits out the pause.
+      const reusable =
+        connection.usable && connection.sent < this.settings.messagesPerConnection && this.siteLimits.mayReuse(site);
+      if (reusable) this.idle.put(held);
       else await closeHeld(held);
     }
   }
@@ -232,7 +323,11 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   /** MTA-STS's outcome for a session: a host the policy names, over TLS with a certificate valid for it. Testing mode: recorded only. */
   private recordMtaSts(site: Site, domain: string, policy: MtaStsPolicy, connection: MxConnection): void {
     const valid = connection.verified && this.mtaSts.matches(policy, connection.host);
-    this.metrics.directMtaSts.inc({ site, mode: policy.mode, result: valid ? 'valid' : 'failed' });
+    this.metrics.directMtaSts.inc({
+      site: this.metrics.directSite(site),
+      mode: policy.mode,
+      result: valid ? 'valid' : 'failed',
+    });
     if (!valid)
       logger.warn(
         { site, domain, host: connection.host, tls: connection.tls },

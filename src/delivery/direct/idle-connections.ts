@@ -39,6 +39,7 @@ export class IdleConnections {
     const index = list.findIndex(({ connection }) => connection.usable && fits(connection));
     if (index < 0) return undefined;
     const [taken] = list.splice(index, 1);
+    if (list.length === 0) this.idle.delete(site);
     clearTimeout(taken.timer);
     return { site: taken.site, connection: taken.connection, lease: taken.lease };
   }
@@ -59,7 +60,8 @@ export class IdleConnections {
     return {
       next,
       cancel: () => {
-        this.waiters.set(
+        setOrDelete(
+          this.waiters,
           site,
           (this.waiters.get(site) ?? []).filter((other) => other !== waiter),
         );
@@ -74,7 +76,8 @@ export class IdleConnections {
     const waiter = waiting.find((w) => !w.given && w.fits(held.connection));
     if (waiter && held.connection.usable) {
       waiter.given = held;
-      this.waiters.set(
+      setOrDelete(
+        this.waiters,
         held.site,
         waiting.filter((other) => other !== waiter),
       );
@@ -87,6 +90,18 @@ export class IdleConnections {
     this.idle.set(held.site, [...(this.idle.get(held.site) ?? []), idle]);
   }
 
+  /** How many sites it keeps anything for (idle connections or waiters): none once all are gone. */
+  get sitesKept(): number {
+    return new Set([...this.idle.keys(), ...this.waiters.keys()]).size;
+  }
+
+  /** Closes the site's idle connections and releases their leases (a site that asked for a pause). */
+  async closeSite(site: Site): Promise<void> {
+    const list = this.idle.get(site) ?? [];
+    this.idle.delete(site);
+    await Promise.all(list.map((idle) => closeHeld(idle, idle.timer)));
+  }
+
   /** Closes every idle connection and releases their leases (shutdown). */
   async closeAll(): Promise<void> {
     const all = [...this.idle.values()].flat();
@@ -97,12 +112,19 @@ export class IdleConnections {
   private async expire(idle: Idle): Promise<void> {
     const list = this.idle.get(idle.site) ?? [];
     if (!list.includes(idle)) return;
-    this.idle.set(
+    setOrDelete(
+      this.idle,
       idle.site,
       list.filter((other) => other !== idle),
     );
     await closeHeld(idle, idle.timer);
   }
+}
+
+/** Keeps a site's list, or forgets the site once its list is empty: a site seen once must not stay in memory. */
+function setOrDelete<T>(map: Map<Site, T[]>, site: Site, list: T[]): void {
+  if (list.length > 0) map.set(site, list);
+  else map.delete(site);
 }
 
 /** Closes the connection and gives its lease back. */

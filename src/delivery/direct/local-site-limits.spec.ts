@@ -48,4 +48,17 @@ describe(LocalSiteLimits.name, () => {
     expect(sut.openAt('aspmx.l.google.com')).toBe(0);
     expect(await sut.acquire('aspmx.l.google.com', later(), stop.signal)).toBeUndefined();
   });
+
+  it('lets no open connection of a site that said "too fast" be reused until its pause ends; greylisting changes nothing', async () => {
+    const sut = new LocalSiteLimits({ ...connections, pauseSeconds: 0.05 });
+
+    await sut.deferred('mx.grey', '451 4.7.1 Greylisted, please try again later');
+    await sut.deferred('mx.fast', '421 4.7.0 Too many connections from your host');
+
+    expect(sut.mayReuse('mx.grey')).toBe(true);
+    expect(sut.mayReuse('mx.fast')).toBe(false);
+    expect(sut.mayReuse('mx.other')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(sut.mayReuse('mx.fast')).toBe(true);
+  });
 });

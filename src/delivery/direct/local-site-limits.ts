@@ -1,4 +1,5 @@
-import { connectionLimitOf, SiteShapingOptions } from './site-shaping';
+import { isRateLimitReply } from './rate-limit-reply';
+import { connectionLimitOf, pauseSecondsFor, SiteShapingOptions } from './site-shaping';
 import { Site, SiteLease, SiteLimits } from './site-limits';
 
 interface Waiter {
@@ -8,8 +9,9 @@ interface Waiter {
 
 /**
  * SiteLimits within one process, in memory: each site's connection limit (DELIVERY_SITE_CONNECTIONS)
- * and a queue of those waiting for a lease, first come first served. It does not slow a site that
- * says "too fast": that, and limits across processes, is PostgresSiteLimits' work. For tests, and
+ * and a queue of those waiting for a lease, first come first served. Of a site that says "too
+ * fast" it only remembers the pause for `mayReuse` (its open connections stop); halving the site's
+ * connections and pausing new ones, and limits across processes, are PostgresSiteLimits' work. For tests, and
  * as the parts of the direct transport are proven alone.
  */
 export class LocalSiteLimits extends SiteLimits {
@@ -47,8 +49,9 @@ export class LocalSiteLimits extends SiteLimits {
     });
   }
 
-  /** No slowing down here: a pass-through. */
-  deferred(_site: Site, _reply: string): Promise<void> {
+  /** No slowing down of new connections here: only the pause remembered, so that open ones are not reused through it. */
+  deferred(site: Site, reply: string): Promise<void> {
+    if (isRateLimitReply(reply)) this.pausedFor(site, pauseSecondsFor(reply, this.shaping) * 1_000);
     return Promise.resolve();
   }
 

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { rootCertificates } from 'node:tls';
-import { FAILED_FETCH_PAUSE_MS, MtaStsPolicies, MtaStsPolicy } from './mta-sts-policies';
+import { FAILED_FETCH_PAUSE_MS, MtaStsPolicies } from './mta-sts-policies';
+import type { MtaStsPolicy } from './mta-sts-source';
 
 /**
  * MtaStsPolicies with its two network steps replaced: the TXT ids and policy files a test
@@ -173,30 +170,5 @@ describe('MtaStsPolicies.matches (RFC 8461 §4.1)', () => {
 
   it('lets any host through under mode none', () => {
     expect(sut.matches({ mode: 'none', mx: [] }, 'anything.example')).toBe(true);
-  });
-});
-
-describe('MtaStsPolicies.caCertificates', () => {
-  it("is the system's CAs when no extra file is given", () => {
-    expect(new MtaStsPolicies({ dnsServers: [] }).caCertificates()).toEqual([...rootCertificates]);
-  });
-
-  it("adds the extra file's bundle after the system's CAs", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mta-sts-ca-'));
-    try {
-      const file = join(dir, 'ca.pem');
-      const bundle = `${rootCertificates[0]}\n${rootCertificates[1]}\n`;
-      writeFileSync(file, bundle);
-      expect(new MtaStsPolicies({ dnsServers: [], extraCaFile: file }).caCertificates()).toEqual([
-        ...rootCertificates,
-        bundle,
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('refuses an extra file holding no certificate, naming MTA_STS_CA_FILE', () => {
-    expect(() => new MtaStsPolicies({ dnsServers: [], extraCaFile: __filename })).toThrow(/MTA_STS_CA_FILE/);
   });
 });

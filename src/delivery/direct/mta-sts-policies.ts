@@ -1,33 +1,17 @@
-import { X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { readFileSync } from 'node:fs';
-import { createSecureContext, rootCertificates, SecureContext } from 'node:tls';
 import { parsePolicy, resolvePolicy } from 'mailauth/lib/mta-sts';
 import { asciiDomain } from '../../platform/mail/addresses';
+import { DirectTrust } from './direct-trust';
 import { fetchPolicyText } from './mta-sts-policy-fetch';
+import type { MtaStsPolicy } from './mta-sts-source';
 
-/**
- * A domain's MTA-STS policy as direct delivery applies it (docs/delivery-and-deliverability.md#direct-delivery):
- * `none` with `error` set when the domain announces a policy (its `_mta-sts` TXT record) that
- * could not be fetched or read, with no unexpired policy cached: RFC 8461 §3.3 has delivery go on
- * then as though the domain had no policy.
- */
-export interface MtaStsPolicy {
-  mode: 'enforce' | 'testing' | 'none';
-  /** The MX patterns, lower-case: host names or `*.` and a domain (RFC 8461 §4.1). */
-  mx: string[];
-  /** Seconds the policy may be cached (its max_age). */
-  maxAge?: number;
-  /** The id of the TXT record it was fetched under. */
-  id?: string;
-  error?: string;
-}
+export type { MtaStsPolicy } from './mta-sts-source';
 
 export interface MtaStsPoliciesOptions {
   /** DNS_SERVERS: every look-up, the TXT record's and the policy host's, goes to them (none: the system's). */
   dnsServers: string[];
-  /** MTA_STS_CA_FILE: a PEM bundle trusted beside the system's CAs. */
-  extraCaFile?: string;
+  /** The CAs a policy host's certificate is checked against (the system's plus MTA_STS_CA_FILE); the system's alone when absent. */
+  trust?: DirectTrust;
   /** Milliseconds since the epoch; injectable so a test can pass a policy's max_age. */
   clock?: () => number;
   fetchTimeoutMs?: number;
@@ -60,7 +44,7 @@ interface FailedFetch {
 /**
  * The MTA-STS policies (RFC 8461) direct delivery checks MX hosts against: the `_mta-sts` TXT
  * record read and the policy parsed by mailauth, the policy fetched over HTTPS here (with
- * MTA_STS_CA_FILE trusted), each kept for its max_age. A fetch is made only when the TXT id
+ * MTA_STS_CA_FILE trusted: DirectTrust, shared with the MX connections), each kept for its max_age. A fetch is made only when the TXT id
  * differs from the cached policy's or that policy expired; a failed fetch or look-up keeps an
  * unexpired cached policy in force (RFC 8461 §5.1), so an attacker blocking the fetch cannot
  * downgrade a domain already known to enforce.
@@ -69,8 +53,7 @@ export class MtaStsPolicies {
   private readonly resolver = new Resolver({ timeout: DNS_QUERY_TIMEOUT_MS, tries: DNS_TRIES });
   private readonly clock: () => number;
   private readonly fetchTimeoutMs: number;
-  private readonly ca: string[];
-  private readonly trust: SecureContext;
+  private readonly trust: DirectTrust;
   private readonly cache = new Map<string, CachedPolicy>();
   private readonly failures = new Map<string, FailedFetch>();
   /** One look-up per domain at a time: simultaneous deliveries to a domain share it. */
@@ -80,16 +63,7 @@ export class MtaStsPolicies {
     if (options.dnsServers.length > 0) this.resolver.setServers(options.dnsServers);
     this.clock = options.clock ?? Date.now;
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
-    this.ca = [...rootCertificates, ...(options.extraCaFile ? [readCaFile(options.extraCaFile)] : [])];
-    this.trust = createSecureContext({ ca: this.ca });
-  }
-
-  /**
-   * The system's CAs and MTA_STS_CA_FILE's (its whole bundle as one entry, as `ca` options take
-   * it), for checking the certificates of MX hosts too.
-   */
-  caCertificates(): string[] {
-    return [...this.ca];
+    this.trust = options.trust ?? new DirectTrust();
   }
 
   /** The policy of `domain` now: from the cache while its TXT id is unchanged, else fetched. */
@@ -128,7 +102,11 @@ export class MtaStsPolicies {
 
   /** The policy file's text (the seam a unit test replaces to count fetches without a network). */
   protected fetchPolicyText(domain: string): Promise<string> {
-    return fetchPolicyText(domain, { resolver: this.resolver, trust: this.trust, timeoutMs: this.fetchTimeoutMs });
+    return fetchPolicyText(domain, {
+      resolver: this.resolver,
+      trust: this.trust.context,
+      timeoutMs: this.fetchTimeoutMs,
+    });
   }
 
   private async lookUp(domain: string): Promise<MtaStsPolicy> {
@@ -188,15 +166,4 @@ function remember<T>(map: Map<string, T>, key: string, value: T): void {
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message || ((err as NodeJS.ErrnoException).code ?? err.name) : String(err);
-}
-
-/** The extra CA bundle, refused at start when it holds no certificate (a wrong path, a key file). */
-function readCaFile(path: string): string {
-  const pem = readFileSync(path, 'utf8');
-  try {
-    new X509Certificate(pem);
-  } catch {
-    throw new Error(`MTA_STS_CA_FILE (${path}) holds no PEM certificate`);
-  }
-  return pem;
 }

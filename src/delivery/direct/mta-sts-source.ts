@@ -1,7 +1,18 @@
-/** A domain's MTA-STS policy (RFC 8461) as direct delivery reads it: its mode and the MX patterns it allows. */
+/**
+ * A domain's MTA-STS policy (RFC 8461) as direct delivery applies it (docs/delivery-and-deliverability.md#direct-delivery):
+ * `none` with `error` set when the domain announces a policy (its `_mta-sts` TXT record) that
+ * could not be fetched or read, with no unexpired policy cached: RFC 8461 §3.3 has delivery go on
+ * then as though the domain had no policy.
+ */
 export interface MtaStsPolicy {
   mode: 'enforce' | 'testing' | 'none';
+  /** The MX patterns, lower-case: host names or `*.` and a domain (RFC 8461 §4.1). */
   mx: string[];
+  /** Seconds the policy may be cached (its max_age). */
+  maxAge?: number;
+  /** The id of the TXT record it was fetched under. */
+  id?: string;
+  error?: string;
 }
 
 /**

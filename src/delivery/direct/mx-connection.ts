@@ -1,4 +1,4 @@
-import type { TLSSocket } from 'node:tls';
+import type { SecureContext, TLSSocket } from 'node:tls';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 
 /** How long a connection may take to be set up, and how long a reply may keep us waiting (as the relays' pools). */
@@ -16,8 +16,8 @@ export interface MxConnectionTarget {
   localAddress?: string;
   /** `required`: STARTTLS with a certificate valid for `host` or no session (MTA-STS enforce); `offered`: when offered; `never`: in clear. */
   tls: 'required' | 'offered' | 'never';
-  /** CAs a certificate is checked against (the system's plus MTA_STS_CA_FILE). */
-  ca: (string | Buffer)[];
+  /** The CAs a certificate is checked against (the system's plus MTA_STS_CA_FILE): DirectTrust's one context. */
+  trust: SecureContext;
 }
 
 /** nodemailer's error: its code, and the server's reply and the command it answered when there was one. */
@@ -62,7 +62,8 @@ export class MxConnection {
       servername: target.host,
       ignoreTLS: target.tls === 'never',
       requireTLS: target.tls === 'required',
-      tls: { rejectUnauthorized: target.tls === 'required', ca: target.ca, servername: target.host },
+      // One context for every connection: `ca` here would have Node build one per STARTTLS (DirectTrust).
+      tls: { rejectUnauthorized: target.tls === 'required', secureContext: target.trust, servername: target.host },
       connectionTimeout: CONNECTION_TIMEOUT_MS,
       greetingTimeout: GREETING_TIMEOUT_MS,
       socketTimeout: SOCKET_TIMEOUT_MS,
@@ -114,6 +115,17 @@ export class MxConnection {
   /** RSET: a clean session for the next message on the same connection. */
   reset(): Promise<void> {
     return new Promise((resolve, reject) => this.connection.reset((error) => (error ? reject(error) : resolve())));
+  }
+
+  /**
+   * Closes the socket at once, without QUIT or waiting for a reply: for a server that stalls past
+   * the send's deadline. A transaction under way then gets no answer.
+   */
+  destroy(): void {
+    this.broken = true;
+    const socket = this.connection._socket;
+    this.connection.close();
+    if (socket && !socket.destroyed) socket.destroy();
   }
 
   /** QUIT, then the socket closes. */

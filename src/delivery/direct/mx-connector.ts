@@ -1,5 +1,5 @@
-import { rootCertificates } from 'node:tls';
 import type { DirectDeliveryConfig } from '../../platform/config/direct-delivery';
+import { trustOf } from './direct-trust';
 import { MxConnection, MxConnectionTarget, OpenFailure, SmtpError } from './mx-connection';
 import type { MxRouting } from './mx-routing';
 import type { TlsBrokenHosts } from './tls-broken-hosts';
@@ -7,31 +7,29 @@ import type { TlsBrokenHosts } from './tls-broken-hosts';
 /** What opening a session with a domain's MX hosts came to: one, or why none (a temporary failure). */
 export type Opened = { connection: MxConnection } | { failure: string };
 
-/** What the connector tells about the hosts it tried: a greeting refused (to report a site's 4xx) and a host found TLS-broken. */
+/** What the connector tells about the hosts it tried: a 4xx while opening (to report a site's 4xx) and a host found TLS-broken. */
 export interface ConnectorEvents {
-  greetingRefused(reply: string): void;
+  /** A 4xx to the greeting, EHLO/HELO or STARTTLS: `421 too many connections` slows a site wherever it comes. */
+  refusedOnOpening(reply: string): void;
   tlsBroken(host: string, reason: string): void;
 }
 
 /**
  * Opens an SMTP session with the first of a domain's MX hosts that takes one
  * (docs/delivery-and-deliverability.md#direct-delivery): host after host on a refused connection,
- * a timeout or a refused greeting; `EHLO DELIVERY_HELO_NAME` to DIRECT_MX_PORT, bound to the next
+ * a timeout or a refused greeting or EHLO; `EHLO DELIVERY_HELO_NAME` to DIRECT_MX_PORT, bound to the next
  * of DELIVERY_SOURCE_ADDRESSES; STARTTLS whenever offered. Under an MTA-STS `enforce` policy only
  * over TLS with a certificate valid for the host, never in clear; otherwise a host whose TLS
  * handshake fails is spoken to in clear at once, and for a day (TlsBrokenHosts).
  */
 export class MxConnector {
   private nextSource = 0;
-  private readonly ca: (string | Buffer)[];
 
   constructor(
     private readonly config: DirectDeliveryConfig,
     private readonly routing: MxRouting,
     private readonly tlsBroken: TlsBrokenHosts,
-  ) {
-    this.ca = [...rootCertificates, ...(config.mtaStsCa ? [config.mtaStsCa] : [])];
-  }
+  ) {}
 
   /** Tries the hosts in order until one takes a session, or `deadline` (performance.now()) passes. */
   async open(
@@ -49,13 +47,18 @@ export class MxConnector {
       const addresses = await this.routing.addressesOf(host);
       if (addresses.length === 0) failures.push(`${host}: no address`);
       for (const address of addresses) {
+        // Each address may take its connection and greeting timeouts: none is begun past the deadline.
+        if (performance.now() >= deadline) {
+          failures.push(`${host}: no time left for its other addresses`);
+          break;
+        }
         const target = this.targetOf(host, address, enforceTls);
         try {
           return { connection: await MxConnection.open(target) };
         } catch (thrown) {
           const { error, tls } = thrown as OpenFailure;
           const detail = error.response ?? [error.code, error.message].filter(Boolean).join(': ');
-          if (error.command === 'CONN' && error.response?.startsWith('4')) events.greetingRefused(error.response);
+          if (error.response?.startsWith('4')) events.refusedOnOpening(error.response);
           if (tls && !enforceTls) {
             // Opportunistic TLS that fails is no reason to keep mail back: the same host, in clear, now.
             this.tlsBroken.failed(host);
@@ -87,7 +90,7 @@ export class MxConnector {
       heloName: this.config.heloName,
       localAddress,
       tls: enforceTls ? 'required' : this.tlsBroken.isBroken(host) ? 'never' : 'offered',
-      ca: this.ca,
+      trust: trustOf(this.config).context,
     };
   }
 }

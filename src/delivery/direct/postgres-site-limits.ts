@@ -8,9 +8,13 @@ import { Site, SiteLease, SiteLimits } from './site-limits';
 import { SiteLimitsRepository } from './site-limits.repository';
 import { allowanceAt, connectionLimitOf, pauseSecondsFor, SiteShapingOptions, slowedDown } from './site-shaping';
 
-// A full site is asked again soon, then less often: other processes' releases are seen only by asking.
-const FIRST_RETRY_MS = 20;
-const MAX_RETRY_MS = 1_000;
+/** How a waiter asks a full site again: soon, then less often (other processes' releases are seen only by asking). */
+export interface RetryPacing {
+  firstMs: number;
+  maxMs: number;
+}
+
+const DEFAULT_RETRY: RetryPacing = { firstMs: 20, maxMs: 1_000 };
 
 type Attempt = { granted: string } | { pausedForMs: number } | { full: true };
 
@@ -34,6 +38,8 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
     private readonly options: SiteShapingOptions,
     /** Written on each lease, for whoever reads the table: which process holds it. */
     private readonly holder = `${hostname()}:${process.pid}`,
+    /** A test gives a slow one, to see a waiter woken by a release rather than by its own timer. */
+    private readonly retry: RetryPacing = DEFAULT_RETRY,
   ) {
     super();
   }
@@ -44,7 +50,7 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
    */
   async acquire(site: Site, deadline: number, signal?: AbortSignal): Promise<SiteLease | undefined> {
     const limit = connectionLimitOf(site, this.options);
-    let backoffMs = FIRST_RETRY_MS;
+    let backoffMs = this.retry.firstMs;
     for (;;) {
       if (signal?.aborted) return undefined;
       const attempt = await this.attempt(site, limit);
@@ -63,16 +69,18 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
       } else {
         // Jittered, so that the waiters of several processes do not ask in step.
         await this.waitForRelease(site, Math.min(leftMs, backoffMs * (0.5 + Math.random() / 2)), signal);
-        backoffMs = Math.min(backoffMs * 2, MAX_RETRY_MS);
+        backoffMs = Math.min(backoffMs * 2, this.retry.maxMs);
       }
     }
   }
 
   async deferred(site: Site, reply: string): Promise<void> {
     if (!isRateLimitReply(reply)) return;
-    this.metrics.siteRateLimitDeferrals.inc({ site });
+    this.metrics.directRateLimitDeferrals.inc({ site: this.metrics.directSite(site) });
     const { quietSeconds } = this.options;
     const pauseSeconds = pauseSecondsFor(reply, this.options);
+    // Known here at once, even should the store fail: this process's open connections stop now.
+    this.pausedFor(site, pauseSeconds * 1_000);
     await this.repository.transaction(async (manager) => {
       const pace = await this.repository.lock(manager, site, connectionLimitOf(site, this.options));
       await this.repository.savePace(manager, site, slowedDown(pace, pace.now, pauseSeconds, quietSeconds));

@@ -18,6 +18,12 @@ export interface SiteLease {
  */
 export abstract class SiteLimits {
   /**
+   * The sites this process heard "too fast" from, each with the end of its pause
+   * (performance.now()): what `mayReuse` answers from, without asking the store.
+   */
+  private readonly pausedHere = new Map<Site, number>();
+
+  /**
    * Resolves with a lease once the site may have one more connection, or with undefined when
    * `deadline` (performance.now()) comes first: the caller then defers, never waits past its job's
    * lease. Also undefined once `signal` aborts: the caller got a connection another way (one put
@@ -32,4 +38,26 @@ export abstract class SiteLimits {
    * named (platform/smtp/retry-hint.ts), else a default pause. Other replies change nothing.
    */
   abstract deferred(site: Site, reply: string): Promise<void>;
+
+  /**
+   * Whether an open connection of the site may carry another message now: not while a pause the
+   * site asked for ("too fast", reported to `deferred` in this process) runs. Connections already
+   * open would otherwise keep sending through the pause a new connection waits out. Per process
+   * and cheap (no store asked): another process's connections learn of the pause when their own
+   * server says so, or at their next lease.
+   */
+  mayReuse(site: Site): boolean {
+    const until = this.pausedHere.get(site);
+    if (until === undefined) return true;
+    if (until > performance.now()) return false;
+    this.pausedHere.delete(site);
+    return true;
+  }
+
+  /** Remembers that the site is paused for `ms` from now (for `mayReuse`); forgets the pauses that ended. */
+  protected pausedFor(site: Site, ms: number): void {
+    const now = performance.now();
+    for (const [other, until] of this.pausedHere) if (until <= now) this.pausedHere.delete(other);
+    this.pausedHere.set(site, Math.max(this.pausedHere.get(site) ?? 0, now + ms));
+  }
 }

@@ -14,4 +14,16 @@ describe(TlsBrokenHosts.name, () => {
     now += 1;
     expect(sut.isBroken('mx1.example.com')).toBe(false);
   });
+
+  it('forgets the hosts whose day is over, asked about again or not, as others fail', () => {
+    let now = Date.parse('2026-11-28T10:00:00Z');
+    const sut = new TlsBrokenHosts({ now: () => new Date(now) });
+    for (let i = 0; i < 50; i++) sut.failed(`mx${i}.example.com`);
+    now += TLS_BROKEN_FOR_MS;
+
+    sut.failed('mx.other.example');
+
+    expect(sut.size).toBe(1);
+    expect(sut.isBroken('mx.other.example')).toBe(true);
+  });
 });

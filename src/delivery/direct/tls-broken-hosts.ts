@@ -14,7 +14,15 @@ export class TlsBrokenHosts {
   constructor(private readonly clock: Clock) {}
 
   failed(host: string): void {
-    this.until.set(host.toLowerCase(), this.clock.now().getTime() + TLS_BROKEN_FOR_MS);
+    const now = this.clock.now().getTime();
+    // Swept here, a rare event: a host not asked about again after its day would otherwise stay for the process's life.
+    for (const [other, until] of this.until) if (until <= now) this.until.delete(other);
+    this.until.set(host.toLowerCase(), now + TLS_BROKEN_FOR_MS);
+  }
+
+  /** How many hosts it remembers. */
+  get size(): number {
+    return this.until.size;
   }
 
   isBroken(host: string): boolean {

@@ -3,7 +3,9 @@ import type { OutgoingMail } from '../../messages';
 
 /**
  * Where a transaction went (docs/delivery-and-deliverability.md#direct-delivery): the MX host that
- * answered (direct delivery) or the relay (`host:port`), and whether TLS protected the session.
+ * answered and whether TLS protected the session. Set by direct delivery only: a relay's pooled
+ * nodemailer session does not say whether it used TLS (its reply names the relay instead), and the
+ * outbox goes nowhere.
  */
 export interface Route {
   host: string;
@@ -25,7 +27,7 @@ export interface MailReceipt {
   reply: string;
   /** Recipients the server refused while accepting the others, each with its reply. */
   rejected: Refusal[];
-  /** Where it went; absent for the outbox. */
+  /** Where it went: direct delivery only (absent for relays and the outbox). */
   route?: Route;
 }
 
@@ -45,7 +47,7 @@ export class MailDeliveryError extends Error {
     readonly command?: string,
     /** When every recipient was refused at RCPT TO: each refusal. */
     readonly refused: Refusal[] = [],
-    /** Where it went, when a server was reached. */
+    /** Where it went, when direct delivery reached a server (never for relays). */
     readonly route?: Route,
   ) {
     super(message);
@@ -54,19 +56,33 @@ export class MailDeliveryError extends Error {
 
 /** The port every transport implements; chosen by configuration (SMTP_URL: relays, `direct`, or unset: the outbox). */
 export abstract class Mailer {
-  /** Hands the mail over as one SMTP transaction for all its envelope recipients. */
-  abstract send(mail: OutgoingMail): Promise<MailReceipt>;
-
   /**
    * Hands the mail over as the transactions the transport makes of it, each with its own result:
-   * one for every envelope recipient here; direct delivery overrides it with one per recipient domain.
+   * one for every envelope recipient for a relay and the outbox (SingleTransactionMailer), one per
+   * recipient domain for direct delivery.
    */
-  async deliver(mail: OutgoingMail): Promise<Transaction[]> {
-    const recipients = envelopeOf(mail).to;
-    try {
-      return [{ recipients, result: { receipt: await this.send(mail) } }];
-    } catch (error) {
-      return [{ recipients, result: { error } }];
-    }
+  abstract deliver(mail: OutgoingMail): Promise<Transaction[]>;
+}
+
+/** A transport that hands a mail over as one SMTP transaction for all its envelope recipients: a relay, the outbox. */
+export abstract class SingleTransactionMailer extends Mailer {
+  /** Hands the mail over as one transaction for all its envelope recipients. */
+  abstract send(mail: OutgoingMail): Promise<MailReceipt>;
+
+  deliver(mail: OutgoingMail): Promise<Transaction[]> {
+    return asOneTransaction(mail, (one) => this.send(one));
+  }
+}
+
+/** The mail's one transaction for all its envelope recipients, with what `send` came to. */
+export async function asOneTransaction(
+  mail: OutgoingMail,
+  send: (mail: OutgoingMail) => Promise<MailReceipt>,
+): Promise<Transaction[]> {
+  const recipients = envelopeOf(mail).to;
+  try {
+    return [{ recipients, result: { receipt: await send(mail) } }];
+  } catch (error) {
+    return [{ recipients, result: { error } }];
   }
 }

@@ -5,14 +5,14 @@ import { AppConfig } from '../../platform/config/app-config';
 import { composeMessage } from '../../messages';
 import { envelopeOf } from '../../messages';
 import type { OutgoingMail } from '../../messages';
-import { Mailer, MailReceipt } from './mailer';
+import { MailReceipt, SingleTransactionMailer } from './mailer';
 
 /**
  * With no SMTP_URL, each message becomes one RFC 5322 file, DATA_DIR/outbox/<id>.eml, as it would
  * be delivered (no Bcc), and its SMTP envelope a JSON file of the same name in outbox/envelopes/.
  */
 @Injectable()
-export class OutboxMailer extends Mailer {
+export class OutboxMailer extends SingleTransactionMailer {
   private readonly directory: string;
   // Beside the message, not in it: the envelope names Bcc recipients, which the message must not.
   private readonly envelopes: string;

@@ -3,7 +3,7 @@ import { MailerService } from '@nestjs-modules/mailer';
 import { AppConfig } from '../../platform/config/app-config';
 import { toMimeMessage } from '../../messages';
 import type { OutgoingMail } from '../../messages';
-import { Mailer, MailDeliveryError, MailReceipt, Refusal } from './mailer';
+import { SingleTransactionMailer, MailDeliveryError, MailReceipt, Refusal } from './mailer';
 import { movesToNextRelay } from './relay-failover';
 import { RelaySkips } from './relay-skips';
 import { RelayTransport, relayTransportsOf, SEND_BUDGET_MS } from './relay-transports';
@@ -16,7 +16,7 @@ const logger = new Logger('Delivery');
  * Every reply and error names the relay it came from, host and port only.
  */
 @Injectable()
-export class SmtpMailer extends Mailer {
+export class SmtpMailer extends SingleTransactionMailer {
   private readonly relays: RelayTransport[];
 
   constructor(

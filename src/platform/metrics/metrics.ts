@@ -3,6 +3,9 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DeliveryQueue } from '../queue/delivery-queue';
 import { WebhookQueue } from '../queue/webhook-queue';
 
+/** How many distinct sites the direct counters name before the rest are counted as `other`. */
+export const MAX_DIRECT_SITE_LABELS = 100;
+
 /** The Prometheus metrics of one process, in a registry of its own (GET /metrics). */
 @Injectable()
 export class Metrics {
@@ -65,21 +68,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  // --- Direct delivery: site shaping (docs/delivery-and-deliverability.md#direct-delivery) ---
-  // A block of its own: the direct transport's per-site counters stand apart from it.
-
-  /** Per site, so that the provider slowing us down shows (a site is its MX hosts: a handful of big providers, then a long tail). */
-  readonly siteRateLimitDeferrals = new Counter({
-    name: 'mailroom_direct_rate_limit_deferrals_total',
-    help: "Replies from a destination site saying the sender is too fast (a 421 or a rate-limit wording), each slowing that site's pace",
-    labelNames: ['site'] as const,
-    registers: [this.registry],
-  });
-
-  // --- end of site shaping ---
-
   // Direct delivery (SMTP_URL=direct), per destination site: the set of MX hosts a domain uses
-  // (docs/delivery-and-deliverability.md#direct-delivery).
+  // (docs/delivery-and-deliverability.md#direct-delivery). The `site` label is directSite(site):
+  // a handful of big providers, then a long tail, so it is bounded.
   readonly directConnections = new Counter({
     name: 'mailroom_direct_connections_total',
     help: 'Direct delivery: SMTP sessions set up with a site, by whether TLS protected them (tls: yes, no)',
@@ -94,12 +85,23 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** So that the provider slowing us down shows. */
+  readonly directRateLimitDeferrals = new Counter({
+    name: 'mailroom_direct_rate_limit_deferrals_total',
+    help: "Direct delivery: replies from a site saying the sender is too fast (a 421 or a rate-limit wording), each slowing that site's pace",
+    labelNames: ['site'] as const,
+    registers: [this.registry],
+  });
+
   readonly directMtaSts = new Counter({
     name: 'mailroom_direct_mta_sts_total',
     help: "Direct delivery: MTA-STS outcomes by site, the policy's mode (enforce, testing) and result (valid: a matching host with a valid certificate; failed)",
     labelNames: ['site', 'mode', 'result'] as const,
     registers: [this.registry],
   });
+
+  /** The sites named in the direct counters' `site` label so far (at most MAX_DIRECT_SITE_LABELS). */
+  private readonly directSites = new Set<string>();
 
   constructor(deliveries: DeliveryQueue, webhooks: WebhookQueue) {
     new Gauge({
@@ -119,5 +121,18 @@ export class Metrics {
       },
     });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * The `site` label of the direct counters: the site itself for the first MAX_DIRECT_SITE_LABELS
+   * distinct sites this process sees, `other` after, so that mail to an ever longer tail of sites
+   * cannot grow the registry (each label value is a series kept for the process's life). The big
+   * providers come first in any real traffic. An empty site (a routing failure) stays empty.
+   */
+  directSite(site: string): string {
+    if (site === '' || this.directSites.has(site)) return site;
+    if (this.directSites.size >= MAX_DIRECT_SITE_LABELS) return 'other';
+    this.directSites.add(site);
+    return site;
   }
 }

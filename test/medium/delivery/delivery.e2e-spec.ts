@@ -83,6 +83,8 @@ describe('delivery over SMTP', () => {
     const delivered = await waitForStatus(t.http, userId, message.id, 'sent');
     expect(statuses(delivered)).toEqual(['queued', 'sending', 'sent']);
     expect(delivered.statusHistory[2].detail).toMatch(/^250 2\.0\.0 Ok: queued as \d+ \(relay 127\.0\.0\.1:\d+\)$/);
+    // The reply names the relay; `route` is direct delivery's alone (a pooled session does not say whether it used TLS).
+    expect(delivered.recipients.map((r: { route: unknown }) => r.route)).toEqual([null, null]);
 
     const [mail] = sink.acceptedFor(message.id);
     expect(mail.from).toBe('billing@example.com');

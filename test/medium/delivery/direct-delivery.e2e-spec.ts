@@ -55,7 +55,10 @@ const forDomain = (transactions: Transaction[], domain: string) =>
 
 describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
   const mx = new TestMxHosts();
-  const sinks = {} as Record<'alpha' | 'beta' | 'grey' | 'up' | 'busy' | 'bare' | 'tls' | 'broken', SmtpSink>;
+  const sinks = {} as Record<
+    'alpha' | 'beta' | 'grey' | 'up' | 'busy' | 'bare' | 'tls' | 'broken' | 'fast' | 'slow',
+    SmtpSink
+  >;
   let t: TestApp;
   let sut: Mailer;
 
@@ -87,6 +90,17 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     dns.publishMx('tls.test', { preference: 10, exchange: 'mx.tls.test' });
     sinks.broken = await mx.host('mx.broken.test', 'broken');
     dns.publishMx('broken.test', { preference: 10, exchange: 'mx.broken.test' });
+    sinks.fast = await mx.host('mx.fast.test');
+    dns.publishMx('fast.test', { preference: 10, exchange: 'mx.fast.test' });
+    sinks.slow = await mx.host('mx.slow.test');
+    dns.publishMx('slow.test', { preference: 10, exchange: 'mx.slow.test' });
+    // A server that greets, then turns EHLO (and HELO) away: too many connections.
+    await mx.raw('mx.crowded.test', (socket) => {
+      socket.on('error', () => undefined);
+      socket.write('220 mx.crowded.test ESMTP\r\n');
+      socket.on('data', () => socket.end('421 4.7.0 mx.crowded.test Too many concurrent SMTP connections\r\n'));
+    });
+    dns.publishMx('crowded.test', { preference: 10, exchange: 'mx.crowded.test' });
     t = await bootTestApp(
       {
         ROLE: 'all',
@@ -187,6 +201,27 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     expect(sinks.tls.sessions.at(-1)?.secure).toBe(true);
   });
 
+  it('builds no TLS context per STARTTLS: every connection shares the one of the CAs it trusts', async () => {
+    const oneEach = directMailer(t, { DELIVERY_MESSAGES_PER_CONNECTION: '1' }, new NoMtaSts());
+    // Node's own module, the one nodemailer's STARTTLS goes through.
+    const tls = jest.requireActual<typeof import('node:tls')>('node:tls');
+    const built = jest.spyOn(tls, 'createSecureContext');
+    try {
+      await oneEach.deliver(mail(['c1@tls.test']));
+      const first = built.mock.calls.length;
+      await oneEach.deliver(mail(['c2@tls.test']));
+      await oneEach.deliver(mail(['c3@tls.test']));
+
+      expect(sinks.tls.sessions.slice(-3).map((s) => s.secure)).toEqual([true, true, true]);
+      // At most the trust itself, once, at its first use.
+      expect(first).toBeLessThanOrEqual(1);
+      expect(built.mock.calls.length).toBe(first);
+    } finally {
+      built.mockRestore();
+      await oneEach.onModuleDestroy();
+    }
+  });
+
   it('sends the messages of a site over one connection, RSET between them', async () => {
     const before = sinks.alpha.connections;
     const ids: string[] = [];
@@ -200,6 +235,23 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     expect(new Set(sessions).size).toBe(1);
     expect(sinks.alpha.connections - before).toBeLessThanOrEqual(1);
     expect(ids.map((id) => sinks.alpha.acceptedFor(id).length)).toEqual([1, 1, 1]);
+  });
+
+  it('sends no more over an open connection of a site that said "too fast": the next message waits out its pause', async () => {
+    sinks.fast.reply = () => ({ code: 451, message: '4.7.650 The mail server has been temporarily rate limited' });
+    const first = errorOf((await sut.deliver(mail(['a@fast.test'])))[0]);
+    expect(first.message).toMatch(/^451 4\.7\.650 /);
+    sinks.fast.reply = () => 'accept';
+    const connections = sinks.fast.connections;
+
+    // The app's limits pause the site (DELIVERY_SITE_PAUSE_SECONDS' default, past the send's wait): deferred, not sent.
+    const next = errorOf((await sut.deliver(mail(['b@fast.test'])))[0]);
+
+    expect(next).toMatchObject({ permanent: false });
+    expect(next.message).toMatch(/^451 4\.4\.5 /);
+    expect(sinks.fast.connections).toBe(connections);
+    expect(sinks.fast.mailFrom).toHaveLength(1);
+    await waitFor(() => sinks.fast.closed === connections, 'the connection that heard it to be closed');
   });
 
   it('counts connections and deliveries per site on GET /metrics', async () => {
@@ -277,6 +329,17 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
       ]);
     });
 
+    it('reports a 4xx to EHLO to its limits, as one to the greeting', async () => {
+      const seen = limits.replies.length;
+
+      const error = errorOf((await sut.deliver(mail(['c@crowded.test'])))[0]);
+
+      expect(error.message).toMatch(/^451 4\.4\.1 .*421 4\.7\.0 mx\.crowded\.test Too many concurrent/);
+      expect(limits.replies.slice(seen)).toEqual([
+        ['mx.crowded.test', expect.stringMatching(/^421 4\.7\.0 mx\.crowded\.test Too many concurrent/)],
+      ]);
+    });
+
     it('closes a connection past DELIVERY_MESSAGES_PER_CONNECTION, giving its lease back', async () => {
       const closed = sinks.beta.closed;
 
@@ -319,9 +382,50 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     await waitFor(() => limits.openAt('mx.beta.test') === 0, 'its lease to come back');
   });
 
+  it("ends a domain's send at its deadline when the server stalls after DATA: connection destroyed, lease back, deferred", async () => {
+    let answer!: () => void;
+    const stalled = new Promise<'accept'>((resolve) => (answer = () => resolve('accept')));
+    sinks.slow.reply = () => stalled;
+    const limits = new LocalSiteLimits(DEFAULT_SITE_SHAPING);
+    const sut = directMailer(t, {}, new NoMtaSts(), () => limits, 1_500);
+    const closed = sinks.slow.closed;
+
+    const [transaction] = await sut.deliver(mail(['d@slow.test']));
+
+    const error = errorOf(transaction);
+    expect(error).toMatchObject({ permanent: false, route: { host: 'mx.slow.test', tls: false } });
+    expect(error.message).toMatch(/^Timeout: no reply from mx\.slow\.test .*may have been accepted/);
+    expect(limits.openAt('mx.slow.test')).toBe(0);
+    await waitFor(() => sinks.slow.closed > closed, 'the stalled connection to be closed');
+    answer();
+    sinks.slow.reply = () => 'accept';
+    await sut.onModuleDestroy();
+  });
+
+  it("waits only briefly for a full site's connection, then defers that domain's recipients (451 4.4.5)", async () => {
+    let answer!: () => void;
+    const stalled = new Promise<'accept'>((resolve) => (answer = () => resolve('accept')));
+    sinks.slow.reply = () => stalled;
+    const limits = new LocalSiteLimits({ ...DEFAULT_SITE_SHAPING, defaultConnections: 1, byHostSuffix: {} });
+    const sut = directMailer(t, {}, new NoMtaSts(), () => limits);
+    const seen = sinks.slow.mailFrom.length;
+    const first = sut.deliver(mail(['f1@slow.test']));
+    await waitFor(() => sinks.slow.mailFrom.length > seen, "the first message's transaction to begin");
+
+    // The site's one connection is held by a send that still has most of its 60 s.
+    const [second] = await sut.deliver(mail(['f2@slow.test']));
+
+    expect(errorOf(second).message).toMatch(/^451 4\.4\.5 Every connection to slow\.test's mail servers/);
+    answer();
+    expect(receiptOf((await first)[0]).reply).toMatch(/^250 /);
+    sinks.slow.reply = () => 'accept';
+    await sut.onModuleDestroy();
+  });
+
   describe('MTA-STS', () => {
     let cert: Awaited<ReturnType<typeof certificateFor>>;
     let verified: SmtpSink;
+    let misnamed: SmtpSink;
     const policies = new Map<string, MtaStsPolicy>();
     // The policies a domain would publish; MtaStsPolicies fetches them (another suite).
     const source: MtaStsSource = {
@@ -340,6 +444,10 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
       verified = await mx.host('mx.sts.test', { key: cert.key, cert: cert.cert });
       mx.dns.publishMx('sts.test', { preference: 10, exchange: 'mx.sts.test' });
       policies.set('sts.test', { mode: 'enforce', mx: ['*.sts.test'] });
+      // A certificate from the trusted CA, but for another name (mx.sts.test's).
+      misnamed = await mx.host('mx.misnamed.test', { key: cert.key, cert: cert.cert });
+      mx.dns.publishMx('misnamed.test', { preference: 10, exchange: 'mx.misnamed.test' });
+      policies.set('misnamed.test', { mode: 'enforce', mx: ['mx.misnamed.test'] });
       // A host offering TLS with a certificate not valid for it (smtp-server's own, for localhost).
       policies.set('tls.test', { mode: 'enforce', mx: ['mx.tls.test'] });
       policies.set('alpha.test', { mode: 'enforce', mx: ['mx.elsewhere.test'] });
@@ -376,6 +484,18 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
       },
     );
 
+    itWithOpenssl(
+      'enforce: defers with 4.7.5, never in clear, when a trusted certificate is for another name than the host',
+      async () => {
+        const error = errorOf((await sts.deliver(mail(['w@misnamed.test'])))[0]);
+
+        expect(error).toMatchObject({ permanent: false });
+        expect(error.message).toMatch(/^451 4\.7\.5 .*MTA-STS/);
+        expect(misnamed.connections).toBeGreaterThan(0);
+        expect(misnamed.mailFrom).toEqual([]);
+      },
+    );
+
     itWithOpenssl('enforce: defers with 4.7.5 when no MX host matches the policy', async () => {
       const seen = sinks.alpha.mailFrom.length;
 
@@ -402,6 +522,7 @@ function directMailer(
   env: Record<string, string>,
   mtaSts: MtaStsSource,
   limits?: (config: AppConfig) => SiteLimits,
+  sendBudgetMs?: number,
 ): DirectMailer {
   const config = AppConfig.fromEnvironment({
     JWT_SECRET: 'a-secret-of-at-least-thirty-two-characters!',
@@ -417,5 +538,6 @@ function directMailer(
     mtaSts,
     t.app.get(Metrics),
     new Clock(),
+    sendBudgetMs,
   );
 }

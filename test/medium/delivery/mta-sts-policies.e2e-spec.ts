@@ -2,9 +2,11 @@
 // `_mta-sts` TXT record and the policy host's address from a dns2 server given as DNS_SERVERS, the
 // policy from a node:https server on port 443 of a loopback address of its own, with certificates
 // from a test CA that only MTA_STS_CA_FILE makes trusted.
+import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSecureContext, SecureContext } from 'node:tls';
+import { DirectTrust } from '../../../src/delivery/direct/direct-trust';
 import { MtaStsPolicies, MtaStsPoliciesOptions } from '../../../src/delivery/direct/mta-sts-policies';
 import { MAX_POLICY_BYTES } from '../../../src/delivery/direct/mta-sts-policy-fetch';
 import { TestDnsServer } from '../../support/dns-server';
@@ -63,7 +65,12 @@ describe('MtaStsPolicies with real DNS and HTTPS', () => {
   }
 
   const policies = (options: Partial<MtaStsPoliciesOptions> = {}) =>
-    new MtaStsPolicies({ dnsServers: [dnsServer], extraCaFile: ca?.certPath, fetchTimeoutMs: 5_000, ...options });
+    new MtaStsPolicies({
+      dnsServers: [dnsServer],
+      trust: ca && new DirectTrust(readFileSync(ca.certPath)),
+      fetchTimeoutMs: 5_000,
+      ...options,
+    });
 
   beforeAll(async () => {
     dnsServer = await dns.start();
@@ -135,7 +142,7 @@ describe('MtaStsPolicies with real DNS and HTTPS', () => {
   });
 
   it('is mode none without error, and fetches nothing, for a domain with no TXT record', async () => {
-    const sut = policies({ extraCaFile: undefined });
+    const sut = policies({ trust: undefined });
     expect(await sut.policyFor('unpublished.test')).toEqual({ mode: 'none', mx: [] });
     expect(requestsTo('mta-sts.unpublished.test')).toBe(0);
   });
@@ -184,7 +191,7 @@ describe('MtaStsPolicies with real DNS and HTTPS', () => {
 
   itWithHttps('trusts the test CA only through MTA_STS_CA_FILE', async () => {
     publish('enforce.test', 'e1', serve(policyFile('enforce', 86400, 'mx1.enforce.test')));
-    const policy = await policies({ extraCaFile: undefined }).policyFor('enforce.test');
+    const policy = await policies({ trust: undefined }).policyFor('enforce.test');
     expect(policy).toMatchObject({ mode: 'none', error: expect.stringMatching(/certificate/i) });
   });
 
