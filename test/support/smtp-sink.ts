@@ -52,6 +52,10 @@ export class SmtpSink {
   /** Connections opened to the sink, and closed. */
   connections = 0;
   closed = 0;
+  /** Each connection's life (Date.now() when opened, and closed once it is), in the order they came. */
+  readonly connectionLog: { id: string; openedAt: number; closedAt?: number }[] = [];
+  /** The most connections open at once. */
+  peakOpen = 0;
   /** The reply to a new connection instead of the greeting (a 421 turns clients away); undefined greets. */
   greetingReply: { code: number; message: string } | undefined;
   private readonly server: SMTPServer;
@@ -65,14 +69,18 @@ export class SmtpSink {
         ? { maxVersion: 'TLSv1.2' as const, ciphers: 'PSK-AES128-CBC-SHA' }
         : typeof tls === 'object' && { key: tls.key, cert: tls.cert }),
       logger: false,
-      onConnect: (_session, callback) => {
+      onConnect: (session, callback) => {
         this.connections += 1;
+        this.connectionLog.push({ id: session.id, openedAt: Date.now() });
+        this.peakOpen = Math.max(this.peakOpen, this.connections - this.closed);
         const refusal = this.greetingReply;
         if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         callback();
       },
-      onClose: () => {
+      onClose: (session) => {
         this.closed += 1;
+        const entry = this.connectionLog.find((c) => c.id === session.id);
+        if (entry) entry.closedAt = Date.now();
       },
       onMailFrom: (address, session, callback) => {
         this.mailFrom.push(address.address);
