@@ -5,7 +5,7 @@ import { Clock } from '../../platform/clock';
 import { Metrics } from '../../platform/metrics/metrics';
 import { composeMessage, envelopeOf } from '../../messages';
 import type { OutgoingMail } from '../../messages';
-import { Mailer, MailDeliveryError, MailReceipt, Route, Transaction } from '../mailer/mailer';
+import { Mailer, MailDeliveryError, MailReceipt, Refusal, Route, Transaction } from '../mailer/mailer';
 import { SEND_BUDGET_MS } from '../mailer/relay-transports';
 import { classify, refusalsOf } from '../mailer/smtp.mailer';
 import { closeHeld, HeldConnection, IdleConnections } from './idle-connections';
@@ -13,7 +13,7 @@ import { MtaStsPolicy, MtaStsSource } from './mta-sts-source';
 import type { MxConnection } from './mx-connection';
 import { MxConnector } from './mx-connector';
 import { MxRouting } from './mx-routing';
-import { byRecipientDomain } from './recipient-domains';
+import { byRecipientDomain, envelopeAddressOf } from './recipient-domains';
 import { asOneResult } from './transactions-as-one';
 import { Site, SiteLimits } from './site-limits';
 import { TlsBrokenHosts } from './tls-broken-hosts';
@@ -193,9 +193,13 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   private async transact(held: HeldConnection, delivery: DomainDelivery): Promise<MailReceipt> {
     const { site, connection } = held;
     const route: Route = { host: connection.host, tls: connection.tls };
+    // IDN domains go on the wire as A-labels; each refusal is told of the recipient as the message names it.
+    const asGiven = new Map(delivery.recipients.map((address) => [envelopeAddressOf(address), address]));
+    const ownAddresses = (refusals: Refusal[]) =>
+      refusals.map((refusal) => ({ ...refusal, address: asGiven.get(refusal.address) ?? refusal.address }));
     try {
-      const info = await connection.send(delivery.from, delivery.recipients, delivery.message);
-      const rejected = refusalsOf(info.rejectedErrors);
+      const info = await connection.send(envelopeAddressOf(delivery.from), [...asGiven.keys()], delivery.message);
+      const rejected = ownAddresses(refusalsOf(info.rejectedErrors));
       for (const refusal of rejected.filter((r) => !r.permanent)) this.reportDeferral(site, refusal.reply);
       this.metrics.directDeliveries.inc({ site, outcome: 'sent' });
       return { reply: String(info.response ?? ''), rejected, route };
@@ -203,7 +207,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       const error = classify(thrown);
       for (const reply of temporaryReplies(thrown)) this.reportDeferral(site, reply);
       this.metrics.directDeliveries.inc({ site, outcome: error.permanent ? 'failed' : 'deferred' });
-      throw new MailDeliveryError(error.message, error.permanent, error.command, error.refused, route);
+      throw new MailDeliveryError(error.message, error.permanent, error.command, ownAddresses(error.refused), route);
     } finally {
       if (connection.usable && connection.sent < this.settings.messagesPerConnection) this.idle.put(held);
       else await closeHeld(held);
