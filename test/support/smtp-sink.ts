@@ -47,6 +47,8 @@ export class SmtpSink {
   reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
   /** The reply to a MAIL FROM naming the envelope sender given: undefined accepts it. */
   senderReply: (address: string) => { code: number; message: string } | undefined = () => undefined;
+  /** The command lines clients sent, as sent (`RCPT TO:<a@xn--bcher-kva.example>`). */
+  readonly commands: string[] = [];
   /** Each MAIL FROM's session. */
   readonly sessions: SinkSession[] = [];
   /** Connections opened to the sink, and closed. */
@@ -68,7 +70,16 @@ export class SmtpSink {
       ...(tls === 'broken'
         ? { maxVersion: 'TLSv1.2' as const, ciphers: 'PSK-AES128-CBC-SHA' }
         : typeof tls === 'object' && { key: tls.key, cert: tls.cert }),
-      logger: false,
+      // Only the client's command lines, as they came on the wire (the envelope's addresses are decoded from punycode).
+      logger: {
+        debug: (_entry: unknown, kind: unknown, line: unknown) =>
+          void (kind === 'C:' && this.commands.push(String(line))),
+        trace: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+        fatal: () => undefined,
+      } as never,
       onConnect: (session, callback) => {
         this.connections += 1;
         this.connectionLog.push({ id: session.id, openedAt: Date.now() });
