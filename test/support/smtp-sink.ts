@@ -16,6 +16,8 @@ export interface SinkSession {
   secure: boolean;
   /** The client's address: the local address it bound to. */
   remoteAddress: string;
+  /** Date.now() when the MAIL FROM came. */
+  at: number;
 }
 
 /**
@@ -100,6 +102,7 @@ export class SmtpSink {
           heloName: session.hostNameAppearsAs,
           secure: session.secure,
           remoteAddress: session.remoteAddress,
+          at: Date.now(),
         });
         const refusal = this.senderReply(address.address);
         if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));

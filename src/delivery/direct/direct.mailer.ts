@@ -135,7 +135,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     const enforce = policy.mode === 'enforce';
     const fits = (connection: MxConnection) => hosts.includes(connection.host) && (!enforce || connection.verified);
     for (let reused = this.idle.take(site, fits); reused; reused = this.idle.take(site, fits))
-      if (await stillOpen(reused)) return reused;
+      if (await this.reusable(reused)) return reused;
     // A lease, or a connection of the site put back meanwhile, whichever comes first.
     const waiting = this.idle.wait(site, fits);
     const stopAsking = new AbortController();
@@ -150,7 +150,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
         (unneeded) => void unneeded?.release(),
         () => undefined,
       );
-      if (await stillOpen(handed)) return handed;
+      if (await this.reusable(handed)) return handed;
       return this.connectionFor(site, domain, hosts, policy, deadline);
     }
     const lease = await leasing;
@@ -212,6 +212,23 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       if (connection.usable && connection.sent < this.settings.messagesPerConnection) this.idle.put(held);
       else await closeHeld(held);
     }
+  }
+
+  /**
+   * Whether a connection kept open may carry the next message: not while its site is paused (a
+   * "too fast" reply heard by any worker: the pause holds for open connections as for new ones; it
+   * is closed, its lease released, and the message waits for a new lease), and only if the server
+   * is still there.
+   */
+  private async reusable(held: HeldConnection): Promise<boolean> {
+    const paused = await this.siteLimits.isPaused(held.site).catch((error: unknown) => {
+      // A limits store that fails costs the check, never the delivery (as for reportDeferral).
+      logger.warn({ site: held.site, err: error }, `Whether ${held.site} is paused could not be read`);
+      return false;
+    });
+    if (!paused) return stillOpen(held);
+    await closeHeld(held);
+    return false;
   }
 
   /** A site's 4xx for its limits; a limits store that fails costs the report, never the delivery. */

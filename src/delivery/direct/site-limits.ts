@@ -32,4 +32,10 @@ export abstract class SiteLimits {
    * named (platform/smtp/retry-hint.ts), else a default pause. Other replies change nothing.
    */
   abstract deferred(site: Site, reply: string): Promise<void>;
+
+  /**
+   * Whether the site is paused now (a "too fast" reply's pause, whichever process heard it): a
+   * connection kept open must not carry another message to it before the pause ends.
+   */
+  abstract isPaused(site: Site): Promise<boolean>;
 }
