@@ -1,6 +1,7 @@
 // A second author trying to break direct delivery (docs/delivery-and-deliverability.md#direct-delivery)
 // through the whole app: SMTP_URL=direct, MX hosts on loopback named by a real DNS server, each a
 // real SMTP server (or, for a server that hangs up mid-transaction, a raw TCP one).
+import { randomBytes } from 'node:crypto';
 import { createServer, Server, Socket } from 'node:net';
 import { sendBody } from '../../support/factories';
 import { TestMxHosts } from '../../support/mx-hosts';
@@ -89,7 +90,12 @@ describe('direct delivery against a hostile world (SMTP_URL=direct)', () => {
     mx.dns.publishMx('drop.test', { preference: 10, exchange: 'mx.drop.test' });
     mx.dns.publishMx('hint.test', { preference: 10, exchange: 'mx.hint.test' });
     // 49 MX hosts with long names that take no connection, then the one that does, last by preference.
-    const dead = Array.from({ length: 49 }, (_, i) => `mx${i}.an-mx-host-name-of-some-length.fifty.test`);
+    // Names of 63-octet labels, unlike each other: the site they make is some 6,000 characters.
+    const dead = Array.from(
+      { length: 49 },
+      (_, i) =>
+        `mx${i}.${randomBytes(31).toString('hex').slice(0, 61)}x.${randomBytes(31).toString('hex').slice(0, 61)}y.fifty.test`,
+    );
     for (const host of dead) mx.deadHost(host);
     mx.dns.publishMx('fifty.test', ...dead.map((exchange, i) => ({ preference: i, exchange })), {
       preference: 100,
@@ -150,7 +156,7 @@ describe('direct delivery against a hostile world (SMTP_URL=direct)', () => {
   );
 
   it(
-    'delivers to the last of 50 MX hosts with long names when the 49 before it refuse connections',
+    'delivers to the last of 50 MX hosts with names of the longest labels when the 49 before it refuse connections',
     async () => {
       const userId = newUserId('hostile');
       const accepted = await send(userId, { to: ['x@fifty.test'] });
