@@ -105,9 +105,9 @@ export class IdleConnections {
   }
 }
 
-/** Closes the connection and gives its lease back. */
+/** Closes the connection and, once it is closed, gives its lease back. */
 export async function closeHeld(held: HeldConnection, timer?: NodeJS.Timeout): Promise<void> {
   if (timer) clearTimeout(timer);
-  held.connection.close();
+  await held.connection.close();
   await held.lease.release();
 }
