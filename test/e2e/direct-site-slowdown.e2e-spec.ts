@@ -212,6 +212,7 @@ describe('a site answering 421 is slowed across two worker processes while the o
         expect(openedAt.get(sessionId)).toBeGreaterThan(pauseSeenAt);
         expect(duringPause.filter((m) => m.sessionId === sessionId)).toHaveLength(1);
       }
+      // After the pause, S has the halved allowance: at most LIMIT / 2 connections at once.
       const afterPause = s.filter((c) => c.openedAt >= pausedUntil);
       expect(afterPause.length).toBeGreaterThan(0);
       expect(peakOf(afterPause)).toBeLessThanOrEqual(LIMIT / 2);
