@@ -43,9 +43,9 @@ export class TestMxHosts {
     this.servers.push(server);
   }
 
-  /** Publishes `name` at the next loopback address, where nothing listens: connections to it are refused. */
-  deadHost(name: string): void {
-    this.address(name);
+  /** Publishes `name` at the next loopback address, where nothing listens (connections to it are refused); returns the address, for a test's own server. */
+  deadHost(name: string): string {
+    return this.address(name);
   }
 
   async stop(): Promise<void> {

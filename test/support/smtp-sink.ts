@@ -16,6 +16,8 @@ export interface SinkSession {
   secure: boolean;
   /** The client's address: the local address it bound to. */
   remoteAddress: string;
+  /** Date.now() when the MAIL FROM came. */
+  at: number;
 }
 
 /**
@@ -47,11 +49,17 @@ export class SmtpSink {
   reply: (mail: ParsedMail, attempt: number) => SinkReply | Promise<SinkReply> = () => 'accept';
   /** The reply to a MAIL FROM naming the envelope sender given: undefined accepts it. */
   senderReply: (address: string) => { code: number; message: string } | undefined = () => undefined;
+  /** The command lines clients sent, as sent (`RCPT TO:<a@xn--bcher-kva.example>`). */
+  readonly commands: string[] = [];
   /** Each MAIL FROM's session. */
   readonly sessions: SinkSession[] = [];
   /** Connections opened to the sink, and closed. */
   connections = 0;
   closed = 0;
+  /** Each connection's life (Date.now() when opened, and closed once it is), in the order they came. */
+  readonly connectionLog: { id: string; openedAt: number; closedAt?: number }[] = [];
+  /** The most connections open at once. */
+  peakOpen = 0;
   /** The reply to a new connection instead of the greeting (a 421 turns clients away); undefined greets. */
   greetingReply: { code: number; message: string } | undefined;
   private readonly server: SMTPServer;
@@ -64,15 +72,28 @@ export class SmtpSink {
       ...(tls === 'broken'
         ? { maxVersion: 'TLSv1.2' as const, ciphers: 'PSK-AES128-CBC-SHA' }
         : typeof tls === 'object' && { key: tls.key, cert: tls.cert }),
-      logger: false,
-      onConnect: (_session, callback) => {
+      // Only the client's command lines, as they came on the wire (the envelope's addresses are decoded from punycode).
+      logger: {
+        debug: (_entry: unknown, kind: unknown, line: unknown) =>
+          void (kind === 'C:' && this.commands.push(String(line))),
+        trace: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+        fatal: () => undefined,
+      } as never,
+      onConnect: (session, callback) => {
         this.connections += 1;
+        this.connectionLog.push({ id: session.id, openedAt: Date.now() });
+        this.peakOpen = Math.max(this.peakOpen, this.connections - this.closed);
         const refusal = this.greetingReply;
         if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         callback();
       },
-      onClose: () => {
+      onClose: (session) => {
         this.closed += 1;
+        const entry = this.connectionLog.find((c) => c.id === session.id);
+        if (entry) entry.closedAt = Date.now();
       },
       onMailFrom: (address, session, callback) => {
         this.mailFrom.push(address.address);
@@ -81,6 +102,7 @@ export class SmtpSink {
           heloName: session.hostNameAppearsAs,
           secure: session.secure,
           remoteAddress: session.remoteAddress,
+          at: Date.now(),
         });
         const refusal = this.senderReply(address.address);
         if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));

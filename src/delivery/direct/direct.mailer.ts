@@ -5,7 +5,7 @@ import { Clock } from '../../platform/clock';
 import { Metrics } from '../../platform/metrics/metrics';
 import { composeMessage, envelopeOf } from '../../messages';
 import type { OutgoingMail } from '../../messages';
-import { Mailer, MailDeliveryError, MailReceipt, Route, Transaction } from '../mailer/mailer';
+import { Mailer, MailDeliveryError, MailReceipt, Refusal, Route, Transaction } from '../mailer/mailer';
 import { SEND_BUDGET_MS } from '../mailer/relay-transports';
 import { classify, refusalsOf } from '../mailer/smtp.mailer';
 import { closeHeld, HeldConnection, IdleConnections } from './idle-connections';
@@ -13,7 +13,7 @@ import { MtaStsPolicy, MtaStsSource } from './mta-sts-source';
 import type { MxConnection } from './mx-connection';
 import { MxConnector } from './mx-connector';
 import { MxRouting } from './mx-routing';
-import { byRecipientDomain } from './recipient-domains';
+import { byRecipientDomain, envelopeAddressOf } from './recipient-domains';
 import { Site, SiteLimits } from './site-limits';
 import { TlsBrokenHosts } from './tls-broken-hosts';
 
@@ -216,7 +216,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
     // A site that said "too fast" gets no more mail over the connections left open: a new lease waits out its pause.
     if (!this.siteLimits.mayReuse(site)) await this.idle.closeSite(site);
     for (let reused = this.idle.take(site, fits); reused; reused = this.idle.take(site, fits))
-      if (await stillOpen(reused)) return reused;
+      if (await this.reusable(reused)) return reused;
     // A lease, or a connection of the site put back meanwhile, whichever comes first.
     const waiting = this.idle.wait(site, fits);
     const stopAsking = new AbortController();
@@ -232,7 +232,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
         (unneeded) => void unneeded?.release(),
         () => undefined,
       );
-      if (await stillOpen(handed)) return handed;
+      if (await this.reusable(handed)) return handed;
       return this.connectionFor(site, domain, hosts, policy, deadline);
     }
     const lease = await leasing;
@@ -276,9 +276,13 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
   private async transact(held: HeldConnection, delivery: DomainDelivery, session: Session): Promise<MailReceipt> {
     const { site, connection } = held;
     const route: Route = { host: connection.host, tls: connection.tls };
+    // IDN domains go on the wire as A-labels; each refusal is told of the recipient as the message names it.
+    const asGiven = new Map(delivery.recipients.map((address) => [envelopeAddressOf(address), address]));
+    const ownAddresses = (refusals: Refusal[]) =>
+      refusals.map((refusal) => ({ ...refusal, address: asGiven.get(refusal.address) ?? refusal.address }));
     try {
-      const info = await connection.send(delivery.from, delivery.recipients, delivery.message);
-      const rejected = refusalsOf(info.rejectedErrors);
+      const info = await connection.send(envelopeAddressOf(delivery.from), [...asGiven.keys()], delivery.message);
+      const rejected = ownAddresses(refusalsOf(info.rejectedErrors));
       for (const refusal of rejected.filter((r) => !r.permanent)) this.reportDeferral(site, refusal.reply);
       this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'sent' });
       return { reply: String(info.response ?? ''), rejected, route };
@@ -291,7 +295,7 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
         site: this.metrics.directSite(site),
         outcome: error.permanent ? 'failed' : 'deferred',
       });
-      throw new MailDeliveryError(error.message, error.permanent, error.command, error.refused, route);
+      throw new MailDeliveryError(error.message, error.permanent, error.command, ownAddresses(error.refused), route);
     } finally {
       // Not put back after a "too fast" reply (a paused site): the next message asks for a lease, which waits out the pause.
       const reusable =
@@ -299,6 +303,23 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       if (reusable) this.idle.put(held);
       else await closeHeld(held);
     }
+  }
+
+  /**
+   * Whether a connection kept open may carry the next message: not while its site is paused (a
+   * "too fast" reply heard by any worker: the pause holds for open connections as for new ones; it
+   * is closed, its lease released, and the message waits for a new lease), and only if the server
+   * is still there.
+   */
+  private async reusable(held: HeldConnection): Promise<boolean> {
+    const paused = await this.siteLimits.isPaused(held.site).catch((error: unknown) => {
+      // A limits store that fails costs the check, never the delivery (as for reportDeferral).
+      logger.warn({ site: held.site, err: error }, `Whether ${held.site} is paused could not be read`);
+      return false;
+    });
+    if (!paused) return stillOpen(held);
+    await closeHeld(held);
+    return false;
   }
 
   /** A site's 4xx for its limits; a limits store that fails costs the report, never the delivery. */

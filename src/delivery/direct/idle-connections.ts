@@ -127,9 +127,9 @@ function setOrDelete<T>(map: Map<Site, T[]>, site: Site, list: T[]): void {
   else map.delete(site);
 }
 
-/** Closes the connection and gives its lease back. */
+/** Closes the connection and, once it is closed, gives its lease back. */
 export async function closeHeld(held: HeldConnection, timer?: NodeJS.Timeout): Promise<void> {
   if (timer) clearTimeout(timer);
-  held.connection.close();
+  await held.connection.close();
   await held.lease.release();
 }

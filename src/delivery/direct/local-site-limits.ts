@@ -55,6 +55,11 @@ export class LocalSiteLimits extends SiteLimits {
     return Promise.resolve();
   }
 
+  /** Never paused: it slows nothing down. */
+  isPaused(_site: Site): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   /** Connections the site holds now. */
   openAt(site: Site): number {
     return this.open.get(site) ?? 0;

@@ -5,6 +5,8 @@ import SMTPConnection from 'nodemailer/lib/smtp-connection';
 const CONNECTION_TIMEOUT_MS = 10_000;
 const GREETING_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 30_000;
+/** How long closing waits for the server to close its side after QUIT. */
+const CLOSE_WAIT_MS = 2_000;
 
 /** What to open: the MX host's name (for TLS), one of its addresses, and how TLS is to be used. */
 export interface MxConnectionTarget {
@@ -128,9 +130,26 @@ export class MxConnection {
     if (socket && !socket.destroyed) socket.destroy();
   }
 
-  /** QUIT, then the socket closes. */
-  close(): void {
+  /**
+   * QUIT; resolves once the socket has closed, or after CLOSE_WAIT_MS. Until then the server still
+   * counts the connection among ours: the site's lease is given back only after it (a new
+   * connection of another worker would otherwise make one more than the limit for a moment).
+   */
+  close(): Promise<void> {
     this.broken = true;
-    this.connection.quit();
+    const socket = this.connection._socket;
+    if (!socket || socket.destroyed) {
+      this.connection.quit();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      timer.unref();
+      socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.connection.quit();
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Site } from './site-limits';
 
@@ -138,9 +139,30 @@ export class MxRouting {
 
 type MxAnswer = { records: { exchange: string; priority: number }[] } | { code: string | undefined };
 
-/** The site a set of MX hosts makes (site-limits.ts): lower-cased, sorted, joined by commas. */
+/**
+ * The longest site kept as it is: the site is delivery_sites' key, and PostgreSQL's B-tree index
+ * takes at most about 2,700 bytes a key (a domain of 50 MX hosts with long names makes 6,000).
+ */
+export const MAX_SITE_CHARS = 1_000;
+
+/**
+ * The site a set of MX hosts makes (site-limits.ts): lower-cased, sorted, joined by commas. One
+ * longer than MAX_SITE_CHARS keeps the hosts that fit, then a digest of the whole set, so that two
+ * different sets still make two sites; its connection limit is read from the hosts kept.
+ */
 export function siteOf(hosts: readonly string[]): Site {
-  return [...new Set(hosts.map((host) => host.toLowerCase()))].sort().join(',');
+  const sorted = [...new Set(hosts.map((host) => host.toLowerCase()))].sort();
+  const site = sorted.join(',');
+  if (site.length <= MAX_SITE_CHARS) return site;
+  const digest = `+${createHash('sha256').update(site).digest('hex')}`;
+  const kept: string[] = [];
+  let length = digest.length;
+  for (const host of sorted) {
+    if (length + host.length + 1 > MAX_SITE_CHARS) break;
+    kept.push(host);
+    length += host.length + 1;
+  }
+  return [...kept, digest].join(',');
 }
 
 function noSuchDomain(domain: string): DomainRoute {

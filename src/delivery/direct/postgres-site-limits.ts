@@ -87,6 +87,10 @@ export class PostgresSiteLimits extends SiteLimits implements OnModuleDestroy {
     });
   }
 
+  async isPaused(site: Site): Promise<boolean> {
+    return this.repository.isPaused(site);
+  }
+
   /** Gives back what this process still holds, so that the other processes need not wait for the leases to expire. */
   async onModuleDestroy(): Promise<void> {
     const held = [...this.held.entries()];

@@ -1,4 +1,4 @@
-import { asciiDomainOf, byRecipientDomain } from './recipient-domains';
+import { asciiDomainOf, byRecipientDomain, envelopeAddressOf } from './recipient-domains';
 
 describe(byRecipientDomain.name, () => {
   it('groups the envelope by domain, in order, each address as given', () => {
@@ -17,5 +17,15 @@ describe(byRecipientDomain.name, () => {
 
   it('keeps a domain that is no valid IDN as given, lower-cased: its look-up fails, not the grouping', () => {
     expect(asciiDomainOf('a@xn--a.EXAMPLE')).toBe('xn--a.example');
+  });
+});
+
+describe(envelopeAddressOf.name, () => {
+  it('says an IDN domain in A-label form, the local part as given', () => {
+    expect(envelopeAddressOf('User@Bücher.example')).toBe('User@xn--bcher-kva.example');
+  });
+
+  it('leaves an ASCII address exactly as given', () => {
+    expect(envelopeAddressOf('A@Alpha.TEST')).toBe('A@Alpha.TEST');
   });
 });

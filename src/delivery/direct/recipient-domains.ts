@@ -22,3 +22,15 @@ export function asciiDomainOf(address: string): string {
   const domain = domainOf(address).toLowerCase();
   return asciiDomain(domain) || domain;
 }
+
+/**
+ * The address as the envelope says it to an MX host: its domain in A-label form when it is an IDN
+ * (`user@bücher.example` → `user@xn--bcher-kva.example`), for a server that offers no SMTPUTF8
+ * must not be sent non-ASCII (RFC 6531 §3.4); any other address as given.
+ */
+export function envelopeAddressOf(address: string): string {
+  const at = address.lastIndexOf('@');
+  // eslint-disable-next-line no-control-regex
+  if (at < 0 || /^[\x00-\x7f]*$/.test(address.slice(at + 1))) return address;
+  return `${address.slice(0, at + 1)}${asciiDomainOf(address)}`;
+}

@@ -93,6 +93,15 @@ export class SiteLimitsRepository {
     return restored;
   }
 
+  /** Whether the site's pause runs past now (no row: never slowed). */
+  async isPaused(site: Site): Promise<boolean> {
+    const rows: unknown[] = await this.database.query(
+      `SELECT 1 FROM delivery_sites WHERE site = $1 AND paused_until > now()`,
+      [site],
+    );
+    return rows.length > 0;
+  }
+
   async release(ids: string[]): Promise<void> {
     await this.database.rowsChanged(`DELETE FROM delivery_site_leases WHERE id = ANY($1::uuid[])`, [ids]);
   }

@@ -40,11 +40,11 @@ export abstract class SiteLimits {
   abstract deferred(site: Site, reply: string): Promise<void>;
 
   /**
-   * Whether an open connection of the site may carry another message now: not while a pause the
-   * site asked for ("too fast", reported to `deferred` in this process) runs. Connections already
-   * open would otherwise keep sending through the pause a new connection waits out. Per process
-   * and cheap (no store asked): another process's connections learn of the pause when their own
-   * server says so, or at their next lease.
+   * Whether an open connection of the site may carry another message now, as far as this process
+   * knows: not while a pause the site asked for ("too fast", reported to `deferred` here) runs.
+   * Cheap (no store asked), for the moment a connection is put back or the site's idle ones are
+   * looked at; `isPaused` asks the store, for pauses other processes heard, before a connection
+   * is reused.
    */
   mayReuse(site: Site): boolean {
     const until = this.pausedHere.get(site);
@@ -60,4 +60,10 @@ export abstract class SiteLimits {
     for (const [other, until] of this.pausedHere) if (until <= now) this.pausedHere.delete(other);
     this.pausedHere.set(site, Math.max(this.pausedHere.get(site) ?? 0, now + ms));
   }
+
+  /**
+   * Whether the site is paused now (a "too fast" reply's pause, whichever process heard it): a
+   * connection kept open must not carry another message to it before the pause ends.
+   */
+  abstract isPaused(site: Site): Promise<boolean>;
 }
