@@ -235,11 +235,16 @@ export class DirectMailer extends Mailer implements OnModuleDestroy {
       if (await this.reusable(handed)) return handed;
       return this.connectionFor(site, domain, hosts, policy, deadline);
     }
-    const lease = await leasing;
+    const lease = await leasing.catch((error: unknown) => {
+      // The store's own words (SQL, driver errors) are for the log, not for the recipient's history.
+      logger.warn({ site, err: error }, `No lease of ${site} could be asked for`);
+      throw new MailDeliveryError(`451 4.3.0 Delivery to ${domain} could not be paced just now, will try again`, false);
+    });
     if (!lease) {
       this.metrics.directDeliveries.inc({ site: this.metrics.directSite(site), outcome: 'deferred' });
+      const why = this.siteLimits.mayReuse(site) ? 'is busy' : 'is paused: the site asked us to slow down';
       throw new MailDeliveryError(
-        `451 4.4.5 Every connection to ${domain}'s mail servers (${site}) is busy, will try again`,
+        `451 4.4.5 Every connection to ${domain}'s mail servers (${site}) ${why}, will try again`,
         false,
       );
     }

@@ -422,6 +422,46 @@ describe('direct delivery to MX hosts (SMTP_URL=direct)', () => {
     await sut.onModuleDestroy();
   });
 
+  it("defers a domain with its own words, not the store's, when the site's limits cannot be asked", async () => {
+    class FailingLimits extends LocalSiteLimits {
+      override acquire(): Promise<undefined> {
+        return Promise.reject(new Error('relation "delivery_sites" does not exist'));
+      }
+    }
+    const sut = directMailer(t, {}, new NoMtaSts(), (config) => new FailingLimits(siteShapingOf(config)));
+
+    const [transaction] = await sut.deliver(mail(['p1@fast.test']));
+
+    expect(errorOf(transaction)).toMatchObject({ permanent: false });
+    expect(errorOf(transaction).message).toBe(
+      '451 4.3.0 Delivery to fast.test could not be paced just now, will try again',
+    );
+    await sut.onModuleDestroy();
+  });
+
+  it('says a site is paused, not busy, when its pause outlasts the wait for a connection', async () => {
+    /** Grants no lease once told "too fast", as the store does while the pause runs. */
+    class PausingLimits extends LocalSiteLimits {
+      private paused = false;
+      override acquire(site: Site, deadline: number, signal?: AbortSignal) {
+        return this.paused ? Promise.resolve(undefined) : super.acquire(site, deadline, signal);
+      }
+      override deferred(site: Site, reply: string) {
+        this.paused = true;
+        return super.deferred(site, reply);
+      }
+    }
+    const limits = new PausingLimits(siteShapingOf(t.config));
+    const sut = directMailer(t, {}, new NoMtaSts(), () => limits);
+    expect(receiptOf((await sut.deliver(mail(['p2@fast.test'])))[0]).reply).toMatch(/^250 /);
+    await limits.deferred('mx.fast.test', '421 4.7.0 Error: too many messages, try again in 5 minutes');
+
+    const [second] = await sut.deliver(mail(['p3@fast.test']));
+
+    expect(errorOf(second).message).toMatch(/^451 4\.4\.5 .*is paused: the site asked us to slow down/);
+    await sut.onModuleDestroy();
+  });
+
   describe('MTA-STS', () => {
     let cert: Awaited<ReturnType<typeof certificateFor>>;
     let verified: SmtpSink;
