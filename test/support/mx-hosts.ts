@@ -1,14 +1,8 @@
-import { execFile } from 'node:child_process';
 import { createServer, Server, Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { freePort } from '../../src/platform/free-port';
 import { TestDnsServer } from './dns-server';
+import { selfSignedCertificate } from './test-ca';
 import { SinkTls, SmtpSink } from './smtp-sink';
-
-const run = promisify(execFile);
 
 /**
  * Mail servers for direct delivery on loopback: a real DNS server naming them, and each MX host a
@@ -62,36 +56,16 @@ export class TestMxHosts {
 }
 
 /**
- * A self-signed certificate valid for the names given, made with the openssl binary: it is its own
- * CA (MTA_STS_CA_FILE). Undefined when openssl is not installed (the caller skips, saying so).
+ * A self-signed certificate valid for the names given: it is its own CA (MTA_STS_CA_FILE).
+ * Undefined when openssl is not installed (the caller skips, saying so).
  */
 export async function certificateFor(
   names: string[],
 ): Promise<{ dir: string; certPath: string; key: Buffer; cert: Buffer } | undefined> {
-  const dir = mkdtempSync(join(tmpdir(), 'mx-tls-'));
-  const [certPath, keyPath] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
   try {
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      keyPath,
-      '-out',
-      certPath,
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${names[0]}`,
-      '-addext',
-      `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`,
-    ]);
+    return await selfSignedCertificate(names.map((name) => `DNS:${name}`));
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
     if ((error as { code?: string }).code === 'ENOENT') return undefined;
     throw error;
   }
-  return { dir, certPath, key: readFileSync(keyPath), cert: readFileSync(certPath) };
 }

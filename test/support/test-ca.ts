@@ -18,6 +18,39 @@ export function itIfOpenssl(skippedWhat: string): jest.It {
   return it.skip;
 }
 
+/**
+ * A self-signed certificate (its own CA) for the subject alternative names given (`DNS:host`,
+ * `IP:127.0.0.1`), made with the openssl binary in a temporary folder `dir` the caller removes.
+ */
+export async function selfSignedCertificate(
+  subjectAltNames: string[],
+): Promise<{ dir: string; certPath: string; keyPath: string; cert: Buffer; key: Buffer }> {
+  const dir = mkdtempSync(join(tmpdir(), 'self-signed-'));
+  const [certPath, keyPath] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+  const commonName = subjectAltNames[0].replace(/^(DNS|IP):/, '');
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    keyPath,
+    '-out',
+    certPath,
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${commonName}`,
+    '-addext',
+    `subjectAltName=${subjectAltNames.join(',')}`,
+  ]).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  return { dir, certPath, keyPath, cert: readFileSync(certPath), key: readFileSync(keyPath) };
+}
+
 /** A certificate and its key, as PEM files and as text. */
 export interface IssuedCertificate {
   certPath: string;

@@ -10,7 +10,7 @@ import { createTransport } from 'nodemailer';
 import { converse } from '../../support/bounces/smtp-clients';
 import { itIfPython } from '../../support/python';
 import { itIfSwaks, SWAKS } from '../../support/swaks';
-import { selfSignedCertificate } from '../../support/submission/submission-clients';
+import { localhostCertificate } from '../../support/submission/submission-clients';
 import { rawMail } from '../../support/inbound/hostile-mail';
 import { bootInboundApp, TIMEOUT } from '../../support/inbound/inbound-app';
 
@@ -20,10 +20,10 @@ const itWithPython = itIfPython("inbound-tls: the EHLO keywords read by Python's
 
 describe('the inbound listener with STARTTLS', () => {
   const env: Record<string, string> = {};
-  let tls: Awaited<ReturnType<typeof selfSignedCertificate>>;
+  let tls: Awaited<ReturnType<typeof localhostCertificate>>;
   // Before the app boots: bootInboundApp reads `env` in its own beforeAll, which runs after this one.
   beforeAll(async () => {
-    tls = await selfSignedCertificate();
+    tls = await localhostCertificate();
     Object.assign(env, { INBOUND_TLS_CERT: tls.certPath, INBOUND_TLS_KEY: tls.keyPath });
   });
   afterAll(() => rmSync(tls.dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { deliveringApp } from '../../support/delivering-app';
 import { bearer, newUserId } from '../../support/tokens';
 import {
   apiKeyFor,
-  selfSignedCertificate,
+  localhostCertificate,
   submissionPort,
   submitWithNodemailer,
   submitWithSwaks,
@@ -21,9 +21,9 @@ const raw = (subject: string) =>
 describe('SMTP submission over STARTTLS (docs/api.md#smtp-submission)', () => {
   // Filled in before the app boots: deliveringApp reads its variables in its own beforeAll, which runs after this one.
   const env: Record<string, string> = { SUBMISSION_SMTP_PORT: '0', RATE_LIMIT_PER_MINUTE: '4' };
-  let tls: Awaited<ReturnType<typeof selfSignedCertificate>>;
+  let tls: Awaited<ReturnType<typeof localhostCertificate>>;
   beforeAll(async () => {
-    tls = await selfSignedCertificate();
+    tls = await localhostCertificate();
     Object.assign(env, { SUBMISSION_TLS_CERT: tls.certPath, SUBMISSION_TLS_KEY: tls.keyPath });
   });
   afterAll(() => rmSync(tls.dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 // SMTP submission clients nobody here wrote: nodemailer's SMTP transport and swaks, logging in
 // with an API key; and what a test needs around them (an app with the server on, a key, a certificate).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import { SubmissionSmtpServer } from '../../../src/sender/submission/submission-
 import type { TestApp } from '../test-app';
 import { bearer } from '../tokens';
 import { SWAKS } from '../swaks';
+import { selfSignedCertificate } from '../test-ca';
 
 const run = promisify(execFile);
 
@@ -107,33 +108,8 @@ export async function submitWithSwaks(
 }
 
 /** A self-signed certificate for `localhost` made by openssl: the PEM file paths and the certificate itself. */
-export async function selfSignedCertificate(): Promise<{
-  dir: string;
-  certPath: string;
-  keyPath: string;
-  cert: Buffer;
-}> {
-  const dir = mkdtempSync(join(tmpdir(), 'submission-tls-'));
-  const certPath = join(dir, 'cert.pem');
-  const keyPath = join(dir, 'key.pem');
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    keyPath,
-    '-out',
-    certPath,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
-  ]);
-  return { dir, certPath, keyPath, cert: readFileSync(certPath) };
+export function localhostCertificate(): ReturnType<typeof selfSignedCertificate> {
+  return selfSignedCertificate(['DNS:localhost', 'IP:127.0.0.1']);
 }
 
 /**
