@@ -3,11 +3,9 @@
 // sending the same messages to the same servers with the same per-site connection limit, in one
 // run (docs/performance.md). The sites' MX records come from a real DNS server (dns2) on loopback;
 // Mailroom looks them up as it would the Internet's.
-import { randomUUID } from 'node:crypto';
 import { createTransport } from 'nodemailer';
-import { toMimeMessage } from '../src/messages/mime/mime';
 import { TestDnsServer } from '../test/support/dns-server';
-import { drain, sendInBatches } from './delivery.bench';
+import { drain, rawMimeOf, sendInBatches } from './delivery.bench';
 import { BENCH_JWT_SECRET, benchDatabase, median, runConcurrently, SinkProcess, startMailroomProcess } from './support';
 
 const SITES = ['a', 'b', 'c'].map((name, index) => ({
@@ -110,22 +108,7 @@ async function rawPools(port: number, count: number): Promise<number> {
   );
   const started = performance.now();
   await runConcurrently(count, IN_FLIGHT, async (i) => {
-    const m = message(i);
-    await pools[i % SITES.length].sendMail(
-      await toMimeMessage({
-        id: randomUUID(),
-        from: m.sender,
-        to: m.to,
-        cc: [],
-        bcc: [],
-        replyTo: [],
-        subject: m.subject,
-        html: m.html,
-        text: null,
-        headers: {},
-        attachments: [],
-      }),
-    );
+    await pools[i % SITES.length].sendMail(await rawMimeOf(message(i)));
   });
   const seconds = (performance.now() - started) / 1000;
   for (const pool of pools) pool.close();

@@ -104,10 +104,7 @@ describe('a site answering 421 is slowed across two worker processes while the o
     api = await bootTestApp({ DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '100000' });
     const env = {
       DATABASE_URL: databaseUrl,
-      SMTP_URL: 'direct',
-      DNS_SERVERS: mx.dns.address,
-      DIRECT_MX_PORT: String(mx.port),
-      DELIVERY_HELO_NAME: 'out.mailroom.test',
+      ...mx.directDeliveryEnv(),
       DELIVERY_SITE_CONNECTIONS: String(LIMIT),
       // Enough slots that S's messages waiting out its pause (4 at most) leave A and B theirs (8), too
       // few for one worker to hold all that at once: both workers deliver.

@@ -42,6 +42,16 @@ export class TestMxHosts {
     return this.address(name);
   }
 
+  /** The settings of an app delivering directly to these hosts: SMTP_URL=direct through this DNS server and port. */
+  directDeliveryEnv(): Record<string, string> {
+    return {
+      SMTP_URL: 'direct',
+      DNS_SERVERS: this.dns.address,
+      DIRECT_MX_PORT: String(this.port),
+      DELIVERY_HELO_NAME: 'out.mailroom.test',
+    };
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.sinks.map((sink) => sink.stop()));
     await Promise.all(this.servers.map((server) => new Promise((resolve) => server.close(resolve))));

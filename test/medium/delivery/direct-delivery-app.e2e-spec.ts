@@ -34,10 +34,7 @@ describe('direct delivery through the app (SMTP_URL=direct)', () => {
     t = await bootTestApp(
       {
         ROLE: 'all',
-        SMTP_URL: 'direct',
-        DNS_SERVERS: mx.dns.address,
-        DIRECT_MX_PORT: String(mx.port),
-        DELIVERY_HELO_NAME: 'out.mailroom.test',
+        ...mx.directDeliveryEnv(),
         DELIVERY_RETRY_DELAYS: '1',
       },
       { isolatedDatabase: true },

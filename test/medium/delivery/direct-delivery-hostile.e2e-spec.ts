@@ -115,10 +115,7 @@ describe('direct delivery against a hostile world (SMTP_URL=direct)', () => {
     t = await bootTestApp(
       {
         ROLE: 'all',
-        SMTP_URL: 'direct',
-        DNS_SERVERS: mx.dns.address,
-        DIRECT_MX_PORT: String(mx.port),
-        DELIVERY_HELO_NAME: 'out.mailroom.test',
+        ...mx.directDeliveryEnv(),
         MAX_RECIPIENTS: '50',
         DELIVERY_RETRY_DELAYS: '1,600',
       },

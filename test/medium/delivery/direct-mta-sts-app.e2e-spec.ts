@@ -75,10 +75,7 @@ describe('MTA-STS of direct delivery through the app (SMTP_URL=direct)', () => {
     t = await bootTestApp(
       {
         ROLE: 'all',
-        SMTP_URL: 'direct',
-        DNS_SERVERS: mx.dns.address,
-        DIRECT_MX_PORT: String(mx.port),
-        DELIVERY_HELO_NAME: 'out.mailroom.test',
+        ...mx.directDeliveryEnv(),
         MTA_STS_CA_FILE: ca.certPath,
         // A deferred message stays deferred for the test to read.
         DELIVERY_RETRY_DELAYS: '3600',
