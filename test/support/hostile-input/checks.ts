@@ -156,6 +156,8 @@ export function expectAcceptedSend(
         status: 'pending',
         detail: null,
         at: message.sentAt,
+        // No server reached yet (docs/api.md: set by direct delivery's transactions).
+        route: null,
       })),
     ),
   });
