@@ -106,7 +106,7 @@ export class PgBouncer {
         return;
       } catch (error) {
         if (Date.now() > deadline)
-          throw new Error(`pgbouncer did not accept connections: ${String(error)}\n${this.output}`);
+          throw new Error(`pgbouncer did not accept connections: ${String(error)}\n${this.output}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 100));
       } finally {
         await client.end().catch(() => undefined);
