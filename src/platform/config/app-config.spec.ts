@@ -17,6 +17,8 @@ describe(AppConfig.name, () => {
       expect(sut.production).toBe(false);
       expect(sut.dataDir).toBe(resolve('./data'));
       expect(sut.databaseUrl).toBeUndefined();
+      expect(sut.databasePoolSize).toBe(20);
+      expect(sut.databasePoolMode).toBe('session');
       expect(sut.limits).toEqual({
         maxRecipients: 50,
         maxAttachmentBytes: 10485760,
@@ -43,7 +45,12 @@ describe(AppConfig.name, () => {
         MAX_ATTACHMENT_BYTES: '1024',
         RATE_LIMIT_PER_MINUTE: '30',
         BODY_READ_TIMEOUT_MS: '1500',
+        DATABASE_POOL_SIZE: '1000',
+        DATABASE_POOL_MODE: 'transaction',
       });
+
+      expect(sut.databasePoolSize).toBe(1000);
+      expect(sut.databasePoolMode).toBe('transaction');
 
       expect(sut.port).toBe(8080);
       expect(sut.host).toBe('127.0.0.1');
@@ -103,6 +110,10 @@ describe(AppConfig.name, () => {
       ['MAX_RECIPIENTS', '1.0'],
       ['ROLE', 'boss'],
       ['DATABASE_URL', 'mysql://x'],
+      ['DATABASE_POOL_SIZE', '0'],
+      ['DATABASE_POOL_SIZE', '1001'],
+      ['DATABASE_POOL_SIZE', '2.5'],
+      ['DATABASE_POOL_MODE', 'statement'],
       ['JWT_SECRET', 'too-short'],
       ['MAX_RECIPIENTS', '0'],
       ['MAX_ATTACHMENT_BYTES', 'lots'],

@@ -9,6 +9,8 @@ import { SmtpRelay, smtpRelays } from './smtp-relays';
 import { TrustedProxies } from './trusted-proxies';
 
 export type Role = 'api' | 'worker' | 'all';
+/** How DATABASE_URL's connections are pooled before the server (docs/configuration.md). */
+export type DatabasePoolMode = 'session' | 'transaction';
 
 /** How bearer tokens are verified: a shared HS256 key, or an identity provider's published keys. */
 export type TokenVerification =
@@ -36,6 +38,10 @@ export class AppConfig {
   readonly dataDir!: string;
   /** Unset: the embedded PostgreSQL server is started (docs/configuration.md). */
   readonly databaseUrl!: string | undefined;
+  /** DATABASE_POOL_SIZE: the connections each of this process's pools may hold. */
+  readonly databasePoolSize!: number;
+  /** DATABASE_POOL_MODE: `transaction` behind a pooler that hands out a server connection per transaction. */
+  readonly databasePoolMode!: DatabasePoolMode;
   readonly logLevel!: string;
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
   /** TRUST_PROXY: whose X-Forwarded-For and X-Forwarded-Proto are believed (clientAddress). */
@@ -155,6 +161,8 @@ export class AppConfig {
       role: (vars.ROLE ?? 'all') as Role,
       dataDir,
       databaseUrl: vars.DATABASE_URL,
+      databasePoolSize: vars.DATABASE_POOL_SIZE ?? 20,
+      databasePoolMode: (vars.DATABASE_POOL_MODE ?? 'session') as DatabasePoolMode,
       logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
       auth: {
         verification: tokenVerification(vars, production, dataDir),

@@ -65,6 +65,17 @@ export class Environment {
   DATABASE_URL?: string;
 
   @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt({ message: 'DATABASE_POOL_SIZE must be a whole number' })
+  @Min(1, { message: 'DATABASE_POOL_SIZE must be at least 1' })
+  @Max(1000, { message: 'DATABASE_POOL_SIZE must be at most 1000' })
+  DATABASE_POOL_SIZE?: number;
+
+  @IsOptional()
+  @IsIn(['session', 'transaction'], { message: 'DATABASE_POOL_MODE must be session or transaction' })
+  DATABASE_POOL_MODE?: string;
+
+  @IsOptional()
   @IsString()
   @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters (256 bits for HS256)' })
   JWT_SECRET?: string;

@@ -1,6 +1,8 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { MigrationExecutor } from 'typeorm/migration/MigrationExecutor';
+import type { DatabasePoolMode } from '../config/app-config';
 import type { MigrationContext } from './migration-context';
+import { poolModeOf } from './pool-mode';
 import { InitialSchema1763740800000 } from './migrations/1763740800000-initial-schema';
 import { DeliveryAttempts1763827200000 } from './migrations/1763827200000-delivery-attempts';
 import { WebhookEvents1763913600000 } from './migrations/1763913600000-webhook-events';
@@ -73,6 +75,8 @@ export const MIGRATIONS = [
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;
+/** DATABASE_POOL_SIZE's default (docs/configuration.md). */
+const DEFAULT_POOL_SIZE = 20;
 
 export type Entities = NonNullable<DataSourceOptions['entities']>;
 
@@ -80,7 +84,7 @@ export type Entities = NonNullable<DataSourceOptions['entities']>;
  * `entities` is the schema's list, which the app's composition root holds (src/entities.ts):
  * the entities live in the contexts, which platform/ does not import.
  */
-export function dataSourceOptions(url: string, entities: Entities): DataSourceOptions {
+export function dataSourceOptions(url: string, entities: Entities, poolSize = DEFAULT_POOL_SIZE): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -91,7 +95,7 @@ export function dataSourceOptions(url: string, entities: Entities): DataSourceOp
     applicationName: 'mailroom',
     // A healthy server connects in milliseconds; a host that accepts and never answers must not
     // hold requests forever (they get 503, see database-unavailable.ts).
-    extra: { max: 20, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+    extra: { max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
   };
 }
 
@@ -101,8 +105,19 @@ const MIGRATION_LOCK_KEY = 0x6d61696c;
 /**
  * Runs pending migrations under an advisory lock, so processes starting together do not race.
  * `context` reaches each migration on its query runner (see migration-context.ts).
+ *
+ * In session mode the lock is a session lock held on a connection of its own across all of them,
+ * as before. Behind a pooler in transaction mode a session lock is taken and released on whatever
+ * server connection each statement gets: two processes both migrated a fresh database, and locks
+ * were left on idle pooled connections. There each migration's transaction takes a transaction
+ * lock first and checks again what is pending under it, so the lock ends with its transaction.
  */
-export async function runMigrationsExclusively(dataSource: DataSource, context: MigrationContext = {}): Promise<void> {
+export async function runMigrationsExclusively(
+  dataSource: DataSource,
+  context: MigrationContext = {},
+  mode: DatabasePoolMode = poolModeOf(dataSource),
+): Promise<void> {
+  if (mode === 'transaction') return runMigrationsOneTransactionAtATime(dataSource, context);
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   const runner = dataSource.createQueryRunner();
@@ -117,5 +132,35 @@ export async function runMigrationsExclusively(dataSource: DataSource, context: 
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.release();
     await runner.release();
+  }
+}
+
+/**
+ * One transaction per pending migration: lock, read what is still pending, run the first of it,
+ * record it, commit. A process that waited on the lock then finds it done and runs the next, or
+ * nothing.
+ */
+async function runMigrationsOneTransactionAtATime(dataSource: DataSource, context: MigrationContext): Promise<void> {
+  for (;;) {
+    const runner = dataSource.createQueryRunner();
+    runner.data = context;
+    try {
+      await runner.startTransaction();
+      await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      const executor = new MigrationExecutor(dataSource, runner);
+      const pending = await executor.getPendingMigrations();
+      if (pending.length === 0) {
+        await runner.commitTransaction();
+        return;
+      }
+      // Creates TypeORM's migrations table first if need be, under the lock as the rest.
+      await executor.executeMigration(pending[0]);
+      await runner.commitTransaction();
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 }

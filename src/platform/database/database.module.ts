@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, type DatabasePoolMode } from '../config/app-config';
 import { dataSourceOptions, Entities, runMigrationsExclusively } from './data-source-options';
 import { Database } from './database';
 import type { MigrationContext } from './migration-context';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { setPoolMode } from './pool-mode';
 import { PreparedStatements } from './prepared-statements';
 
 @Module({
@@ -26,6 +27,7 @@ export class DatabaseModule {
   static forRoot(entities: Entities): DynamicModule {
     // Filled in by useFactory, which Nest runs before dataSourceFactory (only the former is injected).
     const migrationContext: MigrationContext = {};
+    let poolMode: DatabasePoolMode = 'session';
     return {
       module: DatabaseModule,
       imports: [
@@ -34,10 +36,12 @@ export class DatabaseModule {
           inject: [AppConfig, EmbeddedPostgres],
           useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) => {
             migrationContext.dataEncryptionKey = () => config.deliverability.encryptionKey;
-            return dataSourceOptions(config.databaseUrl ?? (await embedded.start()), entities);
+            poolMode = config.databasePoolMode;
+            return dataSourceOptions(config.databaseUrl ?? (await embedded.start()), entities, config.databasePoolSize);
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
+            setPoolMode(dataSource, poolMode);
             await runMigrationsExclusively(dataSource, migrationContext);
             return dataSource;
           },

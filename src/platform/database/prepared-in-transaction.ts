@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { EntityManager, QueryFailedError } from 'typeorm';
+import { poolModeOf } from './pool-mode';
 
 const names = new Map<string, string>();
 
@@ -14,6 +15,11 @@ const names = new Map<string, string>();
  * transaction asks for the generic plan; SET LOCAL, since the same connections also serve lists,
  * which want a plan per run (PreparedStatements). Errors come as TypeORM's, as manager.query
  * throws them; outside a transaction it is manager.query.
+ *
+ * Behind a pooler in transaction mode (DATABASE_POOL_MODE) a named statement outlives its
+ * transaction's server connection (26000 does not exist, 42P05 already exists on the next): there
+ * the statement runs unnamed, still with the generic plan asked for by SET LOCAL, which ends with
+ * the transaction and so reaches no other client of the pooler.
  */
 export async function preparedInTransaction<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const runner = manager.queryRunner;
@@ -21,7 +27,10 @@ export async function preparedInTransaction<T>(manager: EntityManager, sql: stri
   const client = (await runner.connect()) as PoolClient;
   try {
     await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
-    const { rows } = await client.query({ name: nameOf(sql), text: sql, values: params });
+    const named = poolModeOf(manager.connection) === 'session';
+    const { rows } = await client.query(
+      named ? { name: nameOf(sql), text: sql, values: params } : { text: sql, values: params },
+    );
     return rows as T[];
   } catch (error) {
     throw new QueryFailedError(sql, params, error as Error);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { Database } from './database';
+import { poolModeOf } from './pool-mode';
 
 /**
  * The statements every request runs (the rate-limit hit, a list's count and page) as named
@@ -15,18 +16,27 @@ import { Database } from './database';
  * instead of 150). Set here rather than in DATABASE_URL, which the operator owns. The setting
  * stays with the connection for whatever else runs on it; it matters only to statements that
  * keep plans (named ones, and PL/pgSQL's).
+ *
+ * Behind a pooler in transaction mode (DATABASE_POOL_MODE) neither can stay: a client's next
+ * statement may reach another server connection, where the name does not exist or another client
+ * made it (26000, 42P05), and a setting left on a server connection reaches the pooler's other
+ * clients. There each statement runs unnamed (parsed and planned for its values on each run,
+ * which is what force_custom_plan asked for), with nothing set.
  */
 @Injectable()
 export class PreparedStatements {
   private readonly pool: Pool;
   private readonly names = new Map<string, string>();
   private readonly planningPerRun = new WeakSet<PoolClient>();
+  private readonly named: boolean;
 
   constructor(database: Database) {
     this.pool = database.pool;
+    this.named = poolModeOf(database.dataSource) === 'session';
   }
 
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    if (!this.named) return (await this.pool.query(sql, params)).rows as T[];
     const client = await this.pool.connect();
     let failed = false;
     // While a client is out of the pool, nothing else hears its 'error' event (a dropped

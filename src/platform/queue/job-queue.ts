@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { poolModeOf } from '../database/pool-mode';
 import { queueWakeUps } from './wake-after-commit';
 
 export interface QueueJob<T> {
@@ -68,6 +69,7 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
    * transaction lock did not keep them apart. A session lock held across the start does.
    */
   private async startOneAtATime(): Promise<void> {
+    if (poolModeOf(this.database.dataSource) === 'transaction') return this.startBehindTransactionPooler();
     const lock = await this.pool.connect();
     try {
       await lock.query('SELECT pg_advisory_lock($1)', [QUEUE_START_LOCK_KEY]);
@@ -80,6 +82,21 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
       // A connection that may still hold the lock is closed, not handed back to the pool.
       lock.release(!unlocked);
     }
+  }
+
+  /**
+   * Behind a pooler in transaction mode a session lock stays on whichever server connection took
+   * it (DATABASE_POOL_MODE, docs/configuration.md). The race above was two CREATE SCHEMA IF NOT
+   * EXISTS at once: here the schema is made first in a transaction of ours under a transaction
+   * lock, and pg-boss's own creation, which takes its transaction lock before its first
+   * statement, finds it there.
+   */
+  private async startBehindTransactionPooler(): Promise<void> {
+    await this.database.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [QUEUE_START_LOCK_KEY]);
+      await manager.query('CREATE SCHEMA IF NOT EXISTS pgboss');
+    });
+    await this.boss.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
