@@ -18,6 +18,15 @@ export function itIfOpenssl(skippedWhat: string): jest.It {
   return it.skip;
 }
 
+/** A new RSA key and a self-signed certificate for it, with the X.509 extensions given (`name=value`). */
+function selfSigned(keyPath: string, certPath: string, days: number, commonName: string, extensions: string[]) {
+  return run('openssl', [
+    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath],
+    ...['-days', String(days), '-subj', `/CN=${commonName}`],
+    ...extensions.flatMap((extension) => ['-addext', extension]),
+  ]);
+}
+
 /**
  * A self-signed certificate (its own CA) for the subject alternative names given (`DNS:host`,
  * `IP:127.0.0.1`), made with the openssl binary in a temporary folder `dir` the caller removes.
@@ -28,26 +37,12 @@ export async function selfSignedCertificate(
   const dir = mkdtempSync(join(tmpdir(), 'self-signed-'));
   const [certPath, keyPath] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
   const commonName = subjectAltNames[0].replace(/^(DNS|IP):/, '');
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    keyPath,
-    '-out',
-    certPath,
-    '-days',
-    '1',
-    '-subj',
-    `/CN=${commonName}`,
-    '-addext',
-    `subjectAltName=${subjectAltNames.join(',')}`,
-  ]).catch((error: unknown) => {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  });
+  await selfSigned(keyPath, certPath, 1, commonName, [`subjectAltName=${subjectAltNames.join(',')}`]).catch(
+    (error: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    },
+  );
   return { dir, certPath, keyPath, cert: readFileSync(certPath), key: readFileSync(keyPath) };
 }
 
@@ -80,23 +75,8 @@ export class TestCa {
   static async create(commonName = 'Mailroom Test CA'): Promise<TestCa> {
     const dir = mkdtempSync(join(tmpdir(), 'test-ca-'));
     const ca = new TestCa(dir, join(dir, 'ca.pem'), join(dir, 'ca-key.pem'));
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      ca.keyPath,
-      '-out',
-      ca.certPath,
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${commonName}`,
-      '-addext',
+    await selfSigned(ca.keyPath, ca.certPath, 2, commonName, [
       'basicConstraints=critical,CA:TRUE',
-      '-addext',
       'keyUsage=critical,keyCertSign,cRLSign',
     ]);
     return ca;

@@ -2,6 +2,7 @@
 // POST /sender/send under SMTP_URL=direct, delivered by the worker to MX hosts on loopback named
 // by a real DNS server, each recipient domain with its own fate, recorded as docs/api.md says.
 import { sendBody } from '../../support/factories';
+import type { DeliveredMessage } from '../../support/delivery/delivered-message';
 import { TestMxHosts } from '../../support/mx-hosts';
 import type { SmtpSink } from '../../support/smtp-sink';
 import { bootTestApp, TestApp } from '../../support/test-app';
@@ -9,13 +10,7 @@ import { bearer, newUserId } from '../../support/tokens';
 import { waitForStatus } from '../../support/wait-for';
 
 const TIMEOUT = 60_000;
-type Fate = { email: string; status: string; detail: string | null; route: { host: string; tls: boolean } | null };
-type Message = {
-  id: string;
-  status: string;
-  recipients: Fate[];
-  statusHistory: { status: string; detail: string | null; recipient?: string }[];
-};
+type Message = DeliveredMessage;
 
 describe('direct delivery through the app (SMTP_URL=direct)', () => {
   const mx = new TestMxHosts();

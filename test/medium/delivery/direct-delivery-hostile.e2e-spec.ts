@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, Server, Socket } from 'node:net';
 import { sendBody } from '../../support/factories';
+import type { DeliveredMessage } from '../../support/delivery/delivered-message';
 import { TestMxHosts } from '../../support/mx-hosts';
 import type { SmtpSink } from '../../support/smtp-sink';
 import { bootTestApp, TestApp } from '../../support/test-app';
@@ -11,14 +12,7 @@ import { bearer, newUserId } from '../../support/tokens';
 import { waitForAsync, waitForStatus } from '../../support/wait-for';
 
 const TIMEOUT = 90_000;
-type Fate = { email: string; status: string; detail: string | null; route: { host: string; tls: boolean } | null };
-type Message = {
-  id: string;
-  status: string;
-  nextAttemptAt?: string | null;
-  recipients: Fate[];
-  statusHistory: { status: string; detail: string | null; recipient?: string; at: string }[];
-};
+type Message = DeliveredMessage;
 
 /**
  * An SMTP server that greets, says yes to EHLO, MAIL FROM and RCPT TO, then closes the connection

@@ -6,6 +6,7 @@
 import { createServer, Server } from 'node:https';
 import { sendBody } from '../../support/factories';
 import { cannotListen, randomLoopbackAddress } from '../../support/loopback-address';
+import type { DeliveredMessage } from '../../support/delivery/delivered-message';
 import { TestMxHosts } from '../../support/mx-hosts';
 import { noticeSkip } from '../../support/skip-notice';
 import type { SmtpSink } from '../../support/smtp-sink';
@@ -20,13 +21,7 @@ if (SKIPPED) noticeSkip(`direct-mta-sts-app: MTA-STS through the app SKIPPED: ${
 const itWithHttps = SKIPPED ? it.skip : it;
 
 const TIMEOUT = 60_000;
-type Fate = { email: string; status: string; detail: string | null; route: { host: string; tls: boolean } | null };
-type Message = {
-  id: string;
-  status: string;
-  recipients: Fate[];
-  statusHistory: { status: string; detail: string | null }[];
-};
+type Message = DeliveredMessage;
 
 /** A policy file as RFC 8461 §3.2 writes it. */
 const policyFile = (mode: string, ...mx: string[]) =>
