@@ -10,6 +10,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/platform/database/data-source-options';
 import { Database } from '../src/platform/database/database';
+import { Reads } from '../src/platform/database/replica/reads';
 import { PreparedStatements } from '../src/platform/database/prepared-statements';
 import { ENTITIES } from '../src/entities';
 import { ListMessagesQuery } from '../src/messages/dto/list-messages.query';
@@ -139,9 +140,13 @@ async function savePlans(url: string, client: Client): Promise<void> {
   await dataSource.initialize();
   let recorded: { sql: string; params: unknown[] }[] = [];
   const statements = new PreparedStatements(new Database(dataSource));
+  // The endpoint's reads as Reads runs them without a replica: on the primary's prepared statements.
   const recording = {
-    query: (sql: string, params: unknown[]) => (recorded.push({ sql, params }), statements.query(sql, params)),
-  } as PreparedStatements;
+    query: (_owner: string, sql: string, params: unknown[]) => (
+      recorded.push({ sql, params }),
+      statements.query(sql, params)
+    ),
+  } as unknown as Reads;
   const messages = new MessagesRepository(recording);
   const service = new MessagesService(messages, new MessageCountsRepository(recording, messages));
   const explain = async (sql: string, params: unknown[]) =>

@@ -48,6 +48,8 @@ const TABLE_OWNERS = new Map(
     delivery_site_leases: 'delivery',
     // TypeORM's own record of the migrations run.
     migrations: 'platform',
+    // Read-your-writes marks for the replica's reads (platform/database/replica).
+    recent_writes: 'platform',
   }),
 );
 

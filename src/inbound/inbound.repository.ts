@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../platform/database/database';
+import { Reads } from '../platform/database/replica/reads';
 import { EventOutbox } from '../webhooks';
 import { listItem } from './inbound-list-item';
 import { InboundAttachmentEntity } from './entities/inbound-attachment.entity';
@@ -24,36 +25,24 @@ export interface InboundFilter {
 }
 
 /** Columns a list or a look-up reads: not the bodies, not the raw bytes. */
-const LISTED: (keyof InboundMailEntity)[] = [
-  'id',
-  'userId',
-  'receivedAt',
-  'mailFrom',
-  'rcptTo',
-  'fromMailbox',
-  'fromAddress',
-  'toMailboxes',
-  'ccMailboxes',
-  'recipientAddresses',
-  'subject',
-  'messageId',
-  'spf',
-  'dkim',
-  'dmarc',
-  'replyToMessageId',
-];
+const LISTED = `m.id, m.user_id AS "userId", m.received_at AS "receivedAt", m.mail_from AS "mailFrom",
+  m.rcpt_to AS "rcptTo", m.from_mailbox AS "fromMailbox", m.from_address AS "fromAddress",
+  m.to_mailboxes AS "toMailboxes", m.cc_mailboxes AS "ccMailboxes", m.recipient_addresses AS "recipientAddresses",
+  m.subject, m.message_id AS "messageId", m.spf, m.dkim, m.dmarc, m.reply_to_message_id AS "replyToMessageId"`;
+const ATTACHMENT_INFO = `a.inbound_id AS "inboundId", a.position, a.file_name AS "fileName",
+  a.content_type AS "contentType", a.size`;
 
-/** Received mail (docs/inbound.md); every read takes the owner, so no one reaches another's mail. */
+/**
+ * Received mail (docs/inbound.md); every read takes the owner, so no one reaches another's mail,
+ * and an API request's reads may run on the replica (Reads).
+ */
 @Injectable()
 export class InboundRepository {
   constructor(
     private readonly database: Database,
+    private readonly reads: Reads,
     private readonly events: EventOutbox,
   ) {}
-
-  private get mails() {
-    return this.database.repository(InboundMailEntity);
-  }
 
   /**
    * Stores a received mail for each user it was for, in one transaction: all of them or none, so
@@ -89,48 +78,56 @@ export class InboundRepository {
     });
   }
 
-  count(userId: string, filter: InboundFilter): Promise<number> {
-    return this.filtered(userId, filter).getCount();
+  async count(userId: string, filter: InboundFilter): Promise<number> {
+    const { where, params } = whereClause(userId, filter);
+    const [{ count }] = await this.reads.query<{ count: number }>(
+      userId,
+      `SELECT count(*)::int AS count FROM inbound_mails m WHERE ${where}`,
+      params,
+    );
+    return count;
   }
 
   /** Newest first, ties broken by id, so that pages never overlap or skip. */
   list(userId: string, filter: InboundFilter, skip: number, take: number): Promise<InboundMailEntity[]> {
-    return this.filtered(userId, filter)
-      .select(LISTED.map((column) => `m.${column}`))
-      .orderBy('m.receivedAt', 'DESC')
-      .addOrderBy('m.id', 'DESC')
-      .offset(skip)
-      .limit(take)
-      .getMany();
+    const { where, params } = whereClause(userId, filter);
+    return this.reads.query<InboundMailEntity>(
+      userId,
+      `SELECT ${LISTED} FROM inbound_mails m WHERE ${where}
+       ORDER BY m.received_at DESC, m.id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+      [...params, skip, take],
+    );
   }
 
   /** One mail with its header fields, text and HTML. */
   async get(userId: string, id: string): Promise<InboundMailEntity | undefined> {
-    return (
-      (await this.mails.findOne({
-        select: [...LISTED, 'headers', 'text', 'html'],
-        where: { userId, id },
-      })) ?? undefined
+    const rows = await this.reads.query<InboundMailEntity>(
+      userId,
+      `SELECT ${LISTED}, m.headers, m.text, m.html FROM inbound_mails m WHERE m.user_id = $1 AND m.id = $2`,
+      [userId, id],
     );
+    return rows[0];
   }
 
   async raw(userId: string, id: string): Promise<Buffer | undefined> {
-    const rows: { raw: Buffer }[] = await this.database.query(
+    const rows = await this.reads.query<{ raw: Buffer }>(
+      userId,
       `SELECT raw FROM inbound_mails WHERE user_id = $1 AND id = $2`,
       [userId, id],
     );
     return rows[0]?.raw;
   }
 
-  /** The attachments of several mails, each mail's in order. */
-  async attachmentsOf(inboundIds: string[]): Promise<Map<string, InboundAttachmentInfo[]>> {
+  /** The attachments of several of the user's mails, each mail's in order. */
+  async attachmentsOf(userId: string, inboundIds: string[]): Promise<Map<string, InboundAttachmentInfo[]>> {
     const found = new Map<string, InboundAttachmentInfo[]>(inboundIds.map((id) => [id, []]));
     if (inboundIds.length === 0) return found;
-    const rows = await this.database.repository(InboundAttachmentEntity).find({
-      select: ['inboundId', 'position', 'fileName', 'contentType', 'size'],
-      where: inboundIds.map((inboundId) => ({ inboundId })),
-      order: { inboundId: 'ASC', position: 'ASC' },
-    });
+    const rows = await this.reads.query<InboundAttachmentInfo>(
+      userId,
+      `SELECT ${ATTACHMENT_INFO} FROM inbound_attachments a JOIN inbound_mails m ON m.id = a.inbound_id
+       WHERE m.user_id = $1 AND a.inbound_id = ANY($2::uuid[]) ORDER BY a.inbound_id, a.position`,
+      [userId, inboundIds],
+    );
     for (const row of rows) found.get(row.inboundId)!.push(row);
     return found;
   }
@@ -141,13 +138,13 @@ export class InboundRepository {
     inboundId: string,
     position: number,
   ): Promise<(InboundAttachmentInfo & { content: Buffer }) | undefined> {
-    const rows: { file_name: string; content_type: string; size: number; content: Buffer }[] =
-      await this.database.query(
-        `SELECT a.file_name, a.content_type, a.size, a.content FROM inbound_attachments a
+    const rows: { file_name: string; content_type: string; size: number; content: Buffer }[] = await this.reads.query(
+      userId,
+      `SELECT a.file_name, a.content_type, a.size, a.content FROM inbound_attachments a
        JOIN inbound_mails m ON m.id = a.inbound_id
        WHERE m.user_id = $1 AND a.inbound_id = $2 AND a.position = $3`,
-        [userId, inboundId, position],
-      );
+      [userId, inboundId, position],
+    );
     const row = rows[0];
     return (
       row && {
@@ -169,13 +166,18 @@ export class InboundRepository {
       [before, limit],
     );
   }
+}
 
-  private filtered(userId: string, filter: InboundFilter) {
-    const query = this.mails.createQueryBuilder('m').where('m.userId = :userId', { userId });
-    if (filter.startDate) query.andWhere('m.receivedAt >= :startDate', { startDate: filter.startDate });
-    if (filter.endDate) query.andWhere('m.receivedAt <= :endDate', { endDate: filter.endDate });
-    if (filter.fromEmail) query.andWhere('m.fromAddress = :fromEmail', { fromEmail: filter.fromEmail });
-    if (filter.toEmail) query.andWhere(':toEmail = ANY(m.recipientAddresses)', { toEmail: filter.toEmail });
-    return query;
-  }
+function whereClause(userId: string, filter: InboundFilter): { where: string; params: unknown[] } {
+  const params: unknown[] = [userId];
+  const conditions = ['m.user_id = $1'];
+  const add = (sql: (p: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql(`$${params.length}`));
+  };
+  if (filter.startDate) add((p) => `m.received_at >= ${p}`, filter.startDate);
+  if (filter.endDate) add((p) => `m.received_at <= ${p}`, filter.endDate);
+  if (filter.fromEmail) add((p) => `m.from_address = ${p}`, filter.fromEmail);
+  if (filter.toEmail) add((p) => `${p} = ANY(m.recipient_addresses)`, filter.toEmail);
+  return { where: conditions.join(' AND '), params };
 }

@@ -25,7 +25,7 @@ export class InboundService {
       this.inbound.count(userId, filter),
       this.inbound.list(userId, filter, skip, query.take),
     ]);
-    const attachments = await this.inbound.attachmentsOf(rows.map((row) => row.id));
+    const attachments = await this.inbound.attachmentsOf(userId, rows.map((row) => row.id));
     return {
       inbound: rows.map((row) => listItem(row, attachments.get(row.id)!)),
       ...pageEnvelope(query, total),
@@ -39,7 +39,7 @@ export class InboundService {
   async get(userId: string, id: string): Promise<InboundMailResponse> {
     const row = isUuid(id) ? await this.inbound.get(userId, id) : undefined;
     if (!row) throw notFound(id);
-    const attachments = await this.inbound.attachmentsOf([row.id]);
+    const attachments = await this.inbound.attachmentsOf(userId, [row.id]);
     return { ...listItem(row, attachments.get(row.id)!), text: row.text, html: row.html, headers: row.headers };
   }
 

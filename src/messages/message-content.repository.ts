@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { PreparedStatements } from '../platform/database/prepared-statements';
+import { Reads } from '../platform/database/replica/reads';
 import { CLAIMED_FIELD_COLUMNS, ClaimedFields } from './message-fields';
 
 /** What composing a stored message reads of its row (the delivery claim's fields), and whether it was submitted as MIME. */
@@ -42,10 +43,14 @@ const PART_COLUMNS = `ma.position, ma.file_name AS "fileName", ma.content_type A
 /** A message's body, attachments and MIME, to read back (docs/api.md#reading-back); the owner's id in every query. */
 @Injectable()
 export class MessageContentRepository {
-  constructor(private readonly statements: PreparedStatements) {}
+  constructor(
+    private readonly reads: Reads,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   async content(userId: string, id: string): Promise<StoredContent | undefined> {
-    const rows = await this.statements.query<StoredContent>(
+    const rows = await this.reads.query<StoredContent>(
+      userId,
       `SELECT m.id, ${CONTENT_COLUMNS}, EXISTS (SELECT 1 FROM message_mime mm WHERE mm.message_id = m.id) AS submitted
        FROM messages m WHERE m.user_id = $1 AND m.id = $2`,
       [userId, id],
@@ -73,7 +78,8 @@ export class MessageContentRepository {
   ): AsyncGenerator<Buffer> {
     for (let offset = start; offset < end; offset += chunkBytes) {
       const length = Math.min(chunkBytes, end - offset);
-      const [row] = await this.statements.query<{ chunk: Buffer }>(
+      const [row] = await this.reads.query<{ chunk: Buffer }>(
+        userId,
         `SELECT substring(mm.content FROM $3::int FOR $4::int) AS chunk
          FROM message_mime mm JOIN messages m ON m.id = mm.message_id
          WHERE m.user_id = $1 AND mm.message_id = $2`,
@@ -87,7 +93,8 @@ export class MessageContentRepository {
 
   /** What the first read-back of its MIME found (SubmittedContent), if it has been read back. */
   async reading<T>(userId: string, id: string): Promise<T | undefined> {
-    const rows = await this.statements.query<{ reading: T | null }>(
+    const rows = await this.reads.query<{ reading: T | null }>(
+      userId,
       `SELECT mm.reading FROM message_mime mm JOIN messages m ON m.id = mm.message_id
        WHERE m.user_id = $1 AND mm.message_id = $2`,
       [userId, id],
@@ -106,7 +113,8 @@ export class MessageContentRepository {
 
   /** Its attachments in delivery order; the bytes of inline ones only `withBytes`. */
   parts(userId: string, id: string, withBytes: boolean): Promise<StoredPart[]> {
-    return this.statements.query<StoredPart>(
+    return this.reads.query<StoredPart>(
+      userId,
       `SELECT ${PART_COLUMNS}, CASE WHEN $3 THEN ma.content END AS content
        FROM message_attachments ma JOIN messages m ON m.id = ma.message_id
        WHERE m.user_id = $1 AND ma.message_id = $2 ORDER BY ma.position`,
@@ -116,7 +124,8 @@ export class MessageContentRepository {
 
   /** The attachment at `position`, with an inline one's bytes. */
   async part(userId: string, id: string, position: number): Promise<StoredPart | undefined> {
-    const rows = await this.statements.query<StoredPart>(
+    const rows = await this.reads.query<StoredPart>(
+      userId,
       `SELECT ${PART_COLUMNS}, ma.content
        FROM message_attachments ma JOIN messages m ON m.id = ma.message_id
        WHERE m.user_id = $1 AND ma.message_id = $2 AND ma.position = $3::int`,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PreparedStatements } from '../platform/database/prepared-statements';
+import { Reads } from '../platform/database/replica/reads';
 import type { MessageStatus } from './message-status';
 import { MessageFilter, MessagesRepository } from './messages.repository';
 
@@ -17,7 +17,7 @@ const AFTER_LAST_DAY = '9999-12-32';
 @Injectable()
 export class MessageCountsRepository {
   constructor(
-    private readonly statements: PreparedStatements,
+    private readonly reads: Reads,
     private readonly messages: MessagesRepository,
   ) {}
 
@@ -78,7 +78,8 @@ export class MessageCountsRepository {
   ): Promise<{ day: string; status: S; n: number }[]> {
     const where = `user_id = $1 AND dimension = $4 AND value BETWEEN $2 AND $3`;
     // Not summed here: the caller adds each day's rows up as it lays the days out.
-    const rows = await this.statements.query<{ day: string; status: S; n: string }>(
+    const rows = await this.reads.query<{ day: string; status: S; n: string }>(
+      userId,
       `SELECT value AS day, status, n FROM message_counts WHERE ${where}
        UNION ALL
        SELECT value, status, delta FROM message_count_changes WHERE ${where}`,
@@ -97,7 +98,8 @@ export class MessageCountsRepository {
     const where = `user_id = $1 AND dimension = $2 AND value BETWEEN $3 AND $4
                    AND ($5::text[] IS NULL OR status = ANY($5::text[]))`;
     // Raw and prepared, not a TypeORM repository: every list runs it (about 0.1 ms saved a run, see PreparedStatements).
-    const [{ n }]: { n: string }[] = await this.statements.query(
+    const [{ n }]: { n: string }[] = await this.reads.query(
+      userId,
       `SELECT coalesce(sum(n), 0) AS n FROM (
          SELECT n FROM message_counts WHERE ${where}
          UNION ALL

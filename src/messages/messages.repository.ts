@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PreparedStatements } from '../platform/database/prepared-statements';
+import { Reads } from '../platform/database/replica/reads';
 import { GivenFields, rowColumns, RowFields } from './message-fields';
 import type { MessageStatus } from './message-status';
 
@@ -58,14 +58,15 @@ const DEFERRED_JOIN_FROM_SKIP = 1_000;
 
 /**
  * Every read takes the owner's user id and filters on it, so that no method can return another
- * user's message by mistake.
+ * user's message by mistake; an API request's reads may run on the replica (Reads).
  */
 @Injectable()
 export class MessagesRepository {
-  constructor(private readonly statements: PreparedStatements) {}
+  constructor(private readonly reads: Reads) {}
 
   async getById(userId: string, id: string): Promise<MessageRow | undefined> {
-    const rows: MessageRow[] = await this.statements.query(
+    const rows: MessageRow[] = await this.reads.query(
+      userId,
       `SELECT ${SELECTED_COLUMNS} FROM messages m WHERE m.user_id = $1 AND m.id = $2`,
       [userId, id],
     );
@@ -74,7 +75,8 @@ export class MessagesRepository {
 
   async count(userId: string, filter: MessageFilter): Promise<number> {
     const { where, params } = whereClause(userId, filter);
-    const [{ count }] = await this.statements.query<{ count: number }>(
+    const [{ count }] = await this.reads.query<{ count: number }>(
+      userId,
       `SELECT count(*)::int AS count FROM messages m WHERE ${where}`,
       params,
     );
@@ -90,14 +92,16 @@ export class MessagesRepository {
   async list(userId: string, filter: MessageFilter, skip: number, take: number): Promise<MessageRow[]> {
     if (skip < DEFERRED_JOIN_FROM_SKIP && !filter.recipient) {
       const { where, params } = whereClause(userId, filter);
-      return this.statements.query(
+      return this.reads.query(
+        userId,
         `SELECT ${SELECTED_COLUMNS} FROM messages m WHERE ${where}
          ORDER BY m.sent_at DESC, m.id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
         [...params, skip, take],
       );
     }
     const { from, where, params } = pageSource(userId, filter);
-    return this.statements.query(
+    return this.reads.query(
+      userId,
       `SELECT ${SELECTED_COLUMNS} FROM (
          SELECT ${from.key} AS id, ${from.time} AS sent_at FROM ${from.tables} WHERE ${where}
          ORDER BY ${from.time} DESC, ${from.key} DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}
@@ -111,7 +115,8 @@ export class MessagesRepository {
   async getStatusHistories(userId: string, messageIds: string[]): Promise<Map<string, StatusEventRow[]>> {
     const histories = new Map<string, StatusEventRow[]>(messageIds.map((id) => [id, []]));
     if (messageIds.length === 0) return histories;
-    const rows: StatusEventRow[] = await this.statements.query(
+    const rows: StatusEventRow[] = await this.reads.query(
+      userId,
       `SELECT e.message_id AS "messageId", e.status, e.at, e.detail, e.recipient, e.note
        FROM message_status_events e JOIN messages m ON m.id = e.message_id
        WHERE m.user_id = $1 AND e.message_id = ANY($2::uuid[])

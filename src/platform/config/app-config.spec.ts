@@ -19,6 +19,8 @@ describe(AppConfig.name, () => {
       expect(sut.databaseUrl).toBeUndefined();
       expect(sut.databasePoolSize).toBe(20);
       expect(sut.databasePoolMode).toBe('session');
+      expect(sut.databaseReadUrl).toBeUndefined();
+      expect(sut.databaseReadMaxLagMs).toBe(1000);
       expect(sut.limits).toEqual({
         maxRecipients: 50,
         maxAttachmentBytes: 10485760,
@@ -47,10 +49,14 @@ describe(AppConfig.name, () => {
         BODY_READ_TIMEOUT_MS: '1500',
         DATABASE_POOL_SIZE: '1000',
         DATABASE_POOL_MODE: 'transaction',
+        DATABASE_READ_URL: 'postgresql://mailroom@replica:5432/mailroom',
+        DATABASE_READ_MAX_LAG_MS: '3600000',
       });
 
       expect(sut.databasePoolSize).toBe(1000);
       expect(sut.databasePoolMode).toBe('transaction');
+      expect(sut.databaseReadUrl).toBe('postgresql://mailroom@replica:5432/mailroom');
+      expect(sut.databaseReadMaxLagMs).toBe(3_600_000);
 
       expect(sut.port).toBe(8080);
       expect(sut.host).toBe('127.0.0.1');
@@ -114,6 +120,10 @@ describe(AppConfig.name, () => {
       ['DATABASE_POOL_SIZE', '1001'],
       ['DATABASE_POOL_SIZE', '2.5'],
       ['DATABASE_POOL_MODE', 'statement'],
+      ['DATABASE_READ_URL', 'replica:5432'],
+      ['DATABASE_READ_MAX_LAG_MS', '3600001'],
+      ['DATABASE_READ_MAX_LAG_MS', '-1'],
+      ['DATABASE_READ_MAX_LAG_MS', '1s'],
       ['JWT_SECRET', 'too-short'],
       ['MAX_RECIPIENTS', '0'],
       ['MAX_ATTACHMENT_BYTES', 'lots'],

@@ -42,6 +42,10 @@ export class AppConfig {
   readonly databasePoolSize!: number;
   /** DATABASE_POOL_MODE: `transaction` behind a pooler that hands out a server connection per transaction. */
   readonly databasePoolMode!: DatabasePoolMode;
+  /** DATABASE_READ_URL: a streaming replica the API's reads may go to (docs/scaling.md#read-replicas). */
+  readonly databaseReadUrl!: string | undefined;
+  /** DATABASE_READ_MAX_LAG_MS: past this replay lag, reads go to the primary. */
+  readonly databaseReadMaxLagMs!: number;
   readonly logLevel!: string;
   readonly auth!: { verification: TokenVerification; issuer?: string; audience?: string };
   /** TRUST_PROXY: whose X-Forwarded-For and X-Forwarded-Proto are believed (clientAddress). */
@@ -163,6 +167,8 @@ export class AppConfig {
       databaseUrl: vars.DATABASE_URL,
       databasePoolSize: vars.DATABASE_POOL_SIZE ?? 20,
       databasePoolMode: (vars.DATABASE_POOL_MODE ?? 'session') as DatabasePoolMode,
+      databaseReadUrl: vars.DATABASE_READ_URL,
+      databaseReadMaxLagMs: vars.DATABASE_READ_MAX_LAG_MS ?? 1000,
       logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
       auth: {
         verification: tokenVerification(vars, production, dataDir),

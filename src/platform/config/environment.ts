@@ -76,6 +76,17 @@ export class Environment {
   DATABASE_POOL_MODE?: string;
 
   @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_READ_URL must be a postgres:// URL' })
+  DATABASE_READ_URL?: string;
+
+  @IsOptional()
+  @Transform(wholeNumber)
+  @IsInt({ message: 'DATABASE_READ_MAX_LAG_MS must be a whole number' })
+  @Min(0, { message: 'DATABASE_READ_MAX_LAG_MS must be at least 0' })
+  @Max(3_600_000, { message: 'DATABASE_READ_MAX_LAG_MS must be at most 3600000 (an hour)' })
+  DATABASE_READ_MAX_LAG_MS?: number;
+
+  @IsOptional()
   @IsString()
   @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters (256 bits for HS256)' })
   JWT_SECRET?: string;

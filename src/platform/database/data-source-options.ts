@@ -36,6 +36,7 @@ import { AuditLog1765555200000 } from './migrations/1765555200000-audit-log';
 import { MembersAndSessions1765641600000 } from './migrations/1765641600000-members-and-sessions';
 import { PasswordResets1765728000000 } from './migrations/1765728000000-password-resets';
 import { DeliverySites1765814400000 } from './migrations/1765814400000-delivery-sites';
+import { RecentWrites1765900800000 } from './migrations/1765900800000-recent-writes';
 
 /** Listed here rather than globbed, so that ts-jest, ts-node and the build all find the same set. */
 export const MIGRATIONS = [
@@ -72,6 +73,7 @@ export const MIGRATIONS = [
   MembersAndSessions1765641600000,
   PasswordResets1765728000000,
   DeliverySites1765814400000,
+  RecentWrites1765900800000,
 ];
 
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig, type DatabasePoolMode } from '../config/app-config';
@@ -8,6 +9,10 @@ import type { MigrationContext } from './migration-context';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { setPoolMode } from './pool-mode';
 import { PreparedStatements } from './prepared-statements';
+import { ReadReplica } from './replica/read-replica';
+import { ReadScopeInterceptor } from './replica/read-scope.interceptor';
+import { Reads } from './replica/reads';
+import { RecentWrites } from './replica/recent-writes';
 
 @Module({
   providers: [
@@ -18,7 +23,8 @@ import { PreparedStatements } from './prepared-statements';
 class EmbeddedPostgresModule {}
 
 /**
- * The one PostgreSQL connection pool: `DATABASE_URL`, or the embedded server started on demand.
+ * The PostgreSQL connection pool: `DATABASE_URL`, or the embedded server started on demand; and,
+ * with DATABASE_READ_URL, a replica the API's reads may go to (Reads).
  * `entities` is the schema, which the app's composition root lists (src/entities.ts).
  */
 @Global()
@@ -47,8 +53,15 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [Database, PreparedStatements],
-      exports: [Database, PreparedStatements],
+      providers: [
+        Database,
+        PreparedStatements,
+        ReadReplica,
+        RecentWrites,
+        Reads,
+        { provide: APP_INTERCEPTOR, useClass: ReadScopeInterceptor },
+      ],
+      exports: [Database, PreparedStatements, ReadReplica, Reads, RecentWrites],
     };
   }
 }

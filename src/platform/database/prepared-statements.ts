@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { Database } from './database';
+import type { DatabasePoolMode } from '../config/app-config';
 import { poolModeOf } from './pool-mode';
 
 /**
@@ -23,16 +24,17 @@ import { poolModeOf } from './pool-mode';
  * clients. There each statement runs unnamed (parsed and planned for its values on each run,
  * which is what force_custom_plan asked for), with nothing set.
  */
-@Injectable()
-export class PreparedStatements {
-  private readonly pool: Pool;
+export class StatementPool {
   private readonly names = new Map<string, string>();
   private readonly planningPerRun = new WeakSet<PoolClient>();
   private readonly named: boolean;
 
-  constructor(database: Database) {
-    this.pool = database.pool;
-    this.named = poolModeOf(database.dataSource) === 'session';
+  /** `pool` may be the primary's or a replica's (DATABASE_READ_URL), pooled as `mode` says. */
+  constructor(
+    private readonly pool: Pool,
+    mode: DatabasePoolMode,
+  ) {
+    this.named = mode === 'session';
   }
 
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {
@@ -67,5 +69,13 @@ export class PreparedStatements {
       this.names.set(sql, name);
     }
     return name;
+  }
+}
+
+/** The statements on the primary, TypeORM's pool (Database). */
+@Injectable()
+export class PreparedStatements extends StatementPool {
+  constructor(database: Database) {
+    super(database.pool, poolModeOf(database.dataSource));
   }
 }

@@ -100,6 +100,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** SPEC §8, docs/scaling.md#read-replicas: where each API read ran, and why there (Reads). */
+  readonly databaseReads = new Counter({
+    name: 'mailroom_database_reads_total',
+    help: 'Reads of lists, stats, read-back and inbound mail, by where they ran (target) and why (reason)',
+    labelNames: ['target', 'reason'],
+    registers: [this.registry],
+  });
+
   /** The sites named in the direct counters' `site` label so far (at most MAX_DIRECT_SITE_LABELS). */
   private readonly directSites = new Set<string>();
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { inspectJson } from '../../platform/http/json-body/inspect-json';
 import { createValidationPipe } from '../../platform/validation/validation.pipe';
+import { RecentWrites } from '../../platform/database/replica/recent-writes';
 import { MessageIntake } from '../intake/message-intake';
 import type { MessageResponse } from '../../messages';
 import { MessageBudget } from '../../auth';
@@ -28,6 +29,7 @@ export class SubmitMessageUseCase {
   constructor(
     private readonly intake: MessageIntake,
     private readonly budget: MessageBudget,
+    private readonly recentWrites: RecentWrites,
   ) {}
 
   async execute(userId: string, mime: SubmittedBytes, envelopeRecipients: string[]): Promise<MessageResponse> {
@@ -43,6 +45,8 @@ export class SubmitMessageUseCase {
     }
     // Like the REST guard, which counts a request before its body is stored.
     await this.budget.spendOne(userId);
+    // As an API change does (ReadScopeInterceptor): the user's next list, over the API, shows it.
+    await this.recentWrites.note(userId);
     const { message } = await this.intake.accept(userId, {
       ...request,
       mime: { raw: await mime.read(), attachmentBytes },

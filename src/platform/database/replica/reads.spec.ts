@@ -1,0 +1,94 @@
+import { automock } from '../../../../test/support/automock';
+import { Metrics } from '../../metrics/metrics';
+import { PreparedStatements } from '../prepared-statements';
+import { ReadReplica, ReplicaState } from './read-replica';
+import { Reads } from './reads';
+import { RecentWrites } from './recent-writes';
+
+const OWNER = 'user-1';
+const SQL = 'SELECT 1';
+
+describe('Reads', () => {
+  let primary: jest.Mocked<PreparedStatements>;
+  let replica: jest.Mocked<ReadReplica>;
+  let recentWrites: jest.Mocked<RecentWrites>;
+  let metrics: Metrics;
+  let sut: Reads;
+
+  const given = (state: ReplicaState, configured = true) => {
+    Object.defineProperty(replica, 'configured', { value: configured });
+    replica.state.mockReturnValue(state);
+  };
+  const counted = async () =>
+    (await metrics.databaseReads.get()).values.map(({ labels, value }) => ({ ...labels, value }));
+
+  beforeEach(() => {
+    primary = automock<PreparedStatements>('primary');
+    replica = automock<ReadReplica>('replica');
+    recentWrites = automock<RecentWrites>('recentWrites');
+    metrics = new Metrics(undefined as never, undefined as never);
+    primary.query.mockResolvedValue([{ from: 'primary' }]);
+    replica.query.mockResolvedValue([{ from: 'replica' }]);
+    replica.failed.mockReturnValue(undefined);
+    recentWrites.wroteLately.mockResolvedValue(false);
+    sut = new Reads(primary, replica, recentWrites, metrics);
+  });
+
+  it("reads an API request's data on a replica within the lag bound, for an owner who has not written lately", async () => {
+    given({ usable: true, why: 'lag', lagMs: 40 });
+
+    const rows = await sut.scope(OWNER, () => sut.query(OWNER, SQL, []));
+
+    expect(rows).toEqual([{ from: 'replica' }]);
+    expect(await counted()).toEqual([{ target: 'replica', reason: 'replica', value: 1 }]);
+  });
+
+  it('reads on the primary outside a request (a worker) and for another owner than the request’s', async () => {
+    given({ usable: true, why: 'lag', lagMs: 0 });
+
+    expect(await sut.query(OWNER, SQL, [])).toEqual([{ from: 'primary' }]);
+    expect(await sut.scope(OWNER, () => sut.query('user-2', SQL, []))).toEqual([{ from: 'primary' }]);
+    expect(replica.query).not.toHaveBeenCalled();
+    expect(await counted()).toEqual([{ target: 'primary', reason: 'internal', value: 2 }]);
+  });
+
+  it.each<[ReplicaState, string]>([
+    [{ usable: false, why: 'lag', lagMs: 1_001 }, 'lagging'],
+    [{ usable: false, why: 'unavailable' }, 'unavailable'],
+  ])('reads on the primary when the replica is %j, without asking who wrote', async (state, reason) => {
+    given(state);
+
+    expect(await sut.scope(OWNER, () => sut.query(OWNER, SQL, []))).toEqual([{ from: 'primary' }]);
+    expect(recentWrites.wroteLately).not.toHaveBeenCalled();
+    expect(await counted()).toEqual([{ target: 'primary', reason, value: 1 }]);
+  });
+
+  it('reads on the primary for an owner who wrote lately, asking once per request', async () => {
+    given({ usable: true, why: 'lag', lagMs: 0 });
+    recentWrites.wroteLately.mockResolvedValue(true);
+
+    await sut.scope(OWNER, async () => {
+      expect(await sut.query(OWNER, SQL, [])).toEqual([{ from: 'primary' }]);
+      expect(await sut.query(OWNER, SQL, [])).toEqual([{ from: 'primary' }]);
+    });
+
+    expect(recentWrites.wroteLately).toHaveBeenCalledTimes(1);
+    expect(await counted()).toEqual([{ target: 'primary', reason: 'own_write', value: 2 }]);
+  });
+
+  it('runs a read the replica fails again on the primary, and stops using the replica until a probe finds it well', async () => {
+    given({ usable: true, why: 'lag', lagMs: 0 });
+    replica.query.mockRejectedValue(new Error('terminating connection due to administrator command'));
+
+    expect(await sut.scope(OWNER, () => sut.query(OWNER, SQL, []))).toEqual([{ from: 'primary' }]);
+    expect(replica.failed).toHaveBeenCalledTimes(1);
+    expect(await counted()).toEqual([{ target: 'primary', reason: 'replica_error', value: 1 }]);
+  });
+
+  it('counts nothing without a replica, where every read is the primary’s', async () => {
+    given({ usable: false, why: 'unavailable' }, false);
+
+    expect(await sut.scope(OWNER, () => sut.query(OWNER, SQL, []))).toEqual([{ from: 'primary' }]);
+    expect(await counted()).toEqual([]);
+  });
+});

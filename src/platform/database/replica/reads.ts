@@ -1,0 +1,74 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import { Metrics } from '../../metrics/metrics';
+import { PreparedStatements } from '../prepared-statements';
+import { ReadReplica } from './read-replica';
+import { RecentWrites } from './recent-writes';
+
+/** Why a read went where it went: the `reason` label of mailroom_database_reads_total. */
+export type ReadReason = 'replica' | 'internal' | 'own_write' | 'lagging' | 'unavailable' | 'replica_error';
+
+/** A read on behalf of one owner, as an API request makes it: only these may go to the replica. */
+interface ReadScope {
+  ownerId: string;
+  /** Asked once per request, when a read first needs to know. */
+  wroteLately?: Promise<boolean>;
+}
+
+/**
+ * Where the API's reads of lists, stats, read-back and inbound mail run (SPEC §8,
+ * docs/scaling.md#read-replicas): on the replica while its lag is within DATABASE_READ_MAX_LAG_MS
+ * and the owner has not written in the last 5 s, else on the primary; a read the replica fails is
+ * run again on the primary, so a replica that is down costs the client only time.
+ *
+ * Only a read inside `scope()` for its owner may leave the primary: the scope is an API request's
+ * (ReadScopeInterceptor). The same repository methods serve workers (a webhook's message, a reply's
+ * link), which must see what was just committed, and they call outside any scope.
+ */
+@Injectable()
+export class Reads {
+  private readonly scopes = new AsyncLocalStorage<ReadScope>();
+
+  constructor(
+    private readonly primary: PreparedStatements,
+    private readonly replica: ReadReplica,
+    private readonly recentWrites: RecentWrites,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** Runs `work` (an API request's handling) as reads of `ownerId`, which may go to the replica. */
+  scope<T>(ownerId: string, work: () => T): T {
+    if (!this.replica.configured) return work();
+    return this.scopes.run({ ownerId }, work);
+  }
+
+  /** One read statement of `ownerId`'s data, where the rule says. */
+  async query<T>(ownerId: string, sql: string, params: unknown[]): Promise<T[]> {
+    const reason = await this.routeOf(ownerId);
+    if (reason !== 'replica') return this.onPrimary(reason, sql, params);
+    try {
+      const rows = await this.replica.query<T>(sql, params);
+      this.metrics.databaseReads.inc({ target: 'replica', reason });
+      return rows;
+    } catch {
+      this.replica.failed();
+      return this.onPrimary('replica_error', sql, params);
+    }
+  }
+
+  private async routeOf(ownerId: string): Promise<ReadReason> {
+    const scope = this.scopes.getStore();
+    if (scope?.ownerId !== ownerId) return 'internal';
+    const replica = this.replica.state();
+    if (!replica.usable) return replica.why === 'lag' ? 'lagging' : 'unavailable';
+    scope.wroteLately ??= this.recentWrites.wroteLately(ownerId);
+    return (await scope.wroteLately) ? 'own_write' : 'replica';
+  }
+
+  private async onPrimary<T>(reason: ReadReason, sql: string, params: unknown[]): Promise<T[]> {
+    const rows = await this.primary.query<T>(sql, params);
+    // Without a replica every read is the primary's: nothing to count.
+    if (this.replica.configured) this.metrics.databaseReads.inc({ target: 'primary', reason });
+    return rows;
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database';
+import { ReadReplica } from './read-replica';
+
+/** SPEC §8: a user's reads within this long of its own write go to the primary. */
+export const OWN_WRITE_WINDOW_MS = 5_000;
+/**
+ * A process marks an owner's write in the shared table at most this often: a burst of sends is one
+ * upsert a second, not one each. Readers widen the window by as much, so a write left unmarked
+ * (the second send of a second) is still covered.
+ */
+const MARK_EVERY_MS = 1_000;
+const SHARED_WINDOW_MS = OWN_WRITE_WINDOW_MS + MARK_EVERY_MS;
+/** Past this many remembered owners the forgotten ones are swept (a scan of the map, rarely). */
+const SWEEP_PAST = 10_000;
+
+/**
+ * Who wrote lately, so that their reads see their writes whatever the replica's lag
+ * (docs/scaling.md#read-replicas). Another API process may serve the read that follows a write,
+ * so the marks are shared, in the primary's `recent_writes`; this process's own marks answer
+ * without a query. Nothing is marked or asked without a replica (DATABASE_READ_URL).
+ */
+@Injectable()
+export class RecentWrites {
+  /** Owner → when this process last marked (ms), in the table or not. */
+  private readonly marked = new Map<string, number>();
+  private readonly wrote = new Map<string, number>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly replica: ReadReplica,
+  ) {}
+
+  /** Before a write of `ownerId` (an API change, an SMTP submission): reads from now on see it. */
+  async note(ownerId: string, now = Date.now()): Promise<void> {
+    if (!this.replica.configured) return;
+    this.wrote.set(ownerId, now);
+    if (now - (this.marked.get(ownerId) ?? -Infinity) < MARK_EVERY_MS) return;
+    this.marked.set(ownerId, now);
+    if (this.marked.size > SWEEP_PAST) this.sweep(now);
+    await this.database.query(
+      `INSERT INTO recent_writes (owner_id, written_at) VALUES ($1, now())
+       ON CONFLICT (owner_id) DO UPDATE SET written_at = now()`,
+      [ownerId],
+    );
+  }
+
+  /** Whether `ownerId` wrote within the window, through this process or another. */
+  async wroteLately(ownerId: string, now = Date.now()): Promise<boolean> {
+    if (now - (this.wrote.get(ownerId) ?? -Infinity) < OWN_WRITE_WINDOW_MS) return true;
+    const rows: unknown[] = await this.database.query(
+      `SELECT 1 FROM recent_writes WHERE owner_id = $1 AND written_at > now() - make_interval(secs => $2)`,
+      [ownerId, SHARED_WINDOW_MS / 1000],
+    );
+    return rows.length > 0;
+  }
+
+  private sweep(now: number): void {
+    for (const [owner, at] of this.marked) if (now - at >= SHARED_WINDOW_MS) this.marked.delete(owner);
+    for (const [owner, at] of this.wrote) if (now - at >= OWN_WRITE_WINDOW_MS) this.wrote.delete(owner);
+  }
+}
