@@ -1,6 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
 import { from, mergeMap, Observable } from 'rxjs';
+import { ReadReplica } from './read-replica';
 import { Reads } from './reads';
 import { RecentWrites } from './recent-writes';
 
@@ -18,10 +19,12 @@ export class ReadScopeInterceptor implements NestInterceptor {
   constructor(
     private readonly reads: Reads,
     private readonly recentWrites: RecentWrites,
+    private readonly replica: ReadReplica,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
+    // Without a replica (or in a worker) every read is the primary's: nothing to tell, no cost per request.
+    if (!this.replica.configured || context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<Request & { user?: { id?: unknown } }>();
     const ownerId = request.user?.id;
     if (typeof ownerId !== 'string') return next.handle();
