@@ -46,7 +46,7 @@ let died: Error | undefined;
 let abandoned = false;
 
 /** Registers what stops a thing the run started; the stop returned runs it once and forgets it. */
-function own(stop: () => Promise<void>): () => Promise<void> {
+export function own(stop: () => Promise<void>): () => Promise<void> {
   let stopping: Promise<void> | undefined;
   const once = () => {
     const at = owned.indexOf(once);
