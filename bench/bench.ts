@@ -18,9 +18,10 @@
 //   direct, in one run, with the connections each process holds (the sizing table of
 //   docs/scaling.md); skipped without /usr/sbin/pgbouncer.
 // `--only list-modes` (list-modes.bench.ts, not in the full run) times the list in session mode,
-// transaction mode and through PgBouncer on the seeded database.
+// transaction mode and through PgBouncer on the seeded database; `--only pooler-many [--processes 6]`
+// (pooler-many.bench.ts, not in the full run) loads that many API processes behind one PgBouncer.
 // Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery`, `events`, `direct`,
-// `pooler` or `list-modes` runs one
+// `pooler`, `pooler-many` or `list-modes` runs one
 // section and only prints it; `--only console` rewrites only the console's section there). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,7 @@ import { directBench } from './direct.bench';
 import { benchListDatabase } from './list-database';
 import { listBench, statsBench } from './list.bench';
 import { listModesBench } from './list-modes.bench';
+import { poolerManyBench } from './pooler-many.bench';
 import { poolerBench, SIZING_HEADER, sizingRows } from './pooler.bench';
 import { markdownTable, RESULT_HEADER, ROOT, runBench } from './support';
 
@@ -45,6 +47,7 @@ const { values } = parseArgs({
     messages: { type: 'string', default: '5000' },
     'delivery-seconds': { type: 'string', default: '60' },
     only: { type: 'string' },
+    processes: { type: 'string', default: '6' },
   },
 });
 const RUNS = Number(values.runs);
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
         return { rows, after: modes && `${SIZING_TITLE}\n\n${markdownTable(SIZING_HEADER, sizingRows(modes))}\n` };
       },
       'list-modes': () => listModesBench({ runs: RUNS }),
+      'pooler-many': () => poolerManyBench({ ...LOAD, count: Number(values.processes) }),
     };
     if (!sections[values.only]) throw new Error(`--only takes ${[...Object.keys(sections), 'console'].join(', ')}`);
     const { rows, cpu, header, after } = await sections[values.only]();

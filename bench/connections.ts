@@ -46,11 +46,12 @@ export function connectionsTo(pid: number, port: number): number {
 /** The application_name of the bench's own clients, which the server's count leaves out. */
 export const BENCH_APPLICATION = 'mailroom-bench';
 
-/** The server's connections to database `name`, but the bench's own (BENCH_APPLICATION). */
+/** The server's client connections to database `name` (not autovacuum's), but the bench's own (BENCH_APPLICATION). */
 export async function serverConnections(monitor: Client, name: string): Promise<number> {
   const { rows } = await monitor.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = $1 AND application_name IS DISTINCT FROM $2 AND pid <> pg_backend_pid()`,
+      WHERE datname = $1 AND backend_type = 'client backend'
+        AND application_name IS DISTINCT FROM $2 AND pid <> pg_backend_pid()`,
     [name, BENCH_APPLICATION],
   );
   return rows[0].n;

@@ -26,7 +26,7 @@ import {
 
 /** PgBouncer's own default: the server connections all clients of one database and user share. */
 export const POOLER_SERVER_CONNECTIONS = 20;
-const LIST_PAGES = [1, 2, 3, 4, 5].map((page) => `/user/messages?take=20&page=${page}`);
+export const LIST_PAGES = [1, 2, 3, 4, 5].map((page) => `/user/messages?take=20&page=${page}`);
 /** How long the processes stand idle, once ready, before their connections at rest are counted. */
 const REST_MS = 3000;
 
@@ -67,7 +67,7 @@ async function readyAt(port: number): Promise<void> {
   }
 }
 
-const failuresOf = (result: autocannon.Result) => result.non2xx + result.errors + result.timeouts;
+export const failuresOf = (result: autocannon.Result) => result.non2xx + result.errors + result.timeouts;
 
 /**
  * One mode: an API and a worker on `appUrl` (the database directly, or through the pooler), their
@@ -173,18 +173,21 @@ export async function poolerBench({ seconds }: { seconds: number }): Promise<Poo
   }
   const sink = await SinkProcess.start();
   const database = await benchDatabase();
-  const bouncer = new PgBouncer(database.url, POOLER_SERVER_CONNECTIONS);
+  // Its maintenance database: the pooler's start-up check leaves an idle server connection to
+  // the database it names, which would count as one of the direct processes'.
+  const serverUrl = new URL(database.url);
+  serverUrl.pathname = '/postgres';
+  const bouncer = new PgBouncer(serverUrl.toString(), POOLER_SERVER_CONNECTIONS);
   const stopBouncer = own(() => bouncer.stop());
   try {
     await bouncer.start();
-    const server = new URL(database.url);
     const pooledUrl = await database.another();
     const modes = {
       direct: await measureMode({
         appUrl: database.url,
         poolMode: 'session',
         directUrl: database.url,
-        connectPort: Number(server.port || 5432),
+        connectPort: Number(serverUrl.port || 5432),
         sink,
         seconds,
       }),
