@@ -16,9 +16,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { benchDatabase, ROOT, runBench } from './support';
+import { benchDatabase, dropDatabases, ROOT, runBench } from './support';
 
 const VARIANTS = [
   { name: '1 recipient', recipients: ['ada@example.com'] },
@@ -260,17 +259,6 @@ async function main(): Promise<void> {
     if (process.env.DATABASE_URL) await dropDatabases(urls);
     await database.close();
   }
-}
-
-/** The run's databases, on DATABASE_URL's server: nobody else's to keep. */
-async function dropDatabases(urls: string[]): Promise<void> {
-  const admin = new URL(urls[0]);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  for (const url of urls)
-    await client.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
-  await client.end();
 }
 
 if (require.main === module) runBench(main);

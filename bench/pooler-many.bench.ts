@@ -7,7 +7,15 @@ import { SEND_CONNECTIONS } from './acceptance.bench';
 import { BENCH_APPLICATION, peakConnections } from './connections';
 import { failuresOf, LIST_PAGES, POOLER_SERVER_CONNECTIONS, PoolerResult } from './pooler.bench';
 import { SEND_BODY } from './raw-send';
-import { BENCH_JWT_SECRET, benchBearer, benchDatabase, MailroomProcess, own, startMailroomProcess } from './support';
+import {
+  BENCH_JWT_SECRET,
+  benchBearer,
+  benchDatabase,
+  dropDatabases,
+  MailroomProcess,
+  own,
+  startMailroomProcess,
+} from './support';
 
 /**
  * `--only pooler-many`: `count` API processes behind one PgBouncer (transaction mode, the default
@@ -112,6 +120,8 @@ export async function poolerManyBench({ seconds, count }: { seconds: number; cou
     for (const api of apis.reverse()) await api.stop();
     await monitor.end();
     await stopBouncer();
+    // On DATABASE_URL's server the run's database is its own: nothing there to keep.
+    if (process.env.DATABASE_URL) await dropDatabases([database.url]);
     await database.close();
   }
 }

@@ -22,6 +22,7 @@ import {
   own,
   SinkProcess,
   startMailroomProcess,
+  dropDatabases,
 } from './support';
 
 /** PgBouncer's own default: the server connections all clients of one database and user share. */
@@ -179,9 +180,10 @@ export async function poolerBench({ seconds }: { seconds: number }): Promise<Poo
   serverUrl.pathname = '/postgres';
   const bouncer = new PgBouncer(serverUrl.toString(), POOLER_SERVER_CONNECTIONS);
   const stopBouncer = own(() => bouncer.stop());
+  let pooledUrl: string | undefined;
   try {
     await bouncer.start();
-    const pooledUrl = await database.another();
+    pooledUrl = await database.another();
     const modes = {
       direct: await measureMode({
         appUrl: database.url,
@@ -258,6 +260,8 @@ export async function poolerBench({ seconds }: { seconds: number }): Promise<Poo
   } finally {
     await stopBouncer();
     await sink.stop();
+    // On DATABASE_URL's server the run's databases are its own: nothing there to keep.
+    if (process.env.DATABASE_URL) await dropDatabases([database.url, ...(pooledUrl ? [pooledUrl] : [])]);
     await database.close();
   }
 }
