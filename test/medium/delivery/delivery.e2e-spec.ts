@@ -270,7 +270,8 @@ describe('shutdown and settings', () => {
     } finally {
       await dropDatabase(databaseUrl);
     }
-  });
+    // Ten apps started and closed: seconds each on a busy machine.
+  }, 180_000);
 
   it('treats a transport that fails in a way of its own as a temporary failure: retried, then failed', async () => {
     const t = await bootTestApp({ ROLE: 'all', DELIVERY_RETRY_DELAYS: '0' }, { isolatedDatabase: true });

@@ -115,7 +115,8 @@ describe('PostgresSiteLimits across worker processes', () => {
         most = Math.max(most, ++held);
         // Counted in the database at the moment of the grant, the other worker's leases with this one's.
         liveAtGrant.push(await liveLeases(shared));
-        await sleep(5 + Math.random() * 10); // the connection's work
+        // The connection's work: long beside a count query on a busy machine, so that the count sees every lease held.
+        await sleep(50 + Math.random() * 50);
         held--;
         await lease!.release();
       }
