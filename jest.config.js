@@ -49,6 +49,15 @@ module.exports = {
     // The console (its pages in Chromium, its typed client, its preview) and the unsubscribe page.
     databaseProject('browser'),
     {
+      // The TypeScript SDK's own checks, without a server: packages/sdk/test (its suites against
+      // the real app are in test/medium/sdk).
+      displayName: 'sdk',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/packages/sdk/test/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': swc },
+    },
+    {
       // The console's pages rendered in jsdom, the API stubbed at fetch (console/src/testing).
       displayName: 'console',
       testEnvironment: '<rootDir>/console/src/testing/jsdom-environment.cjs',
