@@ -21,6 +21,9 @@ const swc = [
   },
 ];
 
+/** packages/sdk writes its relative imports as Node's ES modules need them (`./client.js`); jest finds the .ts. */
+const sdkImports = { '^(\\.{1,2}/.*)\\.js$': '$1' };
+
 /** The projects of test/<name>/ boot the real app too, on one migrated database per run (global-setup.ts). */
 const databaseProject = (name) => ({
   displayName: name,
@@ -28,6 +31,7 @@ const databaseProject = (name) => ({
   rootDir: '.',
   testMatch: [`<rootDir>/test/${name}/**/*.e2e-spec.ts`],
   transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: sdkImports,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 });
@@ -56,6 +60,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/packages/sdk/test/**/*.spec.ts'],
       transform: { '^.+\\.ts$': swc },
+      moduleNameMapper: sdkImports,
     },
     {
       // The console's pages rendered in jsdom, the API stubbed at fetch (console/src/testing).
