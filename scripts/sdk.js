@@ -6,8 +6,10 @@
 // document is not the one the server's sources now serve, or the types are not the ones it makes.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { gzipSync } = require('node:zlib');
 
 const ROOT = join(__dirname, '..');
 const SDK = join(ROOT, 'packages', 'sdk');
@@ -56,7 +58,40 @@ function types() {
   generateTypes(DOCUMENT, process.argv[3]);
 }
 
-const COMMANDS = { generate, build, types };
+/**
+ * The gzip size of what a user's bundler ships, minified with the one runtime dependency
+ * (openapi-fetch): for the whole client, and for `verifyWebhook` alone (tree-shaking). Rolldown is
+ * Vite's bundler, already installed for the console. After `build`.
+ */
+async function size() {
+  const { build: bundle } = await import('rolldown');
+  const dir = mkdtempSync(join(tmpdir(), 'mailroom-sdk-size-'));
+  const entries = {
+    'the whole client': "export * from '@mailroom/sdk';",
+    'new Mailroom(…) only': "export { Mailroom } from '@mailroom/sdk';",
+    'verifyWebhook only': "export { verifyWebhook } from '@mailroom/sdk';",
+  };
+  try {
+    for (const [name, source] of Object.entries(entries)) {
+      const input = join(dir, 'entry.mjs');
+      writeFileSync(input, source);
+      const result = await bundle({
+        input,
+        resolve: { alias: { '@mailroom/sdk': join(SDK, 'dist', 'esm', 'index.js') } },
+        output: { format: 'esm', minify: true },
+        write: false,
+        logLevel: 'silent',
+      });
+      const code = result.output.map((chunk) => chunk.code ?? '').join('');
+      const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+      process.stdout.write(`${name}: ${kb(code.length)} minified, ${kb(gzipSync(code).length)} gzip\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const COMMANDS = { generate, build, types, size };
 
 if (require.main === module) {
   const command = COMMANDS[process.argv[2]];
@@ -64,5 +99,8 @@ if (require.main === module) {
     process.stderr.write(`usage: node scripts/sdk.js ${Object.keys(COMMANDS).join('|')}\n`);
     process.exit(2);
   }
-  command();
+  Promise.resolve(command()).catch((error) => {
+    process.stderr.write(`${error.stack}\n`);
+    process.exit(1);
+  });
 }
