@@ -1,12 +1,36 @@
 // The built package as a user installs it (packages/sdk/package.json's `exports`): required from
 // CommonJS and imported as an ES module by Node, with the types TypeScript finds through each
-// condition. Builds the package first (`node scripts/sdk.js build`).
+// condition, and run on each runtime it promises (Node 20+, Bun, Deno): the same script
+// (runtimes/check.mjs) under each found on PATH, a missing one skipped, saying so. Builds the
+// package first (`node scripts/sdk.js build`), in this one file so that no other removes it meanwhile.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noticeSkip } from '../../../test/support/skip-notice';
 
 const ROOT = join(__dirname, '..', '..', '..');
+
+function onPath(name: string): string | undefined {
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+const RUNTIMES: [string, string | undefined, string[]][] = [
+  ['node', process.execPath, []],
+  ['bun', onPath('bun'), []],
+  // Deno reads node_modules when told to, and needs leave to listen, connect and read.
+  ['deno', onPath('deno'), ['run', '--allow-net', '--allow-read', '--allow-env', '--node-modules-dir=manual']],
+];
+
+/** What runtimes/check.mjs prints when the client and verifyWebhook work. */
+const CHECKED = {
+  requests: 3,
+  query: '/user/messages?statuses=sent,failed',
+  missing: '404 r2',
+  event: 'endpoint.test',
+  refused: 'WebhookVerificationError',
+};
 
 /** Signs with standardwebhooks and verifies with the package, printing what it got. */
 const roundTrip = (load: string) => `${load}
@@ -29,6 +53,7 @@ describe('the built package', () => {
     symlinkSync(join(ROOT, 'packages', 'sdk'), join(dir, 'node_modules', '@mailroom', 'sdk'));
     for (const name of ['openapi-fetch', 'openapi-typescript-helpers', 'standardwebhooks'])
       symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
+    copyFileSync(join(__dirname, 'runtimes', 'check.mjs'), join(dir, 'check.mjs'));
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -75,4 +100,18 @@ describe('the built package', () => {
     },
     60_000,
   );
+
+  for (const [name, binary, args] of RUNTIMES) {
+    if (!binary) noticeSkip(`sdk package: ${name} is not on PATH; the SDK was not run on it`);
+    (binary ? it : it.skip)(
+      `sends, retries, throws and verifies on ${name}`,
+      () => {
+        const check = spawnSync(binary!, [...args, 'check.mjs'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        expect(check.stderr).toBe('');
+        expect(check.status).toBe(0);
+        expect(JSON.parse(check.stdout)).toEqual(CHECKED);
+      },
+      90_000,
+    );
+  }
 });
