@@ -13,8 +13,15 @@
 // - events (events.bench.ts): sends and delivery with 0 and with 1 subscribed webhook endpoint, and the
 //   fan-out rate of account events to 3 endpoints (docs/delivery-and-deliverability.md#webhooks);
 // - direct (direct.bench.ts): SMTP_URL=direct to three loopback sites against raw nodemailer pools
-//   with the same per-site connection limits.
-// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery`, `events` or `direct` runs one
+//   with the same per-site connection limits;
+// - the pooler (pooler.bench.ts): sends and lists through PgBouncer in transaction mode against
+//   direct, in one run, with the connections each process holds (the sizing table of
+//   docs/scaling.md); skipped without /usr/sbin/pgbouncer.
+// `--only list-modes` (list-modes.bench.ts, not in the full run) times the list in session mode,
+// transaction mode and through PgBouncer on the seeded database; `--only pooler-many [--processes 6]`
+// (pooler-many.bench.ts, not in the full run) loads that many API processes behind one PgBouncer.
+// Writes the tables to bench/results.md (`--only list`, `stats`, `send`, `batch`, `uploads`, `delivery`, `events`, `direct`,
+// `pooler`, `pooler-many` or `list-modes` runs one
 // section and only prints it; `--only console` rewrites only the console's section there). Uses DATABASE_URL's server when set, else embedded ones.
 import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +35,9 @@ import { eventsBench } from './events.bench';
 import { directBench } from './direct.bench';
 import { benchListDatabase } from './list-database';
 import { listBench, statsBench } from './list.bench';
+import { listModesBench } from './list-modes.bench';
+import { poolerManyBench } from './pooler-many.bench';
+import { poolerBench, SIZING_HEADER, sizingRows } from './pooler.bench';
 import { markdownTable, RESULT_HEADER, ROOT, runBench } from './support';
 
 const { values } = parseArgs({
@@ -37,6 +47,7 @@ const { values } = parseArgs({
     messages: { type: 'string', default: '5000' },
     'delivery-seconds': { type: 'string', default: '60' },
     only: { type: 'string' },
+    processes: { type: 'string', default: '6' },
   },
 });
 const RUNS = Number(values.runs);
@@ -53,6 +64,8 @@ const CPU_TITLE =
 
 const RESULTS = join(ROOT, 'bench/results.md');
 const CONSOLE_TITLE = '## Console (docs/architecture.md#the-console)';
+const SIZING_TITLE =
+  'Database connections each process held (its own TCP connections to the server, or to the pooler) and the server held for the database, at the default DATABASE_POOL_SIZE and PgBouncer default_pool_size (docs/scaling.md#sizing):';
 
 /** The console's section of bench/results.md, on the seeded list database. */
 async function consoleSection(): Promise<string> {
@@ -80,7 +93,10 @@ async function main(): Promise<void> {
     return;
   }
   if (values.only) {
-    const sections: Record<string, () => Promise<{ rows: string[][]; cpu?: string[][] }>> = {
+    const sections: Record<
+      string,
+      () => Promise<{ rows: string[][]; cpu?: string[][]; header?: string[]; after?: string }>
+    > = {
       list: () => listBench({ runs: RUNS }),
       stats: () => statsBench({ runs: RUNS }),
       send: () => sendBench(LOAD),
@@ -89,11 +105,17 @@ async function main(): Promise<void> {
       delivery: () => deliveryBench(DELIVERY),
       events: () => eventsBench({ messages: EVENT_MESSAGES }),
       direct: () => directBench({ messages: DIRECT_MESSAGES }),
+      pooler: async () => {
+        const { rows, modes } = await poolerBench(LOAD);
+        return { rows, after: modes && `${SIZING_TITLE}\n\n${markdownTable(SIZING_HEADER, sizingRows(modes))}\n` };
+      },
+      'list-modes': () => listModesBench({ runs: RUNS }),
+      'pooler-many': () => poolerManyBench({ ...LOAD, count: Number(values.processes) }),
     };
     if (!sections[values.only]) throw new Error(`--only takes ${[...Object.keys(sections), 'console'].join(', ')}`);
-    const { rows, cpu } = await sections[values.only]();
+    const { rows, cpu, header, after } = await sections[values.only]();
     console.log(
-      `\n${tableOf(rows)}\n${cpu ? `\n${CPU_TITLE}\n\n${markdownTable(CPU_HEADER, cpu)}\n` : ''}\n(one section: bench/results.md left as it was)`,
+      `\n${markdownTable(header ?? RESULT_HEADER, rows)}\n${cpu ? `\n${CPU_TITLE}\n\n${markdownTable(CPU_HEADER, cpu)}\n` : ''}${after ? `\n${after}` : ''}\n(one section: bench/results.md left as it was)`,
     );
     return;
   }
@@ -104,6 +126,7 @@ async function main(): Promise<void> {
   const delivery = await deliveryBench(DELIVERY);
   const events = await eventsBench({ messages: EVENT_MESSAGES });
   const direct = await directBench({ messages: DIRECT_MESSAGES });
+  const pooler = await poolerBench(LOAD);
   const memory = [
     [
       'RSS after the list benchmark',
@@ -122,18 +145,20 @@ async function main(): Promise<void> {
     ...delivery.rows,
     ...direct.rows,
     ...events.rows,
+    ...pooler.rows,
     ...memory,
   ]);
   const cpu = markdownTable(CPU_HEADER, [...delivery.cpu, ...direct.cpu]);
+  const sizing = pooler.modes ? `\n\n${SIZING_TITLE}\n\n${markdownTable(SIZING_HEADER, sizingRows(pooler.modes))}` : '';
   const report =
     `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, ` +
     `${RUNS} timed runs per list case, medians). List baseline: the naive SQL pair through pg; send baseline: the same inserts ` +
     `through pg with ${SEND_CONNECTIONS} connections; batch baseline: the same rows loaded with COPY through pg from ${BATCH_CLIENTS} clients, ` +
     `one transaction per ${BATCH_SIZE} messages; delivery baseline: raw nodemailer sending the same messages to the same sink ` +
-    `(end to end: ${DELIVERY.seconds} s of load). Query plans: bench/out/plans.\n\n${table}\n\n${CPU_TITLE}\n\n${cpu}\n`;
+    `(end to end: ${DELIVERY.seconds} s of load); pooler baseline: the same loads on PostgreSQL directly. Query plans: bench/out/plans.\n\n${table}\n\n${CPU_TITLE}\n\n${cpu}${sizing}\n`;
   const consoleResults = await consoleSection();
   writeFileSync(RESULTS, `${report}\n${consoleResults}`);
-  console.log(`\n${table}\n\n${cpu}\n\n${consoleResults}\nwritten to bench/results.md`);
+  console.log(`\n${table}\n\n${cpu}${sizing}\n\n${consoleResults}\nwritten to bench/results.md`);
 }
 
 runBench(main);

@@ -1,10 +1,14 @@
-// node -r ts-node/register/transpile-only bench/lifecycle-statements.ts [--compare ../other-checkout]
+// node -r ts-node/register/transpile-only bench/lifecycle-statements.ts [--compare ../other-checkout | --unnamed]
 //   [--messages 1000] [--batch 50] [--rounds 5] [--explain]
 // The database's side of the delivery path, alone: the claim and the finish statements of
 // MessageLifecycle, timed a batch at a time (the size the recorder groups under load) on messages
 // accepted through MessageLifecycle.accept, with one recipient each and with three. With
 // --compare, another checkout's lifecycle (its own migrations, in a database of its own) runs too,
-// alternating with this one round by round, so that a busy machine slows both alike. Reports the
+// alternating with this one round by round, so that a busy machine slows both alike. With
+// --unnamed, this checkout runs twice the same way, once as in session mode (named prepared
+// statements) and once as in DATABASE_POOL_MODE=transaction (the same statements unnamed, parsed
+// and planned on every run), both on direct connections: what the mode costs the statements
+// alone, without a pooler's hop. Reports the
 // medians over rounds of wall time and of the backend's CPU time (read from /proc, so only on a
 // server on this machine) per message; --explain prints EXPLAIN (ANALYZE, BUFFERS) of one batch.
 // On DATABASE_URL's server when set (its databases are dropped at the end), else an embedded one.
@@ -12,9 +16,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { benchDatabase, ROOT, runBench } from './support';
+import { benchDatabase, dropDatabases, ROOT, runBench } from './support';
 
 const VARIANTS = [
   { name: '1 recipient', recipients: ['ada@example.com'] },
@@ -43,7 +46,12 @@ interface Checkout {
   storeMessages(db: DataSource, userId: string, fields: { recipients: string[] }[]): Promise<{ id: string }[]>;
 }
 
-async function openCheckout(root: string, label: string, url: string): Promise<Checkout> {
+async function openCheckout(
+  root: string,
+  label: string,
+  url: string,
+  poolMode: 'session' | 'transaction' = 'session',
+): Promise<Checkout> {
   // Modules as the checkout resolves them, its dependencies from its own node_modules.
   const load = (path: string) => createRequire(join(root, 'package.json'))(path) as Record<string, unknown>;
   const { DataSource } = load('typeorm') as unknown as typeof import('typeorm');
@@ -55,6 +63,12 @@ async function openCheckout(root: string, label: string, url: string): Promise<C
     './src/messages/lifecycle/message-lifecycle.repository',
   ) as unknown as typeof import('../src/messages/lifecycle/message-lifecycle.repository');
   const dataSource = new DataSource(dataSourceOptions(url, ENTITIES));
+  // What the app does with DATABASE_POOL_MODE; a checkout from before the setting knows no mode.
+  if (poolMode !== 'session')
+    (load('./src/platform/database/pool-mode') as typeof import('../src/platform/database/pool-mode')).setPoolMode(
+      dataSource,
+      poolMode,
+    );
   await dataSource.initialize();
   await runMigrationsExclusively(dataSource);
   // One connection for every timed statement, so that its backend's CPU time is the statements'.
@@ -187,6 +201,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       compare: { type: 'string' },
+      unnamed: { type: 'boolean', default: false },
       messages: { type: 'string', default: '1000' },
       batch: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '5' },
@@ -198,11 +213,17 @@ async function main(): Promise<void> {
   const urls: string[] = [];
   const checkouts: Checkout[] = [];
   try {
-    const roots = [...(values.compare ? [['base', resolve(values.compare)]] : []), ['this', ROOT]];
-    for (const [label, root] of roots) {
+    type Root = [label: string, root: string, poolMode: 'session' | 'transaction'];
+    const roots: Root[] = values.unnamed
+      ? [
+          ['named', ROOT, 'session'],
+          ['unnamed', ROOT, 'transaction'],
+        ]
+      : [...(values.compare ? [['base', resolve(values.compare), 'session'] as Root] : []), ['this', ROOT, 'session']];
+    for (const [label, root, poolMode] of roots) {
       const url = urls.length === 0 ? database.url : await database.another();
       urls.push(url);
-      checkouts.push(await openCheckout(root, label, url));
+      checkouts.push(await openCheckout(root, label, url, poolMode));
     }
     if (values.explain) {
       for (const checkout of checkouts) for (const v of VARIANTS) await explain(checkout, v.recipients, count, batch);
@@ -238,17 +259,6 @@ async function main(): Promise<void> {
     if (process.env.DATABASE_URL) await dropDatabases(urls);
     await database.close();
   }
-}
-
-/** The run's databases, on DATABASE_URL's server: nobody else's to keep. */
-async function dropDatabases(urls: string[]): Promise<void> {
-  const admin = new URL(urls[0]);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  for (const url of urls)
-    await client.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
-  await client.end();
 }
 
 if (require.main === module) runBench(main);

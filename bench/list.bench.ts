@@ -30,18 +30,18 @@ const PLANS = join(ROOT, 'bench/out/plans');
 // Unmeasured runs of each list case, both sides, before its timed ones: they warm caches and
 // connections, and let V8 compile the endpoint's path (with 3, the first cases measured a
 // process still warming up: the first page at 3.9-5.5 ms, the same page 1.5 ms at the end).
-const WARM_UP_RUNS = 30;
+export const WARM_UP_RUNS = 30;
 
 // 'info': a selective filter whose naive pair takes a millisecond or two, less than an HTTP
 // round trip to any endpoint here (GET /health alone takes about 1.3 ms): shown, not judged.
 type Target = 'half' | 'plus5' | 'info';
-interface ListCase {
+export interface ListCase {
   name: string;
   query: Record<string, string>;
   target: Target;
 }
 
-const LIST_CASES: ListCase[] = [
+export const LIST_CASES: ListCase[] = [
   { name: 'first page, no filter', query: {}, target: 'half' },
   { name: 'page 5,000 (take 100)', query: { page: '5000', take: '100' }, target: 'half' },
   { name: 'statuses=failed (5%)', query: { statuses: 'failed' }, target: 'half' },
@@ -110,7 +110,7 @@ async function timeNaive(client: Client, query: Record<string, string>): Promise
 // client's cost, not the endpoint's.
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function timeEndpoint(
+export function timeEndpoint(
   port: number,
   authorization: string,
   query: Record<string, string>,
@@ -174,7 +174,7 @@ async function savePlans(url: string, client: Client): Promise<void> {
  * Runs `measure` against an API process on the seeded list database (seeding it first when it is
  * missing), with a token of the million-message user; the process's RSS afterwards.
  */
-async function onListDatabase<T>(
+export async function onListDatabase<T>(
   measure: (port: number, authorization: string, client: Client, url: string) => Promise<T>,
 ): Promise<T & { rssAfter: number }> {
   const database = await benchListDatabase();

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sign } from 'jsonwebtoken';
+import { Client } from 'pg';
 import { createInterface, Interface } from 'node:readline';
 import { createDatabaseIfMissing, EmbeddedPostgres } from '../src/platform/database/embedded-postgres';
 
@@ -46,7 +47,7 @@ let died: Error | undefined;
 let abandoned = false;
 
 /** Registers what stops a thing the run started; the stop returned runs it once and forgets it. */
-function own(stop: () => Promise<void>): () => Promise<void> {
+export function own(stop: () => Promise<void>): () => Promise<void> {
   let stopping: Promise<void> | undefined;
   const once = () => {
     const at = owned.indexOf(once);
@@ -346,4 +347,15 @@ async function gone(pid: number): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The run's databases, on DATABASE_URL's server: nobody else's to keep. */
+export async function dropDatabases(urls: string[]): Promise<void> {
+  const admin = new URL(urls[0]);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  for (const url of urls)
+    await client.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+  await client.end();
 }

@@ -101,21 +101,20 @@ export class InboundRepository {
 
   /** One mail with its header fields, text and HTML. */
   async get(userId: string, id: string): Promise<InboundMailEntity | undefined> {
-    const rows = await this.reads.query<InboundMailEntity>(
+    return this.reads.findOne<InboundMailEntity>(
       userId,
       `SELECT ${LISTED}, m.headers, m.text, m.html FROM inbound_mails m WHERE m.user_id = $1 AND m.id = $2`,
       [userId, id],
     );
-    return rows[0];
   }
 
   async raw(userId: string, id: string): Promise<Buffer | undefined> {
-    const rows = await this.reads.query<{ raw: Buffer }>(
+    const row = await this.reads.findOne<{ raw: Buffer }>(
       userId,
       `SELECT raw FROM inbound_mails WHERE user_id = $1 AND id = $2`,
       [userId, id],
     );
-    return rows[0]?.raw;
+    return row?.raw;
   }
 
   /** The attachments of several of the user's mails, each mail's in order. */
@@ -138,23 +137,12 @@ export class InboundRepository {
     inboundId: string,
     position: number,
   ): Promise<(InboundAttachmentInfo & { content: Buffer }) | undefined> {
-    const rows: { file_name: string; content_type: string; size: number; content: Buffer }[] = await this.reads.query(
+    return this.reads.findOne<InboundAttachmentInfo & { content: Buffer }>(
       userId,
-      `SELECT a.file_name, a.content_type, a.size, a.content FROM inbound_attachments a
+      `SELECT ${ATTACHMENT_INFO}, a.content FROM inbound_attachments a
        JOIN inbound_mails m ON m.id = a.inbound_id
        WHERE m.user_id = $1 AND a.inbound_id = $2 AND a.position = $3`,
       [userId, inboundId, position],
-    );
-    const row = rows[0];
-    return (
-      row && {
-        inboundId,
-        position,
-        fileName: row.file_name,
-        contentType: row.content_type,
-        size: row.size,
-        content: row.content,
-      }
     );
   }
 

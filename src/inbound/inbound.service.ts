@@ -25,7 +25,10 @@ export class InboundService {
       this.inbound.count(userId, filter),
       this.inbound.list(userId, filter, skip, query.take),
     ]);
-    const attachments = await this.inbound.attachmentsOf(userId, rows.map((row) => row.id));
+    const attachments = await this.inbound.attachmentsOf(
+      userId,
+      rows.map((row) => row.id),
+    );
     return {
       inbound: rows.map((row) => listItem(row, attachments.get(row.id)!)),
       ...pageEnvelope(query, total),

@@ -49,13 +49,12 @@ export class MessageContentRepository {
   ) {}
 
   async content(userId: string, id: string): Promise<StoredContent | undefined> {
-    const rows = await this.reads.query<StoredContent>(
+    return this.reads.findOne<StoredContent>(
       userId,
       `SELECT m.id, ${CONTENT_COLUMNS}, EXISTS (SELECT 1 FROM message_mime mm WHERE mm.message_id = m.id) AS submitted
        FROM messages m WHERE m.user_id = $1 AND m.id = $2`,
       [userId, id],
     );
-    return rows[0];
   }
 
   /**
@@ -124,13 +123,12 @@ export class MessageContentRepository {
 
   /** The attachment at `position`, with an inline one's bytes. */
   async part(userId: string, id: string, position: number): Promise<StoredPart | undefined> {
-    const rows = await this.reads.query<StoredPart>(
+    return this.reads.findOne<StoredPart>(
       userId,
       `SELECT ${PART_COLUMNS}, ma.content
        FROM message_attachments ma JOIN messages m ON m.id = ma.message_id
        WHERE m.user_id = $1 AND ma.message_id = $2 AND ma.position = $3::int`,
       [userId, id, position],
     );
-    return rows[0];
   }
 }

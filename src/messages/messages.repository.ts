@@ -65,12 +65,11 @@ export class MessagesRepository {
   constructor(private readonly reads: Reads) {}
 
   async getById(userId: string, id: string): Promise<MessageRow | undefined> {
-    const rows: MessageRow[] = await this.reads.query(
+    return this.reads.findOne<MessageRow>(
       userId,
       `SELECT ${SELECTED_COLUMNS} FROM messages m WHERE m.user_id = $1 AND m.id = $2`,
       [userId, id],
     );
-    return rows[0];
   }
 
   async count(userId: string, filter: MessageFilter): Promise<number> {

@@ -134,6 +134,12 @@ describeWithReplica('reads from a streaming replica', () => {
     },
     TIMEOUT,
   );
+
+  it('refuses to start with DATABASE_URL naming the standby, saying where it belongs', async () => {
+    await expect(bootTestApp({ DATABASE_URL: pair.replicaUrl })).rejects.toThrow(
+      'DATABASE_URL names a standby (the server is in recovery): point it at the primary, and a streaming replica at DATABASE_READ_URL.',
+    );
+  });
 });
 
 const http = (t: TestApp) => t.http;

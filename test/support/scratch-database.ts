@@ -8,11 +8,13 @@ import { ENTITIES } from '../../src/entities';
 /**
  * A database of the calling suite's own on the test server, created before its tests and dropped
  * after them, for a migration test: `migratedTo(list)` opens it with only those migrations known,
- * so a suite can stop just before the migration it tests, write rows, then run the rest.
+ * so a suite can stop just before the migration it tests, write rows, then run the rest. When
+ * TEST_DATABASE_ADMIN_URL is set (DATABASE_URL names a pooler), on that server directly: these
+ * suites test migrations, not the pooler (global-setup.ts).
  */
 export function scratchDatabase(label: string) {
   const name = `mailroom_${label}_${randomBytes(4).toString('hex')}`;
-  const maintenanceUrl = new URL(process.env.TEST_DATABASE_URL!);
+  const maintenanceUrl = new URL(process.env.TEST_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_URL!);
   maintenanceUrl.pathname = '/postgres';
   const url = new URL(maintenanceUrl);
   url.pathname = `/${name}`;

@@ -1,12 +1,15 @@
 import { AddressInfo, createConnection, createServer, Server, Socket } from 'node:net';
+import { Transform } from 'node:stream';
 
 /**
  * A TCP proxy in front of a real server, for failures PostgreSQL itself never produces: a
- * connection cut without a goodbye (a network drop) or a host that accepts and never answers.
+ * connection cut without a goodbye (a network drop), a host that accepts and never answers, or
+ * one that stops answering on connections already open.
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private blackHole = false;
+  private frozen = false;
   private constructor(private readonly server: Server) {}
 
   static async listen(target: { host: string; port: number }): Promise<TcpProxy> {
@@ -31,6 +34,11 @@ export class TcpProxy {
     this.blackHole = value;
   }
 
+  /** From now on, nothing passes either way on any connection, open or new, until unfrozen: a host gone silent. */
+  freeze(value = true): void {
+    this.frozen = value;
+  }
+
   async close(): Promise<void> {
     this.cutAll();
     await new Promise((resolve) => this.server.close(resolve));
@@ -40,9 +48,16 @@ export class TcpProxy {
     this.track(client);
     if (this.blackHole) return;
     const upstream = this.track(createConnection(target));
-    client.pipe(upstream).pipe(client);
+    client.pipe(this.gate()).pipe(upstream).pipe(this.gate()).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
+  }
+
+  /** Passes bytes on, or drops them while frozen. */
+  private gate(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, done) => done(null, this.frozen ? undefined : chunk),
+    });
   }
 
   private track(socket: Socket): Socket {

@@ -42,6 +42,8 @@ export async function bootTestApp(
     DATABASE_URL: databaseUrl,
     JWT_SECRET: TEST_JWT_SECRET,
     DATA_DIR: dataDir,
+    // Set with DATABASE_URL naming a transaction pooler (global-setup.ts: TEST_DATABASE_ADMIN_URL).
+    ...(process.env.DATABASE_POOL_MODE && { DATABASE_POOL_MODE: process.env.DATABASE_POOL_MODE }),
     ...env,
   });
   const app = await createApp(config);

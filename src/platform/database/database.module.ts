@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig, type DatabasePoolMode } from '../config/app-config';
+import { AppConfig, ConfigurationError, type DatabasePoolMode } from '../config/app-config';
 import { dataSourceOptions, Entities, runMigrationsExclusively } from './data-source-options';
 import { Database } from './database';
 import type { MigrationContext } from './migration-context';
@@ -43,11 +43,16 @@ export class DatabaseModule {
           useFactory: async (config: AppConfig, embedded: EmbeddedPostgres) => {
             migrationContext.dataEncryptionKey = () => config.deliverability.encryptionKey;
             poolMode = config.databasePoolMode;
-            return dataSourceOptions(config.databaseUrl ?? (await embedded.start()), entities, config.databasePoolSize);
+            return {
+              ...dataSourceOptions(config.databaseUrl ?? (await embedded.start()), entities, config.databasePoolSize),
+              // A server that is down may come up within the retries; a wrong one will not.
+              toRetry: (error: unknown) => !(error instanceof ConfigurationError),
+            };
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
             setPoolMode(dataSource, poolMode);
+            await refuseStandby(dataSource);
             await runMigrationsExclusively(dataSource, migrationContext);
             return dataSource;
           },
@@ -64,4 +69,17 @@ export class DatabaseModule {
       exports: [Database, PreparedStatements, ReadReplica, Reads, RecentWrites],
     };
   }
+}
+
+/**
+ * DATABASE_URL pointed at a standby failed at the first statement that writes (a migration, the
+ * queue's index) with "cannot execute … in a read-only transaction": said plainly instead.
+ */
+async function refuseStandby(dataSource: DataSource): Promise<void> {
+  const [{ standby }]: { standby: boolean }[] = await dataSource.query(`SELECT pg_is_in_recovery() AS standby`);
+  if (!standby) return;
+  await dataSource.destroy();
+  throw new ConfigurationError(
+    'DATABASE_URL names a standby (the server is in recovery): point it at the primary, and a streaming replica at DATABASE_READ_URL.',
+  );
 }

@@ -45,12 +45,13 @@ export class SubmitMessageUseCase {
     }
     // Like the REST guard, which counts a request before its body is stored.
     await this.budget.spendOne(userId);
-    // As an API change does (ReadScopeInterceptor): the user's next list, over the API, shows it.
-    await this.recentWrites.note(userId);
     const { message } = await this.intake.accept(userId, {
       ...request,
       mime: { raw: await mime.read(), attachmentBytes },
     });
+    // As an API change is (ReadScopeInterceptor): the user's next list over the API shows it. A
+    // failed mark fails no message: only a lagging replica's reads through another process could miss it.
+    await this.recentWrites.note(userId).catch(() => undefined);
     return message;
   }
 

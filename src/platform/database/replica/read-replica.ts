@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Pool, type QueryConfig } from 'pg';
+import { DatabaseError, Pool, type QueryConfig } from 'pg';
 import { Gauge } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../metrics/metrics';
@@ -8,21 +8,27 @@ import { Database } from '../database';
 import { StatementPool } from '../prepared-statements';
 import { lsnOf, ReplayLag } from './replay-lag';
 
-/** How often the replica's replay is compared with the primary's log: the lag's resolution. */
+/** How often the replica's replay is compared with the primary's log. */
 const PROBE_EVERY_MS = 250;
-/** A probe's answer is believed this long; a probe that hangs past it leaves the replica unusable. */
-const PROBE_VALID_MS = 1_000;
+/** A probe the replica does not answer within this finds it unavailable. */
+const PROBE_TIMEOUT_MS = 1_000;
+/**
+ * A read the replica has not answered within this is run again on the primary: lists are built to
+ * answer in milliseconds, and a replica that stopped answering must not hold the client (or the
+ * shutdown) for as long as TCP takes to give up.
+ */
+const READ_TIMEOUT_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 2_000;
 
-/** What the last probe found: whether reads may go to the replica, and how far behind it was. */
-export type ReplicaState = { usable: false; why: 'unavailable' } | { usable: boolean; why: 'lag'; lagMs: number };
+/** Whether reads may go to the replica now, and if not, why. */
+export type ReplicaState = { usable: true; lagMs: number } | { usable: false; why: 'lagging' | 'unavailable' };
 
 /**
  * The streaming replica of DATABASE_READ_URL (docs/scaling.md#read-replicas): its own pool,
- * statements prepared as on the primary (DATABASE_POOL_MODE applies to both), and a probe that
- * measures its replay lag every PROBE_EVERY_MS in the processes that serve the API. A replica
- * that does not answer, or is not in recovery (a promoted or unrelated server, whose data may
- * never catch up), is simply not used until a probe finds it well again.
+ * statements prepared as on the primary (DATABASE_POOL_MODE applies to both), and a probe every
+ * PROBE_EVERY_MS, in the processes that serve the API, that finds how current it is (ReplayLag).
+ * A replica that does not answer, or is not in recovery (promoted, or another server: its data may
+ * never catch up), is not used until a probe finds it well again.
  */
 @Injectable()
 export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
@@ -32,9 +38,10 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
   private readonly probe?: ScheduledTask;
   private readonly lag = new ReplayLag();
   private readonly maxLagMs: number;
-  private last?: { at: number; lagMs: number };
-  /** Registered only with a replica: without one, a lag of 0 would be a claim. */
+  /** Registered only with a replica: without one, a lag would be a claim. */
   private readonly lagGauge?: Gauge;
+  /** The time as of which the replica holds all the primary had (ReplayLag); undefined: unavailable. */
+  private currentAsOf?: number;
   private warned = false;
 
   constructor(
@@ -48,6 +55,8 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
       connectionString: config.databaseReadUrl,
       max: config.databasePoolSize,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: READ_TIMEOUT_MS,
+      keepAlive: true,
       application_name: 'mailroom',
     });
     // An idle connection the replica drops (a restart) must not end the process; the next probe notices.
@@ -55,8 +64,9 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     this.statements = new StatementPool(this.pool, config.databasePoolMode);
     this.lagGauge = new Gauge({
       name: 'mailroom_database_replica_lag_seconds',
-      help: "The read replica's replay lag at its last probe (+Inf: it did not answer as a replica)",
+      help: "The read replica's replay lag (+Inf: unavailable, or behind by more than a minute)",
       registers: [metrics.registry],
+      collect: () => this.lagGauge?.set(this.lagMs() / 1000),
     });
     this.probe = new ScheduledTask(() => this.measure(), {
       everyMs: PROBE_EVERY_MS,
@@ -79,55 +89,65 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     await this.pool?.end();
   }
 
-  /** Whether a read may go to the replica now: a recent probe found it replaying within the bound. */
+  /** Whether a read may go to the replica now: its lag, growing since the last probe, within the bound. */
   state(now = Date.now()): ReplicaState {
-    if (this.last === undefined || now - this.last.at > PROBE_VALID_MS || this.last.lagMs === Infinity)
-      return { usable: false, why: 'unavailable' };
-    return { usable: this.last.lagMs <= this.maxLagMs, why: 'lag', lagMs: this.last.lagMs };
-  }
-
-  /** The lag the last probe measured (ms), Infinity when the replica did not answer as a replica. */
-  get lastLagMs(): number {
-    return this.last?.lagMs ?? Infinity;
+    if (this.currentAsOf === undefined) return { usable: false, why: 'unavailable' };
+    const lagMs = this.lagMs(now);
+    return lagMs <= this.maxLagMs ? { usable: true, lagMs } : { usable: false, why: 'lagging' };
   }
 
   query<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.statements!.query<T>(sql, params);
   }
 
-  /** A missed answer says the replica is unusable at once, not at the next probe. */
-  failed(): void {
-    this.last = undefined;
+  /**
+   * A read failed: when the replica is at fault (unreachable, timed out, shutting down, its replay
+   * cancelled the read), it is not used until a probe finds it well; an error of the statement
+   * itself says nothing of the replica.
+   */
+  failed(error: unknown): void {
+    if (isReplicaFault(error)) this.currentAsOf = undefined;
   }
 
-  /** Primary first: a replica that has replayed what the primary had then lags 0 (ReplayLag). */
+  /** Primary first: a replica that has replayed past what the primary had then is current as of that moment. */
   async measure(): Promise<void> {
     const at = Date.now();
-    const [primary] = (await this.database.pool.query<{ lsn: string }>(`SELECT pg_current_wal_lsn()::text AS lsn`)).rows;
+    const [primary] = (await this.database.pool.query<{ lsn: string }>(`SELECT pg_current_wal_lsn()::text AS lsn`))
+      .rows;
     this.lag.recordPrimary(lsnOf(primary.lsn), at);
     try {
-      const { rows } = await this.pool!.query<{ lsn: string | null }>({
-        text: `SELECT pg_last_wal_replay_lsn()::text AS lsn`,
-        query_timeout: PROBE_VALID_MS,
+      const { rows } = await this.pool!.query<{ standby: boolean; lsn: string | null }>({
+        text: `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn`,
+        query_timeout: PROBE_TIMEOUT_MS,
       } as QueryConfig);
-      if (rows[0].lsn === null) {
+      const [{ standby, lsn }] = rows;
+      if (!standby || lsn === null) {
         this.warnOnce('DATABASE_READ_URL is not in recovery (not a streaming replica): reads stay on the primary');
-        this.found(Infinity);
+        this.currentAsOf = undefined;
         return;
       }
-      this.found(this.lag.lagMs(lsnOf(rows[0].lsn), Date.now()));
+      this.currentAsOf = this.lag.currentAsOf(lsnOf(lsn));
     } catch {
-      this.found(Infinity);
+      this.currentAsOf = undefined;
     }
   }
 
-  private found(lagMs: number): void {
-    this.last = { at: Date.now(), lagMs };
-    this.lagGauge?.set(lagMs / 1000);
+  private lagMs(now = Date.now()): number {
+    return this.currentAsOf === undefined ? Infinity : Math.max(0, now - this.currentAsOf);
   }
 
   private warnOnce(message: string): void {
     if (!this.warned) this.logger.warn(message);
     this.warned = true;
   }
+}
+
+/**
+ * Errors that are the replica's, not the statement's: not the server's answer (a socket refused,
+ * reset or timed out), a connection exception (08…), the server shutting down or not yet accepting (57P…),
+ * or a read cancelled by the replay it conflicted with (40001).
+ */
+function isReplicaFault(error: unknown): boolean {
+  if (!(error instanceof DatabaseError) || error.code === undefined) return true;
+  return error.code.startsWith('08') || error.code.startsWith('57P') || error.code === '40001';
 }

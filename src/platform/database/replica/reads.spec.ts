@@ -35,7 +35,7 @@ describe('Reads', () => {
   });
 
   it("reads an API request's data on a replica within the lag bound, for an owner who has not written lately", async () => {
-    given({ usable: true, why: 'lag', lagMs: 40 });
+    given({ usable: true, lagMs: 40 });
 
     const rows = await sut.scope(OWNER, () => sut.query(OWNER, SQL, []));
 
@@ -44,7 +44,7 @@ describe('Reads', () => {
   });
 
   it('reads on the primary outside a request (a worker) and for another owner than the request’s', async () => {
-    given({ usable: true, why: 'lag', lagMs: 0 });
+    given({ usable: true, lagMs: 0 });
 
     expect(await sut.query(OWNER, SQL, [])).toEqual([{ from: 'primary' }]);
     expect(await sut.scope(OWNER, () => sut.query('user-2', SQL, []))).toEqual([{ from: 'primary' }]);
@@ -53,7 +53,7 @@ describe('Reads', () => {
   });
 
   it.each<[ReplicaState, string]>([
-    [{ usable: false, why: 'lag', lagMs: 1_001 }, 'lagging'],
+    [{ usable: false, why: 'lagging' }, 'lagging'],
     [{ usable: false, why: 'unavailable' }, 'unavailable'],
   ])('reads on the primary when the replica is %j, without asking who wrote', async (state, reason) => {
     given(state);
@@ -64,7 +64,7 @@ describe('Reads', () => {
   });
 
   it('reads on the primary for an owner who wrote lately, asking once per request', async () => {
-    given({ usable: true, why: 'lag', lagMs: 0 });
+    given({ usable: true, lagMs: 0 });
     recentWrites.wroteLately.mockResolvedValue(true);
 
     await sut.scope(OWNER, async () => {
@@ -76,13 +76,47 @@ describe('Reads', () => {
     expect(await counted()).toEqual([{ target: 'primary', reason: 'own_write', value: 2 }]);
   });
 
-  it('runs a read the replica fails again on the primary, and stops using the replica until a probe finds it well', async () => {
-    given({ usable: true, why: 'lag', lagMs: 0 });
-    replica.query.mockRejectedValue(new Error('terminating connection due to administrator command'));
+  it('runs a read the replica fails again on the primary, and tells the replica why', async () => {
+    given({ usable: true, lagMs: 0 });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5433'), { code: 'ECONNREFUSED' });
+    replica.query.mockRejectedValue(refused);
 
     expect(await sut.scope(OWNER, () => sut.query(OWNER, SQL, []))).toEqual([{ from: 'primary' }]);
-    expect(replica.failed).toHaveBeenCalledTimes(1);
+    expect(replica.failed).toHaveBeenCalledWith(refused);
     expect(await counted()).toEqual([{ target: 'primary', reason: 'replica_error', value: 1 }]);
+  });
+
+  describe('findOne', () => {
+    it('takes the row the replica has', async () => {
+      given({ usable: true, lagMs: 0 });
+
+      expect(await sut.scope(OWNER, () => sut.findOne(OWNER, SQL, []))).toEqual({ from: 'replica' });
+      expect(primary.query).not.toHaveBeenCalled();
+    });
+
+    it('looks on the primary for a row the replica does not have yet', async () => {
+      given({ usable: true, lagMs: 0 });
+      replica.query.mockResolvedValue([]);
+
+      expect(await sut.scope(OWNER, () => sut.findOne(OWNER, SQL, []))).toEqual({ from: 'primary' });
+      expect(await counted()).toEqual([{ target: 'primary', reason: 'replica_miss', value: 1 }]);
+    });
+
+    it('is undefined for a row neither has', async () => {
+      given({ usable: true, lagMs: 0 });
+      replica.query.mockResolvedValue([]);
+      primary.query.mockResolvedValue([]);
+
+      expect(await sut.scope(OWNER, () => sut.findOne(OWNER, SQL, []))).toBeUndefined();
+    });
+
+    it('runs a read the replica fails again on the primary', async () => {
+      given({ usable: true, lagMs: 0 });
+      replica.query.mockRejectedValue(new Error('Query read timeout'));
+
+      expect(await sut.scope(OWNER, () => sut.findOne(OWNER, SQL, []))).toEqual({ from: 'primary' });
+      expect(await counted()).toEqual([{ target: 'primary', reason: 'replica_error', value: 1 }]);
+    });
   });
 
   it('counts nothing without a replica, where every read is the primary’s', async () => {

@@ -6,7 +6,8 @@ import { ReadReplica } from './read-replica';
 import { RecentWrites } from './recent-writes';
 
 /** Why a read went where it went: the `reason` label of mailroom_database_reads_total. */
-export type ReadReason = 'replica' | 'internal' | 'own_write' | 'lagging' | 'unavailable' | 'replica_error';
+export type ReadReason =
+  'replica' | 'internal' | 'own_write' | 'lagging' | 'unavailable' | 'replica_error' | 'replica_miss';
 
 /** A read on behalf of one owner, as an API request makes it: only these may go to the replica. */
 interface ReadScope {
@@ -50,9 +51,30 @@ export class Reads {
       const rows = await this.replica.query<T>(sql, params);
       this.metrics.databaseReads.inc({ target: 'replica', reason });
       return rows;
-    } catch {
-      this.replica.failed();
+    } catch (error) {
+      this.replica.failed(error);
       return this.onPrimary('replica_error', sql, params);
+    }
+  }
+
+  /**
+   * One row by its id, where the rule says; a row the replica does not have yet is looked for on
+   * the primary: a webhook consumer fetching the message or mail it was just told of gets it, not
+   * a 404, and a row that exists nowhere costs one read more.
+   */
+  async findOne<T>(ownerId: string, sql: string, params: unknown[]): Promise<T | undefined> {
+    const reason = await this.routeOf(ownerId);
+    if (reason !== 'replica') return (await this.onPrimary<T>(reason, sql, params))[0];
+    try {
+      const [row] = await this.replica.query<T>(sql, params);
+      if (row !== undefined) {
+        this.metrics.databaseReads.inc({ target: 'replica', reason });
+        return row;
+      }
+      return (await this.onPrimary<T>('replica_miss', sql, params))[0];
+    } catch (error) {
+      this.replica.failed(error);
+      return (await this.onPrimary<T>('replica_error', sql, params))[0];
     }
   }
 
@@ -60,7 +82,7 @@ export class Reads {
     const scope = this.scopes.getStore();
     if (scope?.ownerId !== ownerId) return 'internal';
     const replica = this.replica.state();
-    if (!replica.usable) return replica.why === 'lag' ? 'lagging' : 'unavailable';
+    if (!replica.usable) return replica.why;
     scope.wroteLately ??= this.recentWrites.wroteLately(ownerId);
     return (await scope.wroteLately) ? 'own_write' : 'replica';
   }

@@ -22,8 +22,9 @@ const SWEEP_PAST = 10_000;
  */
 @Injectable()
 export class RecentWrites {
-  /** Owner → when this process last marked (ms), in the table or not. */
-  private readonly marked = new Map<string, number>();
+  /** Owner → this process's last mark in the table: when, and its upsert (in flight or done). */
+  private readonly marks = new Map<string, { at: number; done: Promise<void> }>();
+  /** Owner → when this process last saw it write (ms). */
   private readonly wrote = new Map<string, number>();
 
   constructor(
@@ -31,18 +32,28 @@ export class RecentWrites {
     private readonly replica: ReadReplica,
   ) {}
 
-  /** Before a write of `ownerId` (an API change, an SMTP submission): reads from now on see it. */
-  async note(ownerId: string, now = Date.now()): Promise<void> {
-    if (!this.replica.configured) return;
+  /**
+   * After a write of `ownerId` (an API change, an SMTP submission) and before its answer: reads
+   * from then on see it. A write within a second of the last mark waits for that mark's upsert
+   * rather than making its own, so no answer goes out before a mark covering it is committed.
+   */
+  note(ownerId: string, now = Date.now()): Promise<void> {
+    if (!this.replica.configured) return Promise.resolve();
     this.wrote.set(ownerId, now);
-    if (now - (this.marked.get(ownerId) ?? -Infinity) < MARK_EVERY_MS) return;
-    this.marked.set(ownerId, now);
-    if (this.marked.size > SWEEP_PAST) this.sweep(now);
-    await this.database.query(
-      `INSERT INTO recent_writes (owner_id, written_at) VALUES ($1, now())
-       ON CONFLICT (owner_id) DO UPDATE SET written_at = now()`,
-      [ownerId],
-    );
+    const last = this.marks.get(ownerId);
+    if (last && now - last.at < MARK_EVERY_MS) return last.done;
+    const done = this.database
+      .query(
+        `INSERT INTO recent_writes (owner_id, written_at) VALUES ($1, now())
+         ON CONFLICT (owner_id) DO UPDATE SET written_at = now()`,
+        [ownerId],
+      )
+      .then(() => undefined);
+    this.marks.set(ownerId, { at: now, done });
+    // A mark that failed is made again by the next write.
+    done.catch(() => this.marks.get(ownerId)?.done === done && this.marks.delete(ownerId));
+    if (this.marks.size > SWEEP_PAST) this.sweep(now);
+    return done;
   }
 
   /** Whether `ownerId` wrote within the window, through this process or another. */
@@ -56,7 +67,7 @@ export class RecentWrites {
   }
 
   private sweep(now: number): void {
-    for (const [owner, at] of this.marked) if (now - at >= SHARED_WINDOW_MS) this.marked.delete(owner);
+    for (const [owner, { at }] of this.marks) if (now - at >= SHARED_WINDOW_MS) this.marks.delete(owner);
     for (const [owner, at] of this.wrote) if (now - at >= OWN_WRITE_WINDOW_MS) this.wrote.delete(owner);
   }
 }

@@ -20,41 +20,42 @@ describe('ReplayLag', () => {
   });
 
   it('knows nothing before the first sample of the primary', () => {
-    expect(sut.lagMs(100n, 1_000)).toBe(Infinity);
+    expect(sut.currentAsOf(100n)).toBeUndefined();
   });
 
-  it('is 0 for a replica that has replayed what the primary had at the last probe, however old that is', () => {
+  it('is current as of the last probe for a replica that has replayed what the primary had then, however idle the primary', () => {
     sut.recordPrimary(500n, 1_000);
     // An idle primary: nothing new for a minute, nothing missing.
     sut.recordPrimary(500n, 61_000);
 
-    expect(sut.lagMs(500n, 61_010)).toBe(0);
+    expect(sut.currentAsOf(500n)).toBe(61_000);
+    expect(sut.currentAsOf(900n)).toBe(61_000);
   });
 
-  it('is the age of the newest sample the replica has replayed past, when it is behind the last', () => {
+  it('is current as of the newest sample the replica has replayed past, when it is behind the last', () => {
     sut.recordPrimary(100n, 1_000);
     sut.recordPrimary(200n, 1_250);
     sut.recordPrimary(300n, 1_500);
 
-    expect(sut.lagMs(250n, 1_510)).toBe(260);
-    expect(sut.lagMs(200n, 1_510)).toBe(260);
-    expect(sut.lagMs(199n, 1_510)).toBe(510);
+    expect(sut.currentAsOf(250n)).toBe(1_250);
+    expect(sut.currentAsOf(200n)).toBe(1_250);
+    expect(sut.currentAsOf(199n)).toBe(1_000);
   });
 
-  it('grows while the replica replays nothing and the primary writes (a paused replay)', () => {
+  it('stays where a paused replay left it while the primary writes on', () => {
     sut.recordPrimary(100n, 0);
     for (let at = 250; at <= 5_000; at += 250) sut.recordPrimary(BigInt(100 + at), at);
 
-    expect(sut.lagMs(100n, 5_000)).toBe(5_000);
+    expect(sut.currentAsOf(100n)).toBe(0);
   });
 
-  it('is Infinity for a replica behind every sample kept (a minute of them)', () => {
+  it('knows nothing of a replica behind every sample kept (a minute of them)', () => {
     sut.recordPrimary(100n, 0);
     sut.recordPrimary(200n, 30_000);
     sut.recordPrimary(300n, 61_000);
 
     // The first sample is forgotten: only 200 and 300 are kept.
-    expect(sut.lagMs(150n, 61_000)).toBe(Infinity);
-    expect(sut.lagMs(200n, 61_000)).toBe(31_000);
+    expect(sut.currentAsOf(150n)).toBeUndefined();
+    expect(sut.currentAsOf(200n)).toBe(30_000);
   });
 });
