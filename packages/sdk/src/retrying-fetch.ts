@@ -21,11 +21,13 @@ type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
  * `base` with retries, as openapi-fetch's `fetch`: a 429 is repeated after its `Retry-After`
  * whatever the method (the server refused it before doing anything); no answer at all or a 5xx is
  * repeated only when a repeat cannot act twice: an idempotent method, or a request carrying an
- * `Idempotency-Key`, which the server answers from its first outcome.
+ * `Idempotency-Key`, which the server answers from its first outcome (and a 409 to such a request,
+ * which says that outcome is not known yet).
  */
 export function retryingFetch(base: Fetch, options: RetryOptions, sleep = wait): Fetch {
   return async (request, init) => {
-    const repeatable = IDEMPOTENT.has(request.method) || request.headers.has('Idempotency-Key');
+    const keyed = request.headers.has('Idempotency-Key');
+    const repeatable = IDEMPOTENT.has(request.method) || keyed;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= options.retries;
       let response: Response;
@@ -37,7 +39,7 @@ export function retryingFetch(base: Fetch, options: RetryOptions, sleep = wait):
         await sleep(backoff(attempt), request.signal);
         continue;
       }
-      const delay = last ? undefined : retryDelay(response, attempt, repeatable, options.maxDelayMs);
+      const delay = last ? undefined : retryDelay(response, attempt, repeatable, keyed, options.maxDelayMs);
       if (delay === undefined) return response;
       await response.body?.cancel();
       await sleep(delay, request.signal);
@@ -46,12 +48,20 @@ export function retryingFetch(base: Fetch, options: RetryOptions, sleep = wait):
 }
 
 /** How long to wait before repeating after `response`, or undefined to hand it to the caller. */
-function retryDelay(response: Response, attempt: number, repeatable: boolean, maxDelayMs: number): number | undefined {
+function retryDelay(
+  response: Response,
+  attempt: number,
+  repeatable: boolean,
+  keyed: boolean,
+  maxDelayMs: number,
+): number | undefined {
+  // A 409 to a request with an Idempotency-Key: the first request with that key is still being
+  // handled (a retry after a lost answer can overtake it); once it is done, a repeat gets its answer.
+  const retried =
+    response.status === 429 || (TRANSIENT.has(response.status) && repeatable) || (response.status === 409 && keyed);
+  if (!retried) return undefined;
   const asked = retryAfterSeconds(response.headers.get('Retry-After'));
-  let delay: number;
-  if (response.status === 429) delay = asked === undefined ? backoff(attempt) : asked * 1000;
-  else if (TRANSIENT.has(response.status) && repeatable) delay = asked === undefined ? backoff(attempt) : asked * 1000;
-  else return undefined;
+  const delay = asked === undefined ? backoff(attempt) : asked * 1000;
   return delay <= maxDelayMs ? delay : undefined;
 }
 

@@ -106,6 +106,20 @@ describe('the client against a scripted server', () => {
     expect(seen[0].headers['idempotency-key']).toBeUndefined();
   });
 
+  it('repeats a 409 only for a request with an Idempotency-Key (its first is still in flight)', async () => {
+    const inFlight = () => answer(409, {}, problem(409, 'Conflict'));
+    script = [inFlight()];
+    await expect(send(client())).resolves.toMatchObject({ id: 'm1' });
+    expect(seen).toHaveLength(2);
+
+    seen = [];
+    script = [inFlight()];
+    expect(await send(client({ idempotencyKeys: false })).catch((error: unknown) => error)).toMatchObject({
+      status: 409,
+    });
+    expect(seen).toHaveLength(1);
+  });
+
   it('repeats after no answer only where a repeat cannot act twice', async () => {
     script = [drop];
     await expect(client().emails.get('m1')).resolves.toMatchObject({ id: 'm1' });
