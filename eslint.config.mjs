@@ -13,7 +13,19 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bench/out/', 'console/dist/', 'console/generated/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      'coverage/',
+      'bench/out/',
+      'console/dist/',
+      'console/generated/',
+      'packages/sdk/dist/',
+      'packages/sdk/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -21,6 +21,9 @@ const swc = [
   },
 ];
 
+/** packages/sdk writes its relative imports as Node's ES modules need them (`./client.js`); jest finds the .ts. */
+const sdkImports = { '^(\\.{1,2}/.*)\\.js$': '$1' };
+
 /** The projects of test/<name>/ boot the real app too, on one migrated database per run (global-setup.ts). */
 const databaseProject = (name) => ({
   displayName: name,
@@ -28,6 +31,7 @@ const databaseProject = (name) => ({
   rootDir: '.',
   testMatch: [`<rootDir>/test/${name}/**/*.e2e-spec.ts`],
   transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: sdkImports,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 });
@@ -48,6 +52,16 @@ module.exports = {
     databaseProject('e2e'),
     // The console (its pages in Chromium, its typed client, its preview) and the unsubscribe page.
     databaseProject('browser'),
+    {
+      // The TypeScript SDK's own checks, without a server: packages/sdk/test (its suites against
+      // the real app are in test/medium/sdk).
+      displayName: 'sdk',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/packages/sdk/test/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': swc },
+      moduleNameMapper: sdkImports,
+    },
     {
       // The console's pages rendered in jsdom, the API stubbed at fetch (console/src/testing).
       displayName: 'console',

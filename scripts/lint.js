@@ -8,6 +8,7 @@ const LANES = [
   [['eslint', '.']],
   [
     ['tsc', '--noEmit', '-p', 'tsconfig.json'],
+    ['tsc', '--noEmit', '-p', 'packages/sdk/tsconfig.json'],
     ['prettier', '--check', '.'],
     ['depcruise', 'console/src', '--config', 'console/.dependency-cruiser.cjs'],
     ['depcruise', 'src', '--config', '.dependency-cruiser.cjs'],

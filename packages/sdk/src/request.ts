@@ -1,0 +1,56 @@
+import type { Client } from 'openapi-fetch';
+import { MailroomError } from './errors.js';
+import type { components, paths } from './generated/openapi.js';
+
+export type Api = Client<paths>;
+export type Schemas = components['schemas'];
+
+/** The JSON body an operation takes. */
+export type BodyOf<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** The query an operation takes, every field optional as in the document. */
+export type QueryOf<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** Options every call takes. */
+export interface CallOptions {
+  /** Aborts the request (and any retry waiting to start). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The data of a 2xx answer; a MailroomError for any other answer, or for none (an abort is the
+ * caller's own doing and stays what it was).
+ */
+export async function unwrap<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
+  let result: { data?: D; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch (error) {
+    if (error instanceof MailroomError || (error instanceof Error && error.name === 'AbortError')) throw error;
+    throw MailroomError.fromNetwork(error);
+  }
+  if (!result.response.ok) throw MailroomError.fromResponse(result.response, result.error);
+  return result.data as D;
+}
+
+/** Bytes an endpoint answers as they are (a message's RFC 5322 source, an attachment). */
+export async function bytes(
+  call: Promise<{ data?: unknown; error?: unknown; response: Response }>,
+): Promise<Uint8Array> {
+  return new Uint8Array((await unwrap(call)) as ArrayBuffer);
+}
+
+/** Every item of a paged list, asking for the next page while the last one said there is one. */
+export async function* everyPage<Page extends { hasNext: boolean; page: number }, Item>(
+  first: number,
+  fetchPage: (page: number) => Promise<Page>,
+  items: (page: Page) => Item[],
+): AsyncGenerator<Item, void, undefined> {
+  for (let page = first; ; page++) {
+    const answer = await fetchPage(page);
+    yield* items(answer);
+    if (!answer.hasNext) return;
+  }
+}
+
+/** The largest `take` the API allows: the fewest requests for a walk over every page. */
+export const LARGEST_PAGE = 100;

@@ -1,0 +1,24 @@
+import type { paths } from '../generated/openapi.js';
+import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap } from '../request.js';
+
+export type CreateApiKey = BodyOf<paths['/user/api-keys']['post']>;
+export type ApiKey = Schemas['ApiKeyResponse'];
+export type CreatedApiKey = Schemas['CreatedApiKeyResponse'];
+
+export class ApiKeys {
+  constructor(private readonly api: Api) {}
+
+  /** The new key is in the answer, and only there. */
+  create(key: CreateApiKey, options: CallOptions = {}): Promise<CreatedApiKey> {
+    return unwrap(this.api.POST('/user/api-keys', { body: key, signal: options.signal }));
+  }
+
+  /** Every key, newest first, without the keys themselves. */
+  async list(options: CallOptions = {}): Promise<ApiKey[]> {
+    return (await unwrap(this.api.GET('/user/api-keys', { signal: options.signal }))).apiKeys;
+  }
+
+  async remove(id: string, options: CallOptions = {}): Promise<void> {
+    await unwrap(this.api.DELETE('/user/api-keys/{id}', { params: { path: { id } }, signal: options.signal }));
+  }
+}

@@ -1,0 +1,121 @@
+import type { paths } from '../generated/openapi.js';
+import {
+  type Api,
+  type BodyOf,
+  bytes,
+  type CallOptions,
+  everyPage,
+  LARGEST_PAGE,
+  type QueryOf,
+  type Schemas,
+  unwrap,
+} from '../request.js';
+
+export type SendEmail = BodyOf<paths['/sender/send']['post']>;
+export type SendBatch = BodyOf<paths['/sender/send/batch']['post']>;
+export type Email = Schemas['MessageResponse'];
+export type EmailPage = Schemas['MessagePageResponse'];
+export type EmailStatus = Email['status'];
+export type EmailContent = Schemas['MessageContentResponse'];
+export type BatchResult = Schemas['BatchResponse'];
+
+/** GET /user/messages's query, with `statuses` as an array (the API takes them comma-separated). */
+export type ListEmails = Omit<QueryOf<paths['/user/messages']['get']>, 'statuses'> & { statuses?: EmailStatus[] };
+
+export interface SendOptions extends CallOptions {
+  /**
+   * Sent as `Idempotency-Key`: a repeat with the same key and body within 24 h gets the first
+   * answer and sends nothing again. Without one, the client makes one per call unless its
+   * `idempotencyKeys` option is `false`.
+   */
+  idempotencyKey?: string;
+}
+
+export class Emails {
+  constructor(
+    private readonly api: Api,
+    private readonly newKey: () => string | undefined,
+  ) {}
+
+  send(email: SendEmail, options: SendOptions = {}): Promise<Email> {
+    const key = options.idempotencyKey ?? this.newKey();
+    return unwrap(
+      this.api.POST('/sender/send', {
+        body: email,
+        params: { header: { 'Idempotency-Key': key } },
+        signal: options.signal,
+      }),
+    );
+  }
+
+  sendBatch(batch: SendBatch, options: SendOptions = {}): Promise<BatchResult> {
+    const key = options.idempotencyKey ?? this.newKey();
+    return unwrap(
+      this.api.POST('/sender/send/batch', {
+        body: batch,
+        params: { header: { 'Idempotency-Key': key } },
+        signal: options.signal,
+      }),
+    );
+  }
+
+  get(id: string, options: CallOptions = {}): Promise<Email> {
+    return unwrap(this.api.GET('/user/messages/{id}', { params: { path: { id } }, signal: options.signal }));
+  }
+
+  /** One page, newest first. */
+  list(query: ListEmails = {}, options: CallOptions = {}): Promise<EmailPage> {
+    const { statuses, ...rest } = query;
+    return unwrap(
+      this.api.GET('/user/messages', {
+        params: { query: { ...rest, statuses: statuses?.length ? statuses.join(',') : undefined } },
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /**
+   * Every message the query matches, page after page from `query.page` (100 a page unless `take`
+   * says otherwise). Pages are numbered, newest first: a message sent during the walk shifts the
+   * later pages by one, so an item may come twice; none is skipped for that reason.
+   */
+  listAll(query: ListEmails = {}, options: CallOptions = {}): AsyncGenerator<Email, void, undefined> {
+    const take = query.take ?? LARGEST_PAGE;
+    return everyPage(
+      query.page ?? 1,
+      (page) => this.list({ ...query, take, page }, options),
+      (page) => page.messages,
+    );
+  }
+
+  cancel(id: string, options: CallOptions = {}): Promise<Email> {
+    return unwrap(this.api.POST('/user/messages/{id}/cancel', { params: { path: { id } }, signal: options.signal }));
+  }
+
+  /** The message's subject, text and HTML bodies and attachments' descriptions. */
+  content(id: string, options: CallOptions = {}): Promise<EmailContent> {
+    return unwrap(this.api.GET('/user/messages/{id}/content', { params: { path: { id } }, signal: options.signal }));
+  }
+
+  /** The message as delivered (RFC 5322), its bytes as they are. */
+  raw(id: string, options: CallOptions = {}): Promise<Uint8Array> {
+    return bytes(
+      this.api.GET('/user/messages/{id}/raw', {
+        params: { path: { id } },
+        parseAs: 'arrayBuffer',
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /** One attachment's bytes, by its index in `content(id).attachments`. */
+  attachment(id: string, index: number, options: CallOptions = {}): Promise<Uint8Array> {
+    return bytes(
+      this.api.GET('/user/messages/{id}/attachments/{index}', {
+        params: { path: { id, index: String(index) } },
+        parseAs: 'arrayBuffer',
+        signal: options.signal,
+      }),
+    );
+  }
+}

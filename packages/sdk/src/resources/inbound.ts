@@ -1,0 +1,61 @@
+import type { paths } from '../generated/openapi.js';
+import {
+  type Api,
+  bytes,
+  type CallOptions,
+  everyPage,
+  LARGEST_PAGE,
+  type QueryOf,
+  type Schemas,
+  unwrap,
+} from '../request.js';
+
+export type ListInbound = QueryOf<paths['/user/inbound']['get']>;
+export type InboundMail = Schemas['InboundMailResponse'];
+export type InboundListItem = Schemas['InboundListItemResponse'];
+export type InboundPage = Schemas['InboundPageResponse'];
+
+export class Inbound {
+  constructor(private readonly api: Api) {}
+
+  /** One page, newest first. */
+  list(query: ListInbound = {}, options: CallOptions = {}): Promise<InboundPage> {
+    return unwrap(this.api.GET('/user/inbound', { params: { query }, signal: options.signal }));
+  }
+
+  /** Every mail the query matches, page after page (see `emails.listAll`). */
+  listAll(query: ListInbound = {}, options: CallOptions = {}): AsyncGenerator<InboundListItem, void, undefined> {
+    const take = query.take ?? LARGEST_PAGE;
+    return everyPage(
+      query.page ?? 1,
+      (page) => this.list({ ...query, take, page }, options),
+      (page) => page.inbound,
+    );
+  }
+
+  /** One mail with its bodies. */
+  get(id: string, options: CallOptions = {}): Promise<InboundMail> {
+    return unwrap(this.api.GET('/user/inbound/{id}', { params: { path: { id } }, signal: options.signal }));
+  }
+
+  /** The mail as received (RFC 5322), its bytes as they are. */
+  raw(id: string, options: CallOptions = {}): Promise<Uint8Array> {
+    return bytes(
+      this.api.GET('/user/inbound/{id}/raw', {
+        params: { path: { id } },
+        parseAs: 'arrayBuffer',
+        signal: options.signal,
+      }),
+    );
+  }
+
+  attachment(id: string, index: number, options: CallOptions = {}): Promise<Uint8Array> {
+    return bytes(
+      this.api.GET('/user/inbound/{id}/attachments/{index}', {
+        params: { path: { id, index: String(index) } },
+        parseAs: 'arrayBuffer',
+        signal: options.signal,
+      }),
+    );
+  }
+}

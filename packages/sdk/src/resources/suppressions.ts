@@ -1,0 +1,45 @@
+import type { paths } from '../generated/openapi.js';
+import {
+  type Api,
+  type BodyOf,
+  type CallOptions,
+  everyPage,
+  LARGEST_PAGE,
+  type QueryOf,
+  type Schemas,
+  unwrap,
+} from '../request.js';
+
+export type AddSuppression = BodyOf<paths['/user/suppressions']['post']>;
+export type ListSuppressions = QueryOf<paths['/user/suppressions']['get']>;
+export type Suppression = Schemas['SuppressionResponse'];
+export type SuppressionPage = Schemas['SuppressionPageResponse'];
+
+export class Suppressions {
+  constructor(private readonly api: Api) {}
+
+  add(suppression: AddSuppression, options: CallOptions = {}): Promise<Suppression> {
+    return unwrap(this.api.POST('/user/suppressions', { body: suppression, signal: options.signal }));
+  }
+
+  /** One page, newest first. */
+  list(query: ListSuppressions = {}, options: CallOptions = {}): Promise<SuppressionPage> {
+    return unwrap(this.api.GET('/user/suppressions', { params: { query }, signal: options.signal }));
+  }
+
+  /** Every entry the query matches, page after page (see `emails.listAll`). */
+  listAll(query: ListSuppressions = {}, options: CallOptions = {}): AsyncGenerator<Suppression, void, undefined> {
+    const take = query.take ?? LARGEST_PAGE;
+    return everyPage(
+      query.page ?? 1,
+      (page) => this.list({ ...query, take, page }, options),
+      (page) => page.suppressions,
+    );
+  }
+
+  async remove(email: string, options: CallOptions = {}): Promise<void> {
+    await unwrap(
+      this.api.DELETE('/user/suppressions/{email}', { params: { path: { email } }, signal: options.signal }),
+    );
+  }
+}
