@@ -43,7 +43,8 @@ describe('text-only sends and inline images', () => {
 
   /** Waits for the message to be sent, and resolves to what the SMTP server received. */
   async function receivedFor(userId: string, messageId: string) {
-    await waitForStatus(t.http, userId, messageId, 'sent');
+    // A 5 MiB body's one step (sending → sent) took over 20 s beside a loaded machine's other work.
+    await waitForStatus(t.http, userId, messageId, 'sent', 60_000);
     const [mail] = sink.acceptedFor(messageId);
     return mail;
   }
