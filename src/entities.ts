@@ -26,6 +26,7 @@ import { WebhookEndpointEntity } from './webhooks';
 import { WebhookEventEntity } from './webhooks';
 import { DeliverySiteEntity } from './delivery';
 import { DeliverySiteLeaseEntity } from './delivery';
+import { RecentWriteEntity } from './platform/database/replica/entities/recent-write.entity';
 
 /** Every table of the schema, with every index TypeORM can express (test/medium/platform/schema-drift.e2e-spec.ts holds them to the migrations). */
 export const ENTITIES: Entities = [
@@ -56,4 +57,5 @@ export const ENTITIES: Entities = [
   InboundAttachmentEntity,
   DeliverySiteEntity,
   DeliverySiteLeaseEntity,
+  RecentWriteEntity,
 ];
