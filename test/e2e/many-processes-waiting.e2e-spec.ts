@@ -3,7 +3,7 @@
 // in its process tree), and no longer once it has made none for the stall time or has exited. A
 // start that a busy machine slows down is waited for; a stuck one fails with the reason. Each child
 // here is a small real Node process whose behaviour the test decides.
-import { createServer } from 'node:net';
+import { freePort } from '../../src/platform/free-port';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
 import { createTransport } from 'nodemailer';
 import { exitWhileProgressing, ProgressWatch } from '../support/process-progress';
@@ -34,25 +34,8 @@ const IDLE_THEN_LISTENING = listenAfter(`setTimeout(listen, SLOW_MS);`);
 
 const started: ServiceProcess[] = [];
 
-/**
- * A port free now and below Linux's ephemeral range (32768 and up): the children listen on it
- * seconds later, and a port the system hands out for port 0 could meanwhile become the local end
- * of any outgoing connection on the machine (seen: EADDRINUSE beside CI's other run).
- */
-async function portBelowEphemeralRange(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-}
-
 async function child(script: string): Promise<{ service: ServiceProcess; url: string }> {
-  const port = await portBelowEphemeralRange();
+  const port = await freePort();
   const service = startServiceProcess({ PORT: String(port) }, { command: [process.execPath, '-e', script] });
   started.push(service);
   return { service, url: `http://127.0.0.1:${port}/` };
