@@ -28,6 +28,8 @@ const SINGLES = 60;
 const BATCHES = 4;
 const BATCH = 10;
 const SENDS = SINGLES + BATCHES * BATCH;
+/** The application_name of the test's own connections, past the pooler. */
+const CHECKER = 'pgbouncer-transaction-check';
 /** Requests in flight at once from the test's client, spread over both APIs. */
 const CLIENT_LANES = 8;
 
@@ -52,7 +54,7 @@ beforeAll(async () => {
   await bouncer.start();
   databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
   databaseName = new URL(databaseUrl).pathname.slice(1);
-  direct = new Pool({ connectionString: databaseUrl, max: 2 });
+  direct = new Pool({ connectionString: databaseUrl, max: 2, application_name: CHECKER });
   shared = {
     DATABASE_URL: bouncer.url(databaseName),
     DATABASE_POOL_MODE: 'transaction',
@@ -157,9 +159,11 @@ describeWithPgBouncer('API and worker processes behind PgBouncer in transaction 
           const listed = await call(1 - api, 'GET', `/user/messages?take=20&page=${1 + (laneNo % 3)}`, userId);
           statuses.push(listed.status);
           if (listed.status !== 200) failures.push(`list: ${listed.status} ${JSON.stringify(listed.body)}`);
+          // Client backends only: an autovacuum worker busy with this database has its name too.
           const { rows } = await direct.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
-            [databaseName],
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = $1 AND backend_type = 'client backend' AND application_name <> $2`,
+            [databaseName, CHECKER],
           );
           peakServerConnections = Math.max(peakServerConnections, rows[0].n);
         }
@@ -191,8 +195,8 @@ describeWithPgBouncer('API and worker processes behind PgBouncer in transaction 
       expect(Object.fromEntries(ids.map((id) => [id, sink.acceptedFor(`<${id}@`).length]))).toEqual(
         Object.fromEntries(ids.map((id) => [id, 1])),
       );
-      // All the processes' clients shared the pooler's server connections (and this test's one).
-      expect(peakServerConnections).toBeLessThanOrEqual(SERVER_CONNECTIONS + 1);
+      // All the processes' clients shared the pooler's server connections.
+      expect(peakServerConnections).toBeLessThanOrEqual(SERVER_CONNECTIONS);
       process.stdout.write(
         `pgbouncer-transaction: ${SENDS} messages through 2 APIs and 1 worker, peak ${peakServerConnections} server connections on the database (pooler's pool: ${SERVER_CONNECTIONS})\n`,
       );
