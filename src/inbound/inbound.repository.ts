@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../platform/database/database';
 import { Reads } from '../platform/database/replica/reads';
+import { SqlConditions } from '../platform/database/sql-conditions';
 import { EventOutbox } from '../webhooks';
 import { listItem } from './inbound-list-item';
 import { InboundAttachmentEntity } from './entities/inbound-attachment.entity';
@@ -157,15 +158,10 @@ export class InboundRepository {
 }
 
 function whereClause(userId: string, filter: InboundFilter): { where: string; params: unknown[] } {
-  const params: unknown[] = [userId];
-  const conditions = ['m.user_id = $1'];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    conditions.push(sql(`$${params.length}`));
-  };
-  if (filter.startDate) add((p) => `m.received_at >= ${p}`, filter.startDate);
-  if (filter.endDate) add((p) => `m.received_at <= ${p}`, filter.endDate);
-  if (filter.fromEmail) add((p) => `m.from_address = ${p}`, filter.fromEmail);
-  if (filter.toEmail) add((p) => `${p} = ANY(m.recipient_addresses)`, filter.toEmail);
-  return { where: conditions.join(' AND '), params };
+  const conditions = new SqlConditions().add((p) => `m.user_id = ${p}`, userId);
+  if (filter.startDate) conditions.add((p) => `m.received_at >= ${p}`, filter.startDate);
+  if (filter.endDate) conditions.add((p) => `m.received_at <= ${p}`, filter.endDate);
+  if (filter.fromEmail) conditions.add((p) => `m.from_address = ${p}`, filter.fromEmail);
+  if (filter.toEmail) conditions.add((p) => `${p} = ANY(m.recipient_addresses)`, filter.toEmail);
+  return conditions.clause();
 }

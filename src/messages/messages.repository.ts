@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Reads } from '../platform/database/replica/reads';
+import { SqlConditions } from '../platform/database/sql-conditions';
 import { GivenFields, rowColumns, RowFields } from './message-fields';
 import type { MessageStatus } from './message-status';
 
@@ -148,26 +149,21 @@ function pageSource(userId: string, filter: MessageFilter) {
 }
 
 function whereClause(userId: string, filter: MessageFilter): { where: string; params: unknown[] } {
-  const params: unknown[] = [userId];
-  const conditions = ['m.user_id = $1'];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    conditions.push(sql(`$${params.length}`));
-  };
-  if (filter.startDate) add((p) => `m.sent_at >= ${p}`, filter.startDate);
-  if (filter.endDate) add((p) => `m.sent_at <= ${p}`, filter.endDate);
-  if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
-  if (filter.statuses) add(...statusCondition(filter.statuses));
-  if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
-  if (filter.text) add(...textCondition(filter.text));
+  const conditions = new SqlConditions().add((p) => `m.user_id = ${p}`, userId);
+  if (filter.startDate) conditions.add((p) => `m.sent_at >= ${p}`, filter.startDate);
+  if (filter.endDate) conditions.add((p) => `m.sent_at <= ${p}`, filter.endDate);
+  if (filter.senderId) conditions.add((p) => `m.sender_id = ${p}`, filter.senderId);
+  if (filter.statuses) conditions.add(...statusCondition(filter.statuses));
+  if (filter.bulkSendingId) conditions.add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
+  if (filter.text) conditions.add(...textCondition(filter.text));
   if (filter.recipient) {
-    add(
+    conditions.add(
       (p) =>
         `EXISTS (SELECT 1 FROM message_recipients r WHERE r.user_id = $1 AND r.email = ${p} AND r.message_id = m.id)`,
       filter.recipient,
     );
   }
-  return { where: conditions.join(' AND '), params };
+  return conditions.clause();
 }
 
 /**
