@@ -39,14 +39,22 @@ export async function bytes(
   return new Uint8Array((await unwrap(call)) as ArrayBuffer);
 }
 
-/** Every item of a paged list, asking for the next page while the last one said there is one. */
-export async function* everyPage<Page extends { hasNext: boolean; page: number }, Item>(
-  first: number,
-  fetchPage: (page: number) => Promise<Page>,
+/**
+ * Every item a paged list's query matches, page after page from `query.page` (LARGEST_PAGE a page
+ * unless `query.take` says otherwise), asking for the next page while the last one said there is one.
+ */
+export async function* everyItem<
+  Query extends { page?: number; take?: number },
+  Page extends { hasNext: boolean },
+  Item,
+>(
+  query: Query,
+  list: (query: Query) => Promise<Page>,
   items: (page: Page) => Item[],
 ): AsyncGenerator<Item, void, undefined> {
-  for (let page = first; ; page++) {
-    const answer = await fetchPage(page);
+  const take = query.take ?? LARGEST_PAGE;
+  for (let page = query.page ?? 1; ; page++) {
+    const answer = await list({ ...query, take, page });
     yield* items(answer);
     if (!answer.hasNext) return;
   }

@@ -4,8 +4,7 @@ import {
   type BodyOf,
   bytes,
   type CallOptions,
-  everyPage,
-  LARGEST_PAGE,
+  everyItem,
   type QueryOf,
   type Schemas,
   unwrap,
@@ -80,10 +79,9 @@ export class Emails {
    * later pages by one, so an item may come twice; none is skipped for that reason.
    */
   listAll(query: ListEmails = {}, options: CallOptions = {}): AsyncGenerator<Email, void, undefined> {
-    const take = query.take ?? LARGEST_PAGE;
-    return everyPage(
-      query.page ?? 1,
-      (page) => this.list({ ...query, take, page }, options),
+    return everyItem(
+      query,
+      (q) => this.list(q, options),
       (page) => page.messages,
     );
   }

@@ -1,14 +1,5 @@
 import type { paths } from '../generated/openapi.js';
-import {
-  type Api,
-  bytes,
-  type CallOptions,
-  everyPage,
-  LARGEST_PAGE,
-  type QueryOf,
-  type Schemas,
-  unwrap,
-} from '../request.js';
+import { type Api, bytes, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap } from '../request.js';
 
 export type ListInbound = QueryOf<paths['/user/inbound']['get']>;
 export type InboundMail = Schemas['InboundMailResponse'];
@@ -25,10 +16,9 @@ export class Inbound {
 
   /** Every mail the query matches, page after page (see `emails.listAll`). */
   listAll(query: ListInbound = {}, options: CallOptions = {}): AsyncGenerator<InboundListItem, void, undefined> {
-    const take = query.take ?? LARGEST_PAGE;
-    return everyPage(
-      query.page ?? 1,
-      (page) => this.list({ ...query, take, page }, options),
+    return everyItem(
+      query,
+      (q) => this.list(q, options),
       (page) => page.inbound,
     );
   }

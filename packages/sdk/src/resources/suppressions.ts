@@ -1,14 +1,5 @@
 import type { paths } from '../generated/openapi.js';
-import {
-  type Api,
-  type BodyOf,
-  type CallOptions,
-  everyPage,
-  LARGEST_PAGE,
-  type QueryOf,
-  type Schemas,
-  unwrap,
-} from '../request.js';
+import { type Api, type BodyOf, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap } from '../request.js';
 
 export type AddSuppression = BodyOf<paths['/user/suppressions']['post']>;
 export type ListSuppressions = QueryOf<paths['/user/suppressions']['get']>;
@@ -29,10 +20,9 @@ export class Suppressions {
 
   /** Every entry the query matches, page after page (see `emails.listAll`). */
   listAll(query: ListSuppressions = {}, options: CallOptions = {}): AsyncGenerator<Suppression, void, undefined> {
-    const take = query.take ?? LARGEST_PAGE;
-    return everyPage(
-      query.page ?? 1,
-      (page) => this.list({ ...query, take, page }, options),
+    return everyItem(
+      query,
+      (q) => this.list(q, options),
       (page) => page.suppressions,
     );
   }

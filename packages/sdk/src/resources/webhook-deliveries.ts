@@ -1,5 +1,5 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type CallOptions, everyPage, LARGEST_PAGE, type QueryOf, type Schemas, unwrap } from '../request.js';
+import { type Api, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap } from '../request.js';
 
 export type ListWebhookDeliveries = QueryOf<paths['/user/webhook-deliveries']['get']>;
 export type WebhookDelivery = Schemas['WebhookDeliveryResponse'];
@@ -23,10 +23,9 @@ export class WebhookDeliveries {
     query: ListWebhookDeliveries = {},
     options: CallOptions = {},
   ): AsyncGenerator<WebhookDelivery, void, undefined> {
-    const take = query.take ?? LARGEST_PAGE;
-    return everyPage(
-      query.page ?? 1,
-      (page) => this.list({ ...query, take, page }, options),
+    return everyItem(
+      query,
+      (q) => this.list(q, options),
       (page) => page.deliveries,
     );
   }
