@@ -38,7 +38,9 @@ function generateTypes(document, output) {
 }
 
 function generate() {
-  const document = execFileSync(process.execPath, [join(ROOT, 'dist', 'src', 'openapi.cli.js')], { cwd: ROOT });
+  const document = execFileSync(process.execPath, [join(ROOT, 'dist', 'src', 'openapi.cli.js'), '--pinned-examples'], {
+    cwd: ROOT,
+  });
   writeFileSync(DOCUMENT, `${document.toString('utf8').trimEnd()}\n`);
   generateTypes(DOCUMENT, TYPES);
 }

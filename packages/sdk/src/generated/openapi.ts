@@ -1706,7 +1706,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Send at this moment rather than now: ISO 8601 with an offset or Z, at most 30 days ahead; a past moment means now. The message is `scheduled` until then and can be canceled (POST /user/messages/{id}/cancel).
-             * @example 2026-11-29T09:00:00Z
+             * @example 2026-03-02T09:00:00Z
              */
             scheduledAt?: string;
         };
