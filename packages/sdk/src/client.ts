@@ -2,6 +2,8 @@ import createClient from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
 import { type Api, type CallOptions, type Schemas, unwrap } from './request.js';
 import { ApiKeys } from './resources/api-keys.js';
+import { Attachments } from './resources/attachments.js';
+import { AuditLog } from './resources/audit-log.js';
 import { Domains } from './resources/domains.js';
 import { Emails } from './resources/emails.js';
 import { Inbound } from './resources/inbound.js';
@@ -42,6 +44,7 @@ export type Caller = Schemas['CallerResponse'];
 /** A client of one Mailroom server, as one caller. */
 export class Mailroom {
   readonly emails: Emails;
+  readonly attachments: Attachments;
   readonly domains: Domains;
   readonly apiKeys: ApiKeys;
   readonly suppressions: Suppressions;
@@ -50,6 +53,7 @@ export class Mailroom {
   readonly inbound: Inbound;
   readonly stats: StatsResource;
   readonly members: Members;
+  readonly auditLog: AuditLog;
   private readonly api: Api;
 
   constructor(options: MailroomOptions) {
@@ -68,6 +72,7 @@ export class Mailroom {
     });
     const newKey = options.idempotencyKeys === false ? () => undefined : () => globalThis.crypto.randomUUID();
     this.emails = new Emails(this.api, newKey);
+    this.attachments = new Attachments(this.api);
     this.domains = new Domains(this.api);
     this.apiKeys = new ApiKeys(this.api);
     this.suppressions = new Suppressions(this.api);
@@ -76,6 +81,7 @@ export class Mailroom {
     this.inbound = new Inbound(this.api);
     this.stats = new StatsResource(this.api);
     this.members = new Members(this.api);
+    this.auditLog = new AuditLog(this.api);
   }
 
   /** Who the credential is: the account, and the member or key it acts as. */

@@ -2,6 +2,8 @@ export { Mailroom, type Caller, type MailroomOptions } from './client.js';
 export { MailroomError, type FieldError, type Problem } from './errors.js';
 export type { CallOptions } from './request.js';
 export type * from './resources/api-keys.js';
+export type * from './resources/attachments.js';
+export type * from './resources/audit-log.js';
 export type * from './resources/domains.js';
 export type * from './resources/emails.js';
 export type * from './resources/inbound.js';

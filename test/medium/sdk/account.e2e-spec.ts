@@ -136,4 +136,22 @@ describe('the SDK: the account', () => {
     expect((await mailroom.members.list()).map((member) => member.email)).not.toContain(email);
     expect(await thrown(mailroom.members.remove(invited.id))).toMatchObject({ status: 404 });
   });
+
+  it('reads the audit log, one page or every entry of one action; an API key may not (403)', async () => {
+    const keys = await Promise.all(['one', 'two', 'three'].map((name) => mailroom.apiKeys.create({ name })));
+    await mailroom.suppressions.add({ email: `gone-${randomUUID().slice(0, 8)}@example.com` });
+
+    const page = await mailroom.auditLog.list({ take: 2 });
+    expect(page).toMatchObject({ total: 4, totalPages: 2, hasNext: true });
+    expect(page.entries.map((entry) => entry.action)).toEqual(['suppression.created', 'api_key.created']);
+    const created: string[] = [];
+    for await (const entry of mailroom.auditLog.listAll({ action: 'api_key.created', take: 1 })) {
+      expect(entry.actor).toMatchObject({ id: userId });
+      created.push(entry.target.id);
+    }
+    expect(created.sort()).toEqual(keys.map((key) => key.id).sort());
+
+    const asKey = sdkAs(baseUrl, 'ignored', { token: undefined, apiKey: keys[0].key });
+    expect(await thrown(asKey.auditLog.list())).toMatchObject({ status: 403 });
+  });
 });

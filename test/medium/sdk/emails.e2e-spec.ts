@@ -6,13 +6,15 @@ import { baseUrlOf, sdkAs, thrown } from '../../support/sdk';
 import { bootTestApp, TestApp } from '../../support/test-app';
 import { newUserId } from '../../support/tokens';
 
+/** The largest upload this suite's app takes: a file one byte over is a 413. */
+const MAX_ATTACHMENT_BYTES = 64 * 1024;
 const PDF = Buffer.from('%PDF-1.4 bytes of an attachment \u00ff', 'latin1');
 
 describe('the SDK: emails', () => {
   let t: TestApp;
   let baseUrl: string;
   beforeAll(async () => {
-    t = await bootTestApp();
+    t = await bootTestApp({ MAX_ATTACHMENT_BYTES: String(MAX_ATTACHMENT_BYTES) });
     baseUrl = await baseUrlOf(t);
   });
   afterAll(() => t.close());
@@ -42,6 +44,26 @@ describe('the SDK: emails', () => {
     const raw = Buffer.from(await mailroom.emails.raw(sent.id)).toString('latin1');
     expect(raw).toMatch(/^Subject: Invoice\r$/m);
     expect(raw).toContain(PDF.toString('base64'));
+  });
+
+  it('uploads a file, of the largest size and not one byte more, and sends it by its id', async () => {
+    const mailroom = sdkAs(baseUrl, newUserId('upload'));
+    const largest = Buffer.alloc(MAX_ATTACHMENT_BYTES, 'x');
+    const stored = await mailroom.attachments.upload(largest, { fileName: 'notes.txt', contentType: 'text/plain' });
+    expect(stored).toMatchObject({ fileName: 'notes.txt', contentType: 'text/plain', size: MAX_ATTACHMENT_BYTES });
+    const tooLarge = await thrown(
+      mailroom.attachments.upload(Buffer.alloc(MAX_ATTACHMENT_BYTES + 1, 'x'), { fileName: 'more.txt' }),
+    );
+    expect(tooLarge).toBeInstanceOf(MailroomError);
+    expect(tooLarge).toMatchObject({ status: 413 });
+
+    const pdf = await mailroom.attachments.upload(new Blob([PDF], { type: 'application/pdf' }), {
+      fileName: 'invoice.pdf',
+    });
+    const sent = await mailroom.emails.send({ ...minimal, attachmentIds: [pdf.id] });
+    const { attachments } = await mailroom.emails.content(sent.id);
+    expect(attachments).toMatchObject([{ fileName: 'invoice.pdf', contentType: 'application/pdf', size: PDF.length }]);
+    expect(Buffer.from(await mailroom.emails.attachment(sent.id, 0))).toEqual(PDF);
   });
 
   it('sends a batch, in order', async () => {

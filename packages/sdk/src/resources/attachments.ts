@@ -1,0 +1,29 @@
+import { type Api, type CallOptions, type Schemas, unwrap } from '../request.js';
+
+export type StoredAttachment = Schemas['AttachmentResponse'];
+
+export interface UploadOptions extends CallOptions {
+  /** The file's name as recipients see it. */
+  fileName: string;
+  /** Its media type; for a Blob, the Blob's own type when this is not given. */
+  contentType?: string;
+}
+
+/** Files stored ahead of a send, for attachments too large to carry base64 in its JSON. */
+export class Attachments {
+  constructor(private readonly api: Api) {}
+
+  /** Stores `content`; pass the answer's `id` in a send's `attachmentIds`. */
+  upload(content: BlobPart, options: UploadOptions): Promise<StoredAttachment> {
+    const type = options.contentType ?? (content instanceof Blob ? content.type : 'application/octet-stream');
+    const form = new FormData();
+    form.append('file', new Blob([content], { type }), options.fileName);
+    return unwrap(
+      this.api.POST('/attachments', {
+        // The document types a binary part as a string; openapi-fetch sends a FormData as it is.
+        body: form as unknown as { file: string },
+        signal: options.signal,
+      }),
+    );
+  }
+}
