@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 import { ReadReplica } from '../../src/platform/database/replica/read-replica';
 import { Metrics } from '../../src/platform/metrics/metrics';
 import { sendBody } from '../support/factories';
+import { apiKeyFor, submissionPort, submitWithNodemailer } from '../support/submission/submission-clients';
 import { ReplicaPair, startStreamingReplica, streamingReplicaMissing } from '../support/replica';
 import { noticeSkip } from '../support/skip-notice';
 import { bootTestApp, TestApp } from '../support/test-app';
@@ -21,7 +22,7 @@ const describeWithReplica = missing ? describe.skip : describe;
 let pair: ReplicaPair;
 /** Straight to the primary: what the test changes behind the apps' backs, as a worker would. */
 let primary: Pool;
-/** Sends; its marks of who wrote are shared with the others through the primary. */
+/** Sends, over HTTP and SMTP submission; its marks of who wrote are shared with the others through the primary. */
 let writer: TestApp;
 /** Reads under a lag bound the paused replay never reaches within a test. */
 let reader: TestApp;
@@ -36,8 +37,14 @@ describeWithReplica('reads from a streaming replica', () => {
       DATABASE_URL: pair.primaryUrl,
       DATABASE_READ_URL: pair.replicaUrl,
       DATABASE_READ_MAX_LAG_MS: String(maxLagMs),
+      // Processes on one database share their keys: an API key made through one works on another.
+      DATA_ENCRYPTION_KEY: 'read-replica-suite-data-encryption-key-0123456789',
     });
-    writer = await bootTestApp(withReplica(60_000));
+    writer = await bootTestApp({
+      ...withReplica(60_000),
+      SUBMISSION_SMTP_PORT: '0',
+      SUBMISSION_ALLOW_INSECURE_AUTH: 'true',
+    });
     reader = await bootTestApp(withReplica(60_000));
     strict = await bootTestApp(withReplica(300));
     for (const app of [writer, reader, strict]) await replicaUsable(app);
@@ -105,6 +112,31 @@ describeWithReplica('reads from a streaming replica', () => {
       await pair.resumeReplay();
       await pair.waitForReplay();
       expect(await subjects(reader, user)).toHaveLength(2);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shows a caller a mail it submitted over SMTP through another process at once, while the replay stands still',
+    async () => {
+      const user = newUserId();
+      // The key is made through a third process, and its shared mark aged: only the submission can mark the caller now.
+      const { key } = await apiKeyFor(strict, user);
+      await pair.waitForReplay();
+      await pair.pauseReplay();
+      await forgetWritesOf(user);
+
+      const outcome = await submitWithNodemailer(submissionPort(writer), key, {
+        from: 'ada@example.com',
+        to: 'grace@example.com',
+        subject: 'Submitted over SMTP',
+        text: 'Hello',
+      });
+      expect(outcome).toMatchObject({ accepted: true });
+      const before = await readsOf(reader);
+
+      expect(await subjects(reader, user)).toEqual(['Submitted over SMTP']);
+      expect(Object.keys(changed(before, await readsOf(reader)))).toEqual(['primary/own_write']);
     },
     TIMEOUT,
   );
