@@ -86,6 +86,38 @@ describe('Reads', () => {
     expect(await counted()).toEqual([{ target: 'primary', reason: 'replica_error', value: 1 }]);
   });
 
+  it('keeps the route a request took first, while the replica turns unusable (a list and its count agree)', async () => {
+    given({ usable: true, lagMs: 0 });
+
+    await sut.scope(OWNER, async () => {
+      expect(await sut.query(OWNER, SQL, [])).toEqual([{ from: 'replica' }]);
+      given({ usable: false, why: 'lagging' });
+      expect(await sut.query(OWNER, SQL, [])).toEqual([{ from: 'replica' }]);
+    });
+    // The next request decides again.
+    expect(await sut.scope(OWNER, () => sut.query(OWNER, SQL, []))).toEqual([{ from: 'primary' }]);
+    expect(recentWrites.wroteLately).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['misses a row', () => replica.query.mockResolvedValueOnce([])],
+    ['fails', () => replica.query.mockRejectedValueOnce(new Error('Query read timeout'))],
+  ])(
+    'reads the rest of a request on the primary once the replica %s (a mail found there has its parts there)',
+    async (_, once) => {
+      given({ usable: true, lagMs: 0 });
+      once();
+
+      await sut.scope(OWNER, async () => {
+        expect(await sut.findOne(OWNER, SQL, [])).toEqual({ from: 'primary' });
+        expect(await sut.query(OWNER, SQL, [])).toEqual([{ from: 'primary' }]);
+      });
+
+      expect(replica.query).toHaveBeenCalledTimes(1);
+      expect((await counted()).map(({ target, value }) => [target, value])).toEqual([['primary', 2]]);
+    },
+  );
+
   describe('findOne', () => {
     it('takes the row the replica has', async () => {
       given({ usable: true, lagMs: 0 });

@@ -12,8 +12,12 @@ export type ReadReason =
 /** A read on behalf of one owner, as an API request makes it: only these may go to the replica. */
 interface ReadScope {
   ownerId: string;
-  /** Asked once per request, when a read first needs to know. */
-  wroteLately?: Promise<boolean>;
+  /**
+   * Where the request's reads go, decided at its first read and kept: a list and its count, a
+   * mail and its attachments come from one server. Once the replica misses a row or fails, the
+   * rest of the request reads the primary: what was found there has its parts there.
+   */
+  route?: Promise<ReadReason>;
 }
 
 /**
@@ -53,7 +57,7 @@ export class Reads {
       return rows;
     } catch (error) {
       this.replica.failed(error);
-      return this.onPrimary('replica_error', sql, params);
+      return this.onPrimary(this.leaveReplica('replica_error'), sql, params);
     }
   }
 
@@ -71,20 +75,31 @@ export class Reads {
         this.metrics.databaseReads.inc({ target: 'replica', reason });
         return row;
       }
-      return (await this.onPrimary<T>('replica_miss', sql, params))[0];
+      return (await this.onPrimary<T>(this.leaveReplica('replica_miss'), sql, params))[0];
     } catch (error) {
       this.replica.failed(error);
-      return (await this.onPrimary<T>('replica_error', sql, params))[0];
+      return (await this.onPrimary<T>(this.leaveReplica('replica_error'), sql, params))[0];
     }
   }
 
-  private async routeOf(ownerId: string): Promise<ReadReason> {
+  private routeOf(ownerId: string): Promise<ReadReason> {
     const scope = this.scopes.getStore();
-    if (scope?.ownerId !== ownerId) return 'internal';
+    if (scope?.ownerId !== ownerId) return Promise.resolve('internal');
+    scope.route ??= this.decide(ownerId);
+    return scope.route;
+  }
+
+  private async decide(ownerId: string): Promise<ReadReason> {
     const replica = this.replica.state();
     if (!replica.usable) return replica.why;
-    scope.wroteLately ??= this.recentWrites.wroteLately(ownerId);
-    return (await scope.wroteLately) ? 'own_write' : 'replica';
+    return (await this.recentWrites.wroteLately(ownerId)) ? 'own_write' : 'replica';
+  }
+
+  /** Sends the rest of the request's reads to the primary, for `reason`. */
+  private leaveReplica(reason: 'replica_miss' | 'replica_error'): ReadReason {
+    const scope = this.scopes.getStore();
+    if (scope) scope.route = Promise.resolve(reason);
+    return reason;
   }
 
   private async onPrimary<T>(reason: ReadReason, sql: string, params: unknown[]): Promise<T[]> {
