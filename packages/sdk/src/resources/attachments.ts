@@ -14,7 +14,10 @@ export class Attachments {
   constructor(private readonly api: Api) {}
 
   /** Stores `content`; pass the answer's `id` in a send's `attachmentIds`. */
-  upload(content: BlobPart, options: UploadOptions): Promise<StoredAttachment> {
+  upload(
+    content: Blob | ArrayBuffer | Uint8Array<ArrayBuffer> | string,
+    options: UploadOptions,
+  ): Promise<StoredAttachment> {
     const type = options.contentType ?? (content instanceof Blob ? content.type : 'application/octet-stream');
     const form = new FormData();
     form.append('file', new Blob([content], { type }), options.fileName);
