@@ -36,12 +36,17 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
   private readonly pool?: Pool;
   private readonly statements?: StatementPool;
   private readonly probe?: ScheduledTask;
-  private readonly lag = new ReplayLag();
+  private readonly lag: ReplayLag;
   private readonly maxLagMs: number;
   /** Registered only with a replica: without one, a lag would be a claim. */
   private readonly lagGauge?: Gauge;
-  /** The time as of which the replica holds all the primary had (ReplayLag); undefined: unavailable. */
+  /**
+   * The time as of which the replica holds all the primary had (ReplayLag); -Infinity when it is
+   * behind every position kept; undefined: unavailable.
+   */
   private currentAsOf?: number;
+  /** Failures reported so far: a probe that began before one does not undo it. */
+  private failures = 0;
   private warned = false;
 
   constructor(
@@ -50,6 +55,8 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     metrics: Metrics,
   ) {
     this.maxLagMs = config.databaseReadMaxLagMs;
+    // Positions are kept a minute at least (the gauge's "+Inf" past it), and beyond the bound by two probes.
+    this.lag = new ReplayLag(Math.max(60_000, this.maxLagMs + 2 * PROBE_EVERY_MS));
     if (config.databaseReadUrl === undefined || config.role === 'worker') return;
     this.pool = new Pool({
       connectionString: config.databaseReadUrl,
@@ -64,7 +71,7 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     this.statements = new StatementPool(this.pool, config.databasePoolMode);
     this.lagGauge = new Gauge({
       name: 'mailroom_database_replica_lag_seconds',
-      help: "The read replica's replay lag (+Inf: unavailable, or behind by more than a minute)",
+      help: "The read replica's replay lag (+Inf: unavailable, or behind every log position kept, a minute at least)",
       registers: [metrics.registry],
       collect: () => this.lagGauge?.set(this.lagMs() / 1000),
     });
@@ -106,12 +113,15 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
    * itself says nothing of the replica.
    */
   failed(error: unknown): void {
-    if (isReplicaFault(error)) this.currentAsOf = undefined;
+    if (!isReplicaFault(error)) return;
+    this.currentAsOf = undefined;
+    this.failures++;
   }
 
   /** Primary first: a replica that has replayed past what the primary had then is current as of that moment. */
   async measure(): Promise<void> {
     const at = Date.now();
+    const failuresBefore = this.failures;
     const [primary] = (await this.database.pool.query<{ lsn: string }>(`SELECT pg_current_wal_lsn()::text AS lsn`))
       .rows;
     this.lag.recordPrimary(lsnOf(primary.lsn), at);
@@ -126,7 +136,9 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
         this.currentAsOf = undefined;
         return;
       }
-      this.currentAsOf = this.lag.currentAsOf(lsnOf(lsn));
+      // A read that failed meanwhile found the replica faulty after this probe's answer: the next probe decides.
+      if (this.failures !== failuresBefore) return;
+      this.currentAsOf = this.lag.currentAsOf(lsnOf(lsn)) ?? Number.NEGATIVE_INFINITY;
     } catch {
       this.currentAsOf = undefined;
     }

@@ -16,7 +16,7 @@ describe('ReplayLag', () => {
   let sut: ReplayLag;
 
   beforeEach(() => {
-    sut = new ReplayLag();
+    sut = new ReplayLag(60_000);
   });
 
   it('knows nothing before the first sample of the primary', () => {
@@ -47,6 +47,22 @@ describe('ReplayLag', () => {
     for (let at = 250; at <= 5_000; at += 250) sut.recordPrimary(BigInt(100 + at), at);
 
     expect(sut.currentAsOf(100n)).toBe(0);
+  });
+
+  it('keeps one sample while the log stands still, the newest time at that position', () => {
+    for (let at = 0; at <= 3_600_000; at += 250) sut.recordPrimary(500n, at);
+    sut.recordPrimary(600n, 3_600_250);
+
+    expect(sut.currentAsOf(500n)).toBe(3_600_000);
+    expect((sut as unknown as { samples: unknown[] }).samples).toHaveLength(2);
+  });
+
+  it('keeps samples as long as it was told: a bound of an hour is judged on an hour of positions', () => {
+    const hour = new ReplayLag(3_600_000 + 500);
+    for (let at = 0; at <= 3_600_000; at += 250) hour.recordPrimary(BigInt(1_000 + at), at);
+
+    expect(hour.currentAsOf(1_000n)).toBe(0);
+    expect(hour.currentAsOf(999n)).toBeUndefined();
   });
 
   it('knows nothing of a replica behind every sample kept (a minute of them)', () => {

@@ -7,9 +7,6 @@ export function lsnOf(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
 }
 
-/** Samples older than this are forgotten: a replica further behind is simply "too far". */
-const HISTORY_MS = 60_000;
-
 /**
  * How current a replica is, from log positions alone.
  *
@@ -24,10 +21,16 @@ const HISTORY_MS = 60_000;
 export class ReplayLag {
   private readonly samples: { at: number; lsn: bigint }[] = [];
 
+  /** @param historyMs how long samples are kept: a replica behind every one is further behind than this. */
+  constructor(private readonly historyMs: number) {}
+
   /** Where the primary's log stood at `at` (ms), newest last. */
   recordPrimary(lsn: bigint, at: number): void {
-    this.samples.push({ at, lsn });
-    while (this.samples.length > 1 && this.samples[0].at < at - HISTORY_MS) this.samples.shift();
+    const newest = this.samples.at(-1);
+    // The log has not moved (an idle primary): a replica at this position is current as of now.
+    if (newest?.lsn === lsn) newest.at = at;
+    else this.samples.push({ at, lsn });
+    while (this.samples.length > 1 && this.samples[0].at < at - this.historyMs) this.samples.shift();
   }
 
   /**
