@@ -177,7 +177,7 @@ describe('SIGTERM to a worker whose HTTP side lingers', () => {
       const api = await bootTestApp({}, { isolatedDatabase: true });
       try {
         const port = await freePort();
-        service = startWorkerProcess({ DATABASE_URL: api.config.databaseUrl!, PORT: String(port) });
+        service = await startWorkerProcess({ DATABASE_URL: api.config.databaseUrl!, PORT: String(port) });
         const base = `http://127.0.0.1:${port}`;
         await waitUntilAnswering(`${base}/health/ready`, service);
         // An idle kept-alive connection (a scraper's) holds the HTTP drain for its linger.

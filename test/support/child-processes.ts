@@ -1,8 +1,9 @@
-import { ChildProcess, ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '../../src/platform/free-port';
 import { ProgressWatch, STALL_MS, untilDone } from './process-progress';
 import { TEST_JWT_SECRET } from './test-app';
 
@@ -285,15 +286,9 @@ export function startServiceProcess(
  * A real worker process (ROLE=worker), listening for /health and /metrics on a free loopback
  * port unless `env` names PORT; `env` names at least DATABASE_URL.
  */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  return startServiceProcess({ ROLE: 'worker', HOST: '127.0.0.1', PORT: String(freePortSync()), ...env });
-}
-
-/** A free loopback port, found synchronously by a child, so that startWorkerProcess stays synchronous. */
-function freePortSync(): number {
-  const probe =
-    "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })";
-  return Number(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }));
+export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const port = env.PORT ?? String(await freePort());
+  return startServiceProcess({ ROLE: 'worker', HOST: '127.0.0.1', ...env, PORT: port });
 }
 
 /**

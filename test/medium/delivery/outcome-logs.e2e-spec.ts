@@ -25,7 +25,7 @@ beforeAll(async () => {
   await receiver.start();
   databaseUrl = await createMigratedDatabase(process.env.TEST_DATABASE_URL!);
   const port = await freePort();
-  service = startWorkerProcess({
+  service = await startWorkerProcess({
     ROLE: 'all',
     NODE_ENV: 'production',
     PORT: String(port),

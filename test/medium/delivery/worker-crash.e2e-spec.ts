@@ -55,8 +55,8 @@ afterAll(async () => {
   }
 }, TIMEOUT);
 
-function spawnWorker(extra: Record<string, string> = {}): WorkerProcess {
-  const worker = startWorkerProcess({
+async function spawnWorker(extra: Record<string, string> = {}): Promise<WorkerProcess> {
+  const worker = await startWorkerProcess({
     DATABASE_URL: databaseUrl,
     SMTP_URL: sinkUrl,
     DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
@@ -119,7 +119,7 @@ describe('worker processes (ROLE=worker, node src/main.ts)', () => {
     async () => {
       const userId = newUserId('crash');
       // Two slots, so that the test knows exactly which jobs are in flight when the worker dies.
-      const a = spawnWorker({ WORKER_CONCURRENCY: '2' });
+      const a = await spawnWorker({ WORKER_CONCURRENCY: '2' });
 
       // Delivered by A before anything goes wrong.
       const early = [await send(userId), await send(userId), await send(userId)];
@@ -157,7 +157,7 @@ describe('worker processes (ROLE=worker, node src/main.ts)', () => {
       expect((await getMessage(userId, target)).status).toBe('sending');
       expect((await getMessage(userId, second)).status).toBe('sending');
 
-      const b = spawnWorker();
+      const b = await spawnWorker();
       const delivered = await waitForSent(userId, target, a, b);
       const all = [...early, target, second, ...late];
       const final = new Map<string, any>();
@@ -207,7 +207,7 @@ describe('worker processes (ROLE=worker, node src/main.ts)', () => {
     'SIGTERM drains: a delivery in flight is finished before the worker exits',
     async () => {
       const userId = newUserId('drain');
-      const worker = spawnWorker();
+      const worker = await spawnWorker();
       let releasedAt: number | undefined;
       sink.reply = (_mail, attempt) =>
         attempt === 1
@@ -262,7 +262,7 @@ describe('worker processes (ROLE=worker, node src/main.ts)', () => {
       );
 
       // (What a worker serves on its PORT: test/worker-role.e2e-spec.ts.)
-      const worker = spawnWorker();
+      const worker = await spawnWorker();
       for (const id of ids) await waitForSent(userId, id, worker);
 
       expect(worker.child.exitCode).toBeNull();

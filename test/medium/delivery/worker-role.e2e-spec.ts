@@ -47,7 +47,7 @@ describe('a ROLE=worker process', () => {
     'serves /health, /health/ready and /metrics on its PORT, counting what it delivered, and no API route',
     async () => {
       const port = await freePort();
-      worker = startWorkerProcess({
+      worker = await startWorkerProcess({
         DATABASE_URL: databaseUrl,
         SMTP_URL: smtpUrl,
         PORT: String(port),

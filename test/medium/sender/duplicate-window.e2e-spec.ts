@@ -109,7 +109,7 @@ it(
       sink.reply = (mail, attempt) =>
         mail.subject === 'Slow' && attempt === 1 ? released.then(() => 'accept' as const) : 'accept';
       const id = await send(api, userId, { subject: 'Slow' });
-      worker = startWorkerProcess({
+      worker = await startWorkerProcess({
         DATABASE_URL: api.config.databaseUrl!,
         SMTP_URL: smtpUrl,
         DELIVERY_LEASE_SECONDS: '2',
@@ -197,12 +197,12 @@ describe('kill -9 of a worker in the middle of 2,000 messages (lease 10 s)', () 
           NODE_ENV: 'production',
         };
         const before = sink.accepted.length;
-        const a = startWorkerProcess(env);
+        const a = await startWorkerProcess(env);
         workers.push(a);
         await sink.waitUntil(() => sink.accepted.length >= before + MESSAGES / 2, 120_000);
         a.child.kill('SIGKILL');
         expect(await exitOf(a.child, 10_000)).toEqual({ code: null, signal: 'SIGKILL' });
-        const b = startWorkerProcess(env);
+        const b = await startWorkerProcess(env);
         workers.push(b);
         await until(
           async () => {

@@ -57,8 +57,8 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
     }
   }, TIMEOUT);
 
-  function spawnWorker(): WorkerProcess {
-    const worker = startWorkerProcess({ ...env, DATABASE_URL: databaseUrl });
+  async function spawnWorker(): Promise<WorkerProcess> {
+    const worker = await startWorkerProcess({ ...env, DATABASE_URL: databaseUrl });
     workers.push(worker);
     return worker;
   }
@@ -116,7 +116,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
         queuedEvents.push(deliveries[0].id);
       }
 
-      const worker = spawnWorker();
+      const worker = await spawnWorker();
       try {
         for (const path of paths) {
           await receiver.waitFor(
@@ -169,7 +169,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
         request.path === path && attempt === 1
           ? new Promise<ReceiverReply>((resolve) => held.push(() => resolve({ status: 200 })))
           : { status: 200 };
-      const a = spawnWorker();
+      const a = await spawnWorker();
       const accepted = (
         await api.http
           .post('/sender/send')
@@ -192,7 +192,7 @@ describe('durability: events outlive the processes (ROLE=api, then real worker p
       expect(pending).toMatchObject({ id: eventId, type: 'message.queued', state: 'pending', attempts: [] });
       expect(await webhookJobs(eventId)).toEqual(['active']);
 
-      const b = spawnWorker();
+      const b = await spawnWorker();
       // The webhook queue's lease is WEBHOOK_TIMEOUT_MS + 30 s (src/platform/queue/webhook-queue.ts); rather
       // than wait it out, move the job's start back so that pg-boss's maintenance finds it expired
       // now and gives it back to the queue, as it would once the lease ran out.

@@ -46,8 +46,8 @@ describe('fan-out survives a killed worker (ROLE=api, then real worker processes
     }
   }, TIMEOUT);
 
-  const spawnWorker = () => {
-    const worker = startWorkerProcess({ ...env, DATABASE_URL: databaseUrl });
+  const spawnWorker = async () => {
+    const worker = await startWorkerProcess({ ...env, DATABASE_URL: databaseUrl });
     workers.push(worker);
     return worker;
   };
@@ -75,7 +75,7 @@ describe('fan-out survives a killed worker (ROLE=api, then real worker processes
       const eventIds = new Set<string>(log.deliveries.map((d: { eventId: string }) => d.eventId));
       expect([log.total, eventIds.size]).toEqual([EVENTS * 3, EVENTS]);
 
-      const a = spawnWorker();
+      const a = await spawnWorker();
       try {
         await receiver.waitFor(() => receiver.on(paths[1]).length >= 2, 'requests held at the second endpoint', 60_000);
       } catch (error) {
@@ -90,7 +90,7 @@ describe('fan-out survives a killed worker (ROLE=api, then real worker processes
         `UPDATE pgboss.job SET started_on = started_on - interval '1 hour' WHERE name = $1 AND state = 'active'`,
         [WEBHOOK_QUEUE],
       );
-      const b = spawnWorker();
+      const b = await spawnWorker();
       try {
         await receiver.waitFor(
           () =>
