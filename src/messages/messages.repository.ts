@@ -131,21 +131,18 @@ export class MessagesRepository {
 function pageSource(userId: string, filter: MessageFilter) {
   if (!filter.recipient)
     return { from: { tables: 'messages m', key: 'm.id', time: 'm.sent_at' }, ...whereClause(userId, filter) };
-  const params: unknown[] = [userId, filter.recipient];
-  const conditions = ['r.user_id = $1', 'r.email = $2'];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    conditions.push(sql(`$${params.length}`));
-  };
-  if (filter.startDate) add((p) => `r.sent_at >= ${p}`, filter.startDate);
-  if (filter.endDate) add((p) => `r.sent_at <= ${p}`, filter.endDate);
+  const conditions = new SqlConditions()
+    .add((p) => `r.user_id = ${p}`, userId)
+    .add((p) => `r.email = ${p}`, filter.recipient);
+  if (filter.startDate) conditions.add((p) => `r.sent_at >= ${p}`, filter.startDate);
+  if (filter.endDate) conditions.add((p) => `r.sent_at <= ${p}`, filter.endDate);
   const joinsMessages = Boolean(filter.senderId || filter.statuses || filter.bulkSendingId || filter.text);
-  if (filter.senderId) add((p) => `m.sender_id = ${p}`, filter.senderId);
-  if (filter.statuses) add(...statusCondition(filter.statuses));
-  if (filter.bulkSendingId) add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
-  if (filter.text) add(...textCondition(filter.text));
+  if (filter.senderId) conditions.add((p) => `m.sender_id = ${p}`, filter.senderId);
+  if (filter.statuses) conditions.add(...statusCondition(filter.statuses));
+  if (filter.bulkSendingId) conditions.add((p) => `m.bulk_sending_id = ${p}`, filter.bulkSendingId);
+  if (filter.text) conditions.add(...textCondition(filter.text));
   const tables = joinsMessages ? 'message_recipients r JOIN messages m ON m.id = r.message_id' : 'message_recipients r';
-  return { from: { tables, key: 'r.message_id', time: 'r.sent_at' }, where: conditions.join(' AND '), params };
+  return { from: { tables, key: 'r.message_id', time: 'r.sent_at' }, ...conditions.clause() };
 }
 
 function whereClause(userId: string, filter: MessageFilter): { where: string; params: unknown[] } {
