@@ -4,8 +4,8 @@
 // Debian's PostgreSQL (test/support/replica.ts); skipped, saying so, without them.
 import { Pool } from 'pg';
 import { ReadReplica } from '../../src/platform/database/replica/read-replica';
-import { Metrics } from '../../src/platform/metrics/metrics';
 import { ReplicaPair, startStreamingReplica, streamingReplicaMissing } from '../support/replica';
+import { readsOf, replicaUsable, subjects } from '../support/replica-reads';
 import { noticeSkip } from '../support/skip-notice';
 import { TcpProxy } from '../support/tcp-proxy';
 import { bootTestApp, TestApp } from '../support/test-app';
@@ -36,7 +36,7 @@ describeWithReplica('a read replica that fails', () => {
       DATABASE_READ_URL: replica.toString(),
       DATABASE_READ_MAX_LAG_MS: '60000',
     });
-    await usable(app);
+    await replicaUsable(app);
   }, TIMEOUT);
 
   afterAll(async () => {
@@ -79,7 +79,7 @@ describeWithReplica('a read replica that fails', () => {
         DATABASE_READ_URL: pair.replicaUrl,
         DATABASE_READ_MAX_LAG_MS: '60000',
       }));
-      await usable(sut);
+      await replicaUsable(sut);
       const replica = new Pool({ connectionString: pair.replicaUrl, max: 1 });
       await replica.query(`SELECT pg_promote(wait => true)`);
       await replica.end();
@@ -92,17 +92,3 @@ describeWithReplica('a read replica that fails', () => {
     TIMEOUT,
   );
 });
-
-async function usable(t: TestApp): Promise<void> {
-  await waitFor(() => t.app.get(ReadReplica).state().usable, 'the replica to be usable', 30_000);
-}
-
-async function subjects(t: TestApp, user: string): Promise<string[]> {
-  const response = await t.http.get('/user/messages').set(bearer(user)).expect(200);
-  return (response.body.messages as { subject: string }[]).map((message) => message.subject);
-}
-
-async function readsOf(t: TestApp): Promise<Record<string, number>> {
-  const { values } = await t.app.get(Metrics).databaseReads.get();
-  return Object.fromEntries(values.map(({ labels, value }) => [`${labels.target}/${labels.reason}`, value]));
-}

@@ -4,10 +4,10 @@
 // was read. Without the binaries the suite is skipped, saying so.
 import { Pool } from 'pg';
 import { ReadReplica } from '../../src/platform/database/replica/read-replica';
-import { Metrics } from '../../src/platform/metrics/metrics';
 import { sendBody } from '../support/factories';
 import { apiKeyFor, submissionPort, submitWithNodemailer } from '../support/submission/submission-clients';
 import { ReplicaPair, startStreamingReplica, streamingReplicaMissing } from '../support/replica';
+import { readsOf, replicaUsable, subjects } from '../support/replica-reads';
 import { noticeSkip } from '../support/skip-notice';
 import { bootTestApp, TestApp } from '../support/test-app';
 import { bearer, newUserId } from '../support/tokens';
@@ -181,23 +181,9 @@ async function send(app: TestApp, user: string, subject = 'Your invoice'): Promi
   return response.body.id as string;
 }
 
-async function subjects(app: TestApp, user: string): Promise<string[]> {
-  const response = await http(app).get('/user/messages').set(bearer(user)).expect(200);
-  return (response.body.messages as { subject: string }[]).map((message) => message.subject);
-}
-
 /** The shared mark of the user's send, aged: the reading processes (not the writer) then know of no recent write. */
 async function forgetWritesOf(user: string): Promise<void> {
   await primary.query(`UPDATE recent_writes SET written_at = now() - interval '1 hour' WHERE owner_id = $1`, [user]);
-}
-
-async function replicaUsable(app: TestApp): Promise<void> {
-  await waitFor(() => app.app.get(ReadReplica).state().usable, 'the replica to be usable', 30_000);
-}
-
-async function readsOf(app: TestApp): Promise<Record<string, number>> {
-  const { values } = await app.app.get(Metrics).databaseReads.get();
-  return Object.fromEntries(values.map(({ labels, value }) => [`${labels.target}/${labels.reason}`, value]));
 }
 
 /** The counters that grew between two readings, by how much. */

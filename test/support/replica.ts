@@ -248,17 +248,26 @@ class StreamingReplica implements ReplicaPair {
     );
   }
 
-  /** Polls `sql` on the replica until its `done` is true; fails once its `at` (if any) has not moved for STALL_MS. */
+  /**
+   * Polls `sql` on the replica (one connection, every 50 ms: a new one each time would fork a server
+   * process as often) until its `done` is true; fails once its `at` (if any) has not moved for STALL_MS.
+   */
   private async untilReplica(sql: string, what: string, params: unknown[] = []): Promise<void> {
-    let at: unknown;
-    let movedAt = Date.now();
-    for (;;) {
-      const [row] = await query(this.replicaUrl, sql, params);
-      if (row.done) return;
-      if (row.at !== at) [at, movedAt] = [row.at, Date.now()];
-      else if (Date.now() - movedAt > STALL_MS)
-        throw new Error(`No progress for ${STALL_MS} ms waiting for ${what} (at ${String(at)})\n${this.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    const client = new Client({ connectionString: this.replicaUrl, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      let at: unknown;
+      let movedAt = Date.now();
+      for (;;) {
+        const [row] = (await client.query(sql, params)).rows as { done: boolean; at?: unknown }[];
+        if (row.done) return;
+        if (row.at !== at) [at, movedAt] = [row.at, Date.now()];
+        else if (Date.now() - movedAt > STALL_MS)
+          throw new Error(`No progress for ${STALL_MS} ms waiting for ${what} (at ${String(at)})\n${this.output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await client.end().catch(() => undefined);
     }
   }
 

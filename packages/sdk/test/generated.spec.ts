@@ -25,7 +25,7 @@ describe('the generated SDK', () => {
       document: JSON.parse(served) as unknown,
       hint: REGENERATE,
     });
-  }, 60_000);
+  }, 180_000);
 
   it('has the types that document makes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailroom-sdk-types-'));
@@ -40,5 +40,5 @@ describe('the generated SDK', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });
