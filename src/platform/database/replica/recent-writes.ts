@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database';
+import { PreparedStatements } from '../prepared-statements';
 import { ReadReplica } from './read-replica';
 
 /** SPEC §8: a user's reads within this long of its own write go to the primary. */
@@ -28,7 +28,8 @@ export class RecentWrites {
   private readonly wrote = new Map<string, number>();
 
   constructor(
-    private readonly database: Database,
+    /** Prepared: a replica's every read request may ask, and every change marks. */
+    private readonly statements: PreparedStatements,
     private readonly replica: ReadReplica,
   ) {}
 
@@ -42,7 +43,7 @@ export class RecentWrites {
     this.wrote.set(ownerId, now);
     const last = this.marks.get(ownerId);
     if (last && now - last.at < MARK_EVERY_MS) return last.done;
-    const done = this.database
+    const done = this.statements
       .query(
         `INSERT INTO recent_writes (owner_id, written_at) VALUES ($1, now())
          ON CONFLICT (owner_id) DO UPDATE SET written_at = now()`,
@@ -59,7 +60,7 @@ export class RecentWrites {
   /** Whether `ownerId` wrote within the window, through this process or another. */
   async wroteLately(ownerId: string, now = Date.now()): Promise<boolean> {
     if (now - (this.wrote.get(ownerId) ?? -Infinity) < OWN_WRITE_WINDOW_MS) return true;
-    const rows: unknown[] = await this.database.query(
+    const rows = await this.statements.query(
       `SELECT 1 FROM recent_writes WHERE owner_id = $1 AND written_at > now() - make_interval(secs => $2)`,
       [ownerId, SHARED_WINDOW_MS / 1000],
     );
