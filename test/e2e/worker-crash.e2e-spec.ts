@@ -1,12 +1,12 @@
 // Delivery across worker processes (docs/configuration.md ROLE, docs/delivery-and-deliverability.md#statuses "at least once, even when a worker dies
 // mid-delivery", docs/scaling.md#shutdown: SIGTERM drains): real `node src/main.ts` workers, a real SMTP sink in this
 // process, and an in-process ROLE=api app that only queues, all on a database of this file's own.
-import { exitOf, startWorkerProcess, WorkerProcess } from '../../support/child-processes';
-import { sendBody } from '../../support/factories';
-import { SinkReply, SmtpSink } from '../../support/smtp-sink';
-import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { waitForStatus } from '../../support/wait-for';
+import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
+import { sendBody } from '../support/factories';
+import { SinkReply, SmtpSink } from '../support/smtp-sink';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { waitForStatus } from '../support/wait-for';
 
 const TIMEOUT = 120_000;
 const LEASE_SECONDS = 2;

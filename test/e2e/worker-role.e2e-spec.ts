@@ -1,13 +1,13 @@
 // Every role can be probed and scraped (docs/configuration.md ROLE, docs/api.md#routes /health and /metrics): a real ROLE=worker
 // process (`node src/main.ts`) on a PORT of its own, a real SMTP sink, and an in-process ROLE=api
 // app that only queues, on a database of this file's own. Read with Node's fetch.
-import { freePort } from '../../../src/platform/free-port';
-import { startWorkerProcess, waitUntilAnswering, WorkerProcess } from '../../support/child-processes';
-import { sendBody } from '../../support/factories';
-import { SmtpSink } from '../../support/smtp-sink';
-import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { waitForStatus } from '../../support/wait-for';
+import { freePort } from '../../src/platform/free-port';
+import { startWorkerProcess, waitUntilAnswering, WorkerProcess } from '../support/child-processes';
+import { sendBody } from '../support/factories';
+import { SmtpSink } from '../support/smtp-sink';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { waitForStatus } from '../support/wait-for';
 
 const TIMEOUT = 120_000;
 /** A worker booting from the TypeScript sources (ts-node) takes a few seconds; this is generous. */

@@ -1,17 +1,17 @@
 // Durability (docs/delivery-and-deliverability.md#webhooks): events are recorded with the status change that causes them, so they
 // wait for a worker that is not running yet, and outlive one killed mid-request. Its own
 // database, shared by an API app and real worker processes.
-import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
-import { exitOf, startWorkerProcess, WorkerProcess } from '../../support/child-processes';
-import { sendBody } from '../../support/factories';
-import { SmtpSink } from '../../support/smtp-sink';
-import { waitFor } from '../../support/wait-for';
-import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { ReceiverReply, WebhookReceiver } from '../../support/webhook-receiver';
-import { distinctEvents, header, verifiesRequest } from '../../support/webhooks/signatures';
-import { newPath, SIGNING_KEY, TIMEOUT } from '../../support/webhooks/webhook-app';
-import { allIn, deliveriesOf, secretOf, waitForLog } from '../../support/webhooks/webhook-endpoints';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
+import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
+import { sendBody } from '../support/factories';
+import { SmtpSink } from '../support/smtp-sink';
+import { waitFor } from '../support/wait-for';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { ReceiverReply, WebhookReceiver } from '../support/webhook-receiver';
+import { distinctEvents, header, verifiesRequest } from '../support/webhooks/signatures';
+import { newPath, SIGNING_KEY, TIMEOUT } from '../support/webhooks/webhook-app';
+import { allIn, deliveriesOf, secretOf, waitForLog } from '../support/webhooks/webhook-endpoints';
 
 describe('durability: events outlive the processes (ROLE=api, then real worker processes)', () => {
   const receiver = new WebhookReceiver();

@@ -3,14 +3,14 @@
 // to a real process as `npm start` runs it. The mail is stored within a bound set by an ordinary
 // mail of the same size, /health answers while it is judged, and RSS grows by little.
 import { readFileSync } from 'node:fs';
-import { freePort } from '../../../src/platform/free-port';
-import { sendWithNodemailer } from '../../support/bounces/smtp-clients';
-import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../../support/child-processes';
-import { TestDnsServer } from '../../support/dns-server';
-import { createIsolatedDatabase, dropDatabase } from '../../support/test-app';
-import { newUserId } from '../../support/tokens';
-import { mailOfSize, rawMail } from '../../support/inbound/hostile-mail';
-import { processApi, receivingDomain } from '../../support/inbound/process-api';
+import { freePort } from '../../src/platform/free-port';
+import { sendWithNodemailer } from '../support/bounces/smtp-clients';
+import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
+import { TestDnsServer } from '../support/dns-server';
+import { createIsolatedDatabase, dropDatabase } from '../support/test-app';
+import { newUserId } from '../support/tokens';
+import { mailOfSize, rawMail } from '../support/inbound/hostile-mail';
+import { processApi, receivingDomain } from '../support/inbound/process-api';
 
 const START_MS = 150_000;
 const SIGNATURES = 550;

@@ -1,15 +1,15 @@
 // A worker killed with SIGKILL in the middle of a fan-out (docs/delivery-and-deliverability.md#webhooks, docs/scaling.md): every event still
 // reaches every endpoint, and a repeat carries the same webhook-id and body. An API app and real
 // worker processes share a database of their own.
-import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
-import { exitOf, startWorkerProcess, WorkerProcess } from '../../support/child-processes';
-import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { WebhookReceiver } from '../../support/webhook-receiver';
-import { deliveriesOf } from '../../support/webhooks/webhook-endpoints';
-import { newPath, SIGNING_KEY, TIMEOUT } from '../../support/webhooks/webhook-app';
-import { createEndpoint, Endpoint, eventsAt } from '../../support/webhook-endpoints/endpoint-support';
-import { BOTH, verdicts } from '../../support/webhook-endpoints/library-verification';
+import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
+import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
+import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { deliveriesOf } from '../support/webhooks/webhook-endpoints';
+import { newPath, SIGNING_KEY, TIMEOUT } from '../support/webhooks/webhook-app';
+import { createEndpoint, Endpoint, eventsAt } from '../support/webhook-endpoints/endpoint-support';
+import { BOTH, verdicts } from '../support/webhook-endpoints/library-verification';
 
 const EVENTS = 6;
 

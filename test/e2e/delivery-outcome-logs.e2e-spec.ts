@@ -2,14 +2,14 @@
 // settings) writes its JSON log lines to stdout; these tests read them after real requests, real
 // deliveries to the SMTP sink and real webhooks to the test receiver.
 import request from 'supertest';
-import { freePort } from '../../../src/platform/free-port';
-import { startWorkerProcess, WorkerProcess } from '../../support/child-processes';
-import { sendBody } from '../../support/factories';
-import { SmtpSink } from '../../support/smtp-sink';
-import { createMigratedDatabase, dropDatabase } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { waitForStatus } from '../../support/wait-for';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { freePort } from '../../src/platform/free-port';
+import { startWorkerProcess, WorkerProcess } from '../support/child-processes';
+import { sendBody } from '../support/factories';
+import { SmtpSink } from '../support/smtp-sink';
+import { createMigratedDatabase, dropDatabase } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { waitForStatus } from '../support/wait-for';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const TIMEOUT = 120_000;
 type LogLine = Record<string, any>;

@@ -2,12 +2,12 @@
 // server's acceptance and the record of it. These tests hold that window to one outcome per slot
 // and measure it under a kill -9 (issue 12, item 4).
 import { Client } from 'pg';
-import { exitOf, startWorkerProcess, WorkerProcess } from '../../support/child-processes';
-import { sendBody } from '../../support/factories';
-import { SmtpSink } from '../../support/smtp-sink';
-import { bootTestApp, TestApp } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { waitForStatus } from '../../support/wait-for';
+import { exitOf, startWorkerProcess, WorkerProcess } from '../support/child-processes';
+import { sendBody } from '../support/factories';
+import { SmtpSink } from '../support/smtp-sink';
+import { bootTestApp, TestApp } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { waitForStatus } from '../support/wait-for';
 
 const TIMEOUT = 240_000;
 const sink = new SmtpSink();

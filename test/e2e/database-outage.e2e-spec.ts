@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
-import { sendBody } from '../../support/factories';
-import { EmbeddedPostgresInChild, stopProcessesMentioning } from '../../support/child-processes';
-import { whileRequestWaitsInDatabase } from '../../support/request-in-database';
-import { bootTestApp, TestApp } from '../../support/test-app';
-import { bearer, newUserId } from '../../support/tokens';
-import { waitFor, waitForAsync } from '../../support/wait-for';
+import { sendBody } from '../support/factories';
+import { EmbeddedPostgresInChild, stopProcessesMentioning } from '../support/child-processes';
+import { whileRequestWaitsInDatabase } from '../support/request-in-database';
+import { bootTestApp, TestApp } from '../support/test-app';
+import { bearer, newUserId } from '../support/tokens';
+import { waitFor, waitForAsync } from '../support/wait-for';
 
 jest.setTimeout(120_000);
 
