@@ -1,12 +1,13 @@
 // The TypeScript SDK (packages/sdk, docs in its README): `node scripts/sdk.js generate` writes the
 // OpenAPI document of the built app (dist/, as scripts/build-console.js reads it) and the types
 // openapi-typescript makes of it into the package, both committed; `build` compiles the package
-// twice (ES modules and CommonJS) into packages/sdk/dist; `size` prints the gzip size of what a
+// twice (ES modules and CommonJS) into packages/sdk/dist; `docs` writes its reference into
+// packages/sdk/docs (committed); `size` prints the gzip size of what a
 // user's bundler pulls in. A test (packages/sdk/test/generated.spec.ts) fails when the committed
 // document is not the one the server's sources now serve, or the types are not the ones it makes.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
@@ -35,6 +36,14 @@ function generateTypes(document, output) {
     '--output',
     output,
   ]);
+  // The reference documents the client, not these (Swagger UI documents the API): TypeDoc leaves
+  // out the category (packages/sdk/typedoc.json), yet still reads their fields into the client's
+  // interfaces that extend them.
+  const types = readFileSync(output, 'utf8').replace(
+    /^export interface (paths|components) \{/gm,
+    '/** @category Generated */\nexport interface $1 {',
+  );
+  writeFileSync(output, types);
 }
 
 function generate() {
@@ -58,6 +67,24 @@ function build() {
 /** `types <file>`: the types the committed document makes, written elsewhere (the staleness test compares them). */
 function types() {
   generateTypes(DOCUMENT, process.argv[3]);
+}
+
+/**
+ * `docs [dir]`: the reference, TypeDoc's Markdown of what the package exports (packages/sdk/typedoc.json),
+ * into packages/sdk/docs, or into `dir` (the staleness test compares the two).
+ */
+function docs() {
+  const out = process.argv[3] ?? join(SDK, 'docs');
+  rmSync(out, { recursive: true, force: true });
+  node(join(ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc'), [
+    '--options',
+    join(SDK, 'typedoc.json'),
+    '--out',
+    out,
+    '--logLevel',
+    'Warn',
+    '--treatWarningsAsErrors',
+  ]);
 }
 
 /**
@@ -93,7 +120,7 @@ async function size() {
   }
 }
 
-const COMMANDS = { generate, build, types, size };
+const COMMANDS = { generate, build, types, docs, size };
 
 if (require.main === module) {
   const command = COMMANDS[process.argv[2]];

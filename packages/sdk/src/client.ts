@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
-import { type Api, type CallOptions, type Schemas, unwrap } from './request.js';
+import { type Api, type CallOptions, type Schemas, unwrap, type Shape } from './request.js';
 import { ApiKeys } from './resources/api-keys.js';
 import { Attachments } from './resources/attachments.js';
 import { AuditLog } from './resources/audit-log.js';
@@ -39,7 +39,7 @@ export interface MailroomOptions {
   headers?: Record<string, string>;
 }
 
-export type Caller = Schemas['CallerResponse'];
+export interface Caller extends Shape<Schemas['CallerResponse']> {}
 
 /** A client of one Mailroom server, as one caller. */
 export class Mailroom {

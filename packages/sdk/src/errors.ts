@@ -1,8 +1,10 @@
 import type { components } from './generated/openapi.js';
+import type { Shape } from './request.js';
 
 /** An RFC 9457 problem as the API answers every error (docs/api.md#errors). */
-export type Problem = components['schemas']['ProblemDetails'];
-export type FieldError = components['schemas']['FieldError'];
+export interface Problem extends Shape<components['schemas']['ProblemDetails']> {}
+/** One failing field of a 400: its path in the body (`to[0]`) and what is wrong with it. */
+export interface FieldError extends Shape<components['schemas']['FieldError']> {}
 
 /**
  * Any answer other than 2xx, or no answer at all (`status` 0): thrown, as `postmark` does, so that

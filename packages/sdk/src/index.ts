@@ -19,5 +19,8 @@ export {
   type WebhookEvent,
   type WebhookHeaders,
 } from './verify-webhook.js';
-/** The generated types of every path and schema, for what the client does not wrap. */
+/**
+ * The generated types of every path and schema, for what the client does not wrap (left out of
+ * the reference, which documents the client; Swagger UI at /docs documents the API).
+ */
 export type { components, paths } from './generated/openapi.js';

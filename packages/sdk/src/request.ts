@@ -5,6 +5,13 @@ import type { components, paths } from './generated/openapi.js';
 export type Api = Client<paths>;
 export type Schemas = components['schemas'];
 
+/**
+ * A type as it is: an interface may extend `Shape<Schemas['X']>` where it may not extend
+ * `Schemas['X']` itself, and so each answer and body has a name of its own (in editors and in
+ * the generated reference, where an alias of `Schemas['X']` showed no fields).
+ */
+export type Shape<T> = T;
+
 /** The JSON body an operation takes. */
 export type BodyOf<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 /** The query an operation takes, every field optional as in the document. */

@@ -3,6 +3,7 @@
  * Do not make direct changes to the file.
  */
 
+/** @category Generated */
 export interface paths {
     "/user/api-keys": {
         parameters: {
@@ -887,6 +888,7 @@ export interface paths {
     };
 }
 export type webhooks = Record<string, never>;
+/** @category Generated */
 export interface components {
     schemas: {
         FieldError: {

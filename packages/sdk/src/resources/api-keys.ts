@@ -1,11 +1,12 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap } from '../request.js';
+import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type CreateApiKey = BodyOf<paths['/user/api-keys']['post']>;
-export type ApiKey = Schemas['ApiKeyResponse'];
-export type CreatedApiKey = Schemas['CreatedApiKeyResponse'];
+export interface CreateApiKey extends Shape<BodyOf<paths['/user/api-keys']['post']>> {}
+export interface ApiKey extends Shape<Schemas['ApiKeyResponse']> {}
+export interface CreatedApiKey extends Shape<Schemas['CreatedApiKeyResponse']> {}
 
 export class ApiKeys {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** The new key is in the answer, and only there. */

@@ -1,6 +1,6 @@
-import { type Api, type CallOptions, type Schemas, unwrap } from '../request.js';
+import { type Api, type CallOptions, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type StoredAttachment = Schemas['AttachmentResponse'];
+export interface StoredAttachment extends Shape<Schemas['AttachmentResponse']> {}
 
 export interface UploadOptions extends CallOptions {
   /** The file's name as recipients see it. */
@@ -11,6 +11,7 @@ export interface UploadOptions extends CallOptions {
 
 /** Files stored ahead of a send, for attachments too large to carry base64 in its JSON. */
 export class Attachments {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** Stores `content`; pass the answer's `id` in a send's `attachmentIds`. */

@@ -1,12 +1,13 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap } from '../request.js';
+import { type Api, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type ListAuditLog = QueryOf<paths['/user/audit-log']['get']>;
-export type AuditLogEntry = Schemas['AuditLogEntryResponse'];
-export type AuditLogPage = Schemas['AuditLogPageResponse'];
+export interface ListAuditLog extends Shape<QueryOf<paths['/user/audit-log']['get']>> {}
+export interface AuditLogEntry extends Shape<Schemas['AuditLogEntryResponse']> {}
+export interface AuditLogPage extends Shape<Schemas['AuditLogPageResponse']> {}
 
 /** Who changed what in the account, and from where: owners and admins read it. */
 export class AuditLog {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** One page, newest first. */

@@ -1,12 +1,13 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap } from '../request.js';
+import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type CreateDomain = BodyOf<paths['/domains']['post']>;
-export type UpdateDomain = BodyOf<paths['/domains/{id}']['patch']>;
-export type Domain = Schemas['DomainResponse'];
-export type DomainVerification = Schemas['DomainVerificationResponse'];
+export interface CreateDomain extends Shape<BodyOf<paths['/domains']['post']>> {}
+export interface UpdateDomain extends Shape<BodyOf<paths['/domains/{id}']['patch']>> {}
+export interface Domain extends Shape<Schemas['DomainResponse']> {}
+export interface DomainVerification extends Shape<Schemas['DomainVerificationResponse']> {}
 
 export class Domains {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   create(domain: CreateDomain, options: CallOptions = {}): Promise<Domain> {

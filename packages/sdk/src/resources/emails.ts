@@ -8,18 +8,22 @@ import {
   type QueryOf,
   type Schemas,
   unwrap,
+  type Shape,
 } from '../request.js';
 
-export type SendEmail = BodyOf<paths['/sender/send']['post']>;
-export type SendBatch = BodyOf<paths['/sender/send/batch']['post']>;
-export type Email = Schemas['MessageResponse'];
-export type EmailPage = Schemas['MessagePageResponse'];
+export interface SendEmail extends Shape<BodyOf<paths['/sender/send']['post']>> {}
+export interface SendBatch extends Shape<BodyOf<paths['/sender/send/batch']['post']>> {}
+export interface Email extends Shape<Schemas['MessageResponse']> {}
+export interface EmailPage extends Shape<Schemas['MessagePageResponse']> {}
 export type EmailStatus = Email['status'];
-export type EmailContent = Schemas['MessageContentResponse'];
-export type BatchResult = Schemas['BatchResponse'];
+export interface EmailContent extends Shape<Schemas['MessageContentResponse']> {}
+export interface BatchResult extends Shape<Schemas['BatchResponse']> {}
 
 /** GET /user/messages's query, with `statuses` as an array (the API takes them comma-separated). */
-export type ListEmails = Omit<QueryOf<paths['/user/messages']['get']>, 'statuses'> & { statuses?: EmailStatus[] };
+export interface ListEmails extends Shape<Omit<QueryOf<paths['/user/messages']['get']>, 'statuses'>> {
+  /** Only messages in one of these statuses. */
+  statuses?: EmailStatus[];
+}
 
 export interface SendOptions extends CallOptions {
   /**
@@ -31,6 +35,7 @@ export interface SendOptions extends CallOptions {
 }
 
 export class Emails {
+  /** @internal The client makes its resources. */
   constructor(
     private readonly api: Api,
     private readonly newKey: () => string | undefined,

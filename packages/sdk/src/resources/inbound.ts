@@ -1,12 +1,22 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, bytes, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap } from '../request.js';
+import {
+  type Api,
+  bytes,
+  type CallOptions,
+  everyItem,
+  type QueryOf,
+  type Schemas,
+  unwrap,
+  type Shape,
+} from '../request.js';
 
-export type ListInbound = QueryOf<paths['/user/inbound']['get']>;
-export type InboundMail = Schemas['InboundMailResponse'];
-export type InboundListItem = Schemas['InboundListItemResponse'];
-export type InboundPage = Schemas['InboundPageResponse'];
+export interface ListInbound extends Shape<QueryOf<paths['/user/inbound']['get']>> {}
+export interface InboundMail extends Shape<Schemas['InboundMailResponse']> {}
+export interface InboundListItem extends Shape<Schemas['InboundListItemResponse']> {}
+export interface InboundPage extends Shape<Schemas['InboundPageResponse']> {}
 
 export class Inbound {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** One page, newest first. */

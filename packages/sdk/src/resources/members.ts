@@ -1,11 +1,12 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap } from '../request.js';
+import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type InviteMember = BodyOf<paths['/user/members']['post']>;
-export type ChangeMember = BodyOf<paths['/user/members/{id}']['patch']>;
-export type Member = Schemas['MemberResponse'];
+export interface InviteMember extends Shape<BodyOf<paths['/user/members']['post']>> {}
+export interface ChangeMember extends Shape<BodyOf<paths['/user/members/{id}']['patch']>> {}
+export interface Member extends Shape<Schemas['MemberResponse']> {}
 
 export class Members {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** Invites someone to the account; the invitation is mailed to them. */

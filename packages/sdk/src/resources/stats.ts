@@ -1,10 +1,11 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type CallOptions, type QueryOf, type Schemas, unwrap } from '../request.js';
+import { type Api, type CallOptions, type QueryOf, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type StatsQuery = QueryOf<paths['/user/stats']['get']>;
-export type Stats = Schemas['StatsResponse'];
+export interface StatsQuery extends Shape<QueryOf<paths['/user/stats']['get']>> {}
+export interface Stats extends Shape<Schemas['StatsResponse']> {}
 
 export class StatsResource {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** Counts by day and status over the query's days. */

@@ -1,12 +1,22 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type BodyOf, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap } from '../request.js';
+import {
+  type Api,
+  type BodyOf,
+  type CallOptions,
+  everyItem,
+  type QueryOf,
+  type Schemas,
+  unwrap,
+  type Shape,
+} from '../request.js';
 
-export type AddSuppression = BodyOf<paths['/user/suppressions']['post']>;
-export type ListSuppressions = QueryOf<paths['/user/suppressions']['get']>;
-export type Suppression = Schemas['SuppressionResponse'];
-export type SuppressionPage = Schemas['SuppressionPageResponse'];
+export interface AddSuppression extends Shape<BodyOf<paths['/user/suppressions']['post']>> {}
+export interface ListSuppressions extends Shape<QueryOf<paths['/user/suppressions']['get']>> {}
+export interface Suppression extends Shape<Schemas['SuppressionResponse']> {}
+export interface SuppressionPage extends Shape<Schemas['SuppressionPageResponse']> {}
 
 export class Suppressions {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   add(suppression: AddSuppression, options: CallOptions = {}): Promise<Suppression> {

@@ -1,13 +1,14 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap } from '../request.js';
+import { type Api, type CallOptions, everyItem, type QueryOf, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type ListWebhookDeliveries = QueryOf<paths['/user/webhook-deliveries']['get']>;
-export type WebhookDelivery = Schemas['WebhookDeliveryResponse'];
-export type WebhookDeliveryDetails = Schemas['WebhookDeliveryDetailsResponse'];
-export type WebhookDeliveryPage = Schemas['WebhookDeliveryPageResponse'];
+export interface ListWebhookDeliveries extends Shape<QueryOf<paths['/user/webhook-deliveries']['get']>> {}
+export interface WebhookDelivery extends Shape<Schemas['WebhookDeliveryResponse']> {}
+export interface WebhookDeliveryDetails extends Shape<Schemas['WebhookDeliveryDetailsResponse']> {}
+export interface WebhookDeliveryPage extends Shape<Schemas['WebhookDeliveryPageResponse']> {}
 
 /** The log of events posted to endpoints and to messages' own webhooks, and the account's own webhook secret. */
 export class WebhookDeliveries {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** The secret that signs events to a message's own `webhook` (endpoints have their own). */

@@ -1,12 +1,13 @@
 import type { paths } from '../generated/openapi.js';
-import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap } from '../request.js';
+import { type Api, type BodyOf, type CallOptions, type Schemas, unwrap, type Shape } from '../request.js';
 
-export type CreateWebhookEndpoint = BodyOf<paths['/user/webhook-endpoints']['post']>;
-export type UpdateWebhookEndpoint = BodyOf<paths['/user/webhook-endpoints/{id}']['patch']>;
-export type WebhookEndpoint = Schemas['WebhookEndpointResponse'];
-export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpointResponse'];
+export interface CreateWebhookEndpoint extends Shape<BodyOf<paths['/user/webhook-endpoints']['post']>> {}
+export interface UpdateWebhookEndpoint extends Shape<BodyOf<paths['/user/webhook-endpoints/{id}']['patch']>> {}
+export interface WebhookEndpoint extends Shape<Schemas['WebhookEndpointResponse']> {}
+export interface CreatedWebhookEndpoint extends Shape<Schemas['CreatedWebhookEndpointResponse']> {}
 
 export class WebhookEndpoints {
+  /** @internal The client makes its resources. */
   constructor(private readonly api: Api) {}
 
   /** The endpoint's signing secret is in the answer (and from `secret(id)` later). */
