@@ -33,6 +33,8 @@ export class ApiKeys implements OnModuleDestroy {
   /** Holders by base64 hash. */
   private readonly remembered = new Map<string, ApiKeyHolder>();
   private readonly touchedAt = new Map<string, number>();
+  /** Look-ups in flight, by base64 hash. */
+  private readonly lookingUp = new Map<string, Promise<ApiKeyHolder | undefined>>();
   /** Raised whenever `remembered` is cleared, so that a look-up begun before a clear is not remembered after it. */
   private epoch = 0;
   private generation: string | undefined;
@@ -52,20 +54,36 @@ export class ApiKeys implements OnModuleDestroy {
     if (!hash) return undefined;
     this.startPolling();
     const id = hash.toString('base64');
-    let holder = this.trusted() ? this.remembered.get(id) : undefined;
-    if (!holder) {
-      const epoch = this.epoch;
-      holder = await this.repository.holderOf(hash);
-      if (!holder) return undefined;
-      if (epoch === this.epoch) this.remember(id, holder);
-    }
+    const holder = (this.trusted() ? this.remembered.get(id) : undefined) ?? (await this.lookUp(id, hash));
+    if (!holder) return undefined;
     this.touch(holder.keyId);
     return holder;
+  }
+
+  /**
+   * One database look-up per key at a time: the sessions an SMTP client opens at once with one key,
+   * or a burst of API requests, share it rather than each taking a connection.
+   */
+  private lookUp(id: string, hash: Buffer): Promise<ApiKeyHolder | undefined> {
+    const pending = this.lookingUp.get(id);
+    if (pending) return pending;
+    const epoch = this.epoch;
+    const lookUp = this.repository
+      .holderOf(hash)
+      .then((holder) => {
+        if (holder && epoch === this.epoch) this.remember(id, holder);
+        return holder;
+      })
+      .finally(() => this.lookingUp.delete(id));
+    this.lookingUp.set(id, lookUp);
+    return lookUp;
   }
 
   /** Forgets every remembered key at once: this process's own deletions need not wait for a poll. */
   forgetAll(): void {
     this.remembered.clear();
+    // A look-up begun before may have read a key since deleted: later callers look again.
+    this.lookingUp.clear();
     this.epoch++;
   }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ApiKeysRepository } from '../../../src/auth/api-keys/api-keys.repository';
 import { bootTestApp, createMigratedDatabase, dropDatabase, TestApp } from '../../support/test-app';
 import { bearer, newUserId } from '../../support/tokens';
 
@@ -51,6 +52,19 @@ describe('API key revocation across processes', () => {
 
     const announcedAt = performance.now();
     while ((await listWith(b, key)).status !== 401) expect(performance.now() - announcedAt).toBeLessThan(1000);
+  });
+
+  it('looks a key up once for a burst of requests that bring it at once', async () => {
+    const { key } = await newKey(newUserId());
+    const lookUps = jest.spyOn(b.app.get(ApiKeysRepository), 'holderOf');
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => listWith(b, key)));
+
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+      expect(lookUps).toHaveBeenCalledTimes(1);
+    } finally {
+      lookUps.mockRestore();
+    }
   });
 
   it('refuses a key deleted on one process on the other within one second', async () => {
