@@ -6,7 +6,7 @@
 // (scripts/sdk.js), which must not change by the day.
 import 'reflect-metadata';
 import { previewOpenApiDocument } from './openapi-preview';
-import { SCHEDULED_AT_EXAMPLE } from './sender/dto/send-message.examples';
+import { SCHEDULED_AT_EXAMPLE } from './sender';
 
 const PINNED_SCHEDULED_AT = '2026-03-02T09:00:00Z';
 
