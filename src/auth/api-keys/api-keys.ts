@@ -74,7 +74,10 @@ export class ApiKeys implements OnModuleDestroy {
         if (holder && epoch === this.epoch) this.remember(id, holder);
         return holder;
       })
-      .finally(() => this.lookingUp.delete(id));
+      .finally(() => {
+        // Not a newer look-up begun after forgetAll.
+        if (this.lookingUp.get(id) === lookUp) this.lookingUp.delete(id);
+      });
     this.lookingUp.set(id, lookUp);
     return lookUp;
   }
