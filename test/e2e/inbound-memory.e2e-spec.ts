@@ -1,15 +1,10 @@
 // Memory stays bounded whatever port 25 receives (docs/inbound.md): 20 nodemailer clients each send a
 // mail of nearly 10 MiB (INBOUND_MAX_BYTES) at once to a real process as `npm start` runs it,
 // which stores every one while its peak RSS (VmHWM, from /proc) stays under 300 MB.
-import { readFileSync } from 'node:fs';
-import { freePort } from '../../src/platform/free-port';
 import { sendWithNodemailer } from '../support/bounces/smtp-clients';
-import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
-import { TestDnsServer } from '../support/dns-server';
-import { createIsolatedDatabase, dropDatabase } from '../support/test-app';
 import { newUserId } from '../support/tokens';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { processApi, receivingDomain } from '../support/inbound/process-api';
+import { inboundProcess, receivingDomain } from '../support/inbound/process-api';
 
 const MiB = 1024 * 1024;
 const MAX_RSS_MB = 300;
@@ -20,43 +15,12 @@ const ATTACHMENT_BYTES = Math.round(7.2 * MiB);
 const BUILD_AND_START_MS = 150_000;
 
 describe('20 concurrent inbound mails of 10 MiB', () => {
-  const dns = new TestDnsServer();
-  let service: ServiceProcess;
-  let databaseUrl: string;
-  let base: string;
-  let smtpPort: number;
-
-  const statusKb = (field: 'VmRSS' | 'VmHWM') =>
-    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]);
-
-  beforeAll(async () => {
-    const port = await freePort();
-    smtpPort = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    // ROLE=all runs delivery too: on a database of its own, it takes no other test's jobs.
-    databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
-    service = startServiceProcess(
-      {
-        ROLE: 'all',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        INBOUND_SMTP_PORT: String(smtpPort),
-        DNS_SERVERS: await dns.start(),
-        DATABASE_URL: databaseUrl,
-        LOG_LEVEL: 'warn',
-      },
-      // As `npm start` runs it (package.json): the build (made first when the sources changed), with 4 MiB semi-spaces.
-      { command: [process.execPath, '--max-semi-space-size=4', 'scripts/start.js'] },
-    );
-    await waitUntilAnswering(`${base}/health`, service, BUILD_AND_START_MS);
-  }, BUILD_AND_START_MS + 30_000);
-  afterAll(async () => {
-    await service?.stop();
-    await dns.stop();
-    await dropDatabase(databaseUrl);
-  });
-
-  const api = processApi(() => base);
+  // As `npm start` runs it (package.json): the build (made first when the sources changed), with 4 MiB semi-spaces.
+  const { dns, api, smtpPort, memoryMb } = inboundProcess(BUILD_AND_START_MS, [
+    process.execPath,
+    '--max-semi-space-size=4',
+    'scripts/start.js',
+  ]);
 
   it('stores every mail while the process stays under 300 MB of RSS', async () => {
     const userId = newUserId('inbound-memory');
@@ -76,14 +40,14 @@ describe('20 concurrent inbound mails of 10 MiB', () => {
     );
     for (const mail of mails) expect(mail.length).toBeLessThanOrEqual(10 * MiB);
     expect(mails[0].length).toBeGreaterThan(9.5 * MiB);
-    const atStart = Math.round(statusKb('VmRSS') / 1024);
+    const atStart = Math.round(memoryMb('VmRSS'));
 
     const started = Date.now();
     const outcomes = await Promise.all(
-      mails.map((mail) => sendWithNodemailer(smtpPort, `desk@${domainName}`, mail, 'big@sender.example')),
+      mails.map((mail) => sendWithNodemailer(smtpPort(), `desk@${domainName}`, mail, 'big@sender.example')),
     );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const peakMb = Math.round(statusKb('VmHWM') / 1024);
+    const peakMb = Math.round(memoryMb('VmHWM'));
     console.log(
       `Process RSS: ${atStart} MB at start, peak ${peakMb} MB (VmHWM) while ${CLIENTS} clients sent ${(mails[0].length / MiB).toFixed(1)} MiB each in ${seconds} s`,
     );

@@ -2,15 +2,10 @@
 // with its own `l=` (so each would make its own body hash), and a body of one 900 KiB line, sent
 // to a real process as `npm start` runs it. The mail is stored within a bound set by an ordinary
 // mail of the same size, /health answers while it is judged, and RSS grows by little.
-import { readFileSync } from 'node:fs';
-import { freePort } from '../../src/platform/free-port';
 import { sendWithNodemailer } from '../support/bounces/smtp-clients';
-import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
-import { TestDnsServer } from '../support/dns-server';
-import { createIsolatedDatabase, dropDatabase } from '../support/test-app';
 import { newUserId } from '../support/tokens';
 import { mailOfSize, rawMail } from '../support/inbound/hostile-mail';
-import { processApi, receivingDomain } from '../support/inbound/process-api';
+import { inboundProcess, receivingDomain } from '../support/inbound/process-api';
 
 const START_MS = 150_000;
 const SIGNATURES = 550;
@@ -32,49 +27,17 @@ function hostileMail(): Buffer {
 }
 
 describe('an inbound mail of 550 DKIM signatures and a 900 KiB line', () => {
-  const dns = new TestDnsServer();
-  let service: ServiceProcess;
-  let databaseUrl: string;
-  let base: string;
-  let smtpPort: number;
-
-  const statusMb = (field: 'VmRSS' | 'VmHWM') =>
-    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]) /
-    1024;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    smtpPort = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
-    service = startServiceProcess({
-      ROLE: 'all',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      INBOUND_SMTP_PORT: String(smtpPort),
-      DNS_SERVERS: await dns.start(),
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-    });
-    await waitUntilAnswering(`${base}/health`, service, START_MS);
-  }, START_MS + 30_000);
-  afterAll(async () => {
-    await service?.stop();
-    await dns.stop();
-    await dropDatabase(databaseUrl);
-  });
-
-  const api = processApi(() => base);
+  const { dns, api, base, smtpPort, memoryMb } = inboundProcess(START_MS);
 
   /** Sends the mail; while it is in flight, asks /health again and again. Each answer's wait, in ms. */
   const sendWhileProbing = async (to: string, raw: Buffer) => {
     let done = false;
     const started = Date.now();
-    const sent = sendWithNodemailer(smtpPort, to, raw, 'cara@example.org').finally(() => (done = true));
+    const sent = sendWithNodemailer(smtpPort(), to, raw, 'cara@example.org').finally(() => (done = true));
     const waits: number[] = [];
     do {
       const asked = Date.now();
-      expect((await fetch(`${base}/health`)).status).toBe(200);
+      expect((await fetch(`${base()}/health`)).status).toBe(200);
       waits.push(Date.now() - asked);
     } while (!done);
     const outcome = await sent;
@@ -92,9 +55,9 @@ describe('an inbound mail of 550 DKIM signatures and a 900 KiB line', () => {
     expect((await sendWhileProbing(to, mailOfSize(hostile.length))).outcome).toMatchObject({ accepted: true });
     const ordinary = await sendWhileProbing(to, mailOfSize(hostile.length));
     expect(ordinary.outcome).toMatchObject({ accepted: true });
-    const rssBefore = statusMb('VmRSS');
+    const rssBefore = memoryMb('VmRSS');
     const attack = await sendWhileProbing(to, hostile);
-    const peakMb = statusMb('VmHWM');
+    const peakMb = memoryMb('VmHWM');
     console.log(
       `${(hostile.length / 1e6).toFixed(2)} MB, ${SIGNATURES} signatures: stored in ${attack.ms} ms (an ordinary mail: ${ordinary.ms} ms); ` +
         `/health waits ${Math.max(...attack.waits)} ms at most over ${attack.waits.length} probes; RSS ${Math.round(rssBefore)} MB, peak ${Math.round(peakMb)} MB`,

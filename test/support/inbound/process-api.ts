@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { freePort } from '../../../src/platform/free-port';
+import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../child-processes';
 import { TestDnsServer } from '../dns-server';
+import { createIsolatedDatabase, dropDatabase } from '../test-app';
 import { bearer } from '../tokens';
 import { newDomain } from './inbound-app';
 
@@ -34,4 +38,62 @@ export async function receivingDomain(
   expect((await api(userId, 'POST', `/domains/${domain.id}/verify`)).body.status).toBe('verified');
   expect((await api(userId, 'PATCH', `/domains/${domain.id}`, { receiving: true })).status).toBe(200);
   return domain.name;
+}
+
+/** A service process (ROLE=all) taking inbound mail, on a database and a DNS server of its own. */
+export interface InboundProcess {
+  readonly dns: TestDnsServer;
+  readonly api: ProcessApi;
+  /** Its HTTP base URL and its inbound SMTP port, once started. */
+  readonly base: () => string;
+  readonly smtpPort: () => number;
+  /** The process's resident memory now (VmRSS) or at its peak (VmHWM), in MB, from /proc. */
+  readonly memoryMb: (field: 'VmRSS' | 'VmHWM') => number;
+}
+
+/**
+ * Starts such a process before the suite's tests (waiting up to `startMs` for /health) and stops
+ * it, its DNS server and its database after them. `command` as startServiceProcess takes it.
+ */
+export function inboundProcess(startMs: number, command?: string[]): InboundProcess {
+  const dns = new TestDnsServer();
+  let service: ServiceProcess | undefined;
+  let databaseUrl: string | undefined;
+  let base = '';
+  let smtpPort = 0;
+  beforeAll(async () => {
+    const port = await freePort();
+    smtpPort = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // ROLE=all runs delivery too: on a database of its own, it takes no other test's jobs.
+    databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
+    service = startServiceProcess(
+      {
+        ROLE: 'all',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        INBOUND_SMTP_PORT: String(smtpPort),
+        DNS_SERVERS: await dns.start(),
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+      },
+      command ? { command } : {},
+    );
+    await waitUntilAnswering(`${base}/health`, service, startMs);
+  }, startMs + 30_000);
+  afterAll(async () => {
+    await service?.stop();
+    await dns.stop();
+    if (databaseUrl) await dropDatabase(databaseUrl);
+  });
+  return {
+    dns,
+    api: processApi(() => base),
+    base: () => base,
+    smtpPort: () => smtpPort,
+    memoryMb: (field) =>
+      Number(
+        new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service!.child.pid}/status`, 'utf8'))![1],
+      ) / 1024,
+  };
 }
