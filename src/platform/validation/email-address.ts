@@ -1,4 +1,5 @@
 import { isEmail } from 'class-validator';
+import { remembered } from './remembered';
 
 // RFC 5321 caps a forward path at 256 octets, so an address at 254 characters.
 const MAX_ADDRESS_LENGTH = 254;
@@ -16,8 +17,16 @@ const QUOTED_LOCAL_PART = /^"[\x21\x23-\x3b\x3d\x3f\x41-\x5b\x5d-\x7e]+"$/;
  * rule lives: every address field (sender, to, and the list filters) goes through it.
  */
 export function isEmailAddress(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length > MAX_ADDRESS_LENGTH || INVISIBLE_OR_CONTROL.test(value)) return false;
-  const localPart = value.slice(0, value.lastIndexOf('@'));
-  if (localPart.startsWith('"') && !QUOTED_LOCAL_PART.test(localPart)) return false;
-  return isEmail(value, { allow_display_name: false, require_tld: true, allow_ip_domain: false });
+  return typeof value === 'string' && value.length <= MAX_ADDRESS_LENGTH && isAcceptedAddress(value);
 }
+
+const isAcceptedAddress = remembered(
+  (value: string) => {
+    if (INVISIBLE_OR_CONTROL.test(value)) return false;
+    const localPart = value.slice(0, value.lastIndexOf('@'));
+    if (localPart.startsWith('"') && !QUOTED_LOCAL_PART.test(localPart)) return false;
+    return isEmail(value, { allow_display_name: false, require_tld: true, allow_ip_domain: false });
+  },
+  4096,
+  MAX_ADDRESS_LENGTH,
+);

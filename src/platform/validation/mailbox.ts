@@ -1,4 +1,5 @@
 import { isEmailAddress } from './email-address';
+import { remembered } from './remembered';
 
 // nodemailer's RFC 5322 address parser (the one it uses for its own headers); no typings ship with it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- nodemailer 10's own typings of this internal path declare no call signature; the cast below gives it one
@@ -33,16 +34,27 @@ export interface Mailbox {
  * Groups, lists and anything the parser had to guess at are refused (undefined). The address
  * part is taken as written, since the parser strips the quotes of a quoted local part.
  */
-export function parseMailbox(value: unknown): Mailbox | undefined {
-  if (isEmailAddress(value)) return { name: '', address: value };
-  if (typeof value !== 'string' || value.length > MAX_MAILBOX_LENGTH || CONTROL_OR_BREAK.test(value)) return undefined;
-  const angle = ANGLE_ADDRESS.exec(value);
-  if (!angle || !isEmailAddress(angle[1])) return undefined;
-  const parsed = addressparser(value);
-  if (parsed.length !== 1 || parsed[0].group || !parsed[0].address) return undefined;
-  if (!DISPLAY_NAME.test(value.slice(0, angle.index).trim())) return undefined;
-  return { name: parsed[0].name, address: angle[1] };
+export function parseMailbox(value: unknown): Readonly<Mailbox> | undefined {
+  return typeof value === 'string' && value.length <= MAX_MAILBOX_LENGTH ? parseString(value) : undefined;
 }
+
+// isEmailAddress as a plain test: a string that is not a bare address is still a string to read on.
+const isBareAddress: (value: string) => boolean = isEmailAddress;
+
+const parseString = remembered(
+  (value: string): Readonly<Mailbox> | undefined => {
+    if (isBareAddress(value)) return Object.freeze({ name: '', address: value });
+    if (CONTROL_OR_BREAK.test(value)) return undefined;
+    const angle = ANGLE_ADDRESS.exec(value);
+    if (!angle || !isEmailAddress(angle[1])) return undefined;
+    const parsed = addressparser(value);
+    if (parsed.length !== 1 || parsed[0].group || !parsed[0].address) return undefined;
+    if (!DISPLAY_NAME.test(value.slice(0, angle.index).trim())) return undefined;
+    return Object.freeze({ name: parsed[0].name, address: angle[1] });
+  },
+  4096,
+  MAX_MAILBOX_LENGTH,
+);
 
 export const isMailbox = (value: unknown): value is string => parseMailbox(value) !== undefined;
 
