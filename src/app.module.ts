@@ -62,7 +62,7 @@ export class AppModule {
             autoLogging: { ignore: (request) => request.url?.startsWith('/health') ?? false },
           },
         }),
-        DatabaseModule.forRoot(ENTITIES),
+        DatabaseModule.forRoot(ENTITIES, { readReplica: config.databaseReadUrl !== undefined }),
         QueueModule,
         EventsModule,
         DeliveryModule.forRoot(config),

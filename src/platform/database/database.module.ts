@@ -30,7 +30,11 @@ class EmbeddedPostgresModule {}
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(entities: Entities): DynamicModule {
+  /**
+   * `readReplica`: whether DATABASE_READ_URL is set; only then does every request pass the read
+   * scope's interceptor (a global interceptor costs each request even when it does nothing).
+   */
+  static forRoot(entities: Entities, { readReplica }: { readReplica: boolean }): DynamicModule {
     // Filled in by useFactory, which Nest runs before dataSourceFactory (only the former is injected).
     const migrationContext: MigrationContext = {};
     let poolMode: DatabasePoolMode = 'session';
@@ -64,7 +68,7 @@ export class DatabaseModule {
         ReadReplica,
         RecentWrites,
         Reads,
-        { provide: APP_INTERCEPTOR, useClass: ReadScopeInterceptor },
+        ...(readReplica ? [{ provide: APP_INTERCEPTOR, useClass: ReadScopeInterceptor }] : []),
       ],
       exports: [Database, PreparedStatements, ReadReplica, Reads, RecentWrites],
     };

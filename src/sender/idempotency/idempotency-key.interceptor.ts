@@ -13,6 +13,7 @@ import { IdempotencyKeyHeader } from './idempotency-key.header';
 export class IdempotencyKeyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const keyErrors = IdempotencyKeyHeader.of(context.switchToHttp().getRequest<Request>()).errors;
+    if (keyErrors.length === 0) return next.handle();
     return next.handle().pipe(
       catchError((error: unknown) => {
         if (
