@@ -196,8 +196,12 @@ export async function startMailroomProcess(
 ): Promise<MailroomProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
   const port = await freePort();
+  // BENCH_CPU_PROF=<folder>: each Mailroom process writes a V8 CPU profile there when it stops
+  // (read with `node bench/profile-summary.js <file>` or Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // As `npm start` and the Dockerfile run it (README, Performance: the young generation's size).
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', ...(options.nodeArgs ?? []), 'dist/src/main.js'], {
+  const nodeArgs = ['--max-semi-space-size=4', ...profile, ...(options.nodeArgs ?? [])];
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
     cwd: ROOT,
     env: {
       ...process.env,
