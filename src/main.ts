@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { setFlagsFromString } from 'node:v8';
 import { INestApplication, Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
 import { HttpDrain } from './platform/http/http-drain';
@@ -8,11 +7,9 @@ import { FirstOwnerInvitation, signToken, type FirstOwnerLink } from './auth';
 import { claimDataDir } from './platform/database/data-dir-claim';
 import { assertEmbeddedPostgresInstalled } from './platform/database/embedded-postgres';
 import { bannerAsLogLine, formatBanner, startupBanner } from './startup-banner';
+import { steadyHeapGrowth } from './platform/heap-growth';
 
-// V8 lets a small heap grow to about 2.7 times what was live at its last full collection before
-// it collects again: after 16 large batches read one after another, 97 MB live stood in a 264 MB
-// heap (478 MB of RSS). Growing by a fifth at most keeps such a flood under docs/api.md#sending's 300 MB.
-setFlagsFromString('--heap-growing-percent=20');
+steadyHeapGrowth();
 
 const SHUTDOWN_DEADLINE_MS = 30_000;
 // The user of the README's examples, so that what they send shows up under the banner's token.

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import { addressKey } from '../platform/mail/addresses';
+import { boundHeapGrowth } from '../platform/heap-growth';
 import { SpooledMessage } from '../platform/smtp/spooled-message';
 import { AppConfig } from '../platform/config/app-config';
 import { InboundMailLimits } from './inbound-mail-limits';
@@ -146,10 +147,14 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: Callback): Promise<void> {
+    // Whatever its size, from its first byte to the reply: a flood of large mail keeps the heap's
+    // growth bounded while it arrives and is read (docs/performance.md#memory-and-large-bodies).
+    const unbound = boundHeapGrowth();
     let mail: SpooledMessage;
     try {
       mail = await SpooledMessage.spool(stream, { keepNul: true });
     } catch {
+      unbound();
       return callback(smtpReply(451, 'Error: the message did not arrive whole'));
     }
     try {
@@ -170,6 +175,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
       else this.logger.error({ err }, 'Could not apply an inbound report or store an inbound mail');
       callback(smtpReply(451, 'Error: temporary failure, try again later'));
     } finally {
+      unbound();
       await mail.remove().catch((err: unknown) => this.logger.warn({ err }, 'Could not remove a spooled mail'));
     }
   }

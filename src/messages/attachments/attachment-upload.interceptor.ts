@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer, { memoryStorage, MulterError } from 'multer';
 import { Observable } from 'rxjs';
 import { BodyLimit } from '../../platform/http/body-limit';
+import { boundHeapGrowth } from '../../platform/heap-growth';
 import { Slots } from '../../platform/slots';
 import { MalformedBodyError, PayloadTooLargeError } from '../../platform/problem/problem.errors';
 import type { AuthUser } from '../../auth';
@@ -46,6 +47,8 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
     // Any other body is left unread: the controller answers it with 415.
     if (request.is('multipart/form-data')) {
       // Held until the answer is sent or the connection ends: the file is in memory until stored.
+      // From its wait for a place to its answer, the heap's growth is bounded: a file is in memory.
+      response.once('close', boundHeapGrowth());
       const release = await this.uploads.take(request.user?.id);
       response.once('close', release);
       if (response.writableEnded || request.destroyed) release();

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { boundHeapGrowth } from '../heap-growth';
 import { Slots } from '../slots';
 
 /** Bodies up to this size never wait: every send and batch but those carrying large HTML, text or attachments. */
@@ -32,6 +33,8 @@ export class LargeBodyTurnGuard implements CanActivate {
     // as: only an authenticated request may hold the turn, or anyone could, with a trickled body.
     if (request.user === undefined || !hasLargeBody(request)) return true;
     const response = context.switchToHttp().getResponse<Response>();
+    // From its arrival to its answer, waiting included: a flood of them keeps the heap's growth bounded throughout.
+    response.once('close', boundHeapGrowth());
     const release = await this.turns.take(request.user.id);
     response.once('close', release);
     // Gone while it waited: nothing will be read.

@@ -6,6 +6,8 @@ import { MAX_BODY_BYTES } from '../../platform/http/json-body/json-body.intercep
 import { countedAddress } from '../../platform/http/client-address';
 import { SmtpListening } from '../../platform/smtp/smtp-listening';
 import { FailureBudget } from '../../auth';
+import { boundHeapGrowth } from '../../platform/heap-growth';
+import { LARGE_BODY_BYTES } from '../../platform/http/large-body-turn.guard';
 import { Slots } from '../../platform/slots';
 import { asciiReplyText, SmtpReply, smtpReply } from '../../platform/smtp/smtp-reply';
 import { replyToRefusal } from './smtp-replies';
@@ -183,6 +185,8 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
         return callback(
           smtpReply(554, 'Message refused: it contains a NUL byte, which no message may hold (RFC 5322 section 2.1)'),
         );
+      // A large message keeps the heap's growth bounded from its wait for a turn to its reply.
+      const unbound = spooled.size > LARGE_BODY_BYTES ? boundHeapGrowth() : undefined;
       const release = await this.inMemory.take();
       try {
         // Cut off while it waited (the session limit, a client gone): nobody is told it was taken, so it is not.
@@ -193,6 +197,7 @@ export class SubmissionSmtpServer implements OnApplicationBootstrap, OnModuleDes
         else callback(queued);
       } finally {
         release();
+        unbound?.();
       }
     } catch (err) {
       this.logger.error({ err }, 'Could not read a spooled message');
