@@ -22,6 +22,7 @@ import { DkimKeyCipher } from '../src/deliverability/domains/dkim-key-cipher';
 import { MAX_BATCH_MESSAGES } from '../src/sender/dto/send-batch.dto';
 import { cpuMs, treeCpuMs } from '../test/support/cpu-time';
 import {
+  BENCH_DATA_ENCRYPTION_KEY,
   BENCH_JWT_SECRET,
   benchBearer,
   BenchDatabase,
@@ -57,8 +58,6 @@ export const CPU_HEADER = ['phase', 'API', 'PostgreSQL', 'worker', 'sink', 'benc
 const CONCURRENCY = 8; // WORKER_CONCURRENCY's default: SMTP connections on both sides
 const HTTP_CONNECTIONS = 32;
 const BATCH_CLIENTS = 4;
-// Shared by the bench's processes, which have a DATA_DIR each, so that one opens the keys another stored.
-const ENCRYPTION_KEY = 'bench-data-encryption-key-of-32-characters';
 const AUTHORIZATION = benchBearer('bench', 24 * 3600);
 
 const message = (i: number) => ({
@@ -114,7 +113,6 @@ export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryR
       // The bench's own limit: far above what it sends in a minute (the product's default is 600).
       env: {
         JWT_SECRET: BENCH_JWT_SECRET,
-        DATA_ENCRYPTION_KEY: ENCRYPTION_KEY,
         RATE_LIMIT_PER_MINUTE: '100000000',
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
         WORKER_CONCURRENCY: String(CONCURRENCY),
@@ -435,7 +433,7 @@ async function endToEnd(
 /** The bench user's example.com as a verified sending domain with the signing key, as if verify had found its record. */
 async function addVerifiedDomain(databaseUrl: string, signing: NonNullable<Signing>): Promise<void> {
   const id = randomUUID();
-  const sealed = new DkimKeyCipher({ deliverability: { encryptionKey: ENCRYPTION_KEY } } as AppConfig).seal(
+  const sealed = new DkimKeyCipher({ deliverability: { encryptionKey: BENCH_DATA_ENCRYPTION_KEY } } as AppConfig).seal(
     signing.privateKey.export({ type: 'pkcs8', format: 'der' }),
     id,
   );

@@ -15,6 +15,13 @@ export const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 /** The JWT secret of every Mailroom process a bench starts. */
 export const BENCH_JWT_SECRET = 'bench-secret-of-at-least-thirty-two-characters';
 
+/**
+ * The data key of every Mailroom process a bench starts, as one deployment's processes share
+ * theirs: each has a DATA_DIR of its own, where it would otherwise generate one, and a worker
+ * could not open the endpoint secrets and DKIM keys an API process stored.
+ */
+export const BENCH_DATA_ENCRYPTION_KEY = 'bench-data-encryption-key-of-32-characters';
+
 /** A JWT of `subject`, signed with BENCH_JWT_SECRET. */
 export function benchToken(subject: string, expiresInSeconds = 3600): string {
   return sign({}, BENCH_JWT_SECRET, { algorithm: 'HS256', subject, expiresIn: expiresInSeconds });
@@ -212,6 +219,7 @@ export async function startMailroomProcess(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
+      DATA_ENCRYPTION_KEY: BENCH_DATA_ENCRYPTION_KEY,
       ...options.env,
     },
   });
