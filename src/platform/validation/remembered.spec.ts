@@ -20,6 +20,20 @@ describe('remembered', () => {
     expect(judged).toEqual(['a', 'bb', 'ccc', 'a']);
   });
 
+  it('judges a value that UTF-8 cannot carry (a lone surrogate) as given, every time', () => {
+    const judged: string[] = [];
+    const same = remembered(
+      (value: string) => {
+        judged.push(value);
+        return value;
+      },
+      4,
+      10,
+    );
+    expect([same('a\ud800'), same('a\ud800')]).toEqual(['a\ud800', 'a\ud800']);
+    expect(judged).toEqual(['a\ud800', 'a\ud800']);
+  });
+
   it('never remembers a value longer than its bound', () => {
     const judged: string[] = [];
     const upper = remembered(
