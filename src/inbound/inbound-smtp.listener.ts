@@ -149,6 +149,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnModuleDest
   private async onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: Callback): Promise<void> {
     // Whatever its size, from its first byte to the reply: a flood of large mail keeps the heap's
     // growth bounded while it arrives and is read (docs/performance.md#memory-and-large-bodies).
+    // A client trickling its DATA holds the bound as long: that costs CPU, never memory.
     const unbound = boundHeapGrowth();
     let mail: SpooledMessage;
     try {

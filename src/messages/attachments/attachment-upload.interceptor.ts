@@ -48,7 +48,10 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
     if (request.is('multipart/form-data')) {
       // Held until the answer is sent or the connection ends: the file is in memory until stored.
       // From its wait for a place to its answer, the heap's growth is bounded: a file is in memory.
-      response.once('close', boundHeapGrowth());
+      // A client gone during authentication closed the response already.
+      const unbound = boundHeapGrowth();
+      response.once('close', unbound);
+      if (response.destroyed || request.destroyed) unbound();
       const release = await this.uploads.take(request.user?.id);
       response.once('close', release);
       if (response.writableEnded || request.destroyed) release();

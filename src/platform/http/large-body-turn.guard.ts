@@ -33,8 +33,11 @@ export class LargeBodyTurnGuard implements CanActivate {
     // as: only an authenticated request may hold the turn, or anyone could, with a trickled body.
     if (request.user === undefined || !hasLargeBody(request)) return true;
     const response = context.switchToHttp().getResponse<Response>();
-    // From its arrival to its answer, waiting included: a flood of them keeps the heap's growth bounded throughout.
-    response.once('close', boundHeapGrowth());
+    // From its arrival to its answer, waiting included: a flood of them keeps the heap's growth
+    // bounded throughout. A client gone during authentication closed the response already.
+    const unbound = boundHeapGrowth();
+    response.once('close', unbound);
+    if (response.destroyed || request.destroyed) unbound();
     const release = await this.turns.take(request.user.id);
     response.once('close', release);
     // Gone while it waited: nothing will be read.
