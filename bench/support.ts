@@ -204,7 +204,7 @@ export async function startMailroomProcess(
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
   const port = await freePort();
   // BENCH_CPU_PROF=<folder>: each Mailroom process writes a V8 CPU profile there when it stops
-  // (read with `node bench/profile-summary.js <file>` or Chrome's DevTools).
+  // (read with `node -r ts-node/register/transpile-only bench/profile-summary.ts <file>` or DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // As `npm start` and the Dockerfile run it (README, Performance: the young generation's size).
   const nodeArgs = ['--max-semi-space-size=4', ...profile, ...(options.nodeArgs ?? [])];

@@ -16,11 +16,7 @@ export class IdempotencyKeyInterceptor implements NestInterceptor {
     if (keyErrors.length === 0) return next.handle();
     return next.handle().pipe(
       catchError((error: unknown) => {
-        if (
-          error instanceof InvalidInputError &&
-          keyErrors.length > 0 &&
-          !error.errors.some((e) => e.field === 'Idempotency-Key')
-        ) {
+        if (error instanceof InvalidInputError && !error.errors.some((e) => e.field === 'Idempotency-Key')) {
           throw new InvalidInputError([...keyErrors, ...error.errors]);
         }
         throw error;
