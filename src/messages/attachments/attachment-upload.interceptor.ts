@@ -5,6 +5,7 @@ import { Observable } from 'rxjs';
 import { BodyLimit } from '../../platform/http/body-limit';
 import { boundHeapGrowth } from '../../platform/heap-growth';
 import { Slots } from '../../platform/slots';
+import { releaseWhenAnswered } from '../../platform/http/release-when-answered';
 import { MalformedBodyError, PayloadTooLargeError } from '../../platform/problem/problem.errors';
 import type { AuthUser } from '../../auth';
 import { AppConfig } from '../../platform/config/app-config';
@@ -46,15 +47,11 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     // Any other body is left unread: the controller answers it with 415.
     if (request.is('multipart/form-data')) {
-      // Held until the answer is sent or the connection ends: the file is in memory until stored.
-      // From its wait for a place to its answer, the heap's growth is bounded: a file is in memory.
-      // A client gone during authentication closed the response already.
-      const unbound = boundHeapGrowth();
-      response.once('close', unbound);
-      if (response.destroyed || request.destroyed) unbound();
+      // The file is in memory until stored: the heap's growth is bounded from its wait for a place,
+      // and the place held, until the answer is sent or the connection ends.
+      releaseWhenAnswered(request, response, boundHeapGrowth());
       const release = await this.uploads.take(request.user?.id);
-      response.once('close', release);
-      if (response.writableEnded || request.destroyed) release();
+      releaseWhenAnswered(request, response, release);
       const max = this.config.limits.maxAttachmentBytes;
       const limit = new BodyLimit(
         request,

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { boundHeapGrowth } from '../heap-growth';
 import { Slots } from '../slots';
+import { releaseWhenAnswered } from './release-when-answered';
 
 /** Bodies up to this size never wait: every send and batch but those carrying large HTML, text or attachments. */
 export const LARGE_BODY_BYTES = 1024 * 1024;
@@ -33,15 +34,11 @@ export class LargeBodyTurnGuard implements CanActivate {
     // as: only an authenticated request may hold the turn, or anyone could, with a trickled body.
     if (request.user === undefined || !hasLargeBody(request)) return true;
     const response = context.switchToHttp().getResponse<Response>();
-    // From its arrival to its answer, waiting included: a flood of them keeps the heap's growth
-    // bounded throughout. A client gone during authentication closed the response already.
-    const unbound = boundHeapGrowth();
-    response.once('close', unbound);
-    if (response.destroyed || request.destroyed) unbound();
+    // From its arrival to its answer, waiting included: a flood of them keeps the heap's growth bounded throughout.
+    releaseWhenAnswered(request, response, boundHeapGrowth());
     const release = await this.turns.take(request.user.id);
-    response.once('close', release);
-    // Gone while it waited: nothing will be read.
-    if (response.writableEnded || request.destroyed) release();
+    // Gone while it waited: nothing will be read, and the turn goes at once.
+    releaseWhenAnswered(request, response, release);
     return true;
   }
 }
