@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, Not } from 'typeorm';
+import { preparedInTransaction } from '../../platform/database/prepared-in-transaction';
 import { Database } from '../../platform/database/database';
 import { SendingDomainEntity } from './entities/sending-domain.entity';
 
@@ -165,14 +166,21 @@ export class DomainsRepository {
     manager: EntityManager,
     candidates: { messageId: string; userId: string; name: string }[],
   ): Promise<{ messageId: string; domainId: string; domainName: string; keySelector: string; sealed: Buffer }[]> {
-    const rows: { message_id: string; id: string; name: string; selector: string; private_key: Buffer }[] =
-      await manager.query(
-        `SELECT DISTINCT ON (c.message_id) c.message_id, d.id, d.name, d.selector, d.private_key
+    // Run for every claim: planned once per connection (preparedInTransaction), not each time.
+    const rows = await preparedInTransaction<{
+      message_id: string;
+      id: string;
+      name: string;
+      selector: string;
+      private_key: Buffer;
+    }>(
+      manager,
+      `SELECT DISTINCT ON (c.message_id) c.message_id, d.id, d.name, d.selector, d.private_key
        FROM unnest($1::uuid[], $2::text[], $3::text[]) AS c(message_id, user_id, name)
        JOIN sending_domains d ON d.user_id = c.user_id AND d.name = c.name AND d.verified_at IS NOT NULL
        ORDER BY c.message_id, length(d.name) DESC`,
-        [candidates.map((c) => c.messageId), candidates.map((c) => c.userId), candidates.map((c) => c.name)],
-      );
+      [candidates.map((c) => c.messageId), candidates.map((c) => c.userId), candidates.map((c) => c.name)],
+    );
     return rows.map((row) => ({
       messageId: row.message_id,
       domainId: row.id,

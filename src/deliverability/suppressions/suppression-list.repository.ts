@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { preparedInTransaction } from '../../platform/database/prepared-in-transaction';
 import { recipientRowsSql } from '../../messages';
 import type { SuppressionReason } from './suppression-reason';
 
@@ -23,7 +24,9 @@ export class SuppressionList {
   async among(manager: EntityManager, messageIds: string[]): Promise<Map<string, SuppressedRecipients>> {
     const found = new Map<string, SuppressedRecipients>();
     if (messageIds.length === 0) return found;
-    const rows: { message_id: string; keys: string[]; all_suppressed: boolean }[] = await manager.query(
+    // Run for every claim: planned once per connection (preparedInTransaction), not each time.
+    const rows = await preparedInTransaction<{ message_id: string; keys: string[]; all_suppressed: boolean }>(
+      manager,
       `SELECT r.message_id, array_agg(r.email) FILTER (WHERE s.email IS NOT NULL) AS keys, bool_and(s.email IS NOT NULL) AS all_suppressed
        FROM (${recipientRowsSql('$1::uuid[]')}) r
        LEFT JOIN suppressions s ON s.user_id = r.user_id AND s.email = r.email AND (s.scope = 'all' OR r.bulk)

@@ -282,6 +282,8 @@ export class MessageLifecycle {
     changes: StatusChange<N>[],
     returning?: { [K in keyof R]: string },
   ): Promise<{ moved: (MovedMessage & R)[]; outboxEventIds: string[] }> {
+    // A claim's batch often has no message to suppress: no round trip for an empty statement.
+    if (changes.length === 0) return { moved: [], outboxEventIds: [] };
     const rows = await preparedInTransaction<MovedMessage & R & OutboxIds>(
       manager,
       transitionSql(this.fanOut, name, returning),

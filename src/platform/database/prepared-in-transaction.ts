@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { EntityManager, EntitySubscriberInterface, QueryFailedError, QueryRunner } from 'typeorm';
 import { poolModeOf } from './pool-mode';
 
 const names = new Map<string, string>();
@@ -12,7 +12,7 @@ const names = new Map<string, string>();
  * of one, PostgreSQL's CPU per claim fell from 2.8 to 0.7 ms and per finish from 1.9 to 0.8 ms
  * (bench/lifecycle-statements.ts). Left to choose, PostgreSQL kept planning them for each run's
  * values (a custom plan looks cheaper while it knows how many rows unnest returns), so the
- * transaction asks for the generic plan; SET LOCAL, since the same connections also serve lists,
+ * transaction asks for the generic plan, once (SET LOCAL, a round trip of its own), since the same connections also serve lists,
  * which want a plan per run (PreparedStatements). Errors come as TypeORM's, as manager.query
  * throws them; outside a transaction it is manager.query.
  *
@@ -26,7 +26,12 @@ export async function preparedInTransaction<T>(manager: EntityManager, sql: stri
   if (runner === undefined || runner.isReleased || !runner.isTransactionActive) return manager.query(sql, params);
   const client = (await runner.connect()) as PoolClient;
   try {
-    await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
+    if (!runner.data[GENERIC_PLANS]) {
+      const subscribers = manager.connection.subscribers;
+      if (!subscribers.includes(genericPlansUntilEnd)) subscribers.push(genericPlansUntilEnd);
+      await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
+      runner.data[GENERIC_PLANS] = true;
+    }
     const named = poolModeOf(manager.connection) === 'session';
     const { rows } = await client.query(
       named ? { name: nameOf(sql), text: sql, values: params } : { text: sql, values: params },
@@ -36,6 +41,24 @@ export async function preparedInTransaction<T>(manager: EntityManager, sql: stri
     throw new QueryFailedError(sql, params, error as Error);
   }
 }
+
+// Where a transaction notes that it asked for generic plans: once is enough until it ends.
+const GENERIC_PLANS = 'genericPlans';
+
+/**
+ * Registered on the DataSource at the first use: forgets the note when the setting ends, at the
+ * end of the transaction or the rollback of a savepoint (which undoes a SET LOCAL made within it;
+ * one made before it stays, and is made again, harmlessly).
+ */
+const genericPlansUntilEnd: EntitySubscriberInterface = {
+  afterTransactionCommit({ queryRunner }) {
+    if (!queryRunner.isTransactionActive) forget(queryRunner);
+  },
+  afterTransactionRollback({ queryRunner }) {
+    forget(queryRunner);
+  },
+};
+const forget = (runner: QueryRunner) => delete runner.data[GENERIC_PLANS];
 
 /** A digest of the text, so that one name never stands for two statements. */
 function nameOf(sql: string): string {

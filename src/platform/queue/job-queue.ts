@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import type { Pool } from 'pg';
 import PgBoss from 'pg-boss';
 import { EntityManager } from 'typeorm';
+import { preparedInTransaction } from '../database/prepared-in-transaction';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { poolModeOf } from '../database/pool-mode';
@@ -270,9 +271,13 @@ type CompleteJobs = (
   options: PgBoss.ConnectionOptions,
 ) => Promise<unknown>;
 
-/** pg-boss runs its statements through the caller's transaction. */
+/**
+ * pg-boss runs its statements through the caller's transaction, each planned once per connection
+ * (preparedInTransaction): they run for every send and every delivery's completion, and planning
+ * a completion took longer than running it.
+ */
 function executorOf(manager: EntityManager): PgBoss.Db {
   return {
-    executeSql: async (text, values) => ({ rows: (await manager.queryRunner!.query(text, values, true)).records }),
+    executeSql: async (text, values) => ({ rows: await preparedInTransaction(manager, text, values ?? []) }),
   };
 }

@@ -39,6 +39,30 @@ describe('preparedInTransaction on PostgreSQL', () => {
     }
   });
 
+  it('asks again after a rollback to a savepoint, which undid the setting asked for within it', async () => {
+    const runner = t.db.createQueryRunner();
+    await runner.connect();
+    const other = `${statement} AND delivery_attempts >= 0`;
+    try {
+      await runner.query(`SET plan_cache_mode = force_custom_plan`);
+      await runner.startTransaction();
+      await runner.startTransaction(); // a savepoint
+      await preparedInTransaction(runner.manager, other, [[], 'queued']);
+      await runner.rollbackTransaction(); // to the savepoint: plan_cache_mode is force_custom_plan again
+      for (let run = 0; run < 2; run++) await preparedInTransaction(runner.manager, other, [[], 'queued']);
+      const [mode] = (await runner.query(`SHOW plan_cache_mode`)) as { plan_cache_mode: string }[];
+      expect(mode.plan_cache_mode).toBe('force_generic_plan');
+      await runner.commitTransaction();
+      const [plans] = (await runner.query(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = $1`,
+        [other],
+      )) as { generic: number; custom: number }[];
+      expect(plans).toEqual({ generic: 3, custom: 0 });
+    } finally {
+      await runner.release();
+    }
+  });
+
   it('fails as manager.query fails: a TypeORM error with the SQLSTATE, and the transaction rolls back', async () => {
     await expect(
       t.db.transaction((manager) => preparedInTransaction(manager, `SELECT $1::int / 0 AS n`, [1])),
