@@ -165,8 +165,19 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
+  /**
+   * The next jobs in the queue's order: by priority, then age. pg-boss picks them in that order
+   * but returns them as its UPDATE … RETURNING does, in no order: a batch of a low and a normal
+   * job could run the low one first.
+   */
   async fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {
     const jobs = await this.boss.fetch<T>(name, { batchSize, priority: true, includeMetadata: true });
+    jobs.sort(
+      (a, b) =>
+        b.priority - a.priority ||
+        a.createdOn.getTime() - b.createdOn.getTime() ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
     return jobs.map(({ id, data, retryCount }) => ({ id, data, retryCount }));
   }
 
