@@ -45,8 +45,12 @@ export class DeliveryRecorder {
     private readonly suppressions: SuppressionsRepository,
   ) {
     this.outcomes = new GroupCommit(database, (manager, results) => this.write(manager, results), {
-      // Results of the same turn of the event loop share the transaction; waiting longer would widen the window.
-      gatherOneTurn: true,
+      // Results that come within 3 ms share the transaction: under load 7 a transaction where one
+      // turn of the event loop gathered 4 (WORKER_CONCURRENCY 8). A drain of 10,000 messages here (8 connections) ran
+      // 10-15% faster with 20% less of PostgreSQL's CPU a message; waiting 6 or 10 ms saved a
+      // little more CPU but ran slower, each delivery's slot being held until its outcome is
+      // committed. The 3 ms widen the window in which a crash sends a message again by as much.
+      gatherMs: 3,
       maxWriters: 1,
       maxBatch: Number.POSITIVE_INFINITY,
       // The mail server has these messages already: giving the jobs back would send them again.

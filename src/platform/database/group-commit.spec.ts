@@ -3,7 +3,7 @@ import { Database } from './database';
 import { GroupCommit } from './group-commit';
 
 // How the intake uses it: four writers, and a write that starts the moment a send comes.
-const INTAKE = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
+const INTAKE = { maxBatch: 100, maxWriters: 4, gatherMs: null };
 
 describe(GroupCommit.name, () => {
   let commits: { size: number; release(): void; fail(error: Error): void }[];
@@ -73,7 +73,7 @@ describe(`${GroupCommit.name}, when one item holds a value PostgreSQL refuses`, 
       return error ? Promise.reject(error) : Promise.resolve(items.map((item) => `stored ${item}`));
     };
     // One writer that gathers a turn: the eight items below share one batch.
-    return new GroupCommit(database, write, { maxBatch: 100, maxWriters: 1, gatherOneTurn: true, retryDelaysMs });
+    return new GroupCommit(database, write, { maxBatch: 100, maxWriters: 1, gatherMs: 0, retryDelaysMs });
   }
 
   it('writes the batch again in halves, so that only that item fails and the others keep their order', async () => {

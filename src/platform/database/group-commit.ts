@@ -7,10 +7,10 @@ export interface GroupCommitOptions {
   /** Transactions written at once at most. */
   maxWriters: number;
   /**
-   * Wait one turn of the event loop before the first write, so that what arrives in the same
-   * turn shares it, instead of starting the moment the first item comes.
+   * How long the first write waits, so that what arrives meanwhile shares it: null starts it the
+   * moment the first item comes; 0 waits for what the same turn of the event loop brings.
    */
-  gatherOneTurn: boolean;
+  gatherMs: number | null;
   /**
    * Pauses before writing a failed batch again, in a new transaction; when they run out the
    * batch fails. For items whose effects already happened elsewhere (a mail server's 250). A
@@ -58,7 +58,9 @@ export class GroupCommit<Item, Result> {
   private async writeWaiting(): Promise<void> {
     this.writers++;
     try {
-      if (this.options.gatherOneTurn) await new Promise((resolve) => setImmediate(resolve));
+      const { gatherMs } = this.options;
+      if (gatherMs !== null)
+        await new Promise((resolve) => (gatherMs === 0 ? setImmediate(resolve) : setTimeout(resolve, gatherMs)));
       while (this.waiting.length > 0) await this.commit(this.waiting.splice(0, this.options.maxBatch));
     } finally {
       this.writers--;

@@ -33,7 +33,7 @@ export interface BatchResult {
 }
 
 // Enough to share a commit among every send in flight; a few writers keep the database busy.
-const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherOneTurn: false };
+const GROUP_COMMIT = { maxBatch: 100, maxWriters: 4, gatherMs: null };
 
 /**
  * The one way a message gets in, whatever the way in: checks what the request's validation

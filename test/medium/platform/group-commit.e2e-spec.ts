@@ -40,7 +40,7 @@ describe('GroupCommit', () => {
   const options = (overrides: Partial<GroupCommitOptions>): GroupCommitOptions => ({
     maxBatch: 100,
     maxWriters: 1,
-    gatherOneTurn: true,
+    gatherMs: 0,
     ...overrides,
   });
   const items = (prefix: string, count: number) =>
@@ -72,7 +72,7 @@ describe('GroupCommit', () => {
       open--;
       return insert(manager, batch);
     };
-    const commit = new GroupCommit(database, slowInsert, options({ maxBatch: 1, maxWriters: 4, gatherOneTurn: false }));
+    const commit = new GroupCommit(database, slowInsert, options({ maxBatch: 1, maxWriters: 4, gatherMs: null }));
     const given = items('writers', 12);
     await Promise.all(given.map((item) => commit.submit(item)));
     expect(most).toBe(4);
