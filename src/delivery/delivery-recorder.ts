@@ -49,7 +49,9 @@ export class DeliveryRecorder {
       // turn of the event loop gathered 4 (WORKER_CONCURRENCY 8). A drain of 10,000 messages here (8 connections) ran
       // 10-15% faster with 20% less of PostgreSQL's CPU a message; waiting 6 or 10 ms saved a
       // little more CPU but ran slower, each delivery's slot being held until its outcome is
-      // committed. The 3 ms widen the window in which a crash sends a message again by as much.
+      // committed. The window in which a crash sends a message twice (reply to commit) did not
+      // grow: fewer writes, each of more outcomes, keep fewer results waiting for the one under
+      // way (docs/scaling.md#delivery-is-at-least-once).
       gatherMs: 3,
       maxWriters: 1,
       maxBatch: Number.POSITIVE_INFINITY,
