@@ -33,10 +33,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         drainDeadlineMs: DRAIN_DEADLINE_MS,
         // A small stock of claimed messages, refilled a batch at a time while deliveries run, so
         // that a freed slot starts the next delivery at once instead of after two round trips to
-        // the database, and each fetch and claim serves many. It holds four batches' worth at
-        // most, refilled two at a time: claims of 16 rather than 8 took about a tenth less of
-        // PostgreSQL's CPU a message in a 10,000-message drain here, at the same rate. At
-        // shutdown it is delivered with the rest.
+        // the database, and each fetch and claim serves many. It holds 4 × WORKER_CONCURRENCY
+        // at most, refilled once half empty: claims of 16 rather than 8 took about a tenth less
+        // of PostgreSQL's CPU a message in a 10,000-message drain here, at the same rate. At
+        // shutdown it is delivered with the rest (JobLoop keeps no more than that can run in
+        // the drain's 20 s).
         stock: 4 * concurrency,
         // A claimed job still waiting after a sixth of its lease has its lease started again
         // before it runs (and is not run if another fetch has taken it), and the stock shrinks

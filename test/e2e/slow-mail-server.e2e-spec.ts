@@ -11,7 +11,7 @@ const REPLY_MS = 2000;
 const MESSAGES = 8;
 
 describe('deliveries through a slow mail server, by two workers', () => {
-  // One slot each, with a stock of two: the stock's second job waits 4 s, past its 3 s lease.
+  // One slot each, with a stock of four: the stock's second job waits 4 s, past its 3 s lease.
   const env = {
     WORKER_CONCURRENCY: '1',
     DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),

@@ -12,9 +12,12 @@ const names = new Map<string, string>();
  * of one, PostgreSQL's CPU per claim fell from 2.8 to 0.7 ms and per finish from 1.9 to 0.8 ms
  * (bench/lifecycle-statements.ts). Left to choose, PostgreSQL kept planning them for each run's
  * values (a custom plan looks cheaper while it knows how many rows unnest returns), so the
- * transaction asks for the generic plan, once (SET LOCAL, a round trip of its own), since the same connections also serve lists,
- * which want a plan per run (PreparedStatements). Errors come as TypeORM's, as manager.query
- * throws them; outside a transaction it is manager.query.
+ * transaction asks for the generic plan, at its first such statement (a round trip of its own).
+ * SET LOCAL, since the same connections also serve lists, which want a plan per run
+ * (PreparedStatements). Every parameterized statement after it in the same transaction is
+ * planned generically too: a read whose best plan depends on its values (a list filter) belongs
+ * before it or in a transaction of its own. Errors come as TypeORM's, as manager.query throws
+ * them; outside a transaction it is manager.query.
  *
  * Behind a pooler in transaction mode (DATABASE_POOL_MODE) a named statement outlives its
  * transaction's server connection (26000 does not exist, 42P05 already exists on the next): there

@@ -159,6 +159,36 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
+  it('keeps no more in stock than its slots can run within the drain deadline', async () => {
+    const { queue, fetches } = queueOf(8);
+    const jobs = heldJobs();
+    const started: string[] = [];
+    let now = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => now);
+    const run = (work: { job: Job }) => (started.push(work.job.id), jobs.run(work));
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 4 },
+      { prepare: asWork, run },
+    );
+
+    sut.start();
+    // Before any job has run, a full stock: job-0 runs, job-1 to job-3 wait.
+    await until(() => started.length === 1);
+    expect(fetches).toEqual([4]);
+    // Jobs take 600 ms: two in stock would not run within the 1 s a stop gives them.
+    for (let i = 1; i <= 4; i++) {
+      now += 600;
+      jobs.endAll();
+      await until(() => started.length === i + 1);
+    }
+    expect(started).toEqual(['job-0', 'job-1', 'job-2', 'job-3', 'job-4']);
+    expect(fetches).toEqual([4, 1]);
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
+
   it('gives a job whose handler throws back to the queue, and keeps running', async () => {
     const { queue } = queueOf(2);
     const failure = new Error('the database went away');

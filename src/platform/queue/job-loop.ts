@@ -129,14 +129,16 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   }
 
   /**
-   * The stock, cut to what the slots start within stockMaxAgeMs at the pace jobs run now (with
-   * a margin of two): when jobs run slowly (a mail server taking its time) there is no stock,
-   * and jobs are fetched only for free slots, so that none waits out its lease.
+   * The stock, cut to what the slots start within stockMaxAgeMs and run within the drain deadline
+   * at the pace jobs run now (with a margin of two): when jobs run slowly (a mail server taking
+   * its time) there is no stock, and jobs are fetched only for free slots, so that none waits out
+   * its lease, in stock or after a stop that could not run it.
    */
   private stockNow(): number {
-    const { concurrency, stock = 0, stockMaxAgeMs } = this.options;
-    if (stockMaxAgeMs === undefined || this.meanRunMs === 0) return stock;
-    return Math.min(stock, Math.floor((concurrency * stockMaxAgeMs) / (2 * this.meanRunMs)));
+    const { concurrency, stock = 0, stockMaxAgeMs = Infinity, drainDeadlineMs } = this.options;
+    if (this.meanRunMs === 0) return stock;
+    const withinMs = Math.min(stockMaxAgeMs, drainDeadlineMs);
+    return Math.min(stock, Math.floor((concurrency * withinMs) / (2 * this.meanRunMs)));
   }
 
   /** Fetches and readies up to `count` jobs into the stock; false when there were none. */
