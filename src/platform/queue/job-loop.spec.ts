@@ -34,6 +34,16 @@ function heldJobs() {
   return { running, run, endAll };
 }
 
+/** heldJobs whose run also notes each job started, with performance.now() at `clock.now`. */
+function heldJobsOnAClock() {
+  const held = heldJobs();
+  const started: string[] = [];
+  const clock = { now: 0 };
+  jest.spyOn(performance, 'now').mockImplementation(() => clock.now);
+  const run = (work: { job: Job }) => (started.push(work.job.id), held.run(work));
+  return { jobs: { ...held, run }, started, clock };
+}
+
 /** Each fetched job as the work to run. */
 const asWork = (jobs: Job[]) => Promise.resolve(jobs.map((job) => ({ job })));
 
@@ -118,28 +128,24 @@ describe(JobLoop.name, () => {
     queue.renewLeases.mockImplementation((held) =>
       Promise.resolve(held.map((job) => job.id).filter((id) => id !== 'job-2')),
     );
-    const jobs = heldJobs();
-    const started: string[] = [];
-    let now = 0;
-    jest.spyOn(performance, 'now').mockImplementation(() => now);
-    const run = (work: { job: Job }) => (started.push(work.job.id), jobs.run(work));
+    const { jobs, started, clock } = heldJobsOnAClock();
     const sut = new JobLoop(
       queue,
       { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2, stockMaxAgeMs: 500 },
-      { prepare: asWork, run },
+      { prepare: asWork, run: jobs.run },
     );
 
     sut.start();
     // job-0 runs; job-1 and job-2 wait in stock, fetched at 0 ms.
     await until(() => started.length === 1 && queue.fetch.mock.calls.length === 2);
-    now = 501;
+    clock.now = 501;
     jobs.running.get('job-0')!();
     jobs.running.delete('job-0');
     // job-1 is renewed and runs; job-2 is not, so it is left to the queue.
     await until(() => started.length === 2);
     expect(started).toEqual(['job-0', 'job-1']);
     expect(queue.renewLeases.mock.calls).toContainEqual([[expect.objectContaining({ id: 'job-1' })]]);
-    now = 1002;
+    clock.now = 1002;
     jobs.running.get('job-1')!();
     jobs.running.delete('job-1');
     await until(() => started.length === 3);
@@ -161,15 +167,11 @@ describe(JobLoop.name, () => {
 
   it('keeps no more in stock than its slots can run within the drain deadline', async () => {
     const { queue, fetches } = queueOf(8);
-    const jobs = heldJobs();
-    const started: string[] = [];
-    let now = 0;
-    jest.spyOn(performance, 'now').mockImplementation(() => now);
-    const run = (work: { job: Job }) => (started.push(work.job.id), jobs.run(work));
+    const { jobs, started, clock } = heldJobsOnAClock();
     const sut = new JobLoop(
       queue,
       { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 4 },
-      { prepare: asWork, run },
+      { prepare: asWork, run: jobs.run },
     );
 
     sut.start();
@@ -178,7 +180,7 @@ describe(JobLoop.name, () => {
     expect(fetches).toEqual([4]);
     // Jobs take 600 ms: two in stock would not run within the 1 s a stop gives them.
     for (let i = 1; i <= 4; i++) {
-      now += 600;
+      clock.now += 600;
       jobs.endAll();
       await until(() => started.length === i + 1);
     }

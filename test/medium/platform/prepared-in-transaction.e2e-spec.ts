@@ -1,4 +1,5 @@
 import { preparedInTransaction } from '../../../src/platform/database/prepared-in-transaction';
+import type { QueryRunner } from 'typeorm';
 import { bootTestApp, TestApp } from '../../support/test-app';
 
 /**
@@ -16,52 +17,51 @@ describe('preparedInTransaction on PostgreSQL', () => {
 
   const statement = `SELECT count(*)::int AS n FROM messages WHERE id = ANY($1::uuid[]) AND status = $2`;
 
-  it('plans once, generically, and leaves the connection as it found it', async () => {
+  /** A connection of its own that plans per run, as the lists leave theirs; released after `use`. */
+  const onOwnConnection = async (use: (runner: QueryRunner) => Promise<void>) => {
     const runner = t.db.createQueryRunner();
     await runner.connect();
     try {
       await runner.query(`SET plan_cache_mode = force_custom_plan`);
+      await use(runner);
+    } finally {
+      await runner.release();
+    }
+  };
+  const plansOf = async (runner: QueryRunner, sql: string) =>
+    (
+      (await runner.query(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = $1`,
+        [sql],
+      )) as { generic: number; custom: number }[]
+    )[0];
+  const planCacheMode = async (runner: QueryRunner) =>
+    ((await runner.query(`SHOW plan_cache_mode`)) as { plan_cache_mode: string }[])[0].plan_cache_mode;
+
+  it('plans once, generically, and leaves the connection as it found it', () =>
+    onOwnConnection(async (runner) => {
       for (let run = 0; run < 8; run++) {
         await runner.startTransaction();
         const [row] = await preparedInTransaction<{ n: number }>(runner.manager, statement, [[], 'queued']);
         expect(row.n).toBe(0);
         await runner.commitTransaction();
       }
-      const [plans] = (await runner.query(
-        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = $1`,
-        [statement],
-      )) as { generic: number; custom: number }[];
-      expect(plans).toEqual({ generic: 8, custom: 0 });
-      const [{ plan_cache_mode }] = (await runner.query(`SHOW plan_cache_mode`)) as { plan_cache_mode: string }[];
-      expect(plan_cache_mode).toBe('force_custom_plan');
-    } finally {
-      await runner.release();
-    }
-  });
+      expect(await plansOf(runner, statement)).toEqual({ generic: 8, custom: 0 });
+      expect(await planCacheMode(runner)).toBe('force_custom_plan');
+    }));
 
-  it('asks again after a rollback to a savepoint, which undid the setting asked for within it', async () => {
-    const runner = t.db.createQueryRunner();
-    await runner.connect();
-    const other = `${statement} AND delivery_attempts >= 0`;
-    try {
-      await runner.query(`SET plan_cache_mode = force_custom_plan`);
+  it('asks again after a rollback to a savepoint, which undid the setting asked for within it', () =>
+    onOwnConnection(async (runner) => {
+      const other = `${statement} AND delivery_attempts >= 0`;
       await runner.startTransaction();
       await runner.startTransaction(); // a savepoint
       await preparedInTransaction(runner.manager, other, [[], 'queued']);
       await runner.rollbackTransaction(); // to the savepoint: plan_cache_mode is force_custom_plan again
       for (let run = 0; run < 2; run++) await preparedInTransaction(runner.manager, other, [[], 'queued']);
-      const [mode] = (await runner.query(`SHOW plan_cache_mode`)) as { plan_cache_mode: string }[];
-      expect(mode.plan_cache_mode).toBe('force_generic_plan');
+      expect(await planCacheMode(runner)).toBe('force_generic_plan');
       await runner.commitTransaction();
-      const [plans] = (await runner.query(
-        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = $1`,
-        [other],
-      )) as { generic: number; custom: number }[];
-      expect(plans).toEqual({ generic: 3, custom: 0 });
-    } finally {
-      await runner.release();
-    }
-  });
+      expect(await plansOf(runner, other)).toEqual({ generic: 3, custom: 0 });
+    }));
 
   it('fails as manager.query fails: a TypeORM error with the SQLSTATE, and the transaction rolls back', async () => {
     await expect(
