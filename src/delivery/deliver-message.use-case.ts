@@ -20,8 +20,8 @@ export class DeliverMessageUseCase {
     return this.claims.claim(jobs);
   }
 
-  /** One attempt at one claimed message; resolves once its outcome is committed. */
-  execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<void> {
-    return this.handOver.execute(job, message);
+  /** One attempt at one claimed message; resolves once its outcome is committed (`replied`: DeliveryHandOver). */
+  execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage, replied: () => void): Promise<void> {
+    return this.handOver.execute(job, message, replied);
   }
 }

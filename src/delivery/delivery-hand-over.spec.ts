@@ -67,6 +67,9 @@ describe(DeliveryHandOver.name, () => {
   let signingKeys: jest.Mocked<SigningKeys>;
   let verp: jest.Mocked<VerpAddresses>;
   let recorded: JobResult[];
+  /** Told once the mail server has answered (the worker frees the slot then). */
+  let replied: jest.Mock<void, []>;
+  let record: jest.Mocked<DeliveryRecorder>['record'];
 
   /** What the attempt was recorded as (the part the hand-over decides). */
   const finished = () => recorded.map(({ jobId, finished: f }) => ({ jobId, ...f }));
@@ -87,7 +90,9 @@ describe(DeliveryHandOver.name, () => {
     Object.defineProperty(verp, 'domain', { value: undefined, writable: true });
     built.mock(UnsubscribeHeaders).for.mockReturnValue({});
     recorded = [];
-    built.mock(DeliveryRecorder).record.mockImplementation((result) => {
+    replied = jest.fn();
+    record = built.mock(DeliveryRecorder).record;
+    record.mockImplementation((result) => {
       recorded.push(result);
       return Promise.resolve();
     });
@@ -97,9 +102,13 @@ describe(DeliveryHandOver.name, () => {
     it('records it sent with the server’s reply', async () => {
       send.mockResolvedValue(accepted('250 2.0.0 Ok: queued as 7'));
 
-      await sut.execute(job(), message());
+      await sut.execute(job(), message(), replied);
 
       expect(sentTo()).toEqual(['bob@example.org, carol@example.org']);
+      // The slot is freed once the server has answered, before the outcome is written.
+      expect(replied).toHaveBeenCalledTimes(1);
+      expect(replied.mock.invocationCallOrder[0]).toBeGreaterThan(send.mock.invocationCallOrder[0]);
+      expect(replied.mock.invocationCallOrder[0]).toBeLessThan(record.mock.invocationCallOrder[0]);
       expect(finished()).toEqual([
         {
           jobId: 'j1',
@@ -123,7 +132,7 @@ describe(DeliveryHandOver.name, () => {
     it('defers it on a temporary failure while retries are left', async () => {
       send.mockRejectedValue(greylisted());
 
-      await sut.execute(job({ attempt: 2 }), message({ attempt: 2 }));
+      await sut.execute(job({ attempt: 2 }), message({ attempt: 2 }), replied);
 
       expect(finished()).toMatchObject([
         { status: 'deferred', detail: '451 4.7.1 Greylisted', retryAfterSeconds: RETRY_DELAYS[1] },
@@ -133,7 +142,7 @@ describe(DeliveryHandOver.name, () => {
     it('fails it on a temporary failure when no retry is left', async () => {
       send.mockRejectedValue(greylisted());
 
-      await sut.execute(job({ attempt: 3 }), message({ attempt: 3 }));
+      await sut.execute(job({ attempt: 3 }), message({ attempt: 3 }), replied);
 
       expect(finished()).toEqual([
         expect.objectContaining({ status: 'failed', detail: '451 4.7.1 Greylisted (gave up after 3 attempts)' }),
@@ -144,7 +153,7 @@ describe(DeliveryHandOver.name, () => {
     it('fails it at once on a permanent failure', async () => {
       send.mockRejectedValue(noSuchUser());
 
-      await sut.execute(job(), message());
+      await sut.execute(job(), message(), replied);
 
       expect(finished()).toEqual([expect.objectContaining({ status: 'failed', detail: '550 5.1.1 No such user' })]);
     });
@@ -160,7 +169,7 @@ describe(DeliveryHandOver.name, () => {
         ]),
       );
 
-      await sut.execute(job(), message());
+      await sut.execute(job(), message(), replied);
 
       expect(finished()).toMatchObject([
         {
@@ -185,7 +194,7 @@ describe(DeliveryHandOver.name, () => {
         bcc: ['dan@example.org'],
       });
 
-      await sut.execute(job({ attempt: 2, copies: { pending: [1, 2], accepted: 1 } }), three);
+      await sut.execute(job({ attempt: 2, copies: { pending: [1, 2], accepted: 1 } }), three, replied);
 
       expect(sentTo()).toEqual(['carol@example.org, dan@example.org']);
       const [[mail]] = send.mock.calls;
@@ -212,7 +221,7 @@ describe(DeliveryHandOver.name, () => {
         },
       ]);
 
-      await sut.execute(job(), message());
+      await sut.execute(job(), message(), replied);
 
       expect(finished()).toMatchObject([
         {
@@ -231,7 +240,7 @@ describe(DeliveryHandOver.name, () => {
       signingKeys.open.mockReturnValue(OPENED);
       send.mockResolvedValue(accepted());
 
-      await sut.execute(job(), message({ signingKey: KEY }));
+      await sut.execute(job(), message({ signingKey: KEY }), replied);
 
       expect(signingKeys.open.mock.calls).toEqual([[KEY]]);
       expect(send.mock.calls[0][0].dkim).toBe(OPENED);
@@ -242,7 +251,7 @@ describe(DeliveryHandOver.name, () => {
         throw new Error('the signing key cannot be decrypted');
       });
 
-      await sut.execute(job(), message({ signingKey: KEY }));
+      await sut.execute(job(), message({ signingKey: KEY }), replied);
 
       expect(send.mock.calls).toEqual([]);
       expect(finished()).toMatchObject([
@@ -270,7 +279,7 @@ describe(DeliveryHandOver.name, () => {
     });
 
     it('defers the copies refused for now, naming them in the next job, and retries none of the others', async () => {
-      await sut.execute(job(), bulk());
+      await sut.execute(job(), bulk(), replied);
 
       expect(sentTo()).toEqual(['bob@example.org', 'carol@example.org', 'dan@example.org']);
       expect(finished()).toMatchObject([
@@ -283,7 +292,7 @@ describe(DeliveryHandOver.name, () => {
     });
 
     it('sends only the copies its job names as pending, and is sent once none is left to retry', async () => {
-      await sut.execute(job({ attempt: 3, copies: { pending: [1, 2], accepted: 1 } }), bulk({ attempt: 3 }));
+      await sut.execute(job({ attempt: 3, copies: { pending: [1, 2], accepted: 1 } }), bulk({ attempt: 3 }), replied);
 
       expect(sentTo()).toEqual(['carol@example.org', 'dan@example.org']);
       expect(finished()).toEqual([expect.objectContaining({ status: 'sent' })]);
@@ -295,7 +304,7 @@ describe(DeliveryHandOver.name, () => {
       verp.envelopeSender.mockImplementation(({ recipient }) => `bounces+${recipient}@bounces.example.net`);
       send.mockResolvedValue(accepted());
 
-      await sut.execute(job(), message());
+      await sut.execute(job(), message(), replied);
 
       expect(send.mock.calls.map(([mail]) => mail.copyFor)).toEqual([
         { address: 'bob@example.org', position: 0, envelopeFrom: 'bounces+0@bounces.example.net' },
@@ -309,7 +318,7 @@ describe(DeliveryHandOver.name, () => {
         throw new Error('the signing key cannot be decrypted');
       });
 
-      await sut.execute(job(), bulk({ signingKey: KEY }));
+      await sut.execute(job(), bulk({ signingKey: KEY }), replied);
 
       expect(send.mock.calls).toEqual([]);
       expect(finished()).toMatchObject([{ status: 'deferred', copies: { pending: [0, 1, 2], accepted: 0 } }]);

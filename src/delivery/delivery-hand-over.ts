@@ -31,9 +31,13 @@ export class DeliveryHandOver {
     private readonly signingKeys: SigningKeys,
   ) {}
 
-  /** Resolves once the attempt's outcome is committed. */
-  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage): Promise<void> {
+  /**
+   * Resolves once the attempt's outcome is committed; calls `replied` once the mail server has
+   * answered, before the outcome is written (the worker frees the message's slot then).
+   */
+  async execute(job: QueueJob<DeliveryJob>, message: DeliverableMessage, replied: () => void): Promise<void> {
     const outcome = await this.handOver(message, job.data.copies);
+    replied();
     await this.recorder.record({
       jobId: job.id,
       repliedAt: performance.now(),

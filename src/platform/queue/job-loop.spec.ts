@@ -82,6 +82,48 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
+  it('starts the next job when one frees its slot, with at most `settling` jobs still settling, and drains them at stop', async () => {
+    const { queue, fetches } = queueOf(10);
+    const jobs = heldJobs();
+    const freeSlots = new Map<string, () => void>();
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 2, settling: 1, drainDeadlineMs: 1000 },
+      { prepare: asWork, run: (work, freeSlot) => (freeSlots.set(work.job.id, freeSlot), jobs.run(work)) },
+    );
+
+    sut.start();
+    await until(() => jobs.running.size === 2);
+    // job-0 frees its slot but has not ended: job-2 takes the slot.
+    freeSlots.get('job-0')!();
+    await until(() => jobs.running.has('job-2'));
+    expect([...jobs.running.keys()]).toEqual(['job-0', 'job-1', 'job-2']);
+    // job-1 frees its slot too: the loop fetches a job for it, but job-0 is settling already
+    // (settling: 1), so none starts until a job ends.
+    freeSlots.get('job-1')!();
+    await until(() => fetches.length === 3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(jobs.running.has('job-3')).toBe(false);
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    await until(() => jobs.running.has('job-3'));
+    expect([...jobs.running.keys()]).toEqual(['job-1', 'job-2', 'job-3']);
+    // Without a stock it fetched one job for each slot as it freed, and no more while settling was full.
+    expect(fetches).toEqual([2, 1, 1]);
+    // A stop waits for the settling job (job-1) as for the others.
+    let drained = false;
+    const stopping = sut.stop().then(() => (drained = true));
+    for (const id of ['job-2', 'job-3']) {
+      jobs.running.get(id)!();
+      jobs.running.delete(id);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    jobs.endAll();
+    await stopping;
+    expect(drained).toBe(true);
+  });
+
   it('with a stock, fetches a batch when it is half empty, and readies each batch at once', async () => {
     const { queue, fetches } = queueOf(100);
     const jobs = heldJobs();

@@ -13,8 +13,12 @@ export interface JobHandler<T extends object, W extends { job: QueueJob<T> }> {
    * A job left out is the handler's to complete.
    */
   prepare(jobs: QueueJob<T>[]): Promise<W[]>;
-  /** One job: resolves once its outcome is committed, and holds its slot until then. */
-  run(work: W): Promise<void>;
+  /**
+   * One job: resolves once its outcome is committed, and holds its slot until then, or until it
+   * calls `freeSlot` (a delivery: once the mail server has answered). From then on it counts
+   * against the loop's `settling` allowance instead, while its outcome is written.
+   */
+  run(work: W, freeSlot: () => void): Promise<void>;
   /**
    * Fair turns (optional): the keys a job counts against (its user, its target), each with how
    * many jobs of that key this loop may hold at once, readied or running. A fetched job whose
@@ -36,6 +40,11 @@ export interface JobLoopOptions {
   name: string;
   /** Jobs running at once. */
   concurrency: number;
+  /**
+   * Jobs that freed their slot (JobHandler.run) and have yet to end, at most; while this many
+   * are settling no job starts. 0 (the default): a slot is held until its job ends.
+   */
+  settling?: number;
   /** How long stop() waits for the jobs in flight; those unfinished return after their lease. */
   drainDeadlineMs: number;
   /**
@@ -56,14 +65,20 @@ export interface JobLoopOptions {
 }
 
 /**
- * Keeps up to `concurrency` jobs of one queue in flight, fetching more the moment there is room,
+ * Keeps up to `concurrency` jobs of one queue in slots (and up to `settling` more writing their
+ * outcome, when the handler frees slots early), fetching more the moment there is room,
  * so the queue never waits out a polling interval while there is work (and a 250 ms one when
  * there is none). A job whose handler throws goes back to the queue's own retry policy. Stopping
  * ends the fetching and drains what was fetched, up to a deadline.
  */
 export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private readonly logger: Logger;
+  /** Every job started and not yet ended, in a slot or settling. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Of inFlight, the jobs holding a slot. */
+  private inSlots = 0;
+  /** Ends the wait for room (untilRoom) when a job frees its slot. */
+  private onSlotFreed = () => {};
   private readonly ready: { work: W; fetchedAt: number }[] = [];
   /** Jobs held (readied or running) per turn key, and running per key; both only with turnsOf. */
   private readonly held = new Map<string, number>();
@@ -106,25 +121,38 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   }
 
   private async run(): Promise<void> {
-    const { concurrency } = this.options;
     while (!this.stopping || this.ready.length > 0) {
-      while (this.inFlight.size < concurrency && this.ready.length > 0) this.launchUnlessStale(this.takeNext());
+      while (this.hasRoom() && this.ready.length > 0) this.launchUnlessStale(this.takeNext());
       if (this.stopping) {
-        if (this.inFlight.size > 0) await Promise.race(this.inFlight);
+        if (this.inFlight.size > 0) await this.untilRoom();
         continue;
       }
       const wanted = this.wanted();
       if (wanted > 0 && (await this.refill(wanted))) continue;
-      if (this.inFlight.size >= concurrency) await Promise.race(this.inFlight);
+      if (!this.hasRoom()) await this.untilRoom();
       else if (this.ready.length === 0) await this.waker.sleep(IDLE_POLL_MS);
     }
+  }
+
+  /** Whether a job may start: a slot is free and fewer than `settling` jobs are settling. */
+  private hasRoom(): boolean {
+    const { concurrency, settling = 0 } = this.options;
+    return this.inSlots < concurrency && this.inFlight.size < concurrency + settling;
+  }
+
+  /** Until a job ends or frees its slot. */
+  private untilRoom(): Promise<void> {
+    return new Promise((resolve) => {
+      this.onSlotFreed = resolve;
+      void Promise.race(this.inFlight).then(resolve);
+    });
   }
 
   /** How many jobs to fetch now: none while the stock is over half full. */
   private wanted(): number {
     const { concurrency } = this.options;
     const stock = this.stockNow();
-    if (stock === 0) return concurrency - this.inFlight.size;
+    if (stock === 0) return Math.max(0, concurrency - this.inSlots - this.ready.length);
     return this.ready.length <= stock / 2 ? stock - this.ready.length : 0;
   }
 
@@ -216,8 +244,21 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     const startedAt = performance.now();
     const firstKey = this.handler.turnsOf?.(work)[0]?.key;
     if (firstKey !== undefined) this.runningByKey.set(firstKey, (this.runningByKey.get(firstKey) ?? 0) + 1);
+    let inSlot = true;
+    const freeSlot = () => {
+      if (!inSlot) return;
+      inSlot = false;
+      this.inSlots--;
+      // The pace of the slots, which sizes the stock: how long a job holds one.
+      const ranMs = performance.now() - startedAt;
+      this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
+      this.onSlotFreed();
+    };
+    this.inSlots++;
     const running = (
-      mayRun ? mayRun().then((yes) => (yes ? this.handler.run(work) : undefined)) : this.handler.run(work)
+      mayRun
+        ? mayRun().then((yes) => (yes ? this.handler.run(work, freeSlot) : undefined))
+        : this.handler.run(work, freeSlot)
     )
       .catch(async (error: unknown) => {
         this.logger.error(
@@ -227,8 +268,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
         await this.queue.fail(job.id, error as Error).catch(() => undefined);
       })
       .finally(() => {
-        const ranMs = performance.now() - startedAt;
-        this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
+        freeSlot();
         this.releaseTurns(work);
         if (firstKey !== undefined) {
           const left = this.runningByKey.get(firstKey)! - 1;
