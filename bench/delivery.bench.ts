@@ -6,8 +6,8 @@
 //   /sender/send/batch) under load while a separate ROLE=worker process delivers; the rate is the
 //   messages that reached `sent` during the load;
 // - where a message's CPU goes: each process's CPU time (Linux /proc) per message, for
-//   accepting (API, PostgreSQL; after as many sends unmeasured), delivering (worker, PostgreSQL,
-//   sink) and the raw send.
+//   accepting (API, PostgreSQL; the single sends after as many unmeasured), delivering (worker,
+//   PostgreSQL, sink) and the raw send.
 // Uses DATABASE_URL's server when set (its CPU is then not measured), else an embedded one.
 // --signed: the sender's domain is a verified sending domain, so every message is DKIM-signed
 // (and the raw rate signs too). BENCH_CPU_PROF=<folder> (bench/support.ts): the Mailroom
@@ -39,7 +39,7 @@ import {
 } from './support';
 
 export interface DeliveryOptions {
-  /** Messages for the raw rate (each of three tries) and for each half of the delivery queue. */
+  /** Messages for the raw rate (each of three tries) and for each third of the delivery queue (warm-up, single sends, batches). */
   messages: number;
   /** How long each end-to-end load lasts. */
   seconds: number;

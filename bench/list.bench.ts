@@ -31,7 +31,7 @@ const PLANS = join(ROOT, 'bench/out/plans');
 // connections, and let V8 compile the endpoint's path (with 3, the first cases measured a
 // process still warming up: the first page at 3.9-5.5 ms, the same page 1.5 ms at the end).
 export const WARM_UP_RUNS = 30;
-// And before any case, this many requests of every case in turn, unmeasured: the same 5%-status
+// And before any case, this many requests in all, of each case in turn, unmeasured: the same 5%-status
 // page took 2-2.6 ms in a new process's first few hundred requests and 1.2-1.3 ms after about
 // 2,000, V8 compiling the request's path meanwhile, which a deployed API process did long ago.
 const WARM_UP_REQUESTS = 2_000;

@@ -137,6 +137,20 @@ describe(DeliveryHandOver.name, () => {
       expect(finished()).toMatchObject([
         { status: 'deferred', detail: '451 4.7.1 Greylisted', retryAfterSeconds: RETRY_DELAYS[1] },
       ]);
+      // A refusal is an answer too: the slot is freed before the outcome is written.
+      expect(replied).toHaveBeenCalledTimes(1);
+      expect(replied.mock.invocationCallOrder[0]).toBeLessThan(record.mock.invocationCallOrder[0]);
+    });
+
+    it('neither frees the slot nor records anything when the hand-over itself throws (the job loop gives the job back)', async () => {
+      mailer.deliver.mockImplementation(() => {
+        throw new Error('a bug in the mailer');
+      });
+
+      await expect(sut.execute(job(), message(), replied)).rejects.toThrow('a bug in the mailer');
+
+      expect(replied).not.toHaveBeenCalled();
+      expect(record).not.toHaveBeenCalled();
     });
 
     it('fails it on a temporary failure when no retry is left', async () => {

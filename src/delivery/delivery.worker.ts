@@ -10,16 +10,17 @@ import { ClaimedJob } from './delivery-claim';
 const DRAIN_DEADLINE_MS = 20_000;
 
 /**
- * Keeps up to WORKER_CONCURRENCY deliveries in flight (being handed to the mail server). Runs in
+ * Keeps up to WORKER_CONCURRENCY deliveries being handed to the mail server at once. Runs in
  * `worker` and `all` processes.
  *
  * A delivery frees its slot once the mail server has answered, and its outcome is then written
- * with others' (DeliveryRecorder), up to WORKER_CONCURRENCY of them waiting for their write at
- * once. Holding the slot through the write left the connections idle for as long as they worked:
- * in a 10,000-message drain here a hand-over took 5 ms and the write of its outcome 7 (p50), and
- * freeing the slot at the reply delivered 30% more a second. A worker that dies then sends again
- * at most 2 × WORKER_CONCURRENCY accepted, unrecorded messages (the window of each is as short
- * as before: docs/scaling.md#delivery-is-at-least-once).
+ * with others' (DeliveryRecorder) while the slot takes the next message; at most
+ * 2 × WORKER_CONCURRENCY deliveries are started and unrecorded at once. Holding the slot through
+ * the write left the connections idle for as long as they worked: in a 10,000-message drain here
+ * a hand-over took 5 ms and the write of its outcome 7 (p50), and freeing the slot at the reply
+ * delivered 44-68% more a second. A worker that dies sends again at most 2 × WORKER_CONCURRENCY
+ * accepted, unrecorded messages (one, before); the window from a reply to its record grew with
+ * the rate (docs/scaling.md#delivery-is-at-least-once has both measured).
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -36,7 +37,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       {
         name: DeliveryWorker.name,
         concurrency,
-        settling: concurrency,
+        extraInFlight: concurrency,
         drainDeadlineMs: DRAIN_DEADLINE_MS,
         // A small stock of claimed messages, refilled a batch at a time while deliveries run, so
         // that a freed slot starts the next delivery at once instead of after two round trips to

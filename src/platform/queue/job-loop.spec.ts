@@ -82,35 +82,37 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
-  it('starts the next job when one frees its slot, with at most `settling` jobs still settling, and drains them at stop', async () => {
+  it('starts the next job when one frees its slot, with at most `extraInFlight` jobs beyond the slots in flight, and drains them at stop', async () => {
     const { queue, fetches } = queueOf(10);
     const jobs = heldJobs();
     const freeSlots = new Map<string, () => void>();
     const sut = new JobLoop(
       queue,
-      { name: 'test', concurrency: 2, settling: 1, drainDeadlineMs: 1000 },
+      { name: 'test', concurrency: 2, extraInFlight: 1, drainDeadlineMs: 1000 },
       { prepare: asWork, run: (work, freeSlot) => (freeSlots.set(work.job.id, freeSlot), jobs.run(work)) },
     );
 
     sut.start();
     await until(() => jobs.running.size === 2);
-    // job-0 frees its slot but has not ended: job-2 takes the slot.
+    // job-0 frees its slot but has not ended: job-2 takes the slot (3 in flight, the most).
     freeSlots.get('job-0')!();
     await until(() => jobs.running.has('job-2'));
     expect([...jobs.running.keys()]).toEqual(['job-0', 'job-1', 'job-2']);
-    // job-1 frees its slot too: the loop fetches a job for it, but job-0 is settling already
-    // (settling: 1), so none starts until a job ends.
+    // job-1 frees its slot too (twice: the second call changes nothing), but 3 are in flight:
+    // nothing is fetched or started until a job ends. The loop answers a freed slot within the
+    // same turn, so a turn later it has.
     freeSlots.get('job-1')!();
-    await until(() => fetches.length === 3);
+    freeSlots.get('job-1')!();
     await new Promise((resolve) => setImmediate(resolve));
+    expect(fetches).toEqual([2, 1]);
     expect(jobs.running.has('job-3')).toBe(false);
     jobs.running.get('job-0')!();
     jobs.running.delete('job-0');
     await until(() => jobs.running.has('job-3'));
     expect([...jobs.running.keys()]).toEqual(['job-1', 'job-2', 'job-3']);
-    // Without a stock it fetched one job for each slot as it freed, and no more while settling was full.
+    // Without a stock it fetched one job for each start, none that could not start.
     expect(fetches).toEqual([2, 1, 1]);
-    // A stop waits for the settling job (job-1) as for the others.
+    // A stop waits for the job out of its slot (job-1) as for the others.
     let drained = false;
     const stopping = sut.stop().then(() => (drained = true));
     for (const id of ['job-2', 'job-3']) {
@@ -122,6 +124,34 @@ describe(JobLoop.name, () => {
     jobs.endAll();
     await stopping;
     expect(drained).toBe(true);
+  });
+
+  it('frees a slot once however often a job frees it, and gives a job that failed after freeing it back to the queue', async () => {
+    const { queue } = queueOf(10);
+    const jobs = heldJobs();
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, extraInFlight: 1, drainDeadlineMs: 1000 },
+      {
+        prepare: asWork,
+        run: (work, freeSlot) => {
+          if (work.job.id !== 'job-0') return jobs.run(work);
+          freeSlot();
+          freeSlot();
+          return Promise.reject(new Error('the write failed'));
+        },
+      },
+    );
+
+    sut.start();
+    await until(() => jobs.running.has('job-1') && queue.fail.mock.calls.length === 1);
+    expect(queue.fail).toHaveBeenCalledWith('job-0', expect.any(Error));
+    // job-1 holds the one slot: had job-0's second call freed another, job-2 would run beside it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([...jobs.running.keys()]).toEqual(['job-1']);
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
   });
 
   it('with a stock, fetches a batch when it is half empty, and readies each batch at once', async () => {

@@ -15,8 +15,8 @@ export interface JobHandler<T extends object, W extends { job: QueueJob<T> }> {
   prepare(jobs: QueueJob<T>[]): Promise<W[]>;
   /**
    * One job: resolves once its outcome is committed, and holds its slot until then, or until it
-   * calls `freeSlot` (a delivery: once the mail server has answered). From then on it counts
-   * against the loop's `settling` allowance instead, while its outcome is written.
+   * calls `freeSlot` (a delivery: once the mail server has answered); from then on it stays in
+   * flight, without a slot, while its outcome is written (JobLoopOptions.extraInFlight).
    */
   run(work: W, freeSlot: () => void): Promise<void>;
   /**
@@ -41,10 +41,12 @@ export interface JobLoopOptions {
   /** Jobs running at once. */
   concurrency: number;
   /**
-   * Jobs that freed their slot (JobHandler.run) and have yet to end, at most; while this many
-   * are settling no job starts. 0 (the default): a slot is held until its job ends.
+   * How many jobs beyond `concurrency` may be in flight: a job that freed its slot early
+   * (JobHandler.run) is in flight until it ends, so at most concurrency + extraInFlight jobs are
+   * started and unfinished, at most `concurrency` of them in slots. 0 (the default): a slot is
+   * held until its job ends.
    */
-  settling?: number;
+  extraInFlight?: number;
   /** How long stop() waits for the jobs in flight; those unfinished return after their lease. */
   drainDeadlineMs: number;
   /**
@@ -65,25 +67,25 @@ export interface JobLoopOptions {
 }
 
 /**
- * Keeps up to `concurrency` jobs of one queue in slots (and up to `settling` more writing their
- * outcome, when the handler frees slots early), fetching more the moment there is room,
+ * Keeps up to `concurrency` jobs of one queue in slots (and up to `extraInFlight` more in flight,
+ * when the handler frees slots early), fetching more the moment there is room,
  * so the queue never waits out a polling interval while there is work (and a 250 ms one when
  * there is none). A job whose handler throws goes back to the queue's own retry policy. Stopping
  * ends the fetching and drains what was fetched, up to a deadline.
  */
 export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private readonly logger: Logger;
-  /** Every job started and not yet ended, in a slot or settling. */
+  /** Every job started and not yet ended, in a slot or not. */
   private readonly inFlight = new Set<Promise<void>>();
   /** Of inFlight, the jobs holding a slot. */
   private inSlots = 0;
-  /** Ends the wait for room (untilRoom) when a job frees its slot. */
-  private onSlotFreed = () => {};
+  /** Ends the loop's wait for room (untilRoom): called when a job frees its slot or ends. */
+  private wakeForRoom = () => {};
   private readonly ready: { work: W; fetchedAt: number }[] = [];
   /** Jobs held (readied or running) per turn key, and running per key; both only with turnsOf. */
   private readonly held = new Map<string, number>();
   private readonly runningByKey = new Map<string, number>();
-  /** A moving mean of how long jobs run, which bounds the stock when stockMaxAgeMs is set. */
+  /** A moving mean of how long jobs hold a slot, which bounds the stock when stockMaxAgeMs is set. */
   private meanRunMs = 0;
   private readonly waker = new Waker();
   private running?: Promise<void>;
@@ -134,25 +136,25 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     }
   }
 
-  /** Whether a job may start: a slot is free and fewer than `settling` jobs are settling. */
-  private hasRoom(): boolean {
-    const { concurrency, settling = 0 } = this.options;
-    return this.inSlots < concurrency && this.inFlight.size < concurrency + settling;
+  /** How many jobs may start now: free slots, within the bound on jobs in flight. */
+  private room(): number {
+    const { concurrency, extraInFlight = 0 } = this.options;
+    return Math.max(0, Math.min(concurrency - this.inSlots, concurrency + extraInFlight - this.inFlight.size));
   }
 
-  /** Until a job ends or frees its slot. */
+  private hasRoom(): boolean {
+    return this.room() > 0;
+  }
+
+  /** Until a job frees its slot or ends. */
   private untilRoom(): Promise<void> {
-    return new Promise((resolve) => {
-      this.onSlotFreed = resolve;
-      void Promise.race(this.inFlight).then(resolve);
-    });
+    return new Promise((resolve) => (this.wakeForRoom = resolve));
   }
 
   /** How many jobs to fetch now: none while the stock is over half full. */
   private wanted(): number {
-    const { concurrency } = this.options;
     const stock = this.stockNow();
-    if (stock === 0) return Math.max(0, concurrency - this.inSlots - this.ready.length);
+    if (stock === 0) return Math.max(0, this.room() - this.ready.length);
     return this.ready.length <= stock / 2 ? stock - this.ready.length : 0;
   }
 
@@ -252,7 +254,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       // The pace of the slots, which sizes the stock: how long a job holds one.
       const ranMs = performance.now() - startedAt;
       this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
-      this.onSlotFreed();
+      this.wakeForRoom();
     };
     this.inSlots++;
     const running = (
@@ -276,6 +278,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
           else this.runningByKey.delete(firstKey);
         }
         this.inFlight.delete(running);
+        this.wakeForRoom();
       });
     this.inFlight.add(running);
   }
