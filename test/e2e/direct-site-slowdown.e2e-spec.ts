@@ -106,9 +106,10 @@ describe('a site answering 421 is slowed across two worker processes while the o
       DATABASE_URL: databaseUrl,
       ...mx.directDeliveryEnv(),
       DELIVERY_SITE_CONNECTIONS: String(LIMIT),
-      // Enough slots that S's messages waiting out its pause (4 at most) leave A and B theirs (8), too
-      // few for one worker to hold all that at once: both workers deliver.
-      WORKER_CONCURRENCY: '10',
+      // Half a site's limit each: A and B reach LIMIT connections at once only with both workers'
+      // deliveries held there together, so the limits checked are both processes' sum. (With more
+      // slots, one worker could take every message, as it did on CI, and prove nothing across two.)
+      WORKER_CONCURRENCY: String(LIMIT / 2),
       DELIVERY_RETRY_DELAYS: Array(20).fill('1').join(','),
       LOG_LEVEL: 'warn',
     };
@@ -169,15 +170,25 @@ describe('a site answering 421 is slowed across two worker processes while the o
       // S takes mail again; the workers are to keep away from it until the pause ends all the same.
       sRefusing = false;
       const pauseSeenAt = Date.now();
-      // A and B now get messages that they hold until LIMIT connections deliver at once.
-      gate.holding = true;
-      await queue('a.test', 12);
-      await queue('b.test', 12);
+      // A and B now get messages that they hold until LIMIT connections deliver at once, one site
+      // after the other: the slots of both workers together are one site's limit. Each site gets
+      // more than a worker fetches at once (its stock, 4 × WORKER_CONCURRENCY), so the worker that
+      // fetched first, its slots held, leaves the rest to the other.
+      // Not before A and B have taken their first 8: held, those would take the slots.
       await waitFor(
-        () => gate.fullAt.a !== undefined && gate.fullAt.b !== undefined,
-        'A and B to hold LIMIT deliveries at once',
+        () => sinks.a.accepted.length === 8 && sinks.b.accepted.length === 8,
+        'A and B to take their first messages',
         120_000,
       );
+      gate.holding = true;
+      for (const site of ['a', 'b'] as const) {
+        await queue(`${site}.test`, 12);
+        await waitFor(
+          () => gate.fullAt[site] !== undefined,
+          `${site.toUpperCase()} to hold LIMIT deliveries at once`,
+          120_000,
+        );
+      }
       const total = messageIds.length;
       await waitWhileChanging(
         async () =>
