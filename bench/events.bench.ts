@@ -3,11 +3,15 @@
 //   (a receiver in this process answering 200), each on a database of its own: the accept rate of
 //   POST /sender/send, the delivery rate of a worker draining them (which posts the events too),
 //   and the outbox rows written (a user without endpoints or message webhooks: none);
+// - where a message's CPU goes in each drain, from the worker's start until every message is sent
+//   and every event received: the worker's, PostgreSQL's (embedded server only) and this
+//   process's, which answers the events;
 // - the fan-out rate: account events (POST /user/suppressions) to 3 endpoints, posted by one
 //   worker process, as deliveries (event × endpoint) a second.
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
+import { cpuMs, treeCpuMs } from '../test/support/cpu-time';
 import { post } from './delivery.bench';
 import {
   BENCH_JWT_SECRET,
@@ -107,6 +111,12 @@ async function sendsAndDelivery(
   receiver.reset();
   const before = await sink.count();
   const worker = await startMailroomProcess(url, { role: 'worker', env });
+  const cpuNow = () => ({
+    worker: cpuMs(worker.pid),
+    postgres: database.serverPid === undefined ? undefined : treeCpuMs(database.serverPid),
+    receiver: (({ user, system }) => (user + system) / 1000)(process.cpuUsage()),
+  });
+  const cpuBefore = cpuNow();
   try {
     await sink.waitFor(before + 1, 60_000);
     const started = performance.now();
@@ -117,8 +127,15 @@ async function sendsAndDelivery(
     const deliveryRate = (before + n - first) / ((performance.now() - started) / 1000);
     // queued, sending, sent: 3 events a message to each endpoint.
     if (endpoints > 0) await receiver.waitFor(3 * n * endpoints, 600_000);
+    const cpuAfter = cpuNow();
+    // CPU ms a message over the whole drain, events included; PostgreSQL's only on the bench's own server.
+    const cpu = {
+      worker: (cpuAfter.worker - cpuBefore.worker) / n,
+      postgres: cpuAfter.postgres === undefined ? undefined : (cpuAfter.postgres - cpuBefore.postgres!) / n,
+      receiver: (cpuAfter.receiver - cpuBefore.receiver) / n,
+    };
     const outboxRows = await scalar(url, `SELECT count(*) AS n FROM webhook_events`);
-    return { acceptRate, deliveryRate, outboxRows };
+    return { acceptRate, deliveryRate, outboxRows, cpu };
   } finally {
     await worker.stop();
   }
@@ -157,6 +174,8 @@ export async function eventsBench(options: EventsOptions): Promise<{ rows: strin
     const one = await sendsAndDelivery(database, sink, receiver, receiverUrl, 1, n);
     const fanOutRate = await fanOut(database, receiver, receiverUrl, n);
     const msgs = (rate: number) => `${rate.toFixed(0)} msg/s`;
+    const cpuOf = ({ cpu }: typeof none) =>
+      [cpu.worker, cpu.postgres, cpu.receiver].map((ms) => (ms === undefined ? '—' : ms.toFixed(2))).join(' / ');
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
     return {
       rows: [
@@ -175,6 +194,14 @@ export async function eventsBench(options: EventsOptions): Promise<{ rows: strin
           ratio(one.deliveryRate, none.deliveryRate),
           '≥ 0.7× with none',
           one.deliveryRate >= 0.7 * none.deliveryRate ? 'yes' : '**no**',
+        ],
+        [
+          'events: CPU ms a message over the drain and its events, worker / PostgreSQL / receiver (this process), 1 subscribed endpoint',
+          cpuOf(one),
+          `${cpuOf(none)} with none`,
+          '',
+          'reported',
+          '—',
         ],
         [
           'events: outbox rows written, no endpoint and no message webhook / 1 endpoint',
