@@ -82,12 +82,11 @@ export class DeliverWebhookEventUseCase {
     let { state, retryAfterSeconds } = policy;
     let nextAttemptAt: Date | null = null;
     await this.database.transaction(async (manager) => {
-      if (event.endpointId !== null && state === 'delivered')
-        await this.endpoints.recordSuccess(manager, event.endpointId);
-      else if (event.endpointId !== null) {
-        const stillEnabled = await this.endpoints.recordFailure(
+      if (event.endpointId !== null) {
+        const stillEnabled = await this.endpoints.recordOutcome(
           manager,
           event.endpointId,
+          state === 'delivered',
           attemptedAt,
           this.config.webhooks.disableAfterSeconds,
         );

@@ -172,37 +172,29 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * A successful attempt ends the endpoint's failing streak, if it had one. An endpoint without
-   * one is neither written nor locked: every attempt of a busy endpoint wrote a new version of its
-   * one row, and they queued on it (the events benchmark's PostgreSQL spent most of its time
-   * there, docs/performance.md).
+   * Records an attempt's outcome: a success ends the failing streak; a failure extends it, and
+   * disables the endpoint (`failing`) once it has lasted `disableAfterSeconds` over at least 5
+   * failed attempts (docs/delivery-and-deliverability.md#webhooks). Returns whether the endpoint is still enabled.
    */
-  async recordSuccess(manager: EntityManager, id: string): Promise<void> {
-    await manager.query(
-      `UPDATE webhook_endpoints SET failing_since = NULL, failed_attempts = 0
-       WHERE id = $1 AND (failing_since IS NOT NULL OR failed_attempts <> 0)`,
-      [id],
-    );
-  }
-
-  /**
-   * A failed attempt extends the endpoint's failing streak, and disables the endpoint
-   * (`failing`) once the streak has lasted `disableAfterSeconds` over at least 5 failed attempts
-   * (docs/delivery-and-deliverability.md#webhooks). Returns whether the endpoint is still enabled.
-   */
-  async recordFailure(manager: EntityManager, id: string, at: Date, disableAfterSeconds: number): Promise<boolean> {
+  async recordOutcome(
+    manager: EntityManager,
+    id: string,
+    succeeded: boolean,
+    at: Date,
+    disableAfterSeconds: number,
+  ): Promise<boolean> {
     // An UPDATE's answer through TypeORM: [rows, count].
     const [rows]: [{ enabled: boolean }[], number] = await manager.query(
       `UPDATE webhook_endpoints e SET
-         failing_since = coalesce(e.failing_since, $2),
-         failed_attempts = e.failed_attempts + 1,
+         failing_since = CASE WHEN $2 THEN NULL ELSE coalesce(e.failing_since, $3) END,
+         failed_attempts = CASE WHEN $2 THEN 0 ELSE e.failed_attempts + 1 END,
          enabled = e.enabled AND NOT f.disable,
          disabled_reason = CASE WHEN e.enabled AND f.disable THEN 'failing' ELSE e.disabled_reason END
-       FROM (SELECT failed_attempts + 1 >= 5
-               AND $2::timestamptz - coalesce(failing_since, $2::timestamptz) >= make_interval(secs => $3) AS disable
+       FROM (SELECT NOT $2 AND failed_attempts + 1 >= 5
+               AND $3::timestamptz - coalesce(failing_since, $3::timestamptz) >= make_interval(secs => $4) AS disable
              FROM webhook_endpoints WHERE id = $1) f
        WHERE e.id = $1 RETURNING e.enabled`,
-      [id, at, disableAfterSeconds],
+      [id, succeeded, at, disableAfterSeconds],
     );
     return rows[0]?.enabled ?? false;
   }
