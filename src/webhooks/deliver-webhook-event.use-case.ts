@@ -82,11 +82,12 @@ export class DeliverWebhookEventUseCase {
     let { state, retryAfterSeconds } = policy;
     let nextAttemptAt: Date | null = null;
     await this.database.transaction(async (manager) => {
-      if (event.endpointId !== null) {
-        const stillEnabled = await this.endpoints.recordOutcome(
+      if (event.endpointId !== null && state === 'delivered') {
+        await this.endpoints.recordSuccess(manager, event.endpointId);
+      } else if (event.endpointId !== null) {
+        const stillEnabled = await this.endpoints.recordFailure(
           manager,
           event.endpointId,
-          state === 'delivered',
           attemptedAt,
           this.config.webhooks.disableAfterSeconds,
         );

@@ -171,30 +171,35 @@ export class WebhookEndpointsRepository {
     );
   }
 
+  /** A successful attempt ends the endpoint's failing streak. */
+  async recordSuccess(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_endpoints SET failing_since = NULL, failed_attempts = 0
+       WHERE id = $1`,
+      [id],
+    );
+  }
+
   /**
-   * Records an attempt's outcome: a success ends the failing streak; a failure extends it, and
-   * disables the endpoint (`failing`) once it has lasted `disableAfterSeconds` over at least 5
-   * failed attempts (docs/delivery-and-deliverability.md#webhooks). Returns whether the endpoint is still enabled.
+   * A failed attempt extends the failing streak, and disables the endpoint (`failing`) once it
+   * has lasted `disableAfterSeconds` over at least 5 failed attempts
+   * (docs/delivery-and-deliverability.md#webhooks). Returns whether the endpoint is still enabled
+   * (false once it is gone).
    */
-  async recordOutcome(
-    manager: EntityManager,
-    id: string,
-    succeeded: boolean,
-    at: Date,
-    disableAfterSeconds: number,
-  ): Promise<boolean> {
+  async recordFailure(manager: EntityManager, id: string, at: Date, disableAfterSeconds: number): Promise<boolean> {
+    // The streak is read from the row being updated, not from the statement's snapshot: a failure
+    // that waited for a concurrent success must see the streak that success ended.
+    const disable = `e.failed_attempts + 1 >= 5
+      AND $2::timestamptz - coalesce(e.failing_since, $2::timestamptz) >= make_interval(secs => $3)`;
     // An UPDATE's answer through TypeORM: [rows, count].
     const [rows]: [{ enabled: boolean }[], number] = await manager.query(
       `UPDATE webhook_endpoints e SET
-         failing_since = CASE WHEN $2 THEN NULL ELSE coalesce(e.failing_since, $3) END,
-         failed_attempts = CASE WHEN $2 THEN 0 ELSE e.failed_attempts + 1 END,
-         enabled = e.enabled AND NOT f.disable,
-         disabled_reason = CASE WHEN e.enabled AND f.disable THEN 'failing' ELSE e.disabled_reason END
-       FROM (SELECT NOT $2 AND failed_attempts + 1 >= 5
-               AND $3::timestamptz - coalesce(failing_since, $3::timestamptz) >= make_interval(secs => $4) AS disable
-             FROM webhook_endpoints WHERE id = $1) f
+         failing_since = coalesce(e.failing_since, $2),
+         failed_attempts = e.failed_attempts + 1,
+         enabled = e.enabled AND NOT (${disable}),
+         disabled_reason = CASE WHEN e.enabled AND ${disable} THEN 'failing' ELSE e.disabled_reason END
        WHERE e.id = $1 RETURNING e.enabled`,
-      [id, succeeded, at, disableAfterSeconds],
+      [id, at, disableAfterSeconds],
     );
     return rows[0]?.enabled ?? false;
   }
