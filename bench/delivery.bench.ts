@@ -21,7 +21,7 @@ import { Client } from 'pg';
 import { AppConfig } from '../src/platform/config/app-config';
 import { DkimKeyCipher } from '../src/deliverability/domains/dkim-key-cipher';
 import { MAX_BATCH_MESSAGES } from '../src/sender/dto/send-batch.dto';
-import { cpuMs, treeCpuMs } from '../test/support/cpu-time';
+import { coreShare, cpuNow, cpuRow, msEach } from './cpu';
 import {
   BENCH_DATA_ENCRYPTION_KEY,
   BENCH_JWT_SECRET,
@@ -69,36 +69,6 @@ const message = (i: number) => ({
 });
 
 type Signing = { domainName: string; keySelector: string; privateKey: KeyObject } | undefined;
-
-/** CPU time so far (ms) of each process that takes part; undefined where it cannot be read. */
-interface Processes {
-  api?: number;
-  worker?: number;
-  sink: number;
-  /** The embedded server's postmaster; undefined on DATABASE_URL's server. */
-  postgres?: number;
-}
-type Cpu = Record<'api' | 'postgres' | 'worker' | 'sink' | 'client', number | undefined>;
-
-function cpuNow(p: Processes): Cpu {
-  const own = process.cpuUsage();
-  return {
-    api: p.api === undefined ? undefined : cpuMs(p.api),
-    worker: p.worker === undefined ? undefined : cpuMs(p.worker),
-    sink: cpuMs(p.sink),
-    postgres: p.postgres === undefined ? undefined : treeCpuMs(p.postgres),
-    client: (own.user + own.system) / 1000,
-  };
-}
-
-/** One row of the CPU table: each process's CPU between two readings, divided by `per`. */
-function cpuRow(phase: string, before: Cpu, after: Cpu, per: number, unit: (value: number) => string): string[] {
-  const cell = (key: keyof Cpu) =>
-    before[key] === undefined || after[key] === undefined ? '—' : unit((after[key] - before[key]) / per);
-  return [phase, cell('api'), cell('postgres'), cell('worker'), cell('sink'), cell('client')];
-}
-const msEach = (value: number) => value.toFixed(2);
-const coreShare = (value: number) => `${(value * 100).toFixed(0)} %`;
 
 export async function deliveryBench(options: DeliveryOptions): Promise<DeliveryResult> {
   const signing: Signing = options.signed

@@ -3,15 +3,16 @@
 //   (a receiver in this process answering 200), each on a database of its own: the accept rate of
 //   POST /sender/send, the delivery rate of a worker draining them (which posts the events too),
 //   and the outbox rows written (a user without endpoints or message webhooks: none);
-// - where a message's CPU goes in each drain, from the worker's start until every message is sent
-//   and every event received: the worker's, PostgreSQL's (embedded server only) and this
-//   process's, which answers the events;
+// - where a message's CPU goes in each drain, from the worker's first message at the sink or
+//   event at the receiver (its start-up not counted, as in the delivery section) until every
+//   message is sent and every event received: the worker's, PostgreSQL's (embedded server only) and this process's,
+//   which answers the events;
 // - the fan-out rate: account events (POST /user/suppressions) to 3 endpoints, posted by one
 //   worker process, as deliveries (event × endpoint) a second.
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { cpuMs, treeCpuMs } from '../test/support/cpu-time';
+import { cpuNow, cpuSpent } from './cpu';
 import { post } from './delivery.bench';
 import {
   BENCH_JWT_SECRET,
@@ -111,13 +112,16 @@ async function sendsAndDelivery(
   receiver.reset();
   const before = await sink.count();
   const worker = await startMailroomProcess(url, { role: 'worker', env });
-  const cpuNow = () => ({
-    worker: cpuMs(worker.pid),
-    postgres: database.serverPid === undefined ? undefined : treeCpuMs(database.serverPid),
-    receiver: (({ user, system }) => (user + system) / 1000)(process.cpuUsage()),
-  });
-  const cpuBefore = cpuNow();
+  const processes = { worker: worker.pid, sink: sink.pid, postgres: database.serverPid };
   try {
+    // The worker's start-up is not counted: its CPU is read from its first sign of work, a
+    // message at the sink or an event at the receiver (queued events are due from the start).
+    const deadline = Date.now() + 60_000;
+    while ((await sink.count()) === before && receiver.received === 0) {
+      if (Date.now() > deadline) throw new Error('the worker did nothing within a minute');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const cpuBefore = cpuNow(processes);
     await sink.waitFor(before + 1, 60_000);
     const started = performance.now();
     const first = await sink.count();
@@ -127,12 +131,13 @@ async function sendsAndDelivery(
     const deliveryRate = (before + n - first) / ((performance.now() - started) / 1000);
     // queued, sending, sent: 3 events a message to each endpoint.
     if (endpoints > 0) await receiver.waitFor(3 * n * endpoints, 600_000);
-    const cpuAfter = cpuNow();
-    // CPU ms a message over the whole drain, events included; PostgreSQL's only on the bench's own server.
+    const cpuAfter = cpuNow(processes);
+    // CPU ms a message over the drain, events included; PostgreSQL's only on the bench's own
+    // server. The receiver is this process (the sink's own CPU is left out: it is the same with or without events).
     const cpu = {
-      worker: (cpuAfter.worker - cpuBefore.worker) / n,
-      postgres: cpuAfter.postgres === undefined ? undefined : (cpuAfter.postgres - cpuBefore.postgres!) / n,
-      receiver: (cpuAfter.receiver - cpuBefore.receiver) / n,
+      worker: cpuSpent('worker', cpuBefore, cpuAfter, n),
+      postgres: cpuSpent('postgres', cpuBefore, cpuAfter, n),
+      receiver: cpuSpent('client', cpuBefore, cpuAfter, n),
     };
     const outboxRows = await scalar(url, `SELECT count(*) AS n FROM webhook_events`);
     return { acceptRate, deliveryRate, outboxRows, cpu };
