@@ -162,12 +162,14 @@ export class WebhookEventsRepository implements MessageEventStore {
   ): Promise<void> {
     // Raw: one statement for the attempt and its event's new state, on every attempt's path.
     await manager.query(
-      // An endpoint's delivery may be gone (the endpoint deleted during the attempt): then nothing is logged.
-      `WITH attempt AS (
-         INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error, response_body)
-         SELECT $1, $2, $3, $4, $5, $8 WHERE EXISTS (SELECT 1 FROM webhook_events WHERE id = $1)
+      // The delivery's row is updated first and the attempt logged from what that returned: a
+      // delivery being deleted (its endpoint's or its message's cascade) is waited for, then found
+      // gone, and nothing is logged (inserted first, its foreign key would fail on the delete).
+      `WITH event AS (
+         UPDATE webhook_events SET state = $6, attempts = attempts + 1, next_attempt_at = $7 WHERE id = $1 RETURNING id
        )
-       UPDATE webhook_events SET state = $6, attempts = attempts + 1, next_attempt_at = $7 WHERE id = $1`,
+       INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error, response_body)
+       SELECT id, $2, $3, $4, $5, $8 FROM event`,
       [
         eventId,
         attempt.attemptedAt,

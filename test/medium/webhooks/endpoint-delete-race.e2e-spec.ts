@@ -3,7 +3,8 @@
 // statement's snapshot still showed the endpoint, its foreign-key check then found it deleted
 // (webhook_events_endpoint_id_fkey), and the send answered 500 or the claim failed and left its
 // job to the lease. The delete is held open in a transaction of the test's own, the change is
-// seen waiting on it (a real lock wait in pg_stat_activity), then the delete commits.
+// seen waiting on it (a real lock wait in pg_stat_activity), then the delete commits. The same
+// for an attempt's log: a success whose endpoint is deleted while its POST is answered.
 import type { QueryRunner } from 'typeorm';
 import { DELIVERY_QUEUE } from '../../../src/platform/queue/delivery-queue';
 import { WEBHOOK_QUEUE } from '../../../src/platform/queue/webhook-queue';
@@ -15,7 +16,8 @@ import { bootWebhookApp, newPath, TIMEOUT, TO_LOOPBACK } from '../../support/web
 import { createEndpoint, typesAt } from '../../support/webhook-endpoints/endpoint-support';
 
 describe('webhook endpoints: deleted while messages change status (docs/delivery-and-deliverability.md#webhooks)', () => {
-  const { receiver, t } = bootWebhookApp(TO_LOOPBACK);
+  // A POST held open by the test must not time out: its success is what is under test.
+  const { receiver, t } = bootWebhookApp({ ...TO_LOOPBACK, WEBHOOK_TIMEOUT_MS: '60000' });
 
   let held: QueryRunner | undefined;
   afterEach(() => commitDelete());
@@ -37,10 +39,10 @@ describe('webhook endpoints: deleted while messages change status (docs/delivery
   }
 
   /**
-   * Resolves once a statement waits for the held delete's lock: the fan-out met it. Waited for
+   * Resolves once a statement waits for the held delete's lock: the fan-out or the attempt met it. Waited for
    * while `progress` (what leads there: a job's state, say) changes, not for a fixed time.
    */
-  async function fanOutWaiting(progress: () => unknown = () => undefined): Promise<void> {
+  async function waitedOnDelete(progress: () => unknown = () => undefined): Promise<void> {
     const [{ pid }] = await held!.query('SELECT pg_backend_pid() AS pid');
     await waitWhileChanging(
       async () => {
@@ -51,7 +53,7 @@ describe('webhook endpoints: deleted while messages change status (docs/delivery
         return { waiting: waiting.length > 0, progress: await progress() };
       },
       (seen) => seen.waiting,
-      'a fan-out waiting on the endpoint being deleted',
+      'a statement waiting on the endpoint being deleted',
     );
   }
 
@@ -78,7 +80,7 @@ describe('webhook endpoints: deleted while messages change status (docs/delivery
         .set(bearer(userId))
         .send(sendBody())
         .then((response) => response);
-      await fanOutWaiting();
+      await waitedOnDelete();
       await commitDelete();
       const { status, body } = await answer;
       expect({ status, problem: status === 201 ? undefined : body }).toEqual({ status: 201, problem: undefined });
@@ -112,7 +114,7 @@ describe('webhook endpoints: deleted while messages change status (docs/delivery
         `UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND data->>'messageId' = $2 AND state = 'created'`,
         [DELIVERY_QUEUE, body.id],
       );
-      await fanOutWaiting(() => jobStates(body.id));
+      await waitedOnDelete(() => jobStates(body.id));
       await commitDelete();
 
       // Its history grows on at once: a claim that failed left it still for the lease, far past waitForStatus's 20 s.
@@ -131,6 +133,46 @@ describe('webhook endpoints: deleted while messages change status (docs/delivery
         'message.sent',
       ]);
       expect(typesAt(receiver, deletedPath)).toEqual(['message.scheduled']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'logs nothing and fails nothing for a successful attempt whose endpoint is deleted while the POST is answered',
+    async () => {
+      const userId = newUserId('delete-race-attempt');
+      const path = newPath('answered');
+      const endpoint = await createEndpoint(t.http, userId, receiver.url(path));
+      let answer: (reply: { status: number }) => void = () => undefined;
+      receiver.reply = (request) =>
+        request.path === path ? new Promise((resolve) => (answer = resolve)) : { status: 200 };
+      const test = await t.http.post(`/user/webhook-endpoints/${endpoint.id}/test`).set(bearer(userId)).expect(202);
+      await receiver.waitFor(() => receiver.withId(test.body.eventId).length === 1, 'the test event, held open');
+      const [{ id: deliveryId }] = await t.db.query(`SELECT id FROM webhook_events WHERE endpoint_id = $1`, [
+        endpoint.id,
+      ]);
+
+      // The attempt has begun (the receiver holds its POST), so the delete does not wait for it.
+      await holdDelete(endpoint.id);
+      answer({ status: 200 });
+      await waitedOnDelete();
+      await commitDelete();
+      await waitForQueueSettled(t.db, WEBHOOK_QUEUE);
+
+      // Logged against a delivery being deleted, its insert would fail on the foreign key and
+      // the job would go back for a retry: it completed at once, with nothing left behind.
+      const jobs = await t.db.query(
+        `SELECT state, retry_count AS "retryCount", output FROM pgboss.job WHERE name = $1 AND data->>'eventId' = $2`,
+        [WEBHOOK_QUEUE, deliveryId],
+      );
+      expect(jobs).toEqual([{ state: 'completed', retryCount: 0, output: null }]);
+      const left = await t.db.query(
+        `SELECT (SELECT count(*) FROM webhook_events WHERE id = $1)::int AS deliveries,
+                (SELECT count(*) FROM webhook_attempts WHERE event_id = $1)::int AS attempts`,
+        [deliveryId],
+      );
+      expect(left).toEqual([{ deliveries: 0, attempts: 0 }]);
+      expect(receiver.withId(test.body.eventId).map((request) => request.answered)).toEqual([200]);
     },
     TIMEOUT,
   );
