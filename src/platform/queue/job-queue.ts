@@ -171,7 +171,12 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
    * job could run the low one first.
    */
   async fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {
-    const jobs = await this.boss.fetch<T>(name, { batchSize, priority: true, includeMetadata: true });
+    const jobs = await this.boss.fetch<T>(name, {
+      batchSize,
+      priority: true,
+      includeMetadata: true,
+      db: this.inFetchOrder,
+    });
     jobs.sort(
       (a, b) =>
         b.priority - a.priority ||
@@ -180,6 +185,35 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     );
     return jobs.map(({ id, data, retryCount }) => ({ id, data, retryCount }));
   }
+
+  /**
+   * Runs pg-boss's fetch in a transaction of its own that rules out sorting: the planner then
+   * walks the fetch order's index (indexFetchOrder) and stops at the batch. A queue's statistics
+   * predate its backlog (a new queue's are first taken by autovacuum, a minute or more after its
+   * first jobs), so the planner expected a few waiting jobs and sorted every one of them at each
+   * fetch: 6-14 ms at 6,000 waiting webhook events, against 0.1 ms in the index's order. SET LOCAL
+   * ends with the transaction, so it reaches no other statement, behind a pooler too. pg-boss's
+   * fetch answers nothing when its statement fails, as with its own executor.
+   */
+  private readonly inFetchOrder: PgBoss.Db = {
+    executeSql: async (text, values) => {
+      const client = await this.pool.connect();
+      let failure: Error | undefined;
+      try {
+        await client.query('BEGIN; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off');
+        const result = await client.query(text, values);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        failure = error as Error;
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        // A connection that failed mid-transaction is closed, not handed back to the pool.
+        client.release(failure);
+      }
+    },
+  };
 
   /** In the caller's transaction. */
   async complete(manager: EntityManager, name: string, ids: string[]): Promise<void> {

@@ -67,3 +67,55 @@ it('renews the lease of a job its fetch still holds, and not once the job was ha
   expect(await queue.renewLeases(DELIVERY_QUEUE, [held])).toEqual([]);
   expect(await queue.renewLeases(DELIVERY_QUEUE, [again])).toEqual([held.id]);
 });
+
+it("fetches a backlog through the queue's fetch index, in its order, even when the statistics say nothing waits", async () => {
+  const [{ partition }] = await t.db.query(`SELECT partition_name AS partition FROM pgboss.queue WHERE name = $1`, [
+    DELIVERY_QUEUE,
+  ]);
+  // Statistics taken while nothing waited (as autovacuum last saw an idle queue), then a backlog:
+  // the planner, expecting a few waiting jobs, would sort them all (pg-boss's start-time index).
+  await t.db.query(`ANALYZE pgboss.${partition}`);
+  await t.db.transaction((manager) =>
+    queue.insert(
+      manager,
+      DELIVERY_QUEUE,
+      Array.from({ length: 3000 }, (_, i) => ({
+        data: { messageId: `backlog-${i}`, attempt: 1 },
+        priority: i % 100 === 50 ? 10 : 0,
+      })),
+    ),
+  );
+  const scans = async () =>
+    new Map<string, number>(
+      (
+        await t.db.query(
+          `SELECT indexrelname AS name, idx_scan AS scans FROM pg_stat_user_indexes WHERE relname = $1`,
+          [partition],
+        )
+      ).map((row: { name: string; scans: string }) => [row.name, Number(row.scans)]),
+    );
+  // The queue's order: priority, then age, then id (one transaction's jobs are all of an age).
+  const next: { messageId: string }[] = await t.db.query(
+    `SELECT data->>'messageId' AS "messageId" FROM pgboss.job WHERE name = $1 AND state = 'created'
+     ORDER BY priority DESC, created_on, id LIMIT 8`,
+    [DELIVERY_QUEUE],
+  );
+  expect(next.every(({ messageId }) => Number(messageId.split('-')[1]) % 100 === 50)).toBe(true);
+  const before = await scans();
+
+  const fetched = await queue.fetch<{ messageId: string }>(DELIVERY_QUEUE, 8);
+  expect(fetched.map((job) => job.data.messageId)).toEqual(next.map((row) => row.messageId));
+  // A backend reports its index scans within a second or so of its transaction: wait for them.
+  const grown = (after: Map<string, number>) => [...after].filter(([name, n]) => n > (before.get(name) ?? 0));
+  const deadline = Date.now() + 30_000;
+  let changed = grown(await scans());
+  while (changed.length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    changed = grown(await scans());
+  }
+  // Its index in order (the pkey finds the rows to update), not pg-boss's by start time (_i5).
+  const names = changed.map(([name]) => name);
+  expect(names.filter((name) => !name.endsWith('_pkey'))).toEqual([
+    expect.stringMatching(/_name_priority_created_on_id_idx$/),
+  ]);
+});
