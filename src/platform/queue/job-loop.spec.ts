@@ -351,7 +351,7 @@ describe(JobLoop.name, () => {
     // Jobs 0-3 are user a's, 4 is user b's: a may hold 2 at once.
     const { queue, fetches } = queueOf(5);
     const putBack: string[][] = [];
-    queue.putBack.mockImplementation((jobs) => (putBack.push(jobs.map((job) => job.id)), Promise.resolve()));
+    queue.putBack.mockImplementation((jobs) => (putBack.push(jobs.map(({ job }) => job.id)), Promise.resolve()));
     const jobs = heldJobs();
     const userOf = (work: { job: Job }) => (work.job.data.n < 4 ? 'a' : 'b');
     const sut = new JobLoop(
@@ -364,8 +364,32 @@ describe(JobLoop.name, () => {
     await until(() => jobs.running.size === 3);
     expect([...jobs.running.keys()].sort()).toEqual(['job-0', 'job-1', 'job-4']);
     expect(putBack).toEqual([['job-2', 'job-3']]);
-    expect(queue.putBack.mock.calls[0][1]).toBe(1);
     expect(fetches[0]).toBe(4);
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
+
+  it("puts back a full key's jobs due one after the other at the pace its turns free, the first a run from now, none past putBackMaxSeconds", async () => {
+    // Six jobs of one user, who may hold 2: 2 run, 4 go back. No job has ended, so a run is taken
+    // as 20 ms: the key frees a turn every 10 ms.
+    const { queue } = queueOf(6);
+    const afterSeconds: number[][] = [];
+    queue.putBack.mockImplementation(
+      (jobs) => (afterSeconds.push(jobs.map((job) => job.afterSeconds)), Promise.resolve()),
+    );
+    const { jobs, clock } = heldJobsOnAClock();
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 4, drainDeadlineMs: 1000, putBackMaxSeconds: 0.035 },
+      { prepare: asWork, run: jobs.run, turnsOf: () => [{ key: 'a', limit: 2 }] },
+    );
+
+    sut.start();
+    // Two fetches (4, then the 2 slots left) put back 2 each, the second pair after the first.
+    await until(() => jobs.running.size === 2 && afterSeconds.flat().length === 4);
+    expect(afterSeconds.flat().map((seconds) => seconds.toFixed(3))).toEqual(['0.020', '0.030', '0.035', '0.035']);
+    expect(clock.now).toBe(0);
     const stopped = sut.stop();
     jobs.endAll();
     await stopped;

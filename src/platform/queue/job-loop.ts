@@ -5,6 +5,10 @@ import { Waker } from './waker';
 
 // Between fetches that found nothing; jobs committed in this process wake the loop at once.
 const IDLE_POLL_MS = 250;
+// Between fetches that found nothing while jobs put back are coming due (they wake nothing).
+const PACED_POLL_MS = 20;
+// The shortest run a put-back's pace assumes, before any job has ended or when jobs end at once.
+const MIN_RUN_MS = 20;
 
 /** What a loop runs: fetched jobs, readied as a batch, then run one per slot. */
 export interface JobHandler<T extends object, W extends { job: QueueJob<T> }> {
@@ -62,7 +66,10 @@ export interface JobLoopOptions {
    * this one still sends it would send the message twice.
    */
   stockMaxAgeMs?: number;
-  /** With turnsOf: the longest a job whose key is full is put back for (the wait is about two runs, at least 1 s). */
+  /**
+   * With turnsOf: the longest a job whose key is full is put back for. A key's jobs put back come
+   * due one after the other at the pace its turns free (its limit a run), the first a run from now.
+   */
   putBackMaxSeconds?: number;
 }
 
@@ -85,6 +92,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   /** Jobs held (readied or running) per turn key, and running per key; both only with turnsOf. */
   private readonly held = new Map<string, number>();
   private readonly runningByKey = new Map<string, number>();
+  /** Per full turn key, when the last of its jobs put back comes due (performance.now()). */
+  private readonly dueUntil = new Map<string, number>();
   /** A moving mean of how long jobs hold a slot, which bounds the stock when stockMaxAgeMs is set. */
   private meanRunMs = 0;
   private readonly waker = new Waker();
@@ -132,7 +141,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       const wanted = this.wanted();
       if (wanted > 0 && (await this.refill(wanted))) continue;
       if (!this.hasRoom()) await this.untilRoom();
-      else if (this.ready.length === 0) await this.waker.sleep(IDLE_POLL_MS);
+      else if (this.ready.length === 0) await this.waker.sleep(this.comingDue() ? PACED_POLL_MS : IDLE_POLL_MS);
     }
   }
 
@@ -178,12 +187,13 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       const fetchedAt = performance.now();
       const jobs = await this.queue.fetch(count);
       if (jobs.length === 0) return false;
-      const overTurn: QueueJob<T>[] = [];
+      const overTurn: { job: QueueJob<T>; afterSeconds: number }[] = [];
       for (const work of await this.handler.prepare(jobs)) {
-        if (this.takeTurns(work)) this.ready.push({ work, fetchedAt });
-        else overTurn.push(work.job);
+        const full = this.takeTurns(work);
+        if (full === undefined) this.ready.push({ work, fetchedAt });
+        else overTurn.push({ job: work.job, afterSeconds: this.putBackSeconds(full) });
       }
-      if (overTurn.length > 0) await this.queue.putBack(overTurn, this.putBackSeconds());
+      if (overTurn.length > 0) await this.queue.putBack(overTurn);
       return true;
     } catch (error) {
       this.logger.error(error);
@@ -191,12 +201,13 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     }
   }
 
-  /** Counts the job against its turn keys, unless one of them is full: then false, and nothing counted. */
-  private takeTurns(work: W): boolean {
+  /** Counts the job against its turn keys, unless one of them is full: then that turn, and nothing counted. */
+  private takeTurns(work: W): Turn | undefined {
     const turns = this.handler.turnsOf?.(work) ?? [];
-    if (turns.some(({ key, limit }) => (this.held.get(key) ?? 0) >= limit)) return false;
+    const full = turns.find(({ key, limit }) => (this.held.get(key) ?? 0) >= limit);
+    if (full) return full;
     for (const { key } of turns) this.held.set(key, (this.held.get(key) ?? 0) + 1);
-    return true;
+    return undefined;
   }
 
   private releaseTurns(work: W): void {
@@ -220,10 +231,29 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     return this.ready.splice(best, 1)[0];
   }
 
-  /** About two runs at the pace jobs run now, at least 1 s, at most putBackMaxSeconds. */
-  private putBackSeconds(): number {
+  /**
+   * When a job of the full turn `full` comes back: a run from now at the soonest (none of the
+   * key's turns frees before), and after the key's other jobs put back, spaced at the pace its
+   * turns free (`limit` jobs a run). Put back all alike (for a second, say), a busy key's whole
+   * backlog came due at once, was fetched, mostly put back again, and left its turns idle until
+   * the next round; at its pace, it comes back about as fast as it can run, and the jobs of other
+   * keys behind it are fetched meanwhile.
+   */
+  private putBackSeconds(full: Turn): number {
     const { putBackMaxSeconds = 1 } = this.options;
-    return Math.max(1, Math.min(putBackMaxSeconds, Math.ceil((2 * this.meanRunMs) / 1000)));
+    const now = performance.now();
+    const runMs = Math.max(MIN_RUN_MS, this.meanRunMs);
+    const latest = now + putBackMaxSeconds * 1000;
+    const due = Math.min(latest, Math.max(this.dueUntil.get(full.key) ?? 0, now + runMs));
+    this.dueUntil.set(full.key, Math.min(latest, due + runMs / full.limit));
+    return (due - now) / 1000;
+  }
+
+  /** Whether jobs put back are still to come due; forgets the keys whose jobs all have. */
+  private comingDue(): boolean {
+    const now = performance.now();
+    for (const [key, until] of this.dueUntil) if (until <= now) this.dueUntil.delete(key);
+    return this.dueUntil.size > 0;
   }
 
   private launchUnlessStale({ work, fetchedAt }: { work: W; fetchedAt: number }): void {

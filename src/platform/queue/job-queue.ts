@@ -242,17 +242,22 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Hands jobs this fetch still holds back to the queue untouched, to be fetched again once
-   * `afterSeconds` have passed, as if never fetched (no retry counted): a loop's turns were full
-   * (JobLoop's `turnsOf`). Like renewLeases, beyond pg-boss 10's API: it names its job table.
+   * Hands jobs this fetch still holds back to the queue untouched, each to be fetched again once
+   * its `afterSeconds` have passed, as if never fetched (no retry counted): a loop's turns were
+   * full (JobLoop's `turnsOf`). Like renewLeases, beyond pg-boss 10's API: it names its job table.
    */
-  async putBack(name: string, jobs: QueueJob<unknown>[], afterSeconds: number): Promise<void> {
+  async putBack(name: string, jobs: { job: QueueJob<unknown>; afterSeconds: number }[]): Promise<void> {
     if (jobs.length === 0) return;
     await this.pool.query(
-      `UPDATE pgboss.job j SET state = 'created', started_on = NULL, start_after = now() + make_interval(secs => $4)
-       FROM unnest($2::uuid[], $3::integer[]) AS held(id, retry_count)
+      `UPDATE pgboss.job j SET state = 'created', started_on = NULL, start_after = now() + make_interval(secs => held.after)
+       FROM unnest($2::uuid[], $3::integer[], $4::float8[]) AS held(id, retry_count, after)
        WHERE j.name = $1 AND j.id = held.id AND j.retry_count = held.retry_count AND j.state = 'active'`,
-      [name, jobs.map((job) => job.id), jobs.map((job) => job.retryCount ?? 0), afterSeconds],
+      [
+        name,
+        jobs.map(({ job }) => job.id),
+        jobs.map(({ job }) => job.retryCount ?? 0),
+        jobs.map(({ afterSeconds }) => afterSeconds),
+      ],
     );
   }
 

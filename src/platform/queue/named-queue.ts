@@ -38,9 +38,9 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
     return this.jobs.renewLeases(this.name, jobs);
   }
 
-  /** Hands jobs back unstarted, to be fetched again after `afterSeconds` (see JobQueue.putBack). */
-  putBack(jobs: QueueJob<T>[], afterSeconds: number): Promise<void> {
-    return this.jobs.putBack(this.name, jobs, afterSeconds);
+  /** Hands jobs back unstarted, each to be fetched again after its `afterSeconds` (see JobQueue.putBack). */
+  putBack(jobs: { job: QueueJob<T>; afterSeconds: number }[]): Promise<void> {
+    return this.jobs.putBack(this.name, jobs);
   }
 
   /** Gives the job back to pg-boss's own retry policy (an unexpected error, not an outcome). */
