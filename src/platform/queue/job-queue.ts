@@ -192,7 +192,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
    * predate its backlog (a new queue's are first taken by autovacuum, a minute or more after its
    * first jobs), so the planner expected a few waiting jobs and sorted every one of them at each
    * fetch: 6-14 ms at 6,000 waiting webhook events, against 0.1 ms in the index's order. SET LOCAL
-   * ends with the transaction, so it reaches no other statement, behind a pooler too. pg-boss's
+   * ends with the transaction, so it reaches no other statement, behind a pooler too. JIT goes
+   * off with them: a ruled-out step still counts in the plan's cost, which then passed
+   * jit_above_cost, and a server built with JIT compiled each fetch for about 280 ms. pg-boss's
    * fetch answers nothing when its statement fails, as with its own executor.
    */
   private readonly inFetchOrder: PgBoss.Db = {
@@ -200,7 +202,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
       const client = await this.pool.connect();
       let failure: Error | undefined;
       try {
-        await client.query('BEGIN; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off');
+        await client.query(
+          'BEGIN; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off',
+        );
         const result = await client.query(text, values);
         await client.query('COMMIT');
         return result;
