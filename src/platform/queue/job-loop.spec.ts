@@ -370,9 +370,9 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
-  it("puts back a full key's jobs due one after the other at the pace its turns free, the first a run from now, none past putBackMaxSeconds", async () => {
-    // Six jobs of one user, who may hold 2: 2 run, 4 go back. No job has ended, so a run is taken
-    // as 20 ms: the key frees a turn every 10 ms.
+  it("puts back a full key's jobs due one after the other at the pace its turns free, the first a second from now, none past putBackMaxSeconds", async () => {
+    // Six jobs of one user, who may hold 2: 2 run, 4 go back, the first a second from now. No job
+    // has ended, so a run is taken as 20 ms: the key frees a turn every 10 ms.
     const { queue } = queueOf(6);
     const afterSeconds: number[][] = [];
     queue.putBack.mockImplementation(
@@ -381,14 +381,14 @@ describe(JobLoop.name, () => {
     const { jobs, clock } = heldJobsOnAClock();
     const sut = new JobLoop(
       queue,
-      { name: 'test', concurrency: 4, drainDeadlineMs: 1000, putBackMaxSeconds: 0.035 },
+      { name: 'test', concurrency: 4, drainDeadlineMs: 1000, putBackMaxSeconds: 1.015 },
       { prepare: asWork, run: jobs.run, turnsOf: () => [{ key: 'a', limit: 2 }] },
     );
 
     sut.start();
     // Two fetches (4, then the 2 slots left) put back 2 each, the second pair after the first.
     await until(() => jobs.running.size === 2 && afterSeconds.flat().length === 4);
-    expect(afterSeconds.flat().map((seconds) => seconds.toFixed(3))).toEqual(['0.020', '0.030', '0.035', '0.035']);
+    expect(afterSeconds.flat().map((seconds) => seconds.toFixed(3))).toEqual(['1.000', '1.010', '1.015', '1.015']);
     expect(clock.now).toBe(0);
     const stopped = sut.stop();
     jobs.endAll();

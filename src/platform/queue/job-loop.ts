@@ -9,6 +9,9 @@ const IDLE_POLL_MS = 250;
 const PACED_POLL_MS = 20;
 // The shortest run a put-back's pace assumes, before any job has ended or when jobs end at once.
 const MIN_RUN_MS = 20;
+// The soonest a job put back comes due: the loop must fetch past a full key's whole backlog
+// before the first of it comes back, or the jobs behind it (another user's) are never reached.
+const MIN_PUT_BACK_MS = 1_000;
 
 /** What a loop runs: fetched jobs, readied as a batch, then run one per slot. */
 export interface JobHandler<T extends object, W extends { job: QueueJob<T> }> {
@@ -68,7 +71,7 @@ export interface JobLoopOptions {
   stockMaxAgeMs?: number;
   /**
    * With turnsOf: the longest a job whose key is full is put back for. A key's jobs put back come
-   * due one after the other at the pace its turns free (its limit a run), the first a run from now.
+   * due one after the other at the pace its turns free (its limit a run), the first a second from now.
    */
   putBackMaxSeconds?: number;
 }
@@ -232,19 +235,19 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   }
 
   /**
-   * When a job of the full turn `full` comes back: a run from now at the soonest (none of the
-   * key's turns frees before), and after the key's other jobs put back, spaced at the pace its
-   * turns free (`limit` jobs a run). Put back all alike (for a second, say), a busy key's whole
-   * backlog came due at once, was fetched, mostly put back again, and left its turns idle until
-   * the next round; at its pace, it comes back about as fast as it can run, and the jobs of other
-   * keys behind it are fetched meanwhile.
+   * When a job of the full turn `full` comes back: a second from now at the soonest
+   * (MIN_PUT_BACK_MS), and after the key's other jobs put back, spaced at the pace its turns free
+   * (`limit` jobs a run). Put back all alike (for a second, say), a busy key's whole backlog came
+   * due at once, was fetched, mostly put back again, and left its turns idle until the next round;
+   * at its pace, it comes back about as fast as it can run, and the jobs of other keys behind it
+   * are fetched meanwhile.
    */
   private putBackSeconds(full: Turn): number {
     const { putBackMaxSeconds = 1 } = this.options;
     const now = performance.now();
     const runMs = Math.max(MIN_RUN_MS, this.meanRunMs);
     const latest = now + putBackMaxSeconds * 1000;
-    const due = Math.min(latest, Math.max(this.dueUntil.get(full.key) ?? 0, now + runMs));
+    const due = Math.min(latest, Math.max(this.dueUntil.get(full.key) ?? 0, now + MIN_PUT_BACK_MS));
     this.dueUntil.set(full.key, Math.min(latest, due + runMs / full.limit));
     return (due - now) / 1000;
   }
