@@ -128,9 +128,13 @@ async function sendsAndDelivery(
     await sink.waitFor(before + n, 600_000);
     const pending = `SELECT count(*) AS n FROM messages WHERE status <> 'sent'`;
     while ((await scalar(url, pending)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    const deliveryRate = (before + n - first) / ((performance.now() - started) / 1000);
+    const allSentAt = performance.now();
+    const deliveryRate = (before + n - first) / ((allSentAt - started) / 1000);
+    const eventsBySent = receiver.received;
     // queued, sending, sent: 3 events a message to each endpoint.
     if (endpoints > 0) await receiver.waitFor(3 * n * endpoints, 600_000);
+    // How long the events took to catch up with the mail (mail goes first: docs/scaling.md#mail-first).
+    const eventsLagMs = endpoints > 0 ? receiver.lastAt - allSentAt : 0;
     const cpuAfter = cpuNow(processes);
     // CPU ms a message over the drain, events included; PostgreSQL's only on the bench's own
     // server. The receiver is this process (the sink's own CPU is left out: it is the same with or without events).
@@ -140,7 +144,7 @@ async function sendsAndDelivery(
       receiver: cpuSpent('client', cpuBefore, cpuAfter, n),
     };
     const outboxRows = await scalar(url, `SELECT count(*) AS n FROM webhook_events`);
-    return { acceptRate, deliveryRate, outboxRows, cpu };
+    return { acceptRate, deliveryRate, outboxRows, cpu, eventsBySent, eventsLagMs };
   } finally {
     await worker.stop();
   }
@@ -199,6 +203,14 @@ export async function eventsBench(options: EventsOptions): Promise<{ rows: strin
           ratio(one.deliveryRate, none.deliveryRate),
           '≥ 0.7× with none',
           one.deliveryRate >= 0.7 * none.deliveryRate ? 'yes' : '**no**',
+        ],
+        [
+          'events: posted by the time the last message was sent, and the last one after it, 1 subscribed endpoint',
+          `${one.eventsBySent} of ${3 * n}, ${(one.eventsLagMs / 1000).toFixed(1)} s after`,
+          '',
+          '',
+          'reported',
+          '—',
         ],
         [
           'events: CPU ms a message over the drain and its events, worker / PostgreSQL / receiver (this process), 1 subscribed endpoint',

@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/com
 import { AppConfig } from '../platform/config/app-config';
 import { DeliveryJob, DeliveryQueue } from '../platform/queue/delivery-queue';
 import { JobLoop } from '../platform/queue/job-loop';
+import { MailFirst } from '../platform/queue/mail-first';
 import { DeliverMessageUseCase } from './deliver-message.use-case';
 import { ClaimedJob } from './delivery-claim';
 
@@ -30,6 +31,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly config: AppConfig,
     queue: DeliveryQueue,
     deliverMessage: DeliverMessageUseCase,
+    mailFirst: MailFirst,
   ) {
     const { concurrency, leaseSeconds } = config.delivery;
     this.loop = new JobLoop(
@@ -58,6 +60,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         run: ({ job, message }, freeSlot) => deliverMessage.execute(job, message, freeSlot),
       },
     );
+    mailFirst.watchDeliveries(() => this.loop.backlogged());
   }
 
   onApplicationBootstrap(): void {

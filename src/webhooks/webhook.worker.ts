@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/com
 import { AppConfig } from '../platform/config/app-config';
 import { QueueJob } from '../platform/queue/job-queue';
 import { JobLoop, Turn } from '../platform/queue/job-loop';
+import { MailFirst } from '../platform/queue/mail-first';
 import { WebhookJob, WebhookQueue } from '../platform/queue/webhook-queue';
 import { DeliverWebhookEventUseCase } from './deliver-webhook-event.use-case';
 import { WebhookEventsRepository } from './webhook-events.repository';
@@ -14,14 +15,20 @@ const DRAIN_DEADLINE_MS = 5_000;
 // that receivers that never answer hold at most that many slots for WEBHOOK_TIMEOUT_MS each.
 const PER_USER = CONCURRENCY / 2;
 const PER_TARGET = CONCURRENCY / 4;
+// Mail first (docs/scaling.md#mail-first): while messages wait for a delivery slot, the posts that
+// may start, beyond those waiting on a receiver for over a second (they hold a slot, not the CPU
+// or the database, and a receiver that never answers must not stop everyone's events).
+const SLOTS_BEHIND_MAIL = 1;
+const WAITING_ON_RECEIVER_MS = 1_000;
 
 type WebhookWork = { job: QueueJob<WebhookJob>; turns: Turn[] };
 
 /**
  * Keeps up to 32 webhook events in flight, each on its own (a slow receiver holds one slot, not a
  * batch), in fair turns across users and their targets: an event whose user or target already
- * holds its share waits on the queue, and the others' events behind it go first. Runs in `worker`
- * and `all` processes.
+ * holds its share waits on the queue, and the others' events behind it go first. While messages
+ * wait for a delivery slot in the same process, one post at a time starts (mail first). Runs in
+ * `worker` and `all` processes.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -32,6 +39,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     queue: WebhookQueue,
     deliverEvent: DeliverWebhookEventUseCase,
     events: WebhookEventsRepository,
+    mailFirst: MailFirst,
   ) {
     const timeoutSeconds = Math.ceil(config.webhooks.timeoutMs / 1000);
     this.loop = new JobLoop(
@@ -39,6 +47,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       {
         name: WebhookWorker.name,
         concurrency: CONCURRENCY,
+        slotsNow: () =>
+          mailFirst.mailWaiting()
+            ? SLOTS_BEHIND_MAIL + this.loop.slotsHeldLongerThan(WAITING_ON_RECEIVER_MS)
+            : CONCURRENCY,
         drainDeadlineMs: DRAIN_DEADLINE_MS,
         // A target whose turns are full frees one within a timeout at the latest.
         putBackMaxSeconds: timeoutSeconds,

@@ -394,4 +394,53 @@ describe(JobLoop.name, () => {
     jobs.endAll();
     await stopped;
   });
+
+  it('takes only the slots `slotsNow` gives, more as soon as it gives more, and says when jobs wait for a slot', async () => {
+    const { queue } = queueOf(6);
+    const jobs = heldJobs();
+    let slots = 1;
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 4, stock: 4, drainDeadlineMs: 1000, slotsNow: () => slots },
+      { prepare: asWork, run: jobs.run },
+    );
+
+    sut.start();
+    await until(() => jobs.running.size === 1 && sut.backlogged());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([...jobs.running.keys()]).toEqual(['job-0']);
+    // No job ends: the loop finds the new slots by itself (within its idle poll).
+    slots = 4;
+    await until(() => jobs.running.size === 4);
+    expect(sut.backlogged()).toBe(true);
+    jobs.endAll();
+    await until(() => jobs.running.size === 2 && !sut.backlogged());
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
+
+  it('counts the slots held by jobs that started more than a given time ago', async () => {
+    const { queue } = queueOf(3);
+    const { jobs, clock } = heldJobsOnAClock();
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 2, drainDeadlineMs: 1000 },
+      { prepare: asWork, run: jobs.run },
+    );
+
+    sut.start();
+    await until(() => jobs.running.size === 2);
+    expect(sut.slotsHeldLongerThan(1000)).toBe(0);
+    clock.now = 1500;
+    expect(sut.slotsHeldLongerThan(1000)).toBe(2);
+    // job-0 ends; job-2 takes its slot at 1,500.
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    await until(() => jobs.running.has('job-2'));
+    expect(sut.slotsHeldLongerThan(1000)).toBe(1);
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
 });

@@ -48,6 +48,12 @@ export interface JobLoopOptions {
   /** Jobs running at once. */
   concurrency: number;
   /**
+   * How many of the `concurrency` slots may be taken now, when that changes (a loop that gives
+   * way to another): asked before each start; jobs already running are not stopped. Without it,
+   * all of them.
+   */
+  slotsNow?: () => number;
+  /**
    * How many jobs beyond `concurrency` may be in flight: a job that freed its slot early
    * (JobHandler.run) is in flight until it ends, so at most concurrency + extraInFlight jobs are
    * started and unfinished, at most `concurrency` of them in slots. 0 (the default): a slot is
@@ -89,6 +95,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private readonly inFlight = new Set<Promise<void>>();
   /** Of inFlight, the jobs holding a slot. */
   private inSlots = 0;
+  /** When each job holding a slot started (performance.now()). */
+  private readonly slotStarts = new Set<{ at: number }>();
   /** Ends the loop's wait for room (untilRoom): called when a job frees its slot or ends. */
   private wakeForRoom = () => {};
   private readonly ready: { work: W; fetchedAt: number }[] = [];
@@ -150,17 +158,40 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
 
   /** How many jobs may start now: free slots, within the bound on jobs in flight. */
   private room(): number {
-    const { concurrency, extraInFlight = 0 } = this.options;
-    return Math.max(0, Math.min(concurrency - this.inSlots, concurrency + extraInFlight - this.inFlight.size));
+    const { concurrency, extraInFlight = 0, slotsNow } = this.options;
+    const slots = slotsNow ? Math.min(concurrency, slotsNow()) : concurrency;
+    return Math.max(0, Math.min(slots - this.inSlots, concurrency + extraInFlight - this.inFlight.size));
+  }
+
+  /** Whether jobs are waiting for a slot: every slot is taken and the stock holds more. */
+  backlogged(): boolean {
+    return this.ready.length > 0 && !this.hasRoom();
+  }
+
+  /** How many slots are held by jobs that started more than `ms` ago. */
+  slotsHeldLongerThan(ms: number): number {
+    const before = performance.now() - ms;
+    let held = 0;
+    for (const { at } of this.slotStarts) if (at < before) held++;
+    return held;
   }
 
   private hasRoom(): boolean {
     return this.room() > 0;
   }
 
-  /** Until a job frees its slot or ends. */
+  /**
+   * Until a job frees its slot or ends; with slotsNow, at most IDLE_POLL_MS, since the slots it
+   * gives may grow while every job in flight still runs.
+   */
   private untilRoom(): Promise<void> {
-    return new Promise((resolve) => (this.wakeForRoom = resolve));
+    return new Promise((resolve) => {
+      const timer = this.options.slotsNow ? setTimeout(resolve, IDLE_POLL_MS) : undefined;
+      this.wakeForRoom = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   /** How many jobs to fetch now: none while the stock is over half full. */
@@ -277,6 +308,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private launch(work: W, mayRun?: () => Promise<boolean>): void {
     const { job } = work;
     const startedAt = performance.now();
+    const slotStart = { at: startedAt };
     const firstKey = this.handler.turnsOf?.(work)[0]?.key;
     if (firstKey !== undefined) this.runningByKey.set(firstKey, (this.runningByKey.get(firstKey) ?? 0) + 1);
     let inSlot = true;
@@ -284,12 +316,14 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       if (!inSlot) return;
       inSlot = false;
       this.inSlots--;
+      this.slotStarts.delete(slotStart);
       // The pace of the slots, which sizes the stock: how long a job holds one.
       const ranMs = performance.now() - startedAt;
       this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
       this.wakeForRoom();
     };
     this.inSlots++;
+    this.slotStarts.add(slotStart);
     const running = (
       mayRun
         ? mayRun().then((yes) => (yes ? this.handler.run(work, freeSlot) : undefined))

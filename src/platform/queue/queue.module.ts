@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DeliveryQueue } from './delivery-queue';
 import { JobQueue } from './job-queue';
+import { MailFirst } from './mail-first';
 import { WebhookQueue } from './webhook-queue';
 
 /**
@@ -8,5 +9,8 @@ import { WebhookQueue } from './webhook-queue';
  * fetches from it, and outlives the loops' drain.
  */
 @Global()
-@Module({ providers: [JobQueue, DeliveryQueue, WebhookQueue], exports: [JobQueue, DeliveryQueue, WebhookQueue] })
+@Module({
+  providers: [JobQueue, DeliveryQueue, WebhookQueue, MailFirst],
+  exports: [JobQueue, DeliveryQueue, WebhookQueue, MailFirst],
+})
 export class QueueModule {}

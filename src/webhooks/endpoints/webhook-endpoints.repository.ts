@@ -174,7 +174,9 @@ export class WebhookEndpointsRepository {
   /**
    * A successful attempt ends the endpoint's failing streak. Without one it writes nothing: a
    * busy endpoint's attempts would otherwise each write a new version of its one row, and queue
-   * on it (docs/performance.md, "Where an event's CPU goes").
+   * on it (docs/performance.md, "Where an event's CPU goes"). A success that finds no streak while
+   * a first failure's is still uncommitted counts as before that failure: the failure's streak
+   * stands, and the next success ends it.
    */
   async recordSuccess(manager: EntityManager, id: string): Promise<void> {
     await manager.query(
