@@ -19,6 +19,8 @@ export interface QueueJob<T> {
   retryCount?: number;
 }
 
+/** How often a queue whose fetches find full batches has its statistics renewed (renewStatistics). */
+const STATISTICS_EVERY_MS = 10_000;
 /** Queue rows read per statement when deleting jobs whose subject is gone. */
 const JOB_BATCH = 5_000;
 // The session lock under which one process at a time starts pg-boss (beside the migration lock's key).
@@ -38,6 +40,8 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   private readonly boss: PgBoss;
 
   private readonly pool: Pool;
+  /** When each queue's statistics were last renewed by this process (Date.now()). */
+  private readonly statisticsRenewedAt = new Map<string, number>();
 
   constructor(
     private readonly database: Database,
@@ -171,12 +175,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
    * job could run the low one first.
    */
   async fetch<T>(name: string, batchSize: number): Promise<QueueJob<T>[]> {
-    const jobs = await this.boss.fetch<T>(name, {
-      batchSize,
-      priority: true,
-      includeMetadata: true,
-      db: this.inFetchOrder,
-    });
+    const jobs = await this.boss.fetch<T>(name, { batchSize, priority: true, includeMetadata: true });
+    // A full batch: more may wait.
+    if (jobs.length === batchSize) this.renewStatistics(name);
     jobs.sort(
       (a, b) =>
         b.priority - a.priority ||
@@ -187,37 +188,29 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Runs pg-boss's fetch in a transaction of its own that rules out sorting: the planner then
-   * walks the fetch order's index (indexFetchOrder) and stops at the batch. A queue's statistics
-   * predate its backlog (a new queue's are first taken by autovacuum, a minute or more after its
-   * first jobs), so the planner expected a few waiting jobs and sorted every one of them at each
-   * fetch: 6-14 ms at 6,000 waiting webhook events, against 0.1 ms in the index's order. SET LOCAL
-   * ends with the transaction, so it reaches no other statement, behind a pooler too. JIT goes
-   * off with them: a ruled-out step still counts in the plan's cost, which then passed
-   * jit_above_cost, and a server built with JIT compiled each fetch for about 280 ms. pg-boss's
-   * fetch answers nothing when its statement fails, as with its own executor.
+   * Has the queue's table analyzed, in the background, at most every 10 s per process while its
+   * fetches find full batches. Its statistics otherwise predate its backlog (autovacuum first
+   * analyzes a new queue a minute or more after its first jobs, and a burst changes it within
+   * seconds): believing few jobs waited, the planner sorted every waiting one at each fetch
+   * through pg-boss's start-time index, 6-14 ms at 6,000 waiting webhook events, where walking
+   * the fetch order's index (indexFetchOrder) to the batch took 0.1 ms. Forcing that walk is no
+   * answer: with many jobs scheduled for later ahead of the due ones, the start-time index is
+   * the right plan, and only statistics tell the two apart.
    */
-  private readonly inFetchOrder: PgBoss.Db = {
-    executeSql: async (text, values) => {
-      const client = await this.pool.connect();
-      let failure: Error | undefined;
-      try {
-        await client.query(
-          'BEGIN; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off',
-        );
-        const result = await client.query(text, values);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        failure = error as Error;
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        // A connection that failed mid-transaction is closed, not handed back to the pool.
-        client.release(failure);
-      }
-    },
-  };
+  private renewStatistics(name: string): void {
+    const now = Date.now();
+    if (now - (this.statisticsRenewedAt.get(name) ?? 0) < STATISTICS_EVERY_MS) return;
+    this.statisticsRenewedAt.set(name, now);
+    void this.pool
+      .query<{ partition: unknown }>(`SELECT partition_name AS partition FROM pgboss.queue WHERE name = $1`, [name])
+      .then(async ({ rows }) => {
+        const partition = rows[0]?.partition;
+        // pg-boss names a queue's table j + hex digits; anything else is not analyzed.
+        if (typeof partition === 'string' && /^j[0-9a-f]+$/.test(partition))
+          await this.pool.query(`ANALYZE pgboss.${partition}`);
+      })
+      .catch((error: Error) => this.logger.warn(`The ${name} queue's statistics were not renewed: ${error.message}`));
+  }
 
   /** In the caller's transaction. */
   async complete(manager: EntityManager, name: string, ids: string[]): Promise<void> {
