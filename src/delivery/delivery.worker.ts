@@ -9,6 +9,8 @@ import { ClaimedJob } from './delivery-claim';
 // docs/scaling.md gives shutdown 30 s: webhooks drain first (5 s at most), then deliveries (20 s at
 // most), and the rest is for closing.
 const DRAIN_DEADLINE_MS = 20_000;
+// Mail first (docs/scaling.md#mail-first): a delivery holding its slot longer waits on a mail server.
+const SLOW_DELIVERY_MS = 1_000;
 
 /**
  * Keeps up to WORKER_CONCURRENCY deliveries being handed to the mail server at once. Runs in
@@ -60,7 +62,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         run: ({ job, message }, freeSlot) => deliverMessage.execute(job, message, freeSlot),
       },
     );
-    mailFirst.watchDeliveries(() => this.loop.backlogged());
+    // Mail waits for the CPU only while deliveries turn over: slots held for over a second wait on
+    // mail servers (a site's lease, a slow reply), and events need not wait for them.
+    mailFirst.watchDeliveries(
+      () => this.loop.backlogged() && 2 * this.loop.slotsHeldLongerThan(SLOW_DELIVERY_MS) < concurrency,
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -49,8 +49,8 @@ export interface JobLoopOptions {
   concurrency: number;
   /**
    * How many of the `concurrency` slots may be taken now, when that changes (a loop that gives
-   * way to another): asked before each start; jobs already running are not stopped. Without it,
-   * all of them.
+   * way to another): asked before each start, at least 1; jobs already running are not stopped.
+   * Without it, all of them.
    */
   slotsNow?: () => number;
   /**
@@ -159,7 +159,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   /** How many jobs may start now: free slots, within the bound on jobs in flight. */
   private room(): number {
     const { concurrency, extraInFlight = 0, slotsNow } = this.options;
-    const slots = slotsNow ? Math.min(concurrency, slotsNow()) : concurrency;
+    // At least one: a loop given none would wait for ever (or, stopping, spin) with jobs in stock.
+    const slots = slotsNow ? Math.max(1, Math.min(concurrency, slotsNow())) : concurrency;
     return Math.max(0, Math.min(slots - this.inSlots, concurrency + extraInFlight - this.inFlight.size));
   }
 
