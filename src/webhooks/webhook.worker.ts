@@ -27,8 +27,8 @@ type WebhookWork = { job: QueueJob<WebhookJob>; turns: Turn[] };
  * Keeps up to 32 webhook events in flight, each on its own (a slow receiver holds one slot, not a
  * batch), in fair turns across users and their targets: an event whose user or target already
  * holds its share waits on the queue, and the others' events behind it go first. While messages
- * wait for a delivery slot in the same process, one post at a time starts (mail first). Runs in
- * `worker` and `all` processes.
+ * wait for a delivery slot in the same process, few posts start (mail first, SLOTS_BEHIND_MAIL).
+ * Runs in `worker` and `all` processes.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {

@@ -40,6 +40,8 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   private readonly boss: PgBoss;
 
   private readonly pool: Pool;
+  /** Set at shutdown: no statistics are renewed from then on (the pool is about to close). */
+  private stopping = false;
   /** When each queue's statistics were last renewed by this process (Date.now()). */
   private readonly statisticsRenewedAt = new Map<string, number>();
 
@@ -105,6 +107,7 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await this.boss.stop({ graceful: false, close: false });
   }
 
@@ -199,15 +202,16 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
    */
   private renewStatistics(name: string): void {
     const now = Date.now();
-    if (now - (this.statisticsRenewedAt.get(name) ?? 0) < STATISTICS_EVERY_MS) return;
+    if (this.stopping || now - (this.statisticsRenewedAt.get(name) ?? 0) < STATISTICS_EVERY_MS) return;
     this.statisticsRenewedAt.set(name, now);
     void this.pool
       .query<{ partition: unknown }>(`SELECT partition_name AS partition FROM pgboss.queue WHERE name = $1`, [name])
       .then(async ({ rows }) => {
         const partition = rows[0]?.partition;
         // pg-boss names a queue's table j + hex digits; anything else is not analyzed.
-        if (typeof partition === 'string' && /^j[0-9a-f]+$/.test(partition))
-          await this.pool.query(`ANALYZE pgboss.${partition}`);
+        // SKIP_LOCKED: waiting for a vacuum of the table would cancel autovacuum's run.
+        if (!this.stopping && typeof partition === 'string' && /^j[0-9a-f]+$/.test(partition))
+          await this.pool.query(`ANALYZE (SKIP_LOCKED) pgboss.${partition}`);
       })
       .catch((error: Error) => this.logger.warn(`The ${name} queue's statistics were not renewed: ${error.message}`));
   }
