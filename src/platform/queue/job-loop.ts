@@ -93,10 +93,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private readonly logger: Logger;
   /** Every job started and not yet ended, in a slot or not. */
   private readonly inFlight = new Set<Promise<void>>();
-  /** Of inFlight, the jobs holding a slot. */
-  private inSlots = 0;
-  /** When each job holding a slot started (performance.now()). */
-  private readonly slotStarts = new Set<{ at: number }>();
+  /** Of inFlight, the jobs holding a slot, each with when it started (performance.now()). */
+  private readonly inSlots = new Set<{ at: number }>();
   /** Ends the loop's wait for room (untilRoom): called when a job frees its slot or ends. */
   private wakeForRoom = () => {};
   private readonly ready: { work: W; fetchedAt: number }[] = [];
@@ -161,7 +159,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
     const { concurrency, extraInFlight = 0, slotsNow } = this.options;
     // At least one: a loop given none would wait for ever (or, stopping, spin) with jobs in stock.
     const slots = slotsNow ? Math.max(1, Math.min(concurrency, slotsNow())) : concurrency;
-    return Math.max(0, Math.min(slots - this.inSlots, concurrency + extraInFlight - this.inFlight.size));
+    return Math.max(0, Math.min(slots - this.inSlots.size, concurrency + extraInFlight - this.inFlight.size));
   }
 
   /** Whether jobs are waiting for a slot: every slot is taken and the stock holds more. */
@@ -173,7 +171,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   slotsHeldLongerThan(ms: number): number {
     const before = performance.now() - ms;
     let held = 0;
-    for (const { at } of this.slotStarts) if (at < before) held++;
+    for (const { at } of this.inSlots) if (at < before) held++;
     return held;
   }
 
@@ -308,23 +306,18 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   /** Runs the job in a slot; with `mayRun`, only once it says yes (the slot is held meanwhile). */
   private launch(work: W, mayRun?: () => Promise<boolean>): void {
     const { job } = work;
-    const startedAt = performance.now();
-    const slotStart = { at: startedAt };
+    const slot = { at: performance.now() };
     const firstKey = this.handler.turnsOf?.(work)[0]?.key;
     if (firstKey !== undefined) this.runningByKey.set(firstKey, (this.runningByKey.get(firstKey) ?? 0) + 1);
-    let inSlot = true;
+    // Freed once, however often a job calls it.
     const freeSlot = () => {
-      if (!inSlot) return;
-      inSlot = false;
-      this.inSlots--;
-      this.slotStarts.delete(slotStart);
+      if (!this.inSlots.delete(slot)) return;
       // The pace of the slots, which sizes the stock: how long a job holds one.
-      const ranMs = performance.now() - startedAt;
+      const ranMs = performance.now() - slot.at;
       this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
       this.wakeForRoom();
     };
-    this.inSlots++;
-    this.slotStarts.add(slotStart);
+    this.inSlots.add(slot);
     const running = (
       mayRun
         ? mayRun().then((yes) => (yes ? this.handler.run(work, freeSlot) : undefined))
