@@ -52,6 +52,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
             ? SLOTS_BEHIND_MAIL + this.loop.slotsHeldLongerThan(WAITING_ON_RECEIVER_MS)
             : CONCURRENCY,
         drainDeadlineMs: DRAIN_DEADLINE_MS,
+        // Jobs fetched for slots that mail first took back before they ran wait for one: after a
+        // sixth of their lease, it is started again before the post (which takes at most the
+        // timeout, half a minute less than the lease), and a job the queue took back is not posted.
+        stockMaxAgeMs: (queue.leaseSeconds * 1000) / 6,
         // A target whose turns are full frees one within a timeout at the latest.
         putBackMaxSeconds: timeoutSeconds,
       },

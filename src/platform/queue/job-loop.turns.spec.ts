@@ -84,6 +84,38 @@ describe(`${JobLoop.name}: turns and shared slots`, () => {
     await stopped;
   });
 
+  it('without a stock, starts the lease again of jobs fetched for slots `slotsNow` took back before they ran, once they outlived stockMaxAgeMs', async () => {
+    const { queue } = queueOf(3);
+    queue.renewLeases.mockImplementation((held) => Promise.resolve(held.map((job) => job.id)));
+    const { jobs, started, clock } = heldJobsOnAClock();
+    let slots = 3;
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 3, drainDeadlineMs: 1000, stockMaxAgeMs: 500, slotsNow: () => slots },
+      {
+        // The slots are taken back while the fetched jobs are readied (mail came in meanwhile).
+        prepare: (fetched) => ((slots = 1), asWork(fetched)),
+        run: jobs.run,
+      },
+    );
+
+    sut.start();
+    await until(() => started.length === 1 && sut.backlogged());
+    expect(queue.renewLeases).not.toHaveBeenCalled();
+    // job-1 waited past its age limit: its lease starts again before it runs.
+    clock.now = 501;
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    await until(() => started.length === 2);
+    expect(queue.renewLeases.mock.calls).toEqual([[[expect.objectContaining({ id: 'job-1' })]]]);
+    const stopped = sut.stop();
+    for (let i = 0; i < 10; i++) {
+      jobs.endAll();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await stopped;
+  });
+
   it('counts the slots held by jobs that started more than a given time ago', async () => {
     const { queue } = queueOf(3);
     const { jobs, clock } = heldJobsOnAClock();

@@ -23,12 +23,16 @@ export class WebhookQueue extends NamedQueue<WebhookJob> {
     super(jobs);
   }
 
+  /** How long a fetched job is this fetch's: a post's timeout and half a minute more. */
+  get leaseSeconds(): number {
+    return Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
+  }
+
   protected options(): QueueOptions {
     // Retries follow WEBHOOK_RETRY_DELAYS (scheduled when an attempt is recorded); pg-boss's own
     // retries bring back a job whose worker died (once an attempt could no longer be running) or
     // that failed unexpectedly (the database), with doubling delays.
-    const leaseSeconds = Math.ceil(this.config.webhooks.timeoutMs / 1000) + 30;
-    return { expireInSeconds: leaseSeconds, retryLimit: 50, retryDelay: 5, retryBackoff: true };
+    return { expireInSeconds: this.leaseSeconds, retryLimit: 50, retryDelay: 5, retryBackoff: true };
   }
 
   async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {
