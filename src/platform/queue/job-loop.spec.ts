@@ -143,6 +143,36 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
+  it('starts a readied job in a slot freed while a refill is under way, without waiting for the refill', async () => {
+    const { queue } = queueOf(2);
+    const jobs = heldJobs();
+    let endFetch = () => {};
+    const sut = new JobLoop(
+      queue,
+      { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2 },
+      { prepare: asWork, run: jobs.run },
+    );
+    // The first fetch brings job-0 (run) and job-1 (in stock); the refill after it hangs.
+    queue.fetch.mockImplementationOnce(() =>
+      Promise.resolve([
+        { id: 'job-0', data: { n: 0 } },
+        { id: 'job-1', data: { n: 1 } },
+      ]),
+    );
+    queue.fetch.mockImplementationOnce(() => new Promise((resolve) => (endFetch = () => resolve([]))));
+
+    sut.start();
+    await until(() => jobs.running.has('job-0') && queue.fetch.mock.calls.length === 2);
+    jobs.running.get('job-0')!();
+    jobs.running.delete('job-0');
+    await until(() => jobs.running.has('job-1'));
+    expect(queue.fetch.mock.calls).toHaveLength(2);
+    endFetch();
+    const stopped = sut.stop();
+    jobs.endAll();
+    await stopped;
+  });
+
   it('starts the lease of a job that waited in stock past its age limit again, runs it if it still held it, and keeps no stock while jobs run that slowly', async () => {
     const { queue, fetches } = queueOf(6);
     // job-2 outlived its lease meanwhile: the queue has taken it back.

@@ -142,7 +142,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
 
   private async run(): Promise<void> {
     while (!this.stopping || this.ready.length > 0) {
-      while (this.hasRoom() && this.ready.length > 0) this.launchUnlessStale(this.takeNext());
+      this.launchReady();
       if (this.stopping) {
         if (this.inFlight.size > 0) await this.untilRoom();
         continue;
@@ -152,6 +152,11 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       if (!this.hasRoom()) await this.untilRoom();
       else if (this.ready.length === 0) await this.waker.sleep(this.comingDue() ? PACED_POLL_MS : IDLE_POLL_MS);
     }
+  }
+
+  /** Starts readied jobs while there is room. */
+  private launchReady(): void {
+    while (this.hasRoom() && this.ready.length > 0) this.launchUnlessStale(this.takeNext());
   }
 
   /** How many jobs may start now: free slots, within the bound on jobs in flight. */
@@ -315,6 +320,10 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       // The pace of the slots, which sizes the stock: how long a job holds one.
       const ranMs = performance.now() - slot.at;
       this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
+      // The next readied job takes the slot now, not once the loop is back from a refill: the
+      // slot would sit empty through the fetch and the claim, and, to a loop giving way to this
+      // one (slotsNow), this one would look as if nothing waited for a slot.
+      this.launchReady();
       this.wakeForRoom();
     };
     this.inSlots.add(slot);
@@ -339,6 +348,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
           else this.runningByKey.delete(firstKey);
         }
         this.inFlight.delete(running);
+        // Room in flight (extraInFlight) is room too.
+        this.launchReady();
         this.wakeForRoom();
       });
     this.inFlight.add(running);
