@@ -20,6 +20,8 @@ const PER_TARGET = CONCURRENCY / 4;
 // or the database, and a receiver that never answers must not stop everyone's events).
 const SLOTS_BEHIND_MAIL = 1;
 const WAITING_ON_RECEIVER_MS = 1_000;
+// The longest a fetched job waits for a slot on the lease it was fetched with.
+const MAX_WAIT_UNRENEWED_MS = 10_000;
 
 type WebhookWork = { job: QueueJob<WebhookJob>; turns: Turn[] };
 
@@ -53,9 +55,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
             : CONCURRENCY,
         drainDeadlineMs: DRAIN_DEADLINE_MS,
         // Jobs fetched for slots that mail first took back before they ran wait for one: after a
-        // sixth of their lease, it is started again before the post (which takes at most the
-        // timeout, half a minute less than the lease), and a job the queue took back is not posted.
-        stockMaxAgeMs: (queue.leaseSeconds * 1000) / 6,
+        // sixth of their lease (10 s at most), it is started again before the post, which takes at
+        // most the timeout, half a minute less than the lease; a job the queue took back is not
+        // posted. Unrenewed, a job has at least 20 s beyond its post for its reads and records.
+        stockMaxAgeMs: Math.min((queue.leaseSeconds * 1000) / 6, MAX_WAIT_UNRENEWED_MS),
         // A target whose turns are full frees one within a timeout at the latest.
         putBackMaxSeconds: timeoutSeconds,
       },
