@@ -143,33 +143,50 @@ describe(JobLoop.name, () => {
     await stopped;
   });
 
-  it('starts a readied job in a slot freed while a refill is under way, without waiting for the refill', async () => {
-    const { queue } = queueOf(2);
+  it('starts a readied job in a slot freed or left while a refill is under way, after the freeing code has run, without waiting for the refill', async () => {
+    const { queue } = queueOf(0);
     const jobs = heldJobs();
+    const freeSlots = new Map<string, () => void>();
+    const order: string[] = [];
     let endFetch = () => {};
     const sut = new JobLoop(
       queue,
-      { name: 'test', concurrency: 1, drainDeadlineMs: 1000, stock: 2 },
-      { prepare: asWork, run: jobs.run },
+      { name: 'test', concurrency: 1, extraInFlight: 1, drainDeadlineMs: 1000, stock: 4 },
+      {
+        prepare: asWork,
+        run: (work, freeSlot) => (
+          order.push(`start ${work.job.id}`),
+          freeSlots.set(work.job.id, freeSlot),
+          jobs.run(work)
+        ),
+      },
     );
-    // The first fetch brings job-0 (run) and job-1 (in stock); the refill after it hangs.
-    queue.fetch.mockImplementationOnce(() =>
-      Promise.resolve([
-        { id: 'job-0', data: { n: 0 } },
-        { id: 'job-1', data: { n: 1 } },
-      ]),
-    );
+    // The first fetch brings job-0 (run), job-1 and job-2 (in stock, half full); the refill after it hangs.
+    queue.fetch.mockImplementationOnce(() => Promise.resolve([0, 1, 2].map((n) => ({ id: `job-${n}`, data: { n } }))));
     queue.fetch.mockImplementationOnce(() => new Promise((resolve) => (endFetch = () => resolve([]))));
 
     sut.start();
     await until(() => jobs.running.has('job-0') && queue.fetch.mock.calls.length === 2);
+    // job-0 frees its slot (a delivery at the mail server's reply), then goes on (its record):
+    // job-1 takes the slot after that, while the refill still hangs.
+    freeSlots.get('job-0')!();
+    order.push('job-0 goes on');
+    await until(() => jobs.running.has('job-1'));
+    expect(order).toEqual(['start job-0', 'job-0 goes on', 'start job-1']);
+    // job-1 frees its slot with two in flight (the most): nothing starts until job-0 ends.
+    freeSlots.get('job-1')!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(jobs.running.has('job-2')).toBe(false);
     jobs.running.get('job-0')!();
     jobs.running.delete('job-0');
-    await until(() => jobs.running.has('job-1'));
+    await until(() => jobs.running.has('job-2'));
     expect(queue.fetch.mock.calls).toHaveLength(2);
     endFetch();
     const stopped = sut.stop();
-    jobs.endAll();
+    for (let i = 0; i < 10; i++) {
+      jobs.endAll();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     await stopped;
   });
 

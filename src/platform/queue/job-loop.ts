@@ -97,6 +97,8 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   private readonly inSlots = new Set<{ at: number }>();
   /** Ends the loop's wait for room (untilRoom): called when a job frees its slot or ends. */
   private wakeForRoom = () => {};
+  /** Set while a launchReadySoon is due. */
+  private launchPending = false;
   private readonly ready: { work: W; fetchedAt: number }[] = [];
   /** Jobs held (readied or running) per turn key, and running per key; both only with turnsOf. */
   private readonly held = new Map<string, number>();
@@ -157,6 +159,24 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
   /** Starts readied jobs while there is room. */
   private launchReady(): void {
     while (this.hasRoom() && this.ready.length > 0) this.launchUnlessStale(this.takeNext());
+  }
+
+  /**
+   * launchReady once the code that freed room has run to its next await (a microtask): not from
+   * inside it, where the next job's start would run ahead of the rest of the freeing job (its
+   * outcome's record) and of the loop's own count of the job that ended.
+   */
+  private launchReadySoon(): void {
+    if (this.launchPending) return;
+    this.launchPending = true;
+    queueMicrotask(() => {
+      this.launchPending = false;
+      try {
+        this.launchReady();
+      } catch (error) {
+        this.logger.error(error);
+      }
+    });
   }
 
   /** How many jobs may start now: free slots, within the bound on jobs in flight. */
@@ -320,10 +340,10 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
       // The pace of the slots, which sizes the stock: how long a job holds one.
       const ranMs = performance.now() - slot.at;
       this.meanRunMs = this.meanRunMs === 0 ? ranMs : 0.8 * this.meanRunMs + 0.2 * ranMs;
-      // The next readied job takes the slot now, not once the loop is back from a refill: the
+      // The next readied job takes the slot at once, not once the loop is back from a refill: the
       // slot would sit empty through the fetch and the claim, and, to a loop giving way to this
       // one (slotsNow), this one would look as if nothing waited for a slot.
-      this.launchReady();
+      this.launchReadySoon();
       this.wakeForRoom();
     };
     this.inSlots.add(slot);
@@ -349,7 +369,7 @@ export class JobLoop<T extends object, W extends { job: QueueJob<T> }> {
         }
         this.inFlight.delete(running);
         // Room in flight (extraInFlight) is room too.
-        this.launchReady();
+        this.launchReadySoon();
         this.wakeForRoom();
       });
     this.inFlight.add(running);
