@@ -247,14 +247,16 @@ describe('the inbound SMTP listener', () => {
       const saved = limits().sessionMs;
       limits().sessionMs = 1_500;
       try {
-        const started = Date.now();
         const { replies, disconnected } = await converse(
           app.inboundPort(),
           Array.from({ length: 40 }, () => ({ cmd: 'NOOP', pause: 0.2 })),
         );
         expect(disconnected).toBe(true);
         expect(replies.at(-1)).toEqual([421, expect.stringContaining('session too long')]);
-        expect(Date.now() - started).toBeLessThan(6_000);
+        // At its limit: about 1.5 s of the client's 0.2 s pauses were answered (a busy machine
+        // answers fewer), far from the 8 s script's end. Timed by the wall clock instead, the
+        // check also timed Python's start, which took seconds on a busy CI machine.
+        expect(replies.length).toBeLessThan(20);
       } finally {
         limits().sessionMs = saved;
       }
