@@ -1,5 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { asWork, heldJobs, heldJobsOnAClock, queueOf, until } from '../../../test/support/queue/job-loop-fixtures';
+import {
+  asWork,
+  heldJobs,
+  heldJobsOnAClock,
+  queueOf,
+  until,
+  stopEndingAll,
+} from '../../../test/support/queue/job-loop-fixtures';
 import { JobLoop } from './job-loop';
 
 describe(JobLoop.name, () => {
@@ -135,12 +142,7 @@ describe(JobLoop.name, () => {
     jobs.running.delete('job-1');
     await until(() => fetches.length === 3);
     expect(fetches).toEqual([4, 2, 2]);
-    const stopped = sut.stop();
-    for (let i = 0; i < 10; i++) {
-      jobs.endAll();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await stopped;
+    await stopEndingAll(sut, jobs);
   });
 
   it('starts a readied job in a slot freed or left while a refill is under way, after the freeing code has run, without waiting for the refill', async () => {
@@ -182,12 +184,7 @@ describe(JobLoop.name, () => {
     await until(() => jobs.running.has('job-2'));
     expect(queue.fetch.mock.calls).toHaveLength(2);
     endFetch();
-    const stopped = sut.stop();
-    for (let i = 0; i < 10; i++) {
-      jobs.endAll();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await stopped;
+    await stopEndingAll(sut, jobs);
   });
 
   it('starts the lease of a job that waited in stock past its age limit again, runs it if it still held it, and keeps no stock while jobs run that slowly', async () => {
@@ -225,12 +222,7 @@ describe(JobLoop.name, () => {
     );
     // Jobs run 500 ms and more, so a stocked one would wait longer than 500: fetches are for free slots only.
     expect(fetches.slice(2)).toEqual([1]);
-    const stopped = sut.stop();
-    for (let i = 0; i < 10; i++) {
-      jobs.endAll();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await stopped;
+    await stopEndingAll(sut, jobs);
   });
 
   it('keeps no more in stock than its slots can run within the drain deadline', async () => {

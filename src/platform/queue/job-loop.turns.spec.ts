@@ -1,7 +1,15 @@
 // JobLoop's fair turns (a full key's jobs put back at its pace) and the slots it shares with
 // another loop (slotsNow, backlogged, slotsHeldLongerThan: docs/scaling.md#mail-first).
 import { Logger } from '@nestjs/common';
-import { asWork, heldJobs, heldJobsOnAClock, Job, queueOf, until } from '../../../test/support/queue/job-loop-fixtures';
+import {
+  asWork,
+  heldJobs,
+  heldJobsOnAClock,
+  Job,
+  queueOf,
+  until,
+  stopEndingAll,
+} from '../../../test/support/queue/job-loop-fixtures';
 import { JobLoop } from './job-loop';
 
 describe(`${JobLoop.name}: turns and shared slots`, () => {
@@ -108,12 +116,7 @@ describe(`${JobLoop.name}: turns and shared slots`, () => {
     jobs.running.delete('job-0');
     await until(() => started.length === 2);
     expect(queue.renewLeases.mock.calls).toEqual([[[expect.objectContaining({ id: 'job-1' })]]]);
-    const stopped = sut.stop();
-    for (let i = 0; i < 10; i++) {
-      jobs.endAll();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await stopped;
+    await stopEndingAll(sut, jobs);
   });
 
   it('counts the slots held by jobs that started more than a given time ago', async () => {

@@ -52,3 +52,13 @@ export const until = async (condition: () => boolean, withinMs = 1000) => {
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(condition()).toBe(true);
 };
+
+/** Stops the loop while ending every job it starts meanwhile (its stock drains at stop). */
+export async function stopEndingAll(loop: { stop(): Promise<void> }, jobs: { endAll(): void }): Promise<void> {
+  const stopped = loop.stop();
+  for (let i = 0; i < 10; i++) {
+    jobs.endAll();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await stopped;
+}
