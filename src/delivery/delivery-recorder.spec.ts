@@ -10,6 +10,8 @@ import { DeliveryRecorder, JobResult } from './delivery-recorder';
 
 const manager = {} as EntityManager;
 const SENT_AT = new Date('2026-11-26T12:00:00Z');
+/** The nextAttemptAt the statement gave a deferred message. */
+const NEXT_ATTEMPT_AT = new Date('2026-11-26T12:00:31.234Z');
 
 const result = (jobId: string, messageId: string, outcome: Partial<JobResult['finished']> = {}): JobResult => ({
   jobId,
@@ -44,7 +46,13 @@ describe(DeliveryRecorder.name, () => {
       Promise.resolve({
         moved: outcomes
           .filter((o) => ids.includes(o.messageId))
-          .map((o) => ({ id: o.messageId, userId: 'user-1', status: o.status, attempt: o.attempt })),
+          .map((o) => ({
+            id: o.messageId,
+            userId: 'user-1',
+            status: o.status,
+            attempt: o.attempt,
+            nextAttemptAt: o.status === 'deferred' ? NEXT_ATTEMPT_AT : null,
+          })),
         outboxEventIds: [],
       }),
     );
@@ -90,7 +98,7 @@ describe(DeliveryRecorder.name, () => {
     expect(logged.log).toHaveBeenCalledWith(expect.anything(), 'Delivery sent (attempt 1): 250 2.0.0 Ok');
   });
 
-  it('queues the next attempt of a deferred one, after its delay and naming the copies still to go', async () => {
+  it('queues the next attempt of a deferred one, at the nextAttemptAt it shows and naming the copies still to go', async () => {
     stillSending('m1');
     const copies = { pending: [2], accepted: 1 };
 
@@ -99,7 +107,7 @@ describe(DeliveryRecorder.name, () => {
     );
 
     expect(queue.enqueue.mock.calls).toEqual([
-      [manager, [{ job: { messageId: 'm1', attempt: 2, copies }, priority: 'normal', startAfterSeconds: 30 }]],
+      [manager, [{ job: { messageId: 'm1', attempt: 2, copies }, priority: 'normal', startAt: NEXT_ATTEMPT_AT }]],
     ]);
     expect(queue.complete.mock.calls).toEqual([[manager, ['j1']]]);
     expect(counted.mock.calls).toEqual([[{ outcome: 'deferred' }]]);

@@ -75,7 +75,8 @@ export class DeliveryRecorder {
   /** Records the outcomes in the transaction given; says of each whether it moved its message. */
   private async write(manager: EntityManager, results: JobResult[]): Promise<boolean[]> {
     const finished = results.map((r) => r.finished);
-    const moved = new Set((await this.lifecycle.finish(manager, finished)).moved.map((m) => m.id));
+    const { moved: movedMessages } = await this.lifecycle.finish(manager, finished);
+    const moved = new Set(movedMessages.map((m) => m.id));
     // docs/delivery-and-deliverability.md: an address the relay refused as not existing is suppressed with the outcome that says
     // so; not by a late or duplicate job, whose outcome changed nothing.
     await this.suppressions.addMany(
@@ -92,14 +93,16 @@ export class DeliveryRecorder {
       manager,
     );
     // A delay of 0 is a retry too. A retry names the copies still to go, if any, in its own job:
-    // committed with this outcome, so no later attempt sends an accepted copy again.
-    const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && moved.has(f.messageId));
+    // committed with this outcome, so no later attempt sends an accepted copy again. It starts at
+    // the nextAttemptAt the message shows, not before.
+    const nextAttemptAt = new Map(movedMessages.map((m) => [m.id, m.nextAttemptAt]));
+    const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && nextAttemptAt.get(f.messageId));
     await this.deliveryQueue.enqueue(
       manager,
       retries.map((f) => ({
         job: { messageId: f.messageId, attempt: f.attempt + 1, ...(f.copies && { copies: f.copies }) },
         priority: f.priority,
-        startAfterSeconds: f.retryAfterSeconds,
+        startAt: nextAttemptAt.get(f.messageId)!,
       })),
     );
     await this.deliveryQueue.complete(

@@ -263,13 +263,18 @@ export class MessageLifecycle {
     return moved[0];
   }
 
-  /** sending → sent, deferred or failed, for the attempts still sending. Returns the messages it moved. */
+  /**
+   * sending → sent, deferred or failed, for the attempts still sending. Returns the messages it
+   * moved, a deferred one with its nextAttemptAt (null for the others).
+   */
   finish(
     manager: EntityManager,
     outcomes: (Required<Omit<StatusChange<'finish'>, 'recipient' | 'fates' | 'keepSuppressed' | 'retryAfterSeconds'>> &
       Pick<StatusChange, 'fates' | 'retryAfterSeconds'>)[],
-  ): Promise<{ moved: MovedMessage[]; outboxEventIds: string[] }> {
-    return this.apply(manager, 'finish', outcomes);
+  ): Promise<{ moved: (MovedMessage & { nextAttemptAt: Date | null })[]; outboxEventIds: string[] }> {
+    return this.apply<'finish', { nextAttemptAt: Date | null }>(manager, 'finish', outcomes, {
+      nextAttemptAt: 'm.next_attempt_at',
+    });
   }
 
   /**

@@ -117,7 +117,12 @@ export function transitionSql(
         THEN date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => coalesce(c.retry_after_seconds, 0)) END
     FROM change c LEFT JOIN fate_patches p ON p.message_id = c.message_id
     WHERE m.id = c.message_id AND (${guardSql(name)})
-    RETURNING m.id, c.attempt, c.detail, c.recipient, ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}
+    RETURNING m.id, c.attempt, c.detail, c.recipient,
+      -- The history's moment: for a deferral, the one its next attempt counts from, so the two
+      -- differ by the delay exactly however long the statement runs; otherwise the row's change.
+      coalesce(m.next_attempt_at - make_interval(secs => coalesce(c.retry_after_seconds, 0)),
+        date_trunc('milliseconds', clock_timestamp())) AS changed_at,
+      ${OUTBOX_READS.map((column) => `m.${column}`).join(', ')}${extra.map(([as, sql]) => `, ${sql} AS "${as}"`).join('')}
   ), named_changes AS MATERIALIZED (
     -- Recipients that failed, bounced, complained or were suppressed: few, and read again for each message moved.
     -- One per recipient, as fate_patches applies one: a batch may name a message twice (a job that
@@ -135,11 +140,11 @@ export function transitionSql(
   ), history AS (
     -- The message's entry, then one naming each other recipient that named holds, in that recipient's own fate.
     INSERT INTO message_status_events (message_id, status, at, detail, recipient, note)
-    SELECT id, status, date_trunc('milliseconds', clock_timestamp()), detail, recipient, note FROM (
-      SELECT moved.id, moved.status, moved.detail, coalesce(moved.recipient, lone.recipient) AS recipient, false AS note, 0 AS position
+    SELECT id, status, changed_at, detail, recipient, note FROM (
+      SELECT moved.id, moved.status, moved.changed_at, moved.detail, coalesce(moved.recipient, lone.recipient) AS recipient, false AS note, 0 AS position
       FROM moved LEFT JOIN lone ON lone.message_id = moved.id
       UNION ALL
-      SELECT named.message_id, named.status, named.detail, named.recipient, true, named.position + 1
+      SELECT named.message_id, named.status, moved.changed_at, named.detail, named.recipient, true, named.position + 1
       FROM named JOIN moved ON moved.id = named.message_id
       WHERE NOT EXISTS (SELECT 1 FROM lone WHERE lone.message_id = named.message_id AND lone.recipient = named.recipient)
     ) entries ORDER BY id, position

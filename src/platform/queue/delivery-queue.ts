@@ -61,23 +61,18 @@ export class DeliveryQueue extends NamedQueue<DeliveryJob> {
   }
 
   /**
-   * Delivery jobs in one statement, each after its delay when it has one (a retry), or at its
-   * moment (a scheduled send: the queue's own delayed job, so nothing polls for due messages).
+   * Delivery jobs in one statement, each at its moment when it has one: a retry's nextAttemptAt, or
+   * a scheduled send's scheduledAt (the queue's own delayed job, so nothing polls for due messages).
    * The moment is absolute: a delay would count from the start of a transaction that may have been
-   * gathering sends for a while (group commit), and so could fall before scheduledAt.
+   * gathering sends for a while (group commit), and so could fall before the moment the message shows.
    */
   async enqueue(
     manager: EntityManager,
-    jobs: { job: DeliveryJob; priority: DeliveryPriority; startAfterSeconds?: number; startAt?: Date }[],
+    jobs: { job: DeliveryJob; priority: DeliveryPriority; startAt?: Date }[],
   ): Promise<void> {
     await this.insert(
       manager,
-      jobs.map(({ job, priority, startAfterSeconds, startAt }) => ({
-        data: job,
-        priority: JOB_PRIORITY[priority],
-        startAfterSeconds,
-        startAt,
-      })),
+      jobs.map(({ job, priority, startAt }) => ({ data: job, priority: JOB_PRIORITY[priority], startAt })),
     );
   }
 
