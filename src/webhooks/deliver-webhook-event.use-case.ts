@@ -97,7 +97,8 @@ export class DeliverWebhookEventUseCase {
       nextAttemptAt =
         retryAfterSeconds !== undefined ? new Date(this.clock.now().getTime() + retryAfterSeconds * 1000) : null;
       await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
-      if (retryAfterSeconds !== undefined) await this.webhooks.enqueue(manager, [event.id], retryAfterSeconds);
+      // At the moment the event shows: a delay would count from the transaction's start, before it.
+      if (nextAttemptAt) await this.webhooks.enqueue(manager, [event.id], nextAttemptAt);
       await this.webhooks.complete(manager, [job.id]);
     });
     logWebhookOutcome(event, response, state, nextAttemptAt);

@@ -35,10 +35,11 @@ export class WebhookQueue extends NamedQueue<WebhookJob> {
     return { expireInSeconds: this.leaseSeconds, retryLimit: 50, retryDelay: 5, retryBackoff: true };
   }
 
-  async enqueue(manager: EntityManager, eventIds: string[], startAfterSeconds?: number): Promise<void> {
+  /** A job for each event, due now or, for a retry, at the nextAttemptAt its event shows. */
+  async enqueue(manager: EntityManager, eventIds: string[], startAt?: Date): Promise<void> {
     await this.insert(
       manager,
-      eventIds.map((eventId) => ({ data: { eventId }, startAfterSeconds })),
+      eventIds.map((eventId) => ({ data: { eventId }, startAt })),
     );
   }
 
