@@ -6,6 +6,7 @@ import { Database } from '../../../src/platform/database/database';
 import { GroupCommit, GroupCommitOptions } from '../../../src/platform/database/group-commit';
 import { dataSourceOptions } from '../../../src/platform/database/data-source-options';
 import { ENTITIES } from '../../../src/entities';
+import { waitFor } from '../../support/wait-for';
 
 const TABLE = `group_commit_${process.pid}`;
 
@@ -66,8 +67,12 @@ describe('GroupCommit', () => {
   it('keeps at most maxWriters transactions open at once', async () => {
     let open = 0;
     let most = 0;
+    let started = 0;
     const slowInsert = async (manager: EntityManager, batch: string[]) => {
       most = Math.max(most, ++open);
+      // The first four wait for each other, so that they overlap however slowly a busy machine
+      // opens their connections: the cap is reached, and no fifth may open meanwhile.
+      if (++started <= 4) await waitFor(() => open === 4, 'four transactions open at once', 10_000);
       await manager.query('SELECT pg_sleep(0.05)');
       open--;
       return insert(manager, batch);
