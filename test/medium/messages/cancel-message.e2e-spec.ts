@@ -54,7 +54,8 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
       const userId = newUserId('cancel-scheduled');
       const path = newPath('cancel-scheduled');
       const sender = ownSender();
-      const scheduledAt = new Date(Date.now() + 1_500).toISOString();
+      // An hour ahead, so that no busy machine lets the job run before the cancel; it is made due below.
+      const scheduledAt = inAnHour();
       const accepted = await send(userId, { sender, scheduledAt, webhook: { url: receiver.url(path), status: [] } });
 
       const { body } = await cancel(userId, accepted.id).expect(200);
@@ -74,7 +75,12 @@ describe('canceling a message (ROLE=all, SMTP sink, webhook receiver)', () => {
         ['message.canceled', 2, 'canceled'],
       ]);
 
-      // The queue hands the job over at scheduledAt; the claim's guard refuses a canceled message.
+      // The queue hands the job over once due (now, rather than in an hour); the claim's guard refuses a canceled message.
+      const [, madeDue] = await t.db.query(
+        `UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND data->>'messageId' = $2 AND state = 'created'`,
+        [DELIVERY_QUEUE, accepted.id],
+      );
+      expect(madeDue).toBe(1);
       await waitForJobCompleted(accepted.id);
       expect(sink.mailFrom).not.toContain(sender);
       expect(statuses(await waitForStatus(t.http, userId, accepted.id, 'canceled'))).toEqual(['scheduled', 'canceled']);

@@ -26,8 +26,9 @@ describe('scheduled sends (ROLE=all, SMTP sink, webhook receiver)', () => {
       const path = newPath('scheduled');
       let arrivedAt: number | undefined;
       sink.reply = () => ((arrivedAt = Date.now()), 'accept');
-      // Written with an offset: the Message gives it back in UTC, to the millisecond.
-      const moment = new Date(Date.now() + 2_000);
+      // Written with an offset: the Message gives it back in UTC, to the millisecond. Far enough
+      // ahead for the checks of the scheduled message below on a busy machine.
+      const moment = new Date(Date.now() + 4_000);
       const local = new Date(moment.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
 
       const accepted = await send(userId, { scheduledAt: local, webhook: { url: receiver.url(path), status: [] } });
