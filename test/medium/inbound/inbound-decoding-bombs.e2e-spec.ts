@@ -1,8 +1,9 @@
 // Decoding bombs (issue 33, item 11): 10 MiB of one-character lines of base64 or quoted-printable,
 // or of quoted-printable soft line breaks, held a large-mail slot 10-20 s, the MIME splitter
 // paying microseconds a line. A mail of more than InboundMailLimits.lines lines is refused before
-// it is read; one at the limit is stored. Each is answered within a bound set by what an ordinary
-// mail of INBOUND_MAX_BYTES takes on this machine now.
+// it is read; one at the limit is stored. Each is answered within a bound set by the CPU an ordinary
+// mail of INBOUND_MAX_BYTES takes on this machine now (CPU, not wall time: the load of other
+// processes hardly changes it).
 import { InboundMailLimits } from '../../../src/inbound/inbound-mail-limits';
 import { sendWithNodemailer } from '../../support/bounces/smtp-clients';
 import { mailOfLines, mailOfSize, rawMail } from '../../support/inbound/hostile-mail';
@@ -27,10 +28,12 @@ describe('decoding bombs', () => {
   const { lines } = new InboundMailLimits();
   const mailbox = app.mailbox('bombs');
 
+  /** The mail's outcome, and the CPU this process (client and app) spent on it, in ms. */
   const timed = async (raw: Buffer) => {
-    const started = Date.now();
+    const before = process.cpuUsage();
     const outcome = await sendWithNodemailer(app.port(), mailbox.to, raw, 'cara@example.org');
-    return { outcome, ms: Date.now() - started };
+    const { user, system } = process.cpuUsage(before);
+    return { outcome, ms: Math.round((user + system) / 1000) };
   };
 
   it(
@@ -39,7 +42,7 @@ describe('decoding bombs', () => {
       const ordinary = await timed(mailOfSize(MAX_BYTES));
       expect(ordinary.outcome).toMatchObject({ accepted: true });
       const bound = Math.max(5_000, 3 * ordinary.ms);
-      const report = [`an ordinary 10 MiB mail: ${ordinary.ms} ms`];
+      const report = [`CPU of an ordinary 10 MiB mail: ${ordinary.ms} ms`];
 
       for (const [name, raw] of [
         ['base64, one character a line', filled(head('base64'), 'A\r\n')],
