@@ -135,15 +135,16 @@ describe('waiting for a starting process', () => {
 });
 
 describe('waiting for what the processes send', () => {
-  /** Does `step` every 300 ms for SLOW_MS, so that a wait of STALL_MS sees progress the whole time. */
-  const steadily = (step: () => unknown) => {
-    const timer = setInterval(() => void step(), 300);
-    return new Promise<void>((resolve) =>
-      setTimeout(() => {
-        clearInterval(timer);
-        resolve();
-      }, SLOW_MS),
-    );
+  /**
+   * Does `step` SLOW_MS / 300 times, 300 ms apart, so that a wait of STALL_MS sees progress the
+   * whole time. Counted, not timed: on a busy machine late timers give fewer steps in SLOW_MS, and
+   * the waits below count on every one.
+   */
+  const steadily = async (step: () => unknown) => {
+    for (let i = 0; i < Math.floor(SLOW_MS / 300); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      void step();
+    }
   };
 
   it(
