@@ -1,6 +1,6 @@
 // One hostile mail must not freeze a worker (issue 33, item 4): 550 DKIM-Signature fields, each
 // with its own `l=` (so each would make its own body hash), and a body of one 900 KiB line, sent
-// to a real process as `npm start` runs it. The mail is stored within a bound set by an ordinary
+// to a real process as `npm start` runs it. The mail is stored within a CPU bound set by an ordinary
 // mail of the same size, /health answers while it is judged, and RSS grows by little.
 import { sendWithNodemailer } from '../support/bounces/smtp-clients';
 import { newUserId } from '../support/tokens';
@@ -27,12 +27,16 @@ function hostileMail(): Buffer {
 }
 
 describe('an inbound mail of 550 DKIM signatures and a 900 KiB line', () => {
-  const { dns, api, base, smtpPort, memoryMb } = inboundProcess(START_MS);
+  const { dns, api, base, smtpPort, memoryMb, cpuMs } = inboundProcess(START_MS);
 
-  /** Sends the mail; while it is in flight, asks /health again and again. Each answer's wait, in ms. */
+  /**
+   * Sends the mail; while it is in flight, asks /health again and again. Each answer's wait, the
+   * mail's time and the CPU the process spent meanwhile, in ms.
+   */
   const sendWhileProbing = async (to: string, raw: Buffer) => {
     let done = false;
     const started = Date.now();
+    const cpuBefore = cpuMs();
     const sent = sendWithNodemailer(smtpPort(), to, raw, 'cara@example.org').finally(() => (done = true));
     const waits: number[] = [];
     do {
@@ -41,7 +45,7 @@ describe('an inbound mail of 550 DKIM signatures and a 900 KiB line', () => {
       waits.push(Date.now() - asked);
     } while (!done);
     const outcome = await sent;
-    return { outcome, ms: Date.now() - started, waits };
+    return { outcome, ms: Date.now() - started, cpuMs: cpuMs() - cpuBefore, waits };
   };
 
   it('stores it promptly, verifying a bounded number of signatures, while /health answers', async () => {
@@ -59,14 +63,17 @@ describe('an inbound mail of 550 DKIM signatures and a 900 KiB line', () => {
     const attack = await sendWhileProbing(to, hostile);
     const peakMb = memoryMb('VmHWM');
     console.log(
-      `${(hostile.length / 1e6).toFixed(2)} MB, ${SIGNATURES} signatures: stored in ${attack.ms} ms (an ordinary mail: ${ordinary.ms} ms); ` +
+      `${(hostile.length / 1e6).toFixed(2)} MB, ${SIGNATURES} signatures: stored in ${attack.ms} ms, ${attack.cpuMs} ms of CPU ` +
+        `(an ordinary mail: ${ordinary.ms} ms, ${ordinary.cpuMs} ms of CPU); ` +
         `/health waits ${Math.max(...attack.waits)} ms at most over ${attack.waits.length} probes; RSS ${Math.round(rssBefore)} MB, peak ${Math.round(peakMb)} MB`,
     );
 
     expect(attack.outcome).toMatchObject({ accepted: true });
-    expect(attack.ms).toBeLessThan(Math.max(5_000, 10 * ordinary.ms));
-    // A probe waits a moment of the mail's work at most, not the work itself.
-    expect(Math.max(...attack.waits)).toBeLessThan(Math.max(1_000, 3 * Math.max(...ordinary.waits)));
+    // Judged by the process's CPU, which the load of other processes hardly changes; its wall time does.
+    expect(attack.cpuMs).toBeLessThan(Math.max(5_000, 10 * ordinary.cpuMs));
+    // A probe waits a moment of the mail's work at most, not the work itself (half of it, when a
+    // busy machine stretched the work past 2 s).
+    expect(Math.max(...attack.waits)).toBeLessThan(Math.max(1_000, 3 * Math.max(...ordinary.waits), attack.ms / 2));
     expect(peakMb - rssBefore).toBeLessThan(150);
 
     const { inbound } = await api(userId, 'GET', '/user/inbound?take=10').then((r) => r.body);

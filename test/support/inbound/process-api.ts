@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { freePort } from '../../../src/platform/free-port';
 import { ServiceProcess, startServiceProcess, waitUntilAnswering } from '../child-processes';
+import { treeCpuMs } from '../cpu-time';
 import { TestDnsServer } from '../dns-server';
 import { createIsolatedDatabase, dropDatabase } from '../test-app';
 import { bearer } from '../tokens';
@@ -49,6 +50,8 @@ export interface InboundProcess {
   readonly smtpPort: () => number;
   /** The process's resident memory now (VmRSS) or at its peak (VmHWM), in MB, from /proc. */
   readonly memoryMb: (field: 'VmRSS' | 'VmHWM') => number;
+  /** The CPU time the process and its children have used so far, in ms (10 ms ticks). */
+  readonly cpuMs: () => number;
 }
 
 /**
@@ -91,6 +94,7 @@ export function inboundProcess(startMs: number, command?: string[]): InboundProc
     api: processApi(() => base),
     base: () => base,
     smtpPort: () => smtpPort,
+    cpuMs: () => treeCpuMs(service!.child.pid!),
     memoryMb: (field) =>
       Number(
         new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${service!.child.pid}/status`, 'utf8'))![1],
