@@ -337,7 +337,17 @@ describe('two API and two worker processes on one PostgreSQL', () => {
       const sends = 32;
       sinks[0].reply = (mail) =>
         new Promise<SinkReply>((release) => held.push({ messageId: mail.messageId!, release }));
-      sinks[1].reply = () => new Promise<SinkReply>((accept) => setTimeout(() => accept('accept'), 300));
+      // Worker 1 answers nothing before worker 0's slots have filled (30 s at most): however slowly a
+      // busy machine runs worker 0, worker 1 cannot deliver every message first. Latched: once
+      // killed, worker 0 holds nothing.
+      let worker0Filled = false;
+      const worker0Full = () => (worker0Filled ||= held.length >= CONCURRENCY);
+      sinks[1].reply = async (): Promise<SinkReply> => {
+        for (const deadline = Date.now() + 30_000; !worker0Full() && Date.now() < deadline;)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return 'accept';
+      };
       const ids = await acceptAll(
         Array.from({ length: sends }, (_, i) => ({ api: i % 2, messages: [sendBody({ subject: `Takeover ${i}` })] })),
         userId,
