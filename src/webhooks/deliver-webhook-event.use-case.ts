@@ -94,9 +94,13 @@ export class DeliverWebhookEventUseCase {
         // A disabled endpoint is sent nothing more: its retries end here.
         if (!stillEnabled && retryAfterSeconds !== undefined) [state, retryAfterSeconds] = ['failed', undefined];
       }
-      nextAttemptAt =
-        retryAfterSeconds !== undefined ? new Date(this.clock.now().getTime() + retryAfterSeconds * 1000) : null;
-      await this.events.recordAttempt(manager, event.id, { attemptedAt, ...response }, state, nextAttemptAt);
+      nextAttemptAt = await this.events.recordAttempt(
+        manager,
+        event.id,
+        { attemptedAt, ...response },
+        state,
+        retryAfterSeconds ?? null,
+      );
       // At the moment the event shows: a delay would count from the transaction's start, before it.
       if (nextAttemptAt) await this.webhooks.enqueue(manager, [event.id], nextAttemptAt);
       await this.webhooks.complete(manager, [job.id]);

@@ -153,23 +153,32 @@ export class WebhookEventsRepository implements MessageEventStore {
     return row && withAttemptDates(row);
   }
 
+  /**
+   * Logs the attempt and sets its delivery's new state; a retry is due `retryAfterSeconds` from now
+   * on the database's clock, which the queue starts jobs by. Returns that nextAttemptAt: null
+   * without a retry, or when the delivery was deleted meanwhile.
+   */
   async recordAttempt(
     manager: EntityManager,
     eventId: string,
     attempt: { attemptedAt: Date; statusCode?: number; durationMs: number; error?: string; responseBody?: string },
     state: WebhookState,
-    nextAttemptAt: Date | null,
-  ): Promise<void> {
+    retryAfterSeconds: number | null,
+  ): Promise<Date | null> {
     // Raw: one statement for the attempt and its event's new state, on every attempt's path.
-    await manager.query(
+    const [row]: { nextAttemptAt: Date | null }[] = await manager.query(
       // The delivery's row is updated first and the attempt logged from what that returned: a
       // delivery being deleted (its endpoint's or its message's cascade) is waited for, then found
       // gone, and nothing is logged (inserted first, its foreign key would fail on the delete).
       `WITH event AS (
-         UPDATE webhook_events SET state = $6, attempts = attempts + 1, next_attempt_at = $7 WHERE id = $1 RETURNING id
+         UPDATE webhook_events SET state = $6, attempts = attempts + 1,
+           next_attempt_at = date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => $7::double precision)
+         WHERE id = $1 RETURNING id, next_attempt_at
+       ), logged AS (
+         INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error, response_body)
+         SELECT id, $2, $3, $4, $5, $8 FROM event
        )
-       INSERT INTO webhook_attempts (event_id, attempted_at, status_code, duration_ms, error, response_body)
-       SELECT id, $2, $3, $4, $5, $8 FROM event`,
+       SELECT next_attempt_at AS "nextAttemptAt" FROM event`,
       [
         eventId,
         attempt.attemptedAt,
@@ -177,10 +186,11 @@ export class WebhookEventsRepository implements MessageEventStore {
         attempt.durationMs,
         attempt.error ?? null,
         state,
-        nextAttemptAt,
+        retryAfterSeconds,
         attempt.responseBody ?? null,
       ],
     );
+    return row?.nextAttemptAt ?? null;
   }
 
   /**
