@@ -8,13 +8,13 @@ const logger = new Logger('Delivery');
  * the attempt and what the receiving server said, and when a deferred message is tried next.
  */
 export function logOutcome(
-  finished: FinishedAttempt & { userId: string; retryAfterSeconds?: number },
+  finished: FinishedAttempt & { userId: string },
   recorded: boolean,
+  nextAttemptAtRecorded: Date | null,
   recordedAfterMs: number,
 ): void {
-  const { messageId, userId, attempt, status, detail, retryAfterSeconds } = finished;
-  const nextAttemptAt =
-    status === 'deferred' ? new Date(Date.now() + (retryAfterSeconds ?? 0) * 1000).toISOString() : undefined;
+  const { messageId, userId, attempt, status, detail } = finished;
+  const nextAttemptAt = nextAttemptAtRecorded?.toISOString();
   // The time the mail server's acceptance went unrecorded: a crash within it sends the message twice.
   const line = {
     messageId,

@@ -27,6 +27,12 @@ export interface JobResult {
   };
 }
 
+/** What recording an outcome did: whether it moved its message, and a deferred one's nextAttemptAt. */
+interface Recorded {
+  moved: boolean;
+  nextAttemptAt: Date | null;
+}
+
 /**
  * Writes what deliveries came to, at once: until then the mail server has a message that a crash
  * would send again (docs/delivery-and-deliverability.md#statuses). Results that arrive while a write is under way go in the next one,
@@ -35,7 +41,7 @@ export interface JobResult {
  */
 @Injectable()
 export class DeliveryRecorder {
-  private readonly outcomes: GroupCommit<JobResult, boolean>;
+  private readonly outcomes: GroupCommit<JobResult, Recorded>;
 
   constructor(
     database: Database,
@@ -63,17 +69,17 @@ export class DeliveryRecorder {
 
   /** Resolves once the result is committed. */
   async record(result: JobResult): Promise<void> {
-    const moved = await this.outcomes.submit(result);
+    const { moved, nextAttemptAt } = await this.outcomes.submit(result);
     const recordedAfterMs = performance.now() - result.repliedAt;
     this.metrics.deliveryRecordTime.observe(recordedAfterMs / 1000);
-    logOutcome(result.finished, moved, recordedAfterMs);
+    logOutcome(result.finished, moved, nextAttemptAt, recordedAfterMs);
     this.metrics.deliveries.inc({ outcome: result.finished.status });
     if (result.finished.status === 'sent')
       this.metrics.deliveryLatency.observe((Date.now() - result.finished.sentAt.getTime()) / 1000);
   }
 
-  /** Records the outcomes in the transaction given; says of each whether it moved its message. */
-  private async write(manager: EntityManager, results: JobResult[]): Promise<boolean[]> {
+  /** Records the outcomes in the transaction given; says of each whether it moved its message, and when its retry is due. */
+  private async write(manager: EntityManager, results: JobResult[]): Promise<Recorded[]> {
     const finished = results.map((r) => r.finished);
     const { moved: movedMessages } = await this.lifecycle.finish(manager, finished);
     const moved = new Set(movedMessages.map((m) => m.id));
@@ -109,6 +115,9 @@ export class DeliveryRecorder {
       manager,
       results.map((r) => r.jobId),
     );
-    return finished.map((f) => moved.has(f.messageId));
+    return finished.map((f) => ({
+      moved: moved.has(f.messageId),
+      nextAttemptAt: nextAttemptAt.get(f.messageId) ?? null,
+    }));
   }
 }

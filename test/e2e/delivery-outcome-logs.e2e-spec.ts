@@ -169,9 +169,11 @@ describe('log lines (ROLE=all process, JSON on stdout)', () => {
         attempt: 1,
         detail: expect.stringContaining('451 4.3.0 Try again later'),
       });
-      // DELIVERY_RETRY_DELAYS=600: the next attempt is ten minutes after the line.
+      // DELIVERY_RETRY_DELAYS=600: the next attempt is ten minutes after the line, the moment the message shows.
       expect(Date.parse(deferred.nextAttemptAt) - deferred.time).toBeGreaterThanOrEqual(599_000);
       expect(Date.parse(deferred.nextAttemptAt) - deferred.time).toBeLessThanOrEqual(601_000);
+      const { body: shown } = await http.get(`/user/messages/${deferredId}`).set(bearer(userId)).expect(200);
+      expect(shown.nextAttemptAt).toBe(deferred.nextAttemptAt);
       expect(deferred.msg).toBe(
         `Delivery deferred (attempt 1): ${deferred.detail}; next attempt at ${deferred.nextAttemptAt}`,
       );
