@@ -112,7 +112,7 @@ export function transitionSql(
   ), ${recipientChangesCte('change', release)}, ${FATE_PATCHES}, moved AS (
     UPDATE messages m SET status = ${target},${countsAttempt(name) ? ' delivery_attempts = c.attempt,' : ''}
       status_changes = m.status_changes + 1, updated_at = clock_timestamp(), recipient_fates = ${FATES_AFTER},
-      -- The retry job starts after the same delay (DeliveryRecorder queues it in this transaction).
+      -- The retry job starts at this moment (DeliveryRecorder queues it in this transaction).
       next_attempt_at = CASE WHEN ${target} = 'deferred'
         THEN date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => coalesce(c.retry_after_seconds, 0)) END
     FROM change c LEFT JOIN fate_patches p ON p.message_id = c.message_id

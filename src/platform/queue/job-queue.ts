@@ -151,20 +151,20 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Jobs in one statement, in the caller's transaction; the queue's options (lease, retries) apply
-   * to each. A job waits `startAfterSeconds` from the transaction's start, or until `startAt`.
+   * to each. A job waits until `startAt` when given: a moment, not a delay, which would count
+   * from the transaction's start.
    */
   async insert(
     manager: EntityManager,
     name: string,
-    jobs: { data: object; priority?: number; startAfterSeconds?: number; startAt?: Date }[],
+    jobs: { data: object; priority?: number; startAt?: Date }[],
   ): Promise<void> {
     if (jobs.length === 0) return;
     await this.boss.insert(
-      jobs.map(({ data, priority, startAfterSeconds, startAt }) => ({
+      jobs.map(({ data, priority, startAt }) => ({
         name,
         data,
         priority,
-        ...(startAfterSeconds !== undefined && { startAfter: `${startAfterSeconds} seconds` }),
         // pg-boss reads text ending in Z as the moment itself.
         ...(startAt !== undefined && { startAfter: startAt.toISOString() }),
       })),

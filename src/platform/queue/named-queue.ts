@@ -78,7 +78,7 @@ export abstract class NamedQueue<T extends object> implements OnApplicationBoots
   /** Jobs in one statement, in the caller's transaction; this process's loops wake when it commits. */
   protected async insert(
     manager: EntityManager,
-    jobs: { data: T; priority?: number; startAfterSeconds?: number; startAt?: Date }[],
+    jobs: { data: T; priority?: number; startAt?: Date }[],
   ): Promise<void> {
     await this.jobs.insert(manager, this.name, jobs);
     if (jobs.length > 0) wakeAfterCommit(manager, this);
