@@ -337,14 +337,21 @@ describe('two API and two worker processes on one PostgreSQL', () => {
       const sends = 32;
       sinks[0].reply = (mail) =>
         new Promise<SinkReply>((release) => held.push({ messageId: mail.messageId!, release }));
-      // Worker 1 answers nothing before worker 0's slots have filled (30 s at most): however slowly a
-      // busy machine runs worker 0, worker 1 cannot deliver every message first. Latched: once
-      // killed, worker 0 holds nothing.
+      // Worker 1 answers nothing before worker 0's slots have filled: however slowly a busy machine
+      // runs worker 0, worker 1 cannot deliver every message first. Latched: once killed, worker 0
+      // holds nothing. A third of the lease at most, well within it and the relay's socket timeout.
       let worker0Filled = false;
+      let worker1WaitedInVain = false;
       const worker0Full = () => (worker0Filled ||= held.length >= CONCURRENCY);
       sinks[1].reply = async (): Promise<SinkReply> => {
-        for (const deadline = Date.now() + 30_000; !worker0Full() && Date.now() < deadline;)
+        const deadline = Date.now() + (LEASE_SECONDS * 1000) / 3;
+        while (!worker0Full()) {
+          if (Date.now() >= deadline) {
+            worker1WaitedInVain = true;
+            break;
+          }
           await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await new Promise((resolve) => setTimeout(resolve, 300));
         return 'accept';
       };
@@ -360,6 +367,7 @@ describe('two API and two worker processes on one PostgreSQL', () => {
         `worker 0 holding ${CONCURRENCY} messages in DATA`,
         30_000,
       );
+      expect(worker1WaitedInVain).toBe(false);
       await waitForJobs(DELIVERY_QUEUE, ['created', 'retry']);
       const inData = held.map((h) => ids.find((id) => h.messageId.includes(id))!);
       expect(new Set(inData).size).toBe(CONCURRENCY);

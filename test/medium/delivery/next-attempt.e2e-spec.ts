@@ -29,10 +29,16 @@ describe('nextAttemptAt of a deferred message (ROLE=all, SMTP sink)', () => {
   let t: TestApp;
   /** The sink's answer by subject: how many times to answer 4xx before accepting (Infinity: never). */
   const refusals = new Map<string, number>();
+  /** When the sink last refused each subject (Date.now()). */
+  const refusedAt = new Map<string, number>();
 
   beforeAll(async () => {
     const port = await sink.start();
-    sink.reply = (mail, attempt) => (attempt <= (refusals.get(mail.subject ?? '') ?? 0) ? TRY_LATER : 'accept');
+    sink.reply = (mail, attempt) => {
+      if (attempt > (refusals.get(mail.subject ?? '') ?? 0)) return 'accept';
+      refusedAt.set(mail.subject ?? '', Date.now());
+      return TRY_LATER;
+    };
     t = await bootTestApp(
       { ROLE: 'all', SMTP_URL: sink.url(port), DELIVERY_RETRY_DELAYS: `${FIRST_DELAY_S},1` },
       { isolatedDatabase: true },
@@ -43,21 +49,25 @@ describe('nextAttemptAt of a deferred message (ROLE=all, SMTP sink)', () => {
     await sink.stop();
   });
 
-  async function sendRefused(userId: string, times: number): Promise<Message> {
+  async function sendRefused(userId: string, times: number): Promise<Message & { subject: string }> {
     const subject = `Refused ${times} times ${randomUUID()}`;
     refusals.set(subject, times);
     const { body } = await t.http.post('/sender/send').set(bearer(userId)).send(sendBody({ subject })).expect(201);
     expect(body.nextAttemptAt).toBeNull();
-    return body as Message;
+    return { ...(body as Message), subject };
   }
 
   it('is the deferral plus the first delay while deferred, in the get and the list; null once sent', async () => {
     const userId = newUserId();
-    const { id } = await sendRefused(userId, 1);
+    const { id, subject } = await sendRefused(userId, 1);
 
     const deferred: Message = await waitForStatus(t.http, userId, id, 'deferred');
+    const seenAt = Date.now();
     expect(deferred.statusHistory.at(-1)!.detail).toContain('451 4.3.0 Try again later');
-    // The next attempt counts from the deferral's moment in the history, however long its statement ran.
+    // The deferral's moment is when it was recorded: after the refusal, before the test saw it…
+    expect(deferredAt(deferred)).toBeGreaterThanOrEqual(refusedAt.get(subject)!);
+    expect(deferredAt(deferred)).toBeLessThanOrEqual(seenAt);
+    // …and the next attempt counts from it, however long its statement ran.
     expect(Date.parse(deferred.nextAttemptAt!) - deferredAt(deferred)).toBe(FIRST_DELAY_S * 1000);
     expect(deferred.nextAttemptAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
