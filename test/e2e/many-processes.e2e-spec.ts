@@ -2,210 +2,45 @@
 // processes, each a real `node src/main.ts`, on one PostgreSQL database of this file's own (on the
 // run's server: DATABASE_URL's when it is set, else the embedded one). Each worker relays through a
 // real SMTP sink of its own, so that the test knows which worker handed over which copy; webhooks go
-// to a real HTTP receiver. Read with Node's fetch and the pg client.
-import { Pool } from 'pg';
-import { freePort } from '../../src/platform/free-port';
+// to a real HTTP receiver (test/support/many-processes.ts starts them). Read with Node's fetch and the pg client.
 import { DELIVERY_QUEUE } from '../../src/platform/queue/delivery-queue';
 import { WEBHOOK_QUEUE } from '../../src/platform/queue/webhook-queue';
-import { exitOf, ServiceProcess, startServiceProcess, waitUntilAnswering } from '../support/child-processes';
-import { ProgressWatch } from '../support/process-progress';
+import { exitOf } from '../support/child-processes';
 import { sendBody } from '../support/factories';
-import { SinkReply, SmtpSink } from '../support/smtp-sink';
+import {
+  acceptAll,
+  apis,
+  call,
+  CONCURRENCY,
+  copies,
+  copiesBySink,
+  cpuSnapshot,
+  held,
+  LEASE_SECONDS,
+  metric,
+  receiver,
+  sinks,
+  statuses,
+  stopSamplingConnections,
+  TAKEOVER_STALL_MS,
+  TIMEOUT,
+  useManyProcesses,
+  waitForJobs,
+  waitUntilSent,
+  workers,
+} from '../support/many-processes';
 import { ProcessResources } from '../support/process-resources';
-import { createIsolatedDatabase, dropDatabase } from '../support/test-app';
-import { bearer, newUserId } from '../support/tokens';
+import { SinkReply } from '../support/smtp-sink';
+import { newUserId } from '../support/tokens';
 import { waitWhileChanging } from '../support/wait-for';
-import { WebhookReceiver } from '../support/webhook-receiver';
 import { distinctEvents, header, verifiesRequest } from '../support/webhooks/signatures';
 
-/**
- * Only a backstop: the waits below give up once nothing moves (no output or CPU time while the
- * processes start, no message sent or job finished while they work), not after a fixed time,
- * which a machine at a load average of 10 missed (a start of 20 s quiet took over 90 s there).
- */
-const TIMEOUT = 15 * 60_000;
-/**
- * Short, so that a killed worker's jobs come back soon, but longer than any delivery here takes from
- * its claim to its record: a job whose lease runs out on a live worker is claimed again by the
- * other (seen with 4 s: a cold worker on this loaded 2-core machine held a claimed batch for longer,
- * and 2 to 8 messages went out twice with no worker killed; seen with 10 s at a load average of 16:
- * one message claimed twice, `queued,sending,sending,sent`).
- */
-const LEASE_SECONDS = 30;
-/** How long the takeover's waits see no change while the dead worker's leases run out. */
-const TAKEOVER_STALL_MS = LEASE_SECONDS * 1000 + 30_000;
-const CONCURRENCY = 4;
 const SENDS = 200;
 /** Sends through each API: single sends, then batches of BATCH messages. */
 const BATCHES_PER_API = 2;
 const BATCH = 10;
-/** Requests kept in flight by the test's client at once, spread over both APIs. */
-const CLIENT_LANES = 8;
 
-const sinks = [new SmtpSink(), new SmtpSink()];
-const receiver = new WebhookReceiver();
-const apis: { service: ServiceProcess; base: string }[] = [];
-const workers: ServiceProcess[] = [];
-let databaseUrl: string;
-let database: Pool;
-/** Replies sink 0 holds open in the crash test, released there or in afterAll. */
-const held: { messageId: string; release: (reply: SinkReply) => void }[] = [];
-/** Each process's connections and CPU, for the report. */
-let resources: ProcessResources;
-let sampler: NodeJS.Timeout | undefined;
-
-beforeAll(async () => {
-  const sinkUrls = await Promise.all(sinks.map(async (sink) => sink.url(await sink.start())));
-  await receiver.start();
-  databaseUrl = await createIsolatedDatabase(process.env.TEST_DATABASE_URL!);
-  database = new Pool({ connectionString: databaseUrl, max: 2 });
-  resources = new ProcessResources(database);
-  // Every process sets the queue's lease as it starts, so all of them are given the same one.
-  const shared = {
-    DATABASE_URL: databaseUrl,
-    DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
-    WORKER_CONCURRENCY: String(CONCURRENCY),
-    RATE_LIMIT_PER_MINUTE: '100000',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    // The receiver runs in this test's process: on a machine at a load average of 20 its 200 came
-    // after the default 10 s for 16 of 600 events, which were then posted again. Each event once is
-    // what is checked here, not how soon a starved receiver answers.
-    WEBHOOK_TIMEOUT_MS: '60000',
-    // Processes that do not share a DATA_DIR share the key that users' webhook secrets come from.
-    WEBHOOK_SIGNING_KEY: 'many-processes-webhook-signing-key-0123456789',
-    LOG_LEVEL: 'warn',
-  };
-  // All four start together: their start-up migrations take turns on an advisory lock, so one
-  // waiting its turn progresses through the others, and the four are watched as one.
-  const starting: ServiceProcess[] = [];
-  const ready: { url: string; service: ServiceProcess }[] = [];
-  for (const i of [0, 1]) {
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
-    const api = startServiceProcess({ ...shared, ROLE: 'api', HOST: '127.0.0.1', PORT: String(apiPort) });
-    resources.add(api.child.pid!, `api-${i}`);
-    apis.push({ service: api, base: `http://127.0.0.1:${apiPort}` });
-    const worker = startServiceProcess({
-      ...shared,
-      ROLE: 'worker',
-      HOST: '127.0.0.1',
-      PORT: String(workerPort),
-      SMTP_URL: sinkUrls[i],
-    });
-    resources.add(worker.child.pid!, `worker-${i}`);
-    workers.push(worker);
-    starting.push(api, worker);
-    ready.push({ url: `http://127.0.0.1:${apiPort}/health/ready`, service: api });
-    ready.push({ url: `http://127.0.0.1:${workerPort}/health/ready`, service: worker });
-  }
-  const watch = new ProgressWatch(starting);
-  const startedAt = Date.now();
-  await Promise.all(ready.map(({ url, service }) => waitUntilAnswering(url, service, watch)));
-  process.stdout.write(`many-processes: 2 APIs and 2 workers ready ${Date.now() - startedAt} ms after their start\n`);
-  sampler = setInterval(() => void resources.sampleConnections().catch(() => undefined), 100);
-}, TIMEOUT);
-
-afterAll(async () => {
-  clearInterval(sampler);
-  try {
-    for (const { release } of held.splice(0)) release({ code: 451, message: '4.4.2 Test over' });
-    for (const service of [...apis.map((a) => a.service), ...workers]) await service.stop();
-    await database?.end();
-    await receiver.stop();
-    for (const sink of sinks) await sink.stop();
-  } finally {
-    if (databaseUrl) await dropDatabase(databaseUrl);
-    const peaks = resources?.peakConnections();
-    if (peaks) process.stdout.write(`many-processes: peak database connections per process: ${peaks}\n`);
-  }
-}, TIMEOUT);
-
-async function call(
-  api: number,
-  method: string,
-  path: string,
-  userId: string,
-  body?: unknown,
-): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${apis[api].base}${path}`, {
-    method,
-    headers: { ...bearer(userId), ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-/** What one request (a single send or a batch) to one API accepted: message ids. */
-async function accept(api: number, userId: string, messages: Record<string, unknown>[]): Promise<string[]> {
-  const single = messages.length === 1;
-  const { status, body } = await call(
-    api,
-    'POST',
-    single ? '/sender/send' : '/sender/send/batch',
-    userId,
-    single ? messages[0] : { messages },
-  );
-  if (status !== 201) throw new Error(`API ${api} answered ${status}: ${JSON.stringify(body)}`);
-  return single ? [body.id] : body.messages.map((m: { id: string }) => m.id);
-}
-
-/** Runs `requests` with CLIENT_LANES of them in flight at once; the ids each accepted, in order. */
-async function acceptAll(
-  requests: { api: number; messages: Record<string, unknown>[] }[],
-  userId: string,
-): Promise<string[]> {
-  const accepted: string[][] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < requests.length) {
-      const i = next++;
-      accepted[i] = await accept(requests[i].api, userId, requests[i].messages);
-    }
-  };
-  await Promise.all(Array.from({ length: CLIENT_LANES }, lane));
-  return accepted.flat();
-}
-
-/** Polls the list through `api` until `total` messages are sent; fails once the count stops moving. */
-async function waitUntilSent(api: number, userId: string, total: number, stallMs?: number): Promise<void> {
-  await waitWhileChanging(
-    async () => (await call(api, 'GET', '/user/messages?statuses=sent&take=1', userId)).body.total as number,
-    (sent) => sent === total,
-    `${total} sent`,
-    stallMs,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}\n${workers.map((w) => w.tail()).join('\n---\n')}`);
-  });
-}
-
-/**
- * Polls pg-boss until `queue` holds no job in `states`; by default none that may still run, so that
- * nothing more can be sent or posted.
- */
-async function waitForJobs(queue: string, states = ['created', 'retry', 'active'], stallMs = 30_000): Promise<void> {
-  await waitWhileChanging(
-    async () =>
-      (
-        await database.query(`SELECT id, state FROM pgboss.job WHERE name = $1 AND state = ANY($2) ORDER BY id`, [
-          queue,
-          states,
-        ])
-      ).rows,
-    (rows) => rows.length === 0,
-    `queue ${queue} to hold no job ${states.join('/')}`,
-    stallMs,
-  );
-}
-
-/** Copies of message `id` the sinks accepted, by sink (that is, by the worker that relayed them). */
-const copiesBySink = (id: string) => sinks.map((sink) => sink.acceptedFor(`<${id}@`).length);
-const copies = (id: string) => copiesBySink(id).reduce((a, b) => a + b, 0);
-const statuses = (message: { statusHistory: { status: string }[] }) => message.statusHistory.map((e) => e.status);
-
-/** One sample of a Prometheus text exposition, or undefined. */
-async function metric(base: string, name: string): Promise<number | undefined> {
-  const line = (await (await fetch(`${base}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.slice(name.length + 1));
-}
+useManyProcesses();
 
 describe('two API and two worker processes on one PostgreSQL', () => {
   it(
@@ -224,13 +59,13 @@ describe('two API and two worker processes on one PostgreSQL', () => {
         })),
       ];
 
-      const cpuBefore = await resources.cpuSnapshot();
+      const cpuBefore = await cpuSnapshot();
       const startedAt = Date.now();
       const ids = await acceptAll(requests, userId);
       const acceptedAt = Date.now();
       await waitUntilSent(1, userId, SENDS);
       const sentAt = Date.now();
-      const cpu = ProcessResources.cpuBetween(cpuBefore, await resources.cpuSnapshot());
+      const cpu = ProcessResources.cpuBetween(cpuBefore, await cpuSnapshot());
       process.stdout.write(
         `many-processes: ${SENDS} messages accepted by 2 APIs in ${acceptedAt - startedAt} ms (${Math.round((SENDS * 1000) / (acceptedAt - startedAt))}/s), ` +
           `all sent by 2 workers ${sentAt - startedAt} ms after the first request (${Math.round((SENDS * 1000) / (sentAt - startedAt))}/s end to end); CPU s meanwhile: ${cpu}\n`,
@@ -330,7 +165,7 @@ describe('two API and two worker processes on one PostgreSQL', () => {
     async () => {
       const userId = newUserId('takeover');
       // The connection peaks are those of the first test's run: a killed process's are no one's.
-      clearInterval(sampler);
+      stopSamplingConnections();
       // Worker 0's relay holds every reply, so its slots fill and stay full; worker 1's is slow, and
       // there are more sends than worker 1 holds at once (in flight and in stock), so that worker 0
       // gets its share before worker 1 has taken everything.
