@@ -81,8 +81,8 @@ export class DeliveryRecorder {
   /** Records the outcomes in the transaction given; says of each whether it moved its message, and when its retry is due. */
   private async write(manager: EntityManager, results: JobResult[]): Promise<Recorded[]> {
     const finished = results.map((r) => r.finished);
-    const { moved: movedMessages } = await this.lifecycle.finish(manager, finished);
-    const moved = new Set(movedMessages.map((m) => m.id));
+    // The messages the outcomes moved, by id: a deferred one with when its retry is due.
+    const moved = new Map((await this.lifecycle.finish(manager, finished)).moved.map((m) => [m.id, m.nextAttemptAt]));
     // docs/delivery-and-deliverability.md: an address the relay refused as not existing is suppressed with the outcome that says
     // so; not by a late or duplicate job, whose outcome changed nothing.
     await this.suppressions.addMany(
@@ -101,23 +101,19 @@ export class DeliveryRecorder {
     // A delay of 0 is a retry too. A retry names the copies still to go, if any, in its own job:
     // committed with this outcome, so no later attempt sends an accepted copy again. It starts at
     // the nextAttemptAt the message shows, not before.
-    const nextAttemptAt = new Map(movedMessages.map((m) => [m.id, m.nextAttemptAt]));
-    const retries = finished.filter((f) => f.retryAfterSeconds !== undefined && nextAttemptAt.get(f.messageId));
+    const retries = finished.filter((f) => moved.get(f.messageId));
     await this.deliveryQueue.enqueue(
       manager,
       retries.map((f) => ({
         job: { messageId: f.messageId, attempt: f.attempt + 1, ...(f.copies && { copies: f.copies }) },
         priority: f.priority,
-        startAt: nextAttemptAt.get(f.messageId)!,
+        startAt: moved.get(f.messageId)!,
       })),
     );
     await this.deliveryQueue.complete(
       manager,
       results.map((r) => r.jobId),
     );
-    return finished.map((f) => ({
-      moved: moved.has(f.messageId),
-      nextAttemptAt: nextAttemptAt.get(f.messageId) ?? null,
-    }));
+    return finished.map((f) => ({ moved: moved.has(f.messageId), nextAttemptAt: moved.get(f.messageId) ?? null }));
   }
 }

@@ -4,8 +4,8 @@ import {
   heldJobs,
   heldJobsOnAClock,
   queueOf,
-  until,
   stopEndingAll,
+  until,
 } from '../../../test/support/queue/job-loop-fixtures';
 import { JobLoop } from './job-loop';
 

@@ -7,8 +7,8 @@ import {
   heldJobsOnAClock,
   Job,
   queueOf,
-  until,
   stopEndingAll,
+  until,
 } from '../../../test/support/queue/job-loop-fixtures';
 import { JobLoop } from './job-loop';
 
