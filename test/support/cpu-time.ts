@@ -12,6 +12,18 @@ export function cpuMsOf<T>(work: () => T): { result: T; cpuMs: number } {
   return { result, cpuMs: (user + system) / 1000 };
 }
 
+/**
+ * The CPU time (user + system, in ms) this process spends while `work` runs, its waits included:
+ * for work shared between a client and an app in this process, other processes' load hardly
+ * changes it either (a background timer's work in the meantime counts too).
+ */
+export async function cpuMsWhile<T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
+  const before = process.cpuUsage();
+  const result = await work();
+  const { user, system } = process.cpuUsage(before);
+  return { result, cpuMs: (user + system) / 1000 };
+}
+
 // Linux reports CPU time in USER_HZ ticks, which is 100 a second on every architecture Node runs on.
 const MS_PER_TICK = 10;
 
