@@ -13,6 +13,21 @@ export function cpuMsOf<T>(work: () => T): { result: T; cpuMs: number } {
 }
 
 /**
+ * `work` and its CPU time as cpuMsOf gives them, run again (three times at most) while over
+ * `budgetMs`; the least reading. A major collection of what earlier test files left in the worker
+ * can land in one run (1.6 s for a 50–250 ms check on a busy CI rehearsal); a check over budget
+ * by its own work is over it every time.
+ */
+export function leastCpuMsOf<T>(budgetMs: number, work: () => T): { result: T; cpuMs: number } {
+  let least = cpuMsOf(work);
+  for (let tries = 1; tries < 3 && least.cpuMs >= budgetMs; tries++) {
+    const next = cpuMsOf(work);
+    if (next.cpuMs < least.cpuMs) least = next;
+  }
+  return least;
+}
+
+/**
  * The CPU time (user + system, in ms) this process spends while `work` runs, its waits included:
  * for work shared between a client and an app in this process, other processes' load hardly
  * changes it either (a background timer's work in the meantime counts too).

@@ -1,5 +1,5 @@
 import { addressOf, MAX_MAILBOX_LENGTH, parseMailbox } from './mailbox';
-import { cpuMsOf } from '../../../test/support/cpu-time';
+import { leastCpuMsOf } from '../../../test/support/cpu-time';
 
 describe(parseMailbox.name, () => {
   it.each([
@@ -44,10 +44,10 @@ describe(parseMailbox.name, () => {
   });
 
   it('answers a string of 20 MiB (the body limit) at once', () => {
-    const { cpuMs } = cpuMsOf(() => {
+    const { cpuMs } = leastCpuMsOf(1500, () => {
       expect(parseMailbox(`${'<'.repeat(20 * 1024 * 1024)}a@example.com>`)).toBeUndefined();
     });
-    // CPU time, not wall time: a busy machine does not make it fail (test/support/cpu-time.ts).
+    // CPU time, not wall time: a busy machine does not make it fail, nor a collection of others' garbage (test/support/cpu-time.ts).
     expect(cpuMs).toBeLessThan(1500);
   });
 });
